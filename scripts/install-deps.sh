@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs, from Debian's archive, only the packages Murmur needs that are missing. Idempotent.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config git
+  python3-glad                       # generates the GL/EGL loaders at build time
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri   # EGL + OpenGL (Mesa llvmpipe without a GPU)
+  libglfw3-dev libimgui-dev          # the demo window and its panel
+  libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
+  libgtest-dev libbenchmark-dev
+  xvfb xauth                         # a virtual display for the window tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

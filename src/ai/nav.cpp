@@ -1,0 +1,567 @@
+#include "ai/nav.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <istream>
+#include <numbers>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+
+namespace murmur::ai {
+
+// ---- GridMap --------------------------------------------------------------------------------------
+
+GridMap::GridMap(std::int32_t width, std::int32_t height, bool passable) : width_(width), height_(height) {
+  if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
+    throw std::invalid_argument(fmt::format("GridMap: size {}x{} outside 1..{}", width, height, kMaxSide));
+  passable_.assign(static_cast<std::size_t>(width + 2) * static_cast<std::size_t>(height + 2), 0);
+  if (passable)
+    for (std::int32_t y = 0; y < height; ++y)
+      std::fill_n(passable_.begin() + nodeIndex(Cell{0, y}), width, std::uint8_t{1});
+}
+
+void GridMap::setPassable(Cell cell, bool passable) {
+  if (!contains(cell))
+    throw std::out_of_range(fmt::format("GridMap: cell ({},{}) outside {}x{}", cell.x, cell.y, width_, height_));
+  passable_[nodeIndex(cell)] = passable ? 1 : 0;
+}
+
+std::size_t GridMap::passableCount() const {
+  return static_cast<std::size_t>(std::count(passable_.begin(), passable_.end(), std::uint8_t{1}));
+}
+
+// ---- MovingAI files -------------------------------------------------------------------------------
+
+namespace {
+
+// Reads lines, counting them (1-based) and dropping a trailing '\r'.
+class LineReader {
+ public:
+  LineReader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+
+  bool next() {
+    if (!std::getline(in_, text_)) return false;
+    ++number_;
+    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
+    return true;
+  }
+  const std::string& text() const { return text_; }
+  std::size_t number() const { return number_; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw InputError(source_, number_, key, message);
+  }
+  // For "the file ended early": names the line that is missing.
+  [[noreturn]] void failAtEnd(const std::string& key, const std::string& message) const {
+    throw InputError(source_, number_ + 1, key, message);
+  }
+
+ private:
+  std::istream& in_;
+  const std::string& source_;
+  std::string text_;
+  std::size_t number_ = 0;
+};
+
+std::vector<std::string_view> splitWords(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    position = text.find_first_not_of(" \t", position);
+    if (position == std::string_view::npos) break;
+    std::size_t end = text.find_first_of(" \t", position);
+    if (end == std::string_view::npos) end = text.size();
+    words.push_back(text.substr(position, end - position));
+    position = end;
+  }
+  return words;
+}
+
+bool isBlank(std::string_view text) { return text.find_first_not_of(" \t") == std::string_view::npos; }
+
+template <class Number>
+bool parseNumber(std::string_view word, Number& value) {
+  const char* end = word.data() + word.size();
+  auto [stop, error] = std::from_chars(word.data(), end, value);
+  return error == std::errc{} && stop == end;
+}
+
+// A map's side from a header line "height N" / "width N".
+std::int32_t parseSide(const LineReader& reader, std::string_view word, const std::string& key) {
+  std::int32_t side = 0;
+  if (!parseNumber(word, side) || side < 1 || side > GridMap::kMaxSide)
+    reader.fail(key, fmt::format("expected an integer in 1..{}, got '{}'", GridMap::kMaxSide, word));
+  return side;
+}
+
+// MovingAI terrain: which characters are passable from ground, which are blocked.
+enum class Terrain { Passable, Blocked, Unknown };
+Terrain terrainOf(char c) {
+  switch (c) {
+    case '.':
+    case 'G':
+    case 'S':  // swamp: passable
+      return Terrain::Passable;
+    case '@':
+    case 'O':
+    case 'T':  // trees
+    case 'W':  // water: not entered from ground
+      return Terrain::Blocked;
+    default:
+      return Terrain::Unknown;
+  }
+}
+
+}  // namespace
+
+GridMap loadMovingAiMap(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), 0, "", "cannot open map file");
+  return parseMovingAiMap(in, file.string());
+}
+
+GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
+  LineReader reader(in, source);
+  if (!reader.next()) reader.failAtEnd("type", "empty file, expected 'type octile'");
+  {
+    std::vector<std::string_view> words = splitWords(reader.text());
+    if (words.size() != 2 || words[0] != "type") reader.fail("type", "expected 'type octile'");
+    if (words[1] != "octile") reader.fail("type", fmt::format("unsupported map type '{}'", words[1]));
+  }
+  std::int32_t height = 0;
+  std::int32_t width = 0;
+  while (height == 0 || width == 0) {
+    if (!reader.next()) reader.failAtEnd("", "file ends in the header, expected 'height H' and 'width W'");
+    std::vector<std::string_view> words = splitWords(reader.text());
+    if (words.size() == 2 && words[0] == "height" && height == 0) {
+      height = parseSide(reader, words[1], "height");
+    } else if (words.size() == 2 && words[0] == "width" && width == 0) {
+      width = parseSide(reader, words[1], "width");
+    } else {
+      reader.fail("", fmt::format("expected '{}'", height == 0 ? "height H" : "width W"));
+    }
+  }
+  if (!reader.next()) reader.failAtEnd("map", "file ends in the header, expected 'map'");
+  if (reader.text() != "map") reader.fail("map", "expected 'map'");
+
+  GridMap map(width, height, false);
+  for (std::int32_t y = 0; y < height; ++y) {
+    if (!reader.next())
+      reader.failAtEnd("", fmt::format("file ends after {} of {} map rows", y, height));
+    const std::string& row = reader.text();
+    if (row.size() != static_cast<std::size_t>(width))
+      reader.fail("", fmt::format("map row {} has {} characters, expected {}", y, row.size(), width));
+    for (std::int32_t x = 0; x < width; ++x) {
+      const char c = row[static_cast<std::size_t>(x)];
+      const Terrain terrain = terrainOf(c);
+      if (terrain == Terrain::Unknown) {
+        const bool printable = c > ' ' && c < 127;
+        reader.fail("", fmt::format("unexpected character {} at column {} (expected one of . G S @ O T W)",
+                                    printable ? fmt::format("'{}'", c)
+                                              : fmt::format("0x{:02x}", static_cast<unsigned char>(c)),
+                                    x + 1));
+      }
+      if (terrain == Terrain::Passable) map.setPassable(Cell{x, y}, true);
+    }
+  }
+  while (reader.next())
+    if (!isBlank(reader.text())) reader.fail("", fmt::format("text after the {} map rows", height));
+  return map;
+}
+
+std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), 0, "", "cannot open scenario file");
+  return parseMovingAiScenarios(in, file.string());
+}
+
+std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source) {
+  LineReader reader(in, source);
+  if (!reader.next()) reader.failAtEnd("version", "empty file, expected 'version 1'");
+  {
+    std::vector<std::string_view> words = splitWords(reader.text());
+    if (words.size() != 2 || words[0] != "version") reader.fail("version", "expected 'version 1'");
+    if (words[1] != "1" && words[1] != "1.0")
+      reader.fail("version", fmt::format("unsupported scenario version '{}'", words[1]));
+  }
+  std::vector<Scenario> scenarios;
+  while (reader.next()) {
+    if (isBlank(reader.text())) continue;
+    std::vector<std::string_view> words = splitWords(reader.text());
+    if (words.size() != 9)
+      reader.fail("", fmt::format("expected 9 fields (bucket map width height start-x start-y goal-x "
+                                  "goal-y optimal-length), got {}",
+                                  words.size()));
+    Scenario scenario;
+    scenario.line = reader.number();
+    scenario.map = std::string(words[1]);
+    auto integer = [&](std::size_t field, const char* key, std::int32_t low, std::int32_t high) {
+      std::int32_t value = 0;
+      if (!parseNumber(words[field], value) || value < low || value > high)
+        reader.fail(key, fmt::format("expected an integer in {}..{}, got '{}'", low, high, words[field]));
+      return value;
+    };
+    scenario.bucket = static_cast<std::uint32_t>(integer(0, "bucket", 0, std::numeric_limits<std::int32_t>::max()));
+    scenario.mapWidth = integer(2, "width", 1, GridMap::kMaxSide);
+    scenario.mapHeight = integer(3, "height", 1, GridMap::kMaxSide);
+    scenario.start.x = integer(4, "start x", 0, scenario.mapWidth - 1);
+    scenario.start.y = integer(5, "start y", 0, scenario.mapHeight - 1);
+    scenario.goal.x = integer(6, "goal x", 0, scenario.mapWidth - 1);
+    scenario.goal.y = integer(7, "goal y", 0, scenario.mapHeight - 1);
+    if (!parseNumber(words[8], scenario.optimalLength) || !std::isfinite(scenario.optimalLength) ||
+        scenario.optimalLength < 0.0)
+      reader.fail("optimal length", fmt::format("expected a length >= 0, got '{}'", words[8]));
+    scenarios.push_back(std::move(scenario));
+  }
+  return scenarios;
+}
+
+std::filesystem::path findScenarioMap(const std::filesystem::path& scenarioFile, const std::string& mapName) {
+  const std::filesystem::path directory = scenarioFile.parent_path();
+  const std::filesystem::path named(mapName);
+  for (const std::filesystem::path& candidate : {directory / named, directory / named.filename()}) {
+    std::error_code error;
+    if (std::filesystem::is_regular_file(candidate, error)) return candidate;
+  }
+  return {};
+}
+
+// ---- A* -------------------------------------------------------------------------------------------
+
+namespace {
+constexpr double kSqrt2 = std::numbers::sqrt2;
+
+double estimate(Heuristic heuristic, std::int32_t dx, std::int32_t dy) {
+  const double ax = std::abs(dx);
+  const double ay = std::abs(dy);
+  switch (heuristic) {
+    case Heuristic::Manhattan: return ax + ay;
+    case Heuristic::Octile: return std::max(ax, ay) + (kSqrt2 - 1.0) * std::min(ax, ay);
+    case Heuristic::Euclidean: return std::sqrt(ax * ax + ay * ay);
+  }
+  return 0.0;
+}
+
+// A search step: cell offset, cost, and for diagonals the two orthogonal steps it passes.
+struct Step {
+  std::int32_t dx;
+  std::int32_t dy;
+  double cost;
+};
+constexpr Step kSteps[8] = {
+    {1, 0, 1.0},     {-1, 0, 1.0},     {0, 1, 1.0},     {0, -1, 1.0},
+    {1, 1, kSqrt2}, {-1, 1, kSqrt2}, {1, -1, kSqrt2}, {-1, -1, kSqrt2},
+};
+}  // namespace
+
+bool isAdmissible(Heuristic heuristic, Connectivity connectivity) {
+  return heuristic != Heuristic::Manhattan || connectivity == Connectivity::Four;
+}
+
+Heuristic defaultHeuristic(Connectivity connectivity) {
+  return connectivity == Connectivity::Four ? Heuristic::Manhattan : Heuristic::Octile;
+}
+
+double heuristicDistance(Heuristic heuristic, Cell from, Cell to) {
+  return estimate(heuristic, to.x - from.x, to.y - from.y);
+}
+
+std::string_view toString(PathStatus status) {
+  switch (status) {
+    case PathStatus::Found: return "found";
+    case PathStatus::NoPath: return "no-path";
+    case PathStatus::BudgetExhausted: return "budget-exhausted";
+  }
+  return "unknown";
+}
+
+SearchOptions searchOptions(Connectivity connectivity) {
+  SearchOptions options;
+  options.connectivity = connectivity;
+  options.heuristic = defaultHeuristic(connectivity);
+  return options;
+}
+
+PathFinder::PathFinder(const GridMap& map) : map_(map) {}
+
+void PathFinder::beginQuery() {
+  // The map may have been replaced by one of another size since the last query.
+  if (nodes_.size() != map_.nodeCount()) {
+    nodes_.assign(map_.nodeCount(), Node{0.0, 0, kClosed, 0});
+    generation_ = 0;
+  }
+  ++generation_;
+  if (generation_ == 0) {  // wrapped after 2^32 queries: old marks could alias the new generation
+    for (Node& node : nodes_) node.generation = 0;
+    generation_ = 1;
+  }
+  open_.clear();
+}
+
+namespace {
+// Heap order: smaller f first; among equal f, larger g (closer to the goal) first, which expands
+// fewer nodes on open maps where many nodes share the optimal f.
+template <class Entry>
+bool before(const Entry& a, const Entry& b) {
+  return a.f < b.f || (a.f == b.f && a.g > b.g);
+}
+}  // namespace
+
+void PathFinder::siftUp(std::uint32_t position) {
+  const OpenEntry entry = open_[position];
+  while (position > 0) {
+    const std::uint32_t parent = (position - 1) / 2;
+    if (!before(entry, open_[parent])) break;
+    open_[position] = open_[parent];
+    nodes_[open_[position].node].heapIndex = position;
+    position = parent;
+  }
+  open_[position] = entry;
+  nodes_[entry.node].heapIndex = position;
+}
+
+void PathFinder::siftDown(std::uint32_t position) {
+  const OpenEntry entry = open_[position];
+  const auto size = static_cast<std::uint32_t>(open_.size());
+  for (;;) {
+    std::uint32_t child = 2 * position + 1;
+    if (child >= size) break;
+    if (child + 1 < size && before(open_[child + 1], open_[child])) ++child;
+    if (!before(open_[child], entry)) break;
+    open_[position] = open_[child];
+    nodes_[open_[position].node].heapIndex = position;
+    position = child;
+  }
+  open_[position] = entry;
+  nodes_[entry.node].heapIndex = position;
+}
+
+void PathFinder::pushOpen(OpenEntry entry) {
+  open_.push_back(entry);
+  siftUp(static_cast<std::uint32_t>(open_.size() - 1));
+}
+
+PathFinder::OpenEntry PathFinder::popOpen() {
+  const OpenEntry top = open_.front();
+  open_.front() = open_.back();
+  open_.pop_back();
+  if (!open_.empty()) siftDown(0);
+  nodes_[top.node].heapIndex = kClosed;
+  return top;
+}
+
+std::vector<Cell> PathFinder::tracePath(std::uint32_t node) const {
+  std::vector<Cell> path;
+  for (;;) {
+    path.push_back(map_.nodeCell(node));
+    const std::uint32_t parent = nodes_[node].parent;
+    if (parent == node) break;  // the start is its own parent
+    node = parent;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+PathResult PathFinder::findPath(Cell start, Cell goal, const SearchOptions& options) {
+  if (!map_.contains(start) || !map_.contains(goal))
+    throw std::out_of_range(fmt::format("findPath: ({},{}) -> ({},{}) outside the {}x{} map", start.x, start.y,
+                                        goal.x, goal.y, map_.width(), map_.height()));
+  if (!isAdmissible(options.heuristic, options.connectivity))
+    throw std::invalid_argument("findPath: the heuristic overestimates with this connectivity");
+  PathResult result;
+  if (!map_.passable(start) || !map_.passable(goal)) return result;
+
+  beginQuery();
+  const std::uint32_t startNode = map_.nodeIndex(start);
+  const std::uint32_t goalNode = map_.nodeIndex(goal);
+  const auto stride = static_cast<std::int32_t>(map_.nodeStride());
+  const std::size_t stepCount = options.connectivity == Connectivity::Four ? 4 : 8;
+  // Slack on maxLength so that a path of exactly maxLength is not lost to rounding.
+  const double lengthLimit = options.maxLength + 1e-9;
+
+  const double startH = estimate(options.heuristic, goal.x - start.x, goal.y - start.y);
+  nodes_[startNode] = Node{0.0, startNode, 0, generation_};
+  pushOpen(OpenEntry{startH, 0.0, startNode});
+  // The reached node closest to the goal by heuristic (ties: the cheaper one), for partial paths.
+  std::uint32_t closestNode = startNode;
+  double closestH = startH;
+
+  while (!open_.empty()) {
+    if (open_.front().f > lengthLimit) break;
+    if (options.maxExpansions != 0 && result.expansions == options.maxExpansions) {
+      result.status = PathStatus::BudgetExhausted;
+      result.path = tracePath(closestNode);
+      result.length = nodes_[closestNode].g;
+      return result;
+    }
+    const OpenEntry current = popOpen();
+    ++result.expansions;
+    if (current.node == goalNode) {
+      result.status = PathStatus::Found;
+      result.path = tracePath(goalNode);
+      result.length = current.g;
+      return result;
+    }
+    const Cell cell = map_.nodeCell(current.node);
+    for (std::size_t s = 0; s < stepCount; ++s) {
+      const Step& step = kSteps[s];
+      // The border ring is blocked, so these indices stay inside the node array.
+      const std::uint32_t next = current.node + static_cast<std::uint32_t>(step.dy * stride + step.dx);
+      if (!map_.nodePassable(next)) continue;
+      if (step.dx != 0 && step.dy != 0 &&
+          (!map_.nodePassable(current.node + static_cast<std::uint32_t>(step.dx)) ||
+           !map_.nodePassable(current.node + static_cast<std::uint32_t>(step.dy * stride))))
+        continue;  // no corner cutting
+      const double g = current.g + step.cost;
+      Node& node = nodes_[next];
+      if (node.generation != generation_) {
+        const double h = estimate(options.heuristic, goal.x - (cell.x + step.dx), goal.y - (cell.y + step.dy));
+        node = Node{g, current.node, 0, generation_};
+        pushOpen(OpenEntry{g + h, g, next});
+        if (h < closestH || (h == closestH && g < nodes_[closestNode].g)) {
+          closestNode = next;
+          closestH = h;
+        }
+      } else if (node.heapIndex != kClosed && g < node.g) {
+        // Decrease-key. A closed node is never reopened: the heuristics are consistent.
+        OpenEntry& entry = open_[node.heapIndex];
+        entry.f = g + (entry.f - entry.g);
+        entry.g = g;
+        node.g = g;
+        node.parent = current.node;
+        siftUp(node.heapIndex);
+      }
+    }
+  }
+  return result;  // NoPath
+}
+
+double pathLength(const std::vector<Cell>& path) {
+  double length = 0.0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const double dx = path[i].x - path[i - 1].x;
+    const double dy = path[i].y - path[i - 1].y;
+    length += std::sqrt(dx * dx + dy * dy);  // a diagonal step gives exactly kSqrt2, as in the search
+  }
+  return length;
+}
+
+// ---- Line of sight and smoothing -----------------------------------------------------------------
+
+bool lineOfSight(const GridMap& map, Cell a, Cell b) {
+  if (!map.passable(a)) return false;
+  const std::int64_t dx = std::abs(b.x - a.x);
+  const std::int64_t dy = std::abs(b.y - a.y);
+  const std::int32_t sx = b.x > a.x ? 1 : -1;
+  const std::int32_t sy = b.y > a.y ? 1 : -1;
+  Cell cell = a;
+  // The segment between centres crosses vertical grid lines at t = (i + 1/2) / dx and horizontal ones
+  // at t = (j + 1/2) / dy; comparing those in integers visits every cell it touches, in order.
+  std::int64_t ix = 0;
+  std::int64_t iy = 0;
+  while (ix < dx || iy < dy) {
+    const std::int64_t order = (1 + 2 * ix) * dy - (1 + 2 * iy) * dx;
+    if (order == 0) {  // exactly through a corner: both cells beside it must be free
+      if (!map.passable(Cell{cell.x + sx, cell.y}) || !map.passable(Cell{cell.x, cell.y + sy})) return false;
+      cell.x += sx;
+      cell.y += sy;
+      ++ix;
+      ++iy;
+    } else if (order < 0) {
+      cell.x += sx;
+      ++ix;
+    } else {
+      cell.y += sy;
+      ++iy;
+    }
+    if (!map.passable(cell)) return false;
+  }
+  return true;
+}
+
+std::vector<Cell> smoothPath(const GridMap& map, const std::vector<Cell>& path) {
+  if (path.size() <= 2) return path;
+  std::vector<Cell> smooth{path.front()};
+  std::size_t anchor = 0;
+  for (std::size_t i = 2; i < path.size(); ++i) {
+    if (!lineOfSight(map, path[anchor], path[i])) {
+      anchor = i - 1;
+      smooth.push_back(path[anchor]);
+    }
+  }
+  smooth.push_back(path.back());
+  return smooth;
+}
+
+// ---- The grid in the world -----------------------------------------------------------------------
+
+namespace {
+// floor() to a cell coordinate, clamped so that far-away points stay representable (they are outside
+// the map either way).
+std::int32_t cellCoordinate(double gridUnits) {
+  const double clamped = std::clamp(std::floor(gridUnits), -double(GridMap::kMaxSide) - 2.0,
+                                    double(GridMap::kMaxSide) + 2.0);
+  return static_cast<std::int32_t>(clamped);
+}
+}  // namespace
+
+Cell GridPlacement::cellAt(const glm::vec3& position) const {
+  return Cell{cellCoordinate((double(position.x) - origin.x) / cellSize),
+              cellCoordinate((double(position.z) - origin.y) / cellSize)};
+}
+
+glm::vec3 GridPlacement::centerOf(Cell cell, float height) const {
+  return glm::vec3(origin.x + (float(cell.x) + 0.5f) * cellSize, height,
+                   origin.y + (float(cell.y) + 0.5f) * cellSize);
+}
+
+bool segmentClear(const GridMap& map, const GridPlacement& placement, const glm::vec3& a, const glm::vec3& b) {
+  // Amanatides & Woo traversal in grid units (one unit per cell).
+  const double u0 = (double(a.x) - placement.origin.x) / placement.cellSize;
+  const double v0 = (double(a.z) - placement.origin.y) / placement.cellSize;
+  const double u1 = (double(b.x) - placement.origin.x) / placement.cellSize;
+  const double v1 = (double(b.z) - placement.origin.y) / placement.cellSize;
+  Cell cell{cellCoordinate(u0), cellCoordinate(v0)};
+  const Cell end{cellCoordinate(u1), cellCoordinate(v1)};
+  if (!map.passable(cell) || !map.passable(end)) return false;
+
+  const double du = u1 - u0;
+  const double dv = v1 - v0;
+  const std::int32_t su = du > 0.0 ? 1 : -1;
+  const std::int32_t sv = dv > 0.0 ? 1 : -1;
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  // Segment parameter t in [0, 1] at which the next vertical / horizontal grid line is crossed.
+  double nextU = du > 0.0 ? (cell.x + 1 - u0) / du : du < 0.0 ? (u0 - cell.x) / -du : kNever;
+  double nextV = dv > 0.0 ? (cell.y + 1 - v0) / dv : dv < 0.0 ? (v0 - cell.y) / -dv : kNever;
+  const double deltaU = du != 0.0 ? 1.0 / std::abs(du) : kNever;
+  const double deltaV = dv != 0.0 ? 1.0 / std::abs(dv) : kNever;
+  // Crossings this close in t count as one pass through a corner, so that rounding can never let
+  // the walk slip diagonally between two blocked cells.
+  constexpr double kCornerSlack = 1e-9;
+
+  while (cell != end && std::min(nextU, nextV) <= 1.0) {
+    if (std::abs(nextU - nextV) <= kCornerSlack) {
+      if (!map.passable(Cell{cell.x + su, cell.y}) || !map.passable(Cell{cell.x, cell.y + sv})) return false;
+      cell.x += su;
+      cell.y += sv;
+      nextU += deltaU;
+      nextV += deltaV;
+    } else if (nextU < nextV) {
+      cell.x += su;
+      nextU += deltaU;
+    } else {
+      cell.y += sv;
+      nextV += deltaV;
+    }
+    if (!map.passable(cell)) return false;
+  }
+  return true;
+}
+
+}  // namespace murmur::ai

@@ -1,0 +1,236 @@
+#pragma once
+// Navigation on a grid: the map (passable / blocked cells), MovingAI map and scenario loaders, A*
+// with 4- or 8-connectivity, and line-of-sight path smoothing.
+//
+// Coordinates are cells: x is the column (0..width-1, left to right), y the row (0..height-1, top to
+// bottom), as in MovingAI files. Lengths are in cells: an orthogonal step costs 1, a diagonal step
+// sqrt(2). GridPlacement puts a grid in the world (x-z plane) for the agents and perception.
+//
+// The search mirrors Recast/Detour's dtNavMeshQuery: a PathFinder owns a node pool sized to its map
+// and is reused for many queries (a generation counter marks which nodes the current query touched,
+// so a query never clears the pool); results carry an explicit status, and a query that runs out of
+// budget returns the partial path to the node closest to the goal.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace murmur::ai {
+
+struct Cell {
+  std::int32_t x = 0;  // column
+  std::int32_t y = 0;  // row
+  friend bool operator==(const Cell&, const Cell&) = default;
+};
+
+// A width x height grid of passable / blocked cells. Cells outside the map read as blocked.
+//
+// Storage has a one-cell blocked border around the map, so that every neighbour of an in-map cell
+// has a valid node index and the search needs no bounds checks. Node indices (nodeIndex, nodeCell,
+// nodeStride) expose that layout to the search; other code should use cells.
+class GridMap {
+ public:
+  static constexpr std::int32_t kMaxSide = 1 << 14;  // cells per side, so indices fit 32 bits
+
+  GridMap() = default;
+  // width, height: cells, 1..kMaxSide (std::invalid_argument otherwise); every cell starts passable
+  // or blocked as given.
+  GridMap(std::int32_t width, std::int32_t height, bool passable = true);
+
+  std::int32_t width() const { return width_; }
+  std::int32_t height() const { return height_; }
+  bool contains(Cell cell) const {
+    return cell.x >= 0 && cell.y >= 0 && cell.x < width_ && cell.y < height_;
+  }
+  // False outside the map.
+  bool passable(Cell cell) const { return contains(cell) && passable_[nodeIndex(cell)] != 0; }
+  // cell: inside the map (std::out_of_range otherwise).
+  void setPassable(Cell cell, bool passable);
+  std::size_t passableCount() const;
+
+  // Node layout (see the class comment): (width + 2) x (height + 2) nodes, row-major.
+  std::uint32_t nodeStride() const { return static_cast<std::uint32_t>(width_) + 2; }
+  std::uint32_t nodeCount() const { return static_cast<std::uint32_t>(passable_.size()); }
+  // cell: inside the map or on the border ring around it.
+  std::uint32_t nodeIndex(Cell cell) const {
+    return static_cast<std::uint32_t>(cell.y + 1) * nodeStride() + static_cast<std::uint32_t>(cell.x + 1);
+  }
+  Cell nodeCell(std::uint32_t node) const {
+    return Cell{static_cast<std::int32_t>(node % nodeStride()) - 1,
+                static_cast<std::int32_t>(node / nodeStride()) - 1};
+  }
+  bool nodePassable(std::uint32_t node) const { return passable_[node] != 0; }
+
+ private:
+  std::int32_t width_ = 0;
+  std::int32_t height_ = 0;
+  std::vector<std::uint8_t> passable_;  // 1 passable, 0 blocked; bytes, not bits: read per step of A*
+};
+
+// ---- MovingAI files (movingai.com/benchmarks/formats.html) ----------------------------------------
+
+// A map file: "type octile", "height H", "width W" (either order), "map", then H rows of exactly W
+// characters. Passable: '.' 'G' 'S' (swamp); blocked: '@' 'O' 'T' (trees) 'W' (water: not entered
+// from ground). Trailing blank lines and a '\r' before each newline are accepted.
+// Throws murmur::InputError naming the file, the line and what is wrong.
+GridMap loadMovingAiMap(const std::filesystem::path& file);
+// Same from a stream; source names it in errors.
+GridMap parseMovingAiMap(std::istream& in, const std::string& source);
+
+struct Scenario {
+  std::uint32_t bucket = 0;
+  std::string map;  // the map file as the row names it (often a path the benchmark sets used)
+  std::int32_t mapWidth = 0;
+  std::int32_t mapHeight = 0;
+  Cell start;
+  Cell goal;
+  double optimalLength = 0.0;  // cells, 8-connected, diagonal sqrt(2), no corner cutting
+  std::size_t line = 0;        // 1-based line in the file, for messages
+};
+
+// A scenario file: "version 1" (or "version 1.0"), then one row per scenario: bucket, map, map width,
+// map height, start x, start y, goal x, goal y, optimal length (tab or space separated). Points must
+// lie inside the width and height the row gives. Throws murmur::InputError naming file and line.
+std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file);
+std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source);
+
+// The map file a scenario row names, looked up beside the scenario file: first the name as written
+// (relative to the scenario file's directory, or absolute), then its file name alone (benchmark sets
+// name maps by their place in the set, e.g. "maps/dao/arena.map"). Empty when neither exists.
+std::filesystem::path findScenarioMap(const std::filesystem::path& scenarioFile, const std::string& mapName);
+
+// ---- A* -------------------------------------------------------------------------------------------
+
+enum class Connectivity : std::uint8_t {
+  Four = 4,   // orthogonal moves, cost 1
+  Eight = 8,  // plus diagonal moves, cost sqrt(2), only when both orthogonal cells passed are passable
+};
+
+enum class Heuristic : std::uint8_t {
+  Manhattan,  // |dx| + |dy|: exact on an empty 4-connected grid; overestimates with diagonals
+  Octile,     // max + (sqrt(2) - 1) min: exact on an empty 8-connected grid
+  Euclidean,  // sqrt(dx^2 + dy^2): admissible for both, looser
+};
+
+// Admissible and consistent for this connectivity: A* with it returns shortest paths.
+bool isAdmissible(Heuristic heuristic, Connectivity connectivity);
+// The tightest admissible heuristic: Manhattan for Four, Octile for Eight.
+Heuristic defaultHeuristic(Connectivity connectivity);
+// Heuristic distance in cells between two cells.
+double heuristicDistance(Heuristic heuristic, Cell from, Cell to);
+
+enum class PathStatus : std::uint8_t {
+  Found,            // path is a shortest path from start to goal
+  NoPath,           // the goal cannot be reached (or not within maxLength); path is empty
+  BudgetExhausted,  // maxExpansions reached first; path leads to the reached node closest to the goal
+};
+std::string_view toString(PathStatus status);
+
+struct SearchOptions {
+  Connectivity connectivity = Connectivity::Eight;
+  Heuristic heuristic = Heuristic::Octile;  // must be admissible for connectivity
+  // Nodes expanded at most; 0: no limit.
+  std::size_t maxExpansions = 0;
+  // Longest path of interest, cells: a goal farther than this by path reports NoPath, and the search
+  // stops as soon as it knows (hearing uses it to stay cheap). Infinity: no limit.
+  double maxLength = std::numeric_limits<double>::infinity();
+};
+
+// Options with connectivity and its default heuristic.
+SearchOptions searchOptions(Connectivity connectivity);
+
+struct PathResult {
+  PathStatus status = PathStatus::NoPath;
+  // Cells from start to goal inclusive (Found), from start to the closest reached node
+  // (BudgetExhausted), or empty (NoPath). A query with start == goal finds {start}.
+  std::vector<Cell> path;
+  double length = 0.0;         // cells, the cost of path
+  std::size_t expansions = 0;  // nodes taken off the open list (the goal included)
+};
+
+// A* on one map. Owns the per-node search state (about 24 bytes per cell) and reuses it across
+// queries; not thread-safe (use one PathFinder per thread). The map must outlive the PathFinder and
+// must not change size; passability may change between queries.
+class PathFinder {
+ public:
+  explicit PathFinder(const GridMap& map);
+
+  const GridMap& map() const { return map_; }
+
+  // Shortest path from start to goal. start and goal must be inside the map (std::out_of_range
+  // otherwise); a blocked start or goal gives NoPath. The heuristic must be admissible for the
+  // connectivity (std::invalid_argument otherwise).
+  PathResult findPath(Cell start, Cell goal, const SearchOptions& options = {});
+
+ private:
+  struct Node {
+    double g;                  // cost from start, cells
+    std::uint32_t parent;      // node index
+    std::uint32_t heapIndex;   // position in open_, or kClosed
+    std::uint32_t generation;  // query that last touched this node; other values mean "unvisited"
+  };
+  struct OpenEntry {
+    double f;
+    double g;  // tie-break: among equal f, deeper nodes first
+    std::uint32_t node;
+  };
+  static constexpr std::uint32_t kClosed = std::numeric_limits<std::uint32_t>::max();
+
+  void beginQuery();
+  void pushOpen(OpenEntry entry);
+  void siftUp(std::uint32_t position);
+  void siftDown(std::uint32_t position);
+  OpenEntry popOpen();
+  std::vector<Cell> tracePath(std::uint32_t node) const;
+
+  const GridMap& map_;
+  std::vector<Node> nodes_;
+  std::vector<OpenEntry> open_;  // binary min-heap on (f, -g), indexed through Node::heapIndex
+  std::uint32_t generation_ = 0;
+};
+
+// Length in cells of a polyline through cell centres (any-angle segments count their Euclidean
+// length).
+double pathLength(const std::vector<Cell>& path);
+
+// ---- Line of sight and smoothing -----------------------------------------------------------------
+
+// Whether the straight segment between the centres of a and b crosses passable cells only. Conservative:
+// every cell the segment touches must be passable, and where it passes exactly through a cell corner
+// both cells beside the corner must be passable (no corner cutting). Cells outside the map block.
+bool lineOfSight(const GridMap& map, Cell a, Cell b);
+
+// String pulling: keeps the first and last cells and drops every intermediate cell that the previous
+// kept cell can see past (lineOfSight to the next kept cell). path: a valid grid path (each step to
+// one of the 8 neighbours, passable cells, no corner cutting: what findPath returns). The result is
+// then never longer than path and its segments cross only passable cells.
+std::vector<Cell> smoothPath(const GridMap& map, const std::vector<Cell>& path);
+
+// ---- The grid in the world -----------------------------------------------------------------------
+
+// Where a grid lies in the world: cell (x, y) covers world x in [origin.x + x * cellSize, + cellSize)
+// and world z in [origin.y + y * cellSize, + cellSize) (map rows run along +z). World y (height) is
+// ignored: a blocked cell is a wall of any height.
+struct GridPlacement {
+  glm::vec2 origin{0.0f};  // world (x, z) of the map's top-left corner, units
+  float cellSize = 1.0f;   // units, > 0
+
+  // The cell holding a world point (may lie outside the map).
+  Cell cellAt(const glm::vec3& position) const;
+  // The world point at the centre of a cell, at the given height (world y).
+  glm::vec3 centerOf(Cell cell, float height = 0.0f) const;
+};
+
+// Whether the world segment from a to b, projected on the x-z plane, crosses passable cells only
+// (same conservative rules as lineOfSight: corners touched exactly need both side cells free; cells
+// outside the map block).
+bool segmentClear(const GridMap& map, const GridPlacement& placement, const glm::vec3& a, const glm::vec3& b);
+
+}  // namespace murmur::ai

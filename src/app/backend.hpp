@@ -1,0 +1,37 @@
+#pragma once
+// The simulation backends behind `murmur run`, `compare` and `demo`, one interface:
+// cpu-naive and cpu (the CPU reference) and gpu (the compute pipeline on a GL context).
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/flock.hpp"
+#include "sim/metrics.hpp"
+#include "sim/params.hpp"
+
+namespace murmur::app {
+
+class FlockBackend {
+ public:
+  virtual ~FlockBackend() = default;
+  virtual std::string_view name() const = 0;
+  // Replaces the whole state (an upload on the GPU).
+  virtual void setState(const sim::FlockState& state) = 0;
+  virtual void step(const sim::ModelParams& params, const sim::StepInputs& inputs) = 0;
+  // The whole state in id order (a download on the GPU: only for --dump, compare and tests).
+  virtual sim::FlockState state() = 0;
+  // Per-group count, centroid and mean velocity after the last step (a few floats on the GPU).
+  virtual std::vector<sim::GroupSummary> groupSummaries() = 0;
+  // Named stage times of the last completed step, milliseconds (GPU timer queries); may be empty.
+  virtual std::vector<std::pair<std::string, double>> stageMilliseconds() { return {}; }
+  // The device that runs it ("CPU, 2 threads", GL_RENDERER).
+  virtual std::string device() const = 0;
+};
+
+// name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu when a GL 4.3 context can be created, else
+// cpu. Throws InputError for an unknown name, or for gpu when no context can be created.
+std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1);
+
+}  // namespace murmur::app

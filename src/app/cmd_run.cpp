@@ -1,0 +1,129 @@
+// murmur run: a headless simulation of a scene on one backend, with a summary (and --json).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/backend.hpp"
+#include "app/command.hpp"
+#include "app/json.hpp"
+#include "app/world.hpp"
+#include "sim/metrics.hpp"
+#include "sim/state_csv.hpp"
+
+namespace murmur::app {
+namespace {
+
+// A progress line on stderr, only on a terminal, at most five times a second.
+class Progress {
+ public:
+  explicit Progress(std::uint64_t total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total >= 100) {}
+  void update(std::uint64_t done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    std::fprintf(stderr, "\rstep %llu/%llu (%3.0f%%)", static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total_), 100.0 * double(done) / double(total_));
+    if (done == total_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::uint64_t total_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+JsonObject metricsJson(const sim::FlockMetrics& m) {
+  JsonObject json;
+  json.add("local_polarization", m.localPolarization)
+      .add("mean_speed", m.meanSpeed)
+      .add("min_speed", m.minSpeed)
+      .add("max_speed", m.maxSpeed)
+      .add("mean_nearest_distance", m.meanNearestDistance)
+      .add("min_pair_distance", m.minPairDistance)
+      .add("non_finite", m.nonFinite);
+  return json;
+}
+
+class RunCommand final : public Command {
+ public:
+  void configure(CLI::App& sub) override {
+    addSceneOptions(sub, scene_, true);
+    sub.add_option("--steps", steps_, "Steps to simulate (default: the scene's sim.steps, else 600)");
+    sub.add_option("--backend", backend_, "gpu, cpu or cpu-naive (default: gpu when available)");
+    sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)");
+    sub.add_option("--dump", dump_, "Write the final state CSV here");
+    sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
+  }
+
+  int run() override {
+    if (!dump_.empty()) sim::checkWritable(dump_);
+    World world = loadWorld(scene_);
+    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
+    std::unique_ptr<FlockBackend> backend = makeBackend(backend_, device_);
+    backend->setState(world.initial);
+
+    Progress progress(steps);
+    const auto start = std::chrono::steady_clock::now();
+    for (std::uint64_t s = 0; s < steps; ++s) {
+      backend->step(world.scene.model, world.inputs);
+      progress.update(s + 1);
+    }
+    const sim::FlockState final = backend->state();  // also waits for the device to finish
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const sim::FlockMetrics metrics = sim::measureFlock(world.scene.model, final);
+    if (metrics.nonFinite > 0)
+      throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
+    if (!dump_.empty()) sim::writeStateCsv(dump_, final);
+
+    const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
+    fmt::print("scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene.path,
+               backend->name(), backend->device(), final.size(), steps, double(steps) * world.scene.model.dt);
+    fmt::print("wall {:.3f} s | {:.3g} boid updates/s\n", seconds, updatesPerSecond);
+    fmt::print("local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
+               metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
+               metrics.meanNearestDistance, metrics.minPairDistance);
+    const auto stages = backend->stageMilliseconds();
+    if (!stages.empty()) {
+      std::string line = "gpu stages (ms):";
+      for (const auto& [stage, ms] : stages) line += fmt::format(" {} {:.4f}", stage, ms);
+      fmt::print("{}\n", line);
+    }
+    if (!dump_.empty()) fmt::print("wrote {}\n", dump_);
+    if (json_) {
+      JsonObject stageJson;
+      for (const auto& [stage, ms] : stages) stageJson.add(stage, ms);
+      JsonObject json;
+      json.add("command", "run")
+          .add("scene", world.scene.path)
+          .add("backend", backend->name())
+          .add("device", backend->device())
+          .add("boids", static_cast<std::uint64_t>(final.size()))
+          .add("steps", steps)
+          .add("wall_seconds", seconds)
+          .add("boid_updates_per_second", updatesPerSecond)
+          .add("gpu_stage_ms", stageJson)
+          .add("metrics", metricsJson(metrics));
+      if (!dump_.empty()) json.add("dump", dump_);
+      fmt::print("{}\n", json.str());
+    }
+    return 0;
+  }
+
+ private:
+  SceneOptions scene_;
+  std::int64_t steps_ = kUnset;
+  std::string backend_ = "auto";
+  int device_ = -1;
+  std::string dump_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+MURMUR_REGISTER_COMMAND(RunCommand, "run", "Simulate a scene headless and print a summary");
+
+}  // namespace murmur::app

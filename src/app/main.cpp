@@ -1,0 +1,53 @@
+// murmur: GPU flocking simulator and renderer. Subcommands live in app/cmd_*.cpp.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "app/command.hpp"
+#include "sim/error.hpp"
+
+namespace murmur::app {
+std::vector<CommandInfo>& commandRegistry() {
+  static std::vector<CommandInfo> registry;
+  return registry;
+}
+}  // namespace murmur::app
+
+int main(int argc, char** argv) {
+  using namespace murmur::app;
+  CLI::App cli{"murmur: GPU flocking simulator and renderer"};
+  cli.require_subcommand(1);
+  auto& registry = commandRegistry();
+  std::sort(registry.begin(), registry.end(),
+            [](const CommandInfo& a, const CommandInfo& b) { return a.name < b.name; });
+  std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
+  for (const CommandInfo& info : registry) {
+    CLI::App* sub = cli.add_subcommand(info.name, info.description);
+    auto command = info.make();
+    command->configure(*sub);
+    commands.emplace_back(sub, std::move(command));
+  }
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "murmur: %s\n", e.what());
+    return 2;
+  }
+  try {
+    for (auto& [sub, command] : commands)
+      if (sub->parsed()) return command->run();
+  } catch (const murmur::InputError& e) {
+    std::fprintf(stderr, "murmur: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "murmur: error: %s\n", e.what());
+    return 3;
+  }
+  return 2;
+}

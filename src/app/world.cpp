@@ -1,0 +1,55 @@
+#include "app/world.hpp"
+
+#include <algorithm>
+
+#include "sim/builders.hpp"
+#include "sim/error.hpp"
+#include "sim/scene_loader.hpp"
+#include "sim/state_csv.hpp"
+
+namespace murmur::app {
+
+void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired) {
+  CLI::Option* scene = command.add_option("--scene", options.scene, "Scene file (TOML), e.g. scenes/free.toml");
+  if (sceneRequired) scene->required();
+  command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)");
+  command.add_option("--boids", options.boids, "Boid count (overrides boids.count)");
+  command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)");
+}
+
+World loadWorld(const SceneOptions& options) {
+  World world;
+  world.scene = sim::loadScene(options.scene);
+  if (options.boids != kUnset) {
+    if (!options.init.empty())
+      throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");
+    if (options.boids < 0 || options.boids > 100'000'000)
+      throw InputError("", 0, "--boids", "must be between 0 and 100000000");
+    world.scene.count = static_cast<std::uint32_t>(options.boids);
+  }
+  if (options.seed != kUnset) {
+    if (options.seed < 0) throw InputError("", 0, "--seed", "must be >= 0");
+    world.scene.seed = static_cast<std::uint64_t>(options.seed);
+  }
+  sim::validateScene(world.scene);
+  if (options.init.empty()) {
+    world.initial = sim::spawnFlock(world.scene);
+  } else {
+    world.initial = sim::readStateCsv(options.init, world.scene.model);
+    world.scene.count = static_cast<std::uint32_t>(world.initial.size());
+    world.scene.groups = std::max(world.scene.groups, world.initial.groups);
+    world.initial.groups = world.scene.groups;
+  }
+  world.inputs = sim::staticInputs(world.scene, world.initial.groups);
+  return world;
+}
+
+std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback) {
+  if (option != kUnset) {
+    if (option < 0) throw InputError("", 0, "--steps", "must be >= 0");
+    return static_cast<std::uint64_t>(option);
+  }
+  return scene.steps > 0 ? scene.steps : fallback;
+}
+
+}  // namespace murmur::app

@@ -1,0 +1,40 @@
+#pragma once
+// What run, compare and demo share: the scene options and the world they load (scene, initial
+// state, static step inputs).
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/flock.hpp"
+#include "sim/scene.hpp"
+
+namespace murmur::app {
+
+// Marks an integer option that was not given (any given value, negative ones too, is validated).
+inline constexpr std::int64_t kUnset = std::numeric_limits<std::int64_t>::min();
+
+struct SceneOptions {
+  std::string scene;   // --scene
+  std::string init;    // --init STATE.csv
+  std::int64_t boids = kUnset;  // --boids N
+  std::int64_t seed = kUnset;   // --seed S
+};
+
+void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired);
+
+struct World {
+  sim::Scene scene;
+  sim::FlockState initial;
+  sim::StepInputs inputs;  // the scene's static goals, predators and obstacles
+};
+
+// Loads and validates the scene, applies --boids/--seed, reads --init or spawns. InputError on
+// any bad input.
+World loadWorld(const SceneOptions& options);
+
+// --steps: the option when given (>= 0, else InputError), else the scene's sim.steps when > 0, else fallback.
+std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback);
+
+}  // namespace murmur::app

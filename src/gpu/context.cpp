@@ -1,0 +1,304 @@
+#include "gpu/context.hpp"
+
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <utility>
+
+#include <glad/egl.h>
+
+#include "gpu/error.hpp"
+
+namespace murmur::gpu {
+namespace {
+
+std::string eglErrorName(EGLint error) {
+  switch (error) {
+    case EGL_SUCCESS: return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
+    case EGL_BAD_CURRENT_SURFACE: return "EGL_BAD_CURRENT_SURFACE";
+    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
+    case EGL_BAD_NATIVE_PIXMAP: return "EGL_BAD_NATIVE_PIXMAP";
+    case EGL_BAD_NATIVE_WINDOW: return "EGL_BAD_NATIVE_WINDOW";
+    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
+    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
+    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST";
+    default: return "EGL error " + std::to_string(error);
+  }
+}
+
+std::string lastEglError() { return eglErrorName(eglGetError()); }
+
+bool hasExtension(const char* list, std::string_view name) {
+  if (list == nullptr) return false;
+  const std::string_view all(list);
+  for (std::size_t pos = 0; pos < all.size();) {
+    const std::size_t end = std::min(all.find(' ', pos), all.size());
+    if (all.substr(pos, end - pos) == name) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// Client extensions (EGL_NO_DISPLAY): device enumeration, platforms. Loads libEGL on first use.
+void loadEglClient() {
+  if (gladLoaderLoadEGL(EGL_NO_DISPLAY) == 0)
+    throw ContextError("cannot load libEGL.so.1 (install libegl1 and a driver: Mesa or the NVIDIA driver)");
+}
+
+bool canEnumerateDevices() {
+  return GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_device_query && eglQueryDevicesEXT != nullptr &&
+         eglQueryDeviceStringEXT != nullptr;
+}
+
+std::vector<EGLDeviceEXT> queryDevices() {
+  if (!canEnumerateDevices()) return {};
+  EGLint count = 0;
+  if (!eglQueryDevicesEXT(0, nullptr, &count) || count <= 0) return {};
+  std::vector<EGLDeviceEXT> devices(static_cast<std::size_t>(count));
+  if (!eglQueryDevicesEXT(count, devices.data(), &count)) return {};
+  devices.resize(static_cast<std::size_t>(count));
+  return devices;
+}
+
+EglDevice describeDevice(int index, EGLDeviceEXT device) {
+  EglDevice out;
+  out.index = index;
+  const char* extensions = eglQueryDeviceStringEXT(device, EGL_EXTENSIONS);
+  out.extensions = extensions != nullptr ? extensions : "";
+  out.software = hasExtension(extensions, "EGL_MESA_device_software");
+  std::string name;
+  if (hasExtension(extensions, "EGL_EXT_device_query_name"))
+    if (const char* renderer = eglQueryDeviceStringEXT(device, EGL_RENDERER_EXT)) name = renderer;
+  if (hasExtension(extensions, "EGL_NV_device_cuda") && eglQueryDeviceAttribEXT != nullptr) {
+    EGLAttrib cuda = -1;
+    if (eglQueryDeviceAttribEXT(device, EGL_CUDA_DEVICE_NV, &cuda))
+      name += (name.empty() ? "" : ", ") + std::string("CUDA device ") + std::to_string(cuda);
+  }
+  if (hasExtension(extensions, "EGL_EXT_device_drm"))
+    if (const char* file = eglQueryDeviceStringEXT(device, EGL_DRM_DEVICE_FILE_EXT))
+      name += (name.empty() ? "" : ", ") + std::string(file);
+  if (name.empty()) name = out.software ? "software renderer (Mesa)" : "EGL device " + std::to_string(index);
+  out.name = name;
+  return out;
+}
+
+// eglInitialize is not reference counted: one eglTerminate ends every context on a display, and
+// two devices opened by one process share the display handle. Count our own users.
+class DisplayUsers {
+ public:
+  static DisplayUsers& instance() {
+    static DisplayUsers users;
+    return users;
+  }
+  void acquire(EGLDisplay display) {
+    const std::lock_guard lock(mutex_);
+    ++count_[display];
+  }
+  // Terminates the display when nobody (counted) uses it any more.
+  void release(EGLDisplay display) {
+    const std::lock_guard lock(mutex_);
+    auto it = count_.find(display);
+    if (it != count_.end() && --it->second > 0) return;
+    if (it != count_.end()) count_.erase(it);
+    eglTerminate(display);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<EGLDisplay, int> count_;
+};
+
+EGLDisplay platformDisplay(EGLenum platform, void* native) {
+  if (eglGetPlatformDisplay != nullptr) return eglGetPlatformDisplay(platform, native, nullptr);
+  if (eglGetPlatformDisplayEXT != nullptr) return eglGetPlatformDisplayEXT(platform, native, nullptr);
+  return EGL_NO_DISPLAY;
+}
+
+GLADapiproc eglProc(const char* name) { return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name)); }
+
+class EglHeadlessContext final : public Context {
+ public:
+  // Makes a context on display (taking over one counted use of it) or throws ContextError with the
+  // reason; the caller tries the next candidate.
+  EglHeadlessContext(EGLDisplay display, std::string platform, bool debug) : display_(display) {
+    try {
+      create(platform, debug);
+    } catch (...) {
+      destroy();
+      throw;
+    }
+  }
+  ~EglHeadlessContext() override { destroy(); }
+
+  void makeCurrent() override {
+    if (!eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_))
+      throw ContextError("eglMakeCurrent failed: " + lastEglError());
+  }
+  const ContextInfo& info() const override { return info_; }
+
+ private:
+  void create(const std::string& platform, bool debug) {
+    EGLint major = 0, minor = 0;
+    if (!eglInitialize(display_, &major, &minor)) throw ContextError("eglInitialize: " + lastEglError());
+    // Display extensions (surfaceless, no-config, create_context) of this display.
+    if (gladLoaderLoadEGL(display_) == 0) throw ContextError("cannot load the EGL functions of the display");
+    if (!GLAD_EGL_KHR_surfaceless_context) throw ContextError("no EGL_KHR_surfaceless_context");
+    if (!eglBindAPI(EGL_OPENGL_API)) throw ContextError("no desktop OpenGL (eglBindAPI: " + lastEglError() + ")");
+
+    EGLConfig config = EGL_NO_CONFIG_KHR;
+    if (!GLAD_EGL_KHR_no_config_context) {
+      const EGLint attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                                   EGL_NONE};
+      EGLint found = 0;
+      if (!eglChooseConfig(display_, attributes, &config, 1, &found) || found < 1)
+        throw ContextError("no EGL config for desktop OpenGL");
+    }
+    const bool egl15 = major > 1 || (major == 1 && minor >= 5);
+    if (!egl15 && !GLAD_EGL_KHR_create_context)
+      throw ContextError("EGL " + std::to_string(major) + "." + std::to_string(minor) +
+                         " without EGL_KHR_create_context cannot ask for a core context");
+    std::string refused;
+    for (const auto& [glMajor, glMinor] : {std::pair{4, 5}, std::pair{4, 3}}) {
+      std::vector<EGLint> attributes = {EGL_CONTEXT_MAJOR_VERSION, glMajor, EGL_CONTEXT_MINOR_VERSION, glMinor,
+                                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+      if (debug) {
+        if (egl15)
+          attributes.insert(attributes.end(), {EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE});
+        else
+          attributes.insert(attributes.end(), {EGL_CONTEXT_FLAGS_KHR, EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR});
+      }
+      attributes.push_back(EGL_NONE);
+      context_ = eglCreateContext(display_, config, EGL_NO_CONTEXT, attributes.data());
+      if (context_ != EGL_NO_CONTEXT) break;
+      refused += (refused.empty() ? "" : ", ") + std::to_string(glMajor) + "." + std::to_string(glMinor) +
+                 " core: " + lastEglError();
+    }
+    if (context_ == EGL_NO_CONTEXT) throw ContextError("no OpenGL context (" + refused + ")");
+    makeCurrent();
+    info_ = loadGl(eglProc, platform);
+  }
+
+  void destroy() {
+    if (context_ != EGL_NO_CONTEXT) {
+      eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+      eglDestroyContext(display_, context_);
+      context_ = EGL_NO_CONTEXT;
+    }
+    if (display_ != EGL_NO_DISPLAY) {
+      DisplayUsers::instance().release(display_);
+      display_ = EGL_NO_DISPLAY;
+    }
+  }
+
+  EGLDisplay display_ = EGL_NO_DISPLAY;
+  EGLContext context_ = EGL_NO_CONTEXT;
+  ContextInfo info_;
+};
+
+std::unique_ptr<Context> tryDisplay(EGLDisplay display, const std::string& platform, bool debug) {
+  if (display == EGL_NO_DISPLAY) throw ContextError("no EGL display (" + lastEglError() + ")");
+  DisplayUsers::instance().acquire(display);
+  return std::make_unique<EglHeadlessContext>(display, platform, debug);
+}
+
+std::string getString(GLenum name) {
+  const GLubyte* text = glGetString(name);
+  return text != nullptr ? reinterpret_cast<const char*>(text) : "";
+}
+
+}  // namespace
+
+ContextInfo loadGl(GLADloadfunc load, std::string platform) {
+  const int version = gladLoadGL(load);
+  if (version == 0) throw ContextError("cannot load the OpenGL functions (" + platform + ")");
+  ContextInfo info;
+  info.platform = std::move(platform);
+  info.majorVersion = GLAD_VERSION_MAJOR(version);
+  info.minorVersion = GLAD_VERSION_MINOR(version);
+  info.vendor = getString(GL_VENDOR);
+  info.renderer = getString(GL_RENDERER);
+  info.version = getString(GL_VERSION);
+  info.glslVersion = getString(GL_SHADING_LANGUAGE_VERSION);
+  if (!GLAD_GL_VERSION_4_3)
+    throw ContextError("OpenGL 4.3 with compute shaders is needed; " + info.renderer + " offers " + info.version);
+  if (!GLAD_GL_VERSION_4_5 && !GLAD_GL_ARB_direct_state_access)
+    throw ContextError("OpenGL 4.5 or GL_ARB_direct_state_access is needed; " + info.renderer + " offers " +
+                       info.version);
+  GLint64 blockSize = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &blockSize);
+  info.maxShaderStorageBlockSize = blockSize;
+  glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &info.maxShaderStorageBufferBindings);
+  glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &info.shaderStorageBufferOffsetAlignment);
+  for (GLuint axis = 0; axis < 3; ++axis) {
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, axis, &info.maxComputeWorkGroupCount[axis]);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, axis, &info.maxComputeWorkGroupSize[axis]);
+  }
+  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &info.maxComputeWorkGroupInvocations);
+  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &info.maxComputeSharedMemorySize);
+  glGetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &info.timestampBits);
+  GLint flags = 0;
+  glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+  info.debugOutput = (flags & GL_CONTEXT_FLAG_DEBUG_BIT) != 0;
+  return info;
+}
+
+std::vector<EglDevice> listEglDevices() {
+  loadEglClient();
+  std::vector<EglDevice> out;
+  const std::vector<EGLDeviceEXT> devices = queryDevices();
+  for (std::size_t i = 0; i < devices.size(); ++i) out.push_back(describeDevice(static_cast<int>(i), devices[i]));
+  return out;
+}
+
+std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
+  loadEglClient();
+  const std::vector<EGLDeviceEXT> devices = queryDevices();
+  const bool devicePlatform = GLAD_EGL_EXT_platform_device && !devices.empty();
+  if (deviceIndex >= 0) {
+    if (!devicePlatform)
+      throw ContextError("EGL device " + std::to_string(deviceIndex) +
+                         " asked for, but EGL offers no device enumeration (EGL_EXT_device_enumeration, "
+                         "EGL_EXT_platform_device)");
+    if (static_cast<std::size_t>(deviceIndex) >= devices.size())
+      throw ContextError("EGL device " + std::to_string(deviceIndex) + " does not exist (" +
+                         std::to_string(devices.size()) + " devices; `murmur devices` lists them)");
+  }
+  std::string reasons;
+  auto note = [&reasons](const std::string& candidate, const std::string& reason) {
+    reasons += (reasons.empty() ? "" : "; ") + candidate + ": " + reason;
+  };
+  if (devicePlatform) {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      if (deviceIndex >= 0 && i != static_cast<std::size_t>(deviceIndex)) continue;
+      const EglDevice described = describeDevice(static_cast<int>(i), devices[i]);
+      const std::string platform = "EGL device " + std::to_string(i) + " (" + described.name + ")";
+      try {
+        return tryDisplay(platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i]), platform, debug);
+      } catch (const ContextError& e) {
+        note(platform, e.what());
+      }
+    }
+  }
+  if (deviceIndex < 0) {
+    if (GLAD_EGL_MESA_platform_surfaceless) {
+      try {
+        return tryDisplay(platformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY),
+                          "EGL surfaceless (Mesa)", debug);
+      } catch (const ContextError& e) {
+        note("EGL surfaceless (Mesa)", e.what());
+      }
+    } else {
+      note("EGL surfaceless", "no EGL_MESA_platform_surfaceless");
+    }
+  }
+  throw ContextError("no headless OpenGL 4.3 context: " + reasons);
+}
+
+}  // namespace murmur::gpu

@@ -1,0 +1,72 @@
+#pragma once
+// The OpenGL context every GPU object lives in. Two implementations: the headless EGL context here
+// (an EGL device, e.g. an NVIDIA GPU on a server, or Mesa's surfaceless platform: llvmpipe on a
+// machine with no GPU) and the GLFW window context of the `murmur` demo (src/app; this library
+// never sees GLFW). Both load GL with loadGl() once their context is current.
+//
+// A context is current on the thread that created it; GL calls from other threads need
+// makeCurrent() there first (and the context released on the creating thread).
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glad/gl.h>
+
+namespace murmur::gpu {
+
+struct ContextInfo {
+  std::string platform;  // how the context was made: "EGL device 0 (NVIDIA ...)", "GLFW window", ...
+  std::string vendor;    // GL_VENDOR
+  std::string renderer;  // GL_RENDERER
+  std::string version;   // GL_VERSION
+  std::string glslVersion;
+  int majorVersion = 0;
+  int minorVersion = 0;
+  std::int64_t maxShaderStorageBlockSize = 0;  // bytes one storage buffer binding may address
+  int maxShaderStorageBufferBindings = 0;
+  int shaderStorageBufferOffsetAlignment = 0;  // bytes
+  std::array<int, 3> maxComputeWorkGroupCount{};
+  std::array<int, 3> maxComputeWorkGroupSize{};
+  int maxComputeWorkGroupInvocations = 0;
+  int maxComputeSharedMemorySize = 0;  // bytes
+  int timestampBits = 0;               // GL_QUERY_COUNTER_BITS of GL_TIMESTAMP; 0: no GPU timers
+  bool debugOutput = false;            // a debug context: glDebugMessageCallback reports everything
+};
+
+class Context {
+ public:
+  Context() = default;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  virtual ~Context() = default;
+
+  virtual void makeCurrent() = 0;
+  virtual const ContextInfo& info() const = 0;
+};
+
+// Loads the GL entry points of the current context with `load` (eglGetProcAddress,
+// glfwGetProcAddress), checks that it is OpenGL 4.3+ core with direct state access (4.5 or
+// GL_ARB_direct_state_access) and returns its strings and limits. Throws ContextError.
+ContextInfo loadGl(GLADloadfunc load, std::string platform);
+
+// A headless OpenGL 4.5 core context (4.3 when 4.5 is refused), current on this thread with no
+// surface. deviceIndex selects an EGL device (EGL_EXT_device_enumeration + EGL_EXT_platform_device;
+// listEglDevices() numbers them); -1 takes the first device that works, then Mesa's surfaceless
+// platform. debug asks for a debug context (slower; GL errors reach the debug callback).
+// libEGL is loaded at run time (nothing links against it). Throws ContextError.
+std::unique_ptr<Context> createHeadlessContext(int deviceIndex = -1, bool debug = false);
+
+struct EglDevice {
+  int index = 0;
+  std::string name;        // renderer, DRM node or CUDA device, whatever the driver tells
+  std::string extensions;  // the device's EGL extensions
+  bool software = false;   // EGL_MESA_device_software: llvmpipe
+};
+
+// The EGL devices in the order createHeadlessContext numbers them (empty without
+// EGL_EXT_device_enumeration). Throws ContextError when libEGL cannot be loaded.
+std::vector<EglDevice> listEglDevices();
+
+}  // namespace murmur::gpu

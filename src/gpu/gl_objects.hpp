@@ -1,0 +1,261 @@
+#pragma once
+// Move-only owners of OpenGL objects (direct state access, OpenGL 4.5 or
+// GL_ARB_direct_state_access), in the spirit of Fwog: each constructor creates the object, the
+// destructor deletes it, and nothing is ever bound behind the caller's back except where a
+// function says so. They need the context they were made in to be current.
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <glad/gl.h>
+
+namespace murmur::gpu {
+
+// The owned GL name with its deleter; 0 is "no object".
+template <void (*Delete)(GLuint)>
+class GlName {
+ public:
+  GlName() = default;
+  explicit GlName(GLuint id) : id_(id) {}
+  GlName(GlName&& other) noexcept : id_(std::exchange(other.id_, 0)) {}
+  GlName& operator=(GlName&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = std::exchange(other.id_, 0);
+    }
+    return *this;
+  }
+  GlName(const GlName&) = delete;
+  GlName& operator=(const GlName&) = delete;
+  ~GlName() { reset(); }
+
+  GLuint get() const { return id_; }
+  explicit operator bool() const { return id_ != 0; }
+
+ private:
+  void reset() {
+    if (id_ != 0) Delete(id_);
+    id_ = 0;
+  }
+  GLuint id_ = 0;
+};
+
+namespace detail {
+inline void deleteBuffer(GLuint id) { glDeleteBuffers(1, &id); }
+inline void deleteProgram(GLuint id) { glDeleteProgram(id); }
+inline void deleteVertexArray(GLuint id) { glDeleteVertexArrays(1, &id); }
+inline void deleteTexture(GLuint id) { glDeleteTextures(1, &id); }
+inline void deleteFramebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
+inline void deleteQuery(GLuint id) { glDeleteQueries(1, &id); }
+}  // namespace detail
+
+// Immutable storage of a fixed byte size (glNamedBufferStorage). Typed helpers copy spans of
+// trivially copyable T in and out; offsets and counts are in elements of T.
+class Buffer {
+ public:
+  Buffer() = default;
+  // GL_DYNAMIC_STORAGE_BIT lets upload() write it; a size of 0 still makes a (tiny) buffer so that
+  // it can be bound. Allocation failure shows as GL_OUT_OF_MEMORY (see checkAllocation()).
+  explicit Buffer(std::size_t bytes, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT, const void* data = nullptr)
+      : size_(bytes) {
+    GLuint id = 0;
+    glCreateBuffers(1, &id);
+    name_ = GlName<detail::deleteBuffer>(id);
+    glNamedBufferStorage(id, static_cast<GLsizeiptr>(bytes > 0 ? bytes : 16), data, flags);
+  }
+  template <class T>
+  static Buffer fromSpan(std::span<const T> data, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return Buffer(data.size_bytes(), flags, data.empty() ? nullptr : data.data());
+  }
+
+  GLuint id() const { return name_.get(); }
+  std::size_t size() const { return size_; }
+  explicit operator bool() const { return static_cast<bool>(name_); }
+
+  template <class T>
+  void upload(std::span<const T> data, std::size_t firstElement = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (data.empty()) return;
+    assert((firstElement + data.size()) * sizeof(T) <= size_);
+    glNamedBufferSubData(id(), static_cast<GLintptr>(firstElement * sizeof(T)),
+                         static_cast<GLsizeiptr>(data.size_bytes()), data.data());
+  }
+  template <class T>
+  void download(std::span<T> out, std::size_t firstElement = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (out.empty()) return;
+    assert((firstElement + out.size()) * sizeof(T) <= size_);
+    glGetNamedBufferSubData(id(), static_cast<GLintptr>(firstElement * sizeof(T)),
+                            static_cast<GLsizeiptr>(out.size_bytes()), out.data());
+  }
+  template <class T>
+  std::vector<T> download(std::size_t count, std::size_t firstElement = 0) const {
+    std::vector<T> out(count);
+    download(std::span<T>(out), firstElement);
+    return out;
+  }
+  // Every 32-bit word of the buffer set to value.
+  void fill(std::uint32_t value) const {
+    glClearNamedBufferData(id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
+  }
+  void bindBase(GLenum target, GLuint index) const { glBindBufferBase(target, index, id()); }
+  void bindRange(GLenum target, GLuint index, std::size_t offsetBytes, std::size_t bytes) const {
+    glBindBufferRange(target, index, id(), static_cast<GLintptr>(offsetBytes), static_cast<GLsizeiptr>(bytes));
+  }
+
+ private:
+  GlName<detail::deleteBuffer> name_;
+  std::size_t size_ = 0;
+};
+
+// A linked program (made by ShaderLibrary, which owns compiling and error reporting).
+class Program {
+ public:
+  Program() = default;
+  explicit Program(GLuint id) : name_(id) {}
+
+  GLuint id() const { return name_.get(); }
+  explicit operator bool() const { return static_cast<bool>(name_); }
+  void use() const { glUseProgram(id()); }
+
+  GLint uniformLocation(const char* name) const { return glGetUniformLocation(id(), name); }
+  void setUniform(GLint location, std::uint32_t value) const { glProgramUniform1ui(id(), location, value); }
+  void setUniform(GLint location, std::int32_t value) const { glProgramUniform1i(id(), location, value); }
+  void setUniform(GLint location, float value) const { glProgramUniform1f(id(), location, value); }
+
+ private:
+  GlName<detail::deleteProgram> name_;
+};
+
+class VertexArray {
+ public:
+  VertexArray() {
+    GLuint id = 0;
+    glCreateVertexArrays(1, &id);
+    name_ = GlName<detail::deleteVertexArray>(id);
+  }
+  GLuint id() const { return name_.get(); }
+  void bind() const { glBindVertexArray(id()); }
+
+ private:
+  GlName<detail::deleteVertexArray> name_;
+};
+
+// A 2D texture with immutable storage.
+class Texture {
+ public:
+  Texture() = default;
+  Texture(GLenum internalFormat, GLsizei width, GLsizei height, GLsizei levels = 1)
+      : width_(width), height_(height) {
+    GLuint id = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &id);
+    name_ = GlName<detail::deleteTexture>(id);
+    glTextureStorage2D(id, levels, internalFormat, width, height);
+  }
+  GLuint id() const { return name_.get(); }
+  GLsizei width() const { return width_; }
+  GLsizei height() const { return height_; }
+
+ private:
+  GlName<detail::deleteTexture> name_;
+  GLsizei width_ = 0;
+  GLsizei height_ = 0;
+};
+
+class Framebuffer {
+ public:
+  Framebuffer() {
+    GLuint id = 0;
+    glCreateFramebuffers(1, &id);
+    name_ = GlName<detail::deleteFramebuffer>(id);
+  }
+  GLuint id() const { return name_.get(); }
+  void attach(GLenum attachment, const Texture& texture, GLint level = 0) const {
+    glNamedFramebufferTexture(id(), attachment, texture.id(), level);
+  }
+  bool complete() const {
+    return glCheckNamedFramebufferStatus(id(), GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  }
+  void bind() const { glBindFramebuffer(GL_FRAMEBUFFER, id()); }
+
+ private:
+  GlName<detail::deleteFramebuffer> name_;
+};
+
+class Query {
+ public:
+  Query() = default;
+  explicit Query(GLenum target) {
+    GLuint id = 0;
+    glCreateQueries(target, 1, &id);
+    name_ = GlName<detail::deleteQuery>(id);
+  }
+  GLuint id() const { return name_.get(); }
+  // Never waits.
+  bool available() const {
+    GLint ready = GL_FALSE;
+    glGetQueryObjectiv(id(), GL_QUERY_RESULT_AVAILABLE, &ready);
+    return ready == GL_TRUE;
+  }
+  // Waits for the result.
+  std::uint64_t result() const {
+    GLuint64 value = 0;
+    glGetQueryObjectui64v(id(), GL_QUERY_RESULT, &value);
+    return value;
+  }
+
+ private:
+  GlName<detail::deleteQuery> name_;
+};
+
+// A named region in debuggers and profilers (RenderDoc, Nsight): glPushDebugGroup ... glPopDebugGroup.
+class DebugGroup {
+ public:
+  explicit DebugGroup(std::string_view name) {
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, static_cast<GLsizei>(name.size()), name.data());
+  }
+  DebugGroup(const DebugGroup&) = delete;
+  DebugGroup& operator=(const DebugGroup&) = delete;
+  ~DebugGroup() { glPopDebugGroup(); }
+};
+
+// Work groups for `invocations` threads of `groupSize`, spread over y when x would pass the
+// device's limit (GL guarantees only 65535 per axis). Shaders recover the linear index with
+// globalInvocationIndex() of shaders/common/Dispatch.glsl and return past the end.
+struct DispatchSize {
+  GLuint x = 0, y = 1;
+  std::uint64_t groups() const { return std::uint64_t(x) * y; }
+};
+
+inline DispatchSize dispatchSize(std::uint64_t invocations, std::uint32_t groupSize, int maxGroupsX) {
+  const std::uint64_t groups = (invocations + groupSize - 1) / groupSize;
+  const auto limit = static_cast<std::uint64_t>(maxGroupsX);
+  if (groups <= limit) return {static_cast<GLuint>(groups), 1};
+  return {static_cast<GLuint>(limit), static_cast<GLuint>((groups + limit - 1) / limit)};
+}
+
+// Runs program (made current here) over `invocations` threads; nothing for 0.
+inline void dispatchCompute(const Program& program, std::uint64_t invocations, std::uint32_t groupSize,
+                            int maxGroupsX) {
+  if (invocations == 0) return;
+  program.use();
+  const DispatchSize size = dispatchSize(invocations, groupSize, maxGroupsX);
+  glDispatchCompute(size.x, size.y, 1);
+}
+
+// The GL error flag, cleared. Allocation checks use it once per allocation, never per step.
+inline GLenum takeGlError() {
+  const GLenum first = glGetError();
+  // Several flags may be set; a lost context reports forever, hence the bound.
+  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; ++i) {
+  }
+  return first;
+}
+
+}  // namespace murmur::gpu

@@ -1,0 +1,118 @@
+#include "sim/builders.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+#include "sim/random.hpp"
+
+namespace murmur::sim {
+namespace {
+
+// Uniform random direction: 3D by rejection from the cube (portable, no trig library differences
+// beyond sqrt), 2D in the x-z plane.
+glm::vec3 randomDirection(Pcg32& rng, int dims) {
+  for (;;) {
+    glm::vec3 d(rng.uniform(-1.0f, 1.0f), dims == 3 ? rng.uniform(-1.0f, 1.0f) : 0.0f,
+                rng.uniform(-1.0f, 1.0f));
+    const float len2 = glm::dot(d, d);
+    if (len2 > 1e-4f && len2 <= 1.0f) return d / std::sqrt(len2);
+  }
+}
+
+}  // namespace
+
+FlockState spawnFlock(const Scene& scene) {
+  const ModelParams& p = scene.model;
+  FlockState state;
+  state.groups = scene.groups;
+  state.resize(scene.count);
+  Pcg32 rng(scene.seed);
+
+  glm::vec3 lo = p.worldMin, hi = p.worldMax;
+  if (p.boundary == Boundary::Contain) {
+    lo += glm::vec3(p.margin);
+    hi -= glm::vec3(p.margin);
+  }
+  const glm::vec3 centre = 0.5f * (p.worldMin + p.worldMax);
+  const glm::vec3 extent = p.worldSize();
+  const float ballRadius =
+      0.4f * (p.dims == 3 ? std::min({extent.x, extent.y, extent.z}) : std::min(extent.x, extent.z));
+
+  for (std::uint32_t i = 0; i < scene.count; ++i) {
+    glm::vec3 pos;
+    if (scene.spawn == Spawn::Sphere) {
+      pos = centre + randomDirection(rng, p.dims) * ballRadius *
+                         std::pow(rng.uniform(), 1.0f / static_cast<float>(p.dims));
+    } else {
+      pos = glm::vec3(rng.uniform(lo.x, hi.x), rng.uniform(lo.y, hi.y), rng.uniform(lo.z, hi.z));
+      // uniform(lo, hi) can round up to hi; the torus is [lo, hi).
+      if (p.boundary == Boundary::Wrap)
+        for (int k = 0; k < 3; ++k)
+          if (pos[k] >= p.worldMax[k]) pos[k] = p.worldMin[k];
+    }
+    if (p.dims == 2) pos.y = 0.0f;
+    const float speed = rng.uniform(p.minSpeed, p.maxSpeed);
+    state.position[i] = pos;
+    state.velocity[i] = randomDirection(rng, p.dims) * speed;
+    state.group[i] = i % scene.groups;
+  }
+  return state;
+}
+
+StepInputs staticInputs(const Scene& scene, std::uint32_t groups) {
+  StepInputs inputs;
+  for (const Obstacle& o : scene.obstacles) {
+    inputs.obstacleCenter.push_back(o.center);
+    inputs.obstacleRadius.push_back(o.radius);
+  }
+  inputs.goal.assign(groups, std::nullopt);
+  for (const Target& t : scene.targets)
+    if (t.group < groups) inputs.goal[t.group] = t.position;
+  inputs.predators = scene.predators;
+  return inputs;
+}
+
+Scene defaultDensityScene(std::uint32_t count, int dims) {
+  Scene scene;
+  scene.count = count;
+  scene.model.dims = dims;
+  const ModelParams defaults;
+  const glm::vec3 size = defaults.worldSize();
+  if (dims == 3) {
+    const float scale = std::cbrt(static_cast<float>(count) / 10000.0f);
+    scene.model.worldMin = defaults.worldMin * scale;
+    scene.model.worldMax = defaults.worldMax * scale;
+  } else {
+    const float scale = std::sqrt(static_cast<float>(count) / 10000.0f);
+    scene.model.worldMin = glm::vec3(defaults.worldMin.x * scale, -0.5f * size.y, defaults.worldMin.z * scale);
+    scene.model.worldMax = glm::vec3(defaults.worldMax.x * scale, 0.5f * size.y, defaults.worldMax.z * scale);
+  }
+  // Keep the containment band and the interior sensible in tiny worlds.
+  const glm::vec3 extent = scene.model.worldSize();
+  const float smallest = dims == 3 ? std::min({extent.x, extent.y, extent.z}) : std::min(extent.x, extent.z);
+  scene.model.margin = std::min(defaults.margin, 0.25f * smallest);
+  return scene;
+}
+
+Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims) {
+  Scene scene;
+  scene.count = count;
+  scene.model.dims = dims;
+  scene.model.boundary = Boundary::Wrap;
+  scene.model.fovDegrees = 360.0f;  // every boid within R counts, as in OpenSteer's boids plugin
+  const float r = scene.model.perceptionRadius;
+  // density * (ball of radius R) = neighbours, with a cube (or square) world holding `count` boids;
+  // never smaller than 2R per side (the minimum-image rule).
+  const double ball = dims == 3 ? 4.0 / 3.0 * std::numbers::pi * r * r * r : std::numbers::pi * r * r;
+  const double volume = static_cast<double>(count) * ball / static_cast<double>(neighbours);
+  const float side = std::max(2.0f * r, static_cast<float>(dims == 3 ? std::cbrt(volume) : std::sqrt(volume)));
+  const float height = dims == 3 ? side : 2.0f * r;
+  scene.model.worldMin = glm::vec3(-0.5f * side, -0.5f * height, -0.5f * side);
+  scene.model.worldMax = glm::vec3(0.5f * side, 0.5f * height, 0.5f * side);
+  return scene;
+}
+
+}  // namespace murmur::sim

@@ -1,0 +1,71 @@
+#include "sim/grid.hpp"
+
+namespace murmur::sim {
+
+GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
+  GridSpec grid;
+  grid.origin = params.worldMin;
+  grid.wrap = params.boundary == Boundary::Wrap;
+  const glm::vec3 size = params.worldSize();
+  float minCell = params.perceptionRadius * (1.0f + 1e-5f);
+  for (;;) {
+    glm::ivec3 cells(1);
+    for (int k = 0; k < 3; ++k) {
+      if (k == 1 && params.dims == 2) continue;
+      cells[k] = std::max(1, static_cast<int>(std::floor(size[k] / minCell)));
+    }
+    const double total = double(cells.x) * double(cells.y) * double(cells.z);
+    if (total <= double(maxCells)) {
+      grid.cells = cells;
+      break;
+    }
+    minCell *= static_cast<float>(std::cbrt(total / double(maxCells))) * 1.01f;
+  }
+  grid.cellSize = size / glm::vec3(grid.cells);
+  if (params.dims == 2) grid.cellSize.y = std::max(size.y, 1.0f);
+  return grid;
+}
+
+void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions, int threads) {
+  const std::size_t n = positions.size();
+  const std::uint32_t cellCount = grid.cellCount();
+  cellOf.resize(n);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::size_t i = 0; i < n; ++i) cellOf[i] = grid.cellIndex(grid.cellCoord(positions[i]));
+  cellStart.assign(std::size_t(cellCount) + 1, 0u);
+  for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
+  for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
+  order.resize(n);
+  std::vector<std::uint32_t> cursor(cellStart.begin(), cellStart.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) order[cursor[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+}
+
+AxisRuns neighbourRuns(int c, int cells, bool wrap) {
+  AxisRuns out;
+  if (!wrap) {
+    out.runs[0] = {std::max(c - 1, 0), std::min(c + 1, cells - 1), false};
+    out.count = 1;
+    return out;
+  }
+  if (cells <= 3) {  // every cell on this axis is a neighbour
+    out.runs[0] = {0, cells - 1, true};
+    out.count = 1;
+    return out;
+  }
+  const bool smallAxis = cells < 5;
+  if (c == 0) {
+    out.runs[0] = {0, 1, smallAxis};
+    out.runs[1] = {cells - 1, cells - 1, true};
+    out.count = 2;
+  } else if (c == cells - 1) {
+    out.runs[0] = {0, 0, true};
+    out.runs[1] = {cells - 2, cells - 1, smallAxis};
+    out.count = 2;
+  } else {
+    out.runs[0] = {c - 1, c + 1, smallAxis};
+    out.count = 1;
+  }
+  return out;
+}
+
+}  // namespace murmur::sim

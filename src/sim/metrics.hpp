@@ -1,0 +1,38 @@
+#pragma once
+// Flock measurements shared by `murmur run/compare`, the behaviour tests and the demo panel.
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/flock.hpp"
+#include "sim/params.hpp"
+
+namespace murmur::sim {
+
+// What the CPU agents read each step (on the GPU: a reduction read back as a few floats).
+struct GroupSummary {
+  std::uint32_t count = 0;
+  glm::vec3 centroid{0.0f};      // plain mean of positions (no minimum image when wrapping)
+  glm::vec3 meanVelocity{0.0f};
+};
+
+std::vector<GroupSummary> summarizeGroups(const FlockState& state);
+
+struct FlockMetrics {
+  // Mean over boids of |mean heading of the boid and its same-group boids within R| (fov ignored):
+  // 1 when every local neighbourhood moves as one, about 1/sqrt(k) for random headings.
+  double localPolarization = 0.0;
+  double meanSpeed = 0.0;
+  double minSpeed = 0.0;
+  double maxSpeed = 0.0;
+  double meanNearestDistance = 0.0;  // mean over boids of the distance to the nearest other boid
+  double minPairDistance = 0.0;      // the closest pair
+  std::uint64_t nonFinite = 0;       // boids with a NaN or infinite component
+};
+
+// Uses the uniform grid; nearest distances beyond R are searched exhaustively only when no boid
+// lies within R (sparse flocks), so the cost stays O(N) for flocks.
+FlockMetrics measureFlock(const ModelParams& params, const FlockState& state);
+
+}  // namespace murmur::sim

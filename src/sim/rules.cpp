@@ -1,0 +1,218 @@
+#include "sim/rules.hpp"
+
+#include <numbers>
+
+namespace murmur::sim {
+namespace {
+
+glm::vec3 planar(const ModelParams& params, glm::vec3 v) {
+  if (params.dims == 2) v.y = 0.0f;
+  return v;
+}
+
+float length(glm::vec3 v) { return std::sqrt(glm::dot(v, v)); }
+
+}  // namespace
+
+PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups) {
+  PackedInputs packed;
+  packed.obstacles.reserve(inputs.obstacleCenter.size());
+  for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k)
+    packed.obstacles.emplace_back(planar(params, inputs.obstacleCenter[k]), inputs.obstacleRadius[k]);
+  packed.goals.assign(groups, glm::vec4(0.0f));
+  for (std::size_t g = 0; g < inputs.goal.size() && g < groups; ++g)
+    if (inputs.goal[g]) packed.goals[g] = glm::vec4(planar(params, *inputs.goal[g]), 1.0f);
+  packed.predators.reserve(inputs.predators.size());
+  for (const glm::vec3& p : inputs.predators) packed.predators.push_back(planar(params, p));
+  return packed;
+}
+
+StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed) {
+  StepContext ctx;
+  ctx.params = &params;
+  ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
+  ctx.separationRadius2 = params.separationRadius * params.separationRadius;
+  ctx.limitedFov = params.fovDegrees < 360.0f;
+  // cos in double, then snapped to exactly 0 near a right angle so that a 180-degree field of view
+  // has its edge exactly on the side plane (cos(pi/2) is 6e-17 in double, not 0).
+  const double cosHalf = std::cos(double(params.fovDegrees) * 0.5 * std::numbers::pi / 180.0);
+  ctx.cosHalfFov = std::abs(cosHalf) < 1e-12 ? 0.0f : static_cast<float>(cosHalf);
+  ctx.wrap = params.boundary == Boundary::Wrap;
+  ctx.worldSize = params.worldSize();
+  ctx.obstacles = packed.obstacles;
+  ctx.goals = packed.goals;
+  ctx.predators = packed.predators;
+  bool anyGoal = false;
+  for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
+  ctx.needFront = params.goalMode == GoalMode::Front && anyGoal;
+  return ctx;
+}
+
+glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums) {
+  const ModelParams& p = *ctx.params;
+  return p.maxSpeed * p.separationRadius * sums.separation;
+}
+
+glm::vec3 alignmentForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  if (sums.sameGroupCount == 0) return glm::vec3(0.0f);
+  const glm::vec3 meanHeading = sums.headingSum / static_cast<float>(sums.sameGroupCount);
+  return ctx.params->maxSpeed * (meanHeading - self.heading);
+}
+
+glm::vec3 cohesionForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  if (sums.sameGroupCount == 0) return glm::vec3(0.0f);
+  const glm::vec3 c = sums.offsetSum / static_cast<float>(sums.sameGroupCount);
+  const float len = length(c);
+  if (!(len > kEps)) return glm::vec3(0.0f);
+  return ctx.params->maxSpeed * (c / len) - self.velocity;
+}
+
+glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self) {
+  const ModelParams& p = *ctx.params;
+  // Inside rule: the obstacle the boid is deepest inside pushes it straight out.
+  int deepest = -1;
+  float deepestDepth = 0.0f;
+  for (std::size_t k = 0; k < ctx.obstacles.size(); ++k) {
+    const glm::vec4 o = ctx.obstacles[k];
+    const float depth = (o.w + p.radius) - length(glm::vec3(o) - self.position);
+    if (depth > 0.0f && (deepest < 0 || depth > deepestDepth)) {
+      deepest = static_cast<int>(k);
+      deepestDepth = depth;
+    }
+  }
+  if (deepest >= 0) {
+    const glm::vec3 a = glm::vec3(ctx.obstacles[deepest]) - self.position;
+    const float len = length(a);
+    const glm::vec3 out = len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : -a / len;
+    return 2.0f * p.maxSpeed * out;
+  }
+  // Detection box: the nearest obstacle ahead whose clearance the box overlaps.
+  const float reach = p.perceptionRadius + length(self.velocity) * p.lookahead;
+  int nearest = -1;
+  float nearestT = 0.0f;
+  glm::vec3 nearestB{0.0f};
+  float nearestSpan = 1.0f;
+  for (std::size_t k = 0; k < ctx.obstacles.size(); ++k) {
+    const glm::vec4 o = ctx.obstacles[k];
+    const glm::vec3 a = glm::vec3(o) - self.position;
+    const float re = o.w + p.radius;
+    const float t = glm::dot(a, self.heading);
+    const glm::vec3 b = a - t * self.heading;
+    if (t > 0.0f && t < reach + re && length(b) < re && (nearest < 0 || t < nearestT)) {
+      nearest = static_cast<int>(k);
+      nearestT = t;
+      nearestB = b;
+      nearestSpan = reach + re;
+    }
+  }
+  if (nearest < 0) return glm::vec3(0.0f);
+  const float s = 1.0f - nearestT / nearestSpan;
+  glm::vec3 lateral;
+  const float bLen = length(nearestB);
+  if (bLen >= kEps) {
+    lateral = -nearestB / bLen;
+  } else {
+    const glm::vec3 side = glm::cross(self.heading, glm::vec3(0.0f, 1.0f, 0.0f));
+    const float sideLen = length(side);
+    lateral = sideLen < kEps ? glm::vec3(0.0f, 0.0f, 1.0f) : side / sideLen;
+  }
+  return p.maxSpeed * (1.0f + s) * lateral;
+}
+
+glm::vec3 containmentForce(const StepContext& ctx, const BoidView& self) {
+  const ModelParams& p = *ctx.params;
+  glm::vec3 force(0.0f);
+  if (p.boundary != Boundary::Contain || !(p.margin > 0.0f)) return force;
+  for (int k = 0; k < 3; ++k) {
+    if (k == 1 && p.dims == 2) continue;
+    const float lo = p.worldMin[k], hi = p.worldMax[k], x = self.position[k];
+    if (x < lo + p.margin) force[k] += p.maxSpeed * (lo + p.margin - x) / p.margin;
+    if (x > hi - p.margin) force[k] -= p.maxSpeed * (x - hi + p.margin) / p.margin;
+  }
+  return force;
+}
+
+glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  if (self.group >= ctx.goals.size()) return glm::vec3(0.0f);
+  const glm::vec4 goal = ctx.goals[self.group];
+  if (goal.w == 0.0f) return glm::vec3(0.0f);
+  if (ctx.params->goalMode == GoalMode::Front && sums.frontOccupied) return glm::vec3(0.0f);
+  const glm::vec3 to = glm::vec3(goal) - self.position;
+  const float dist = length(to);
+  if (!(dist > kEps)) return glm::vec3(0.0f);
+  const ModelParams& p = *ctx.params;
+  return (to / dist) * p.maxSpeed * std::min(1.0f, dist / p.slowRadius) - self.velocity;
+}
+
+glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self) {
+  const ModelParams& p = *ctx.params;
+  glm::vec3 force(0.0f);
+  for (const glm::vec3& predator : ctx.predators) {
+    const glm::vec3 e = self.position - predator;
+    const float len = length(e);
+    if (len > 0.0f && len < p.fleeRadius)
+      force += ((e / len) * p.maxSpeed - self.velocity) * (1.0f - len / p.fleeRadius);
+  }
+  return force;
+}
+
+glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
+  return self.heading * (ctx.params->cruiseSpeed - length(self.velocity));
+}
+
+Forces computeForces(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  Forces f;
+  f.separation = separationForce(ctx, sums);
+  f.alignment = alignmentForce(ctx, self, sums);
+  f.cohesion = cohesionForce(ctx, self, sums);
+  f.avoidance = avoidanceForce(ctx, self);
+  f.bounds = containmentForce(ctx, self);
+  f.goal = goalForce(ctx, self, sums);
+  f.flee = fleeForce(ctx, self);
+  f.cruise = cruiseForce(ctx, self);
+  return f;
+}
+
+BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& f) {
+  const ModelParams& p = *ctx.params;
+  const Weights& w = p.weights;
+  glm::vec3 force = w.separation * f.separation + w.alignment * f.alignment + w.cohesion * f.cohesion +
+                    w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
+                    w.flee * f.flee + w.cruise * f.cruise;
+  if (p.dims == 2) force.y = 0.0f;
+  const float forceLen = length(force);
+  if (forceLen > p.maxForce) force *= p.maxForce / forceLen;
+
+  glm::vec3 v = self.velocity + force / p.mass * p.dt;
+  const float speed = length(v);
+  if (speed > p.maxSpeed) {
+    v *= p.maxSpeed / speed;
+  } else if (speed < kEps) {
+    v = self.heading * p.minSpeed;
+  } else if (speed < p.minSpeed) {
+    v *= p.minSpeed / speed;
+  }
+  glm::vec3 pos = self.position + v * p.dt;
+
+  for (int k = 0; k < 3; ++k) {
+    if (k == 1 && p.dims == 2) continue;
+    const float lo = p.worldMin[k], hi = p.worldMax[k];
+    if (p.boundary == Boundary::Wrap) {
+      const float size = hi - lo;
+      pos[k] -= size * std::floor((pos[k] - lo) / size);
+      // A coordinate a rounding below lo can land exactly on hi: on the torus that is lo.
+      if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
+    } else {
+      if (pos[k] < lo) {
+        pos[k] = lo;
+        v[k] = std::abs(v[k]);
+      } else if (pos[k] > hi) {
+        pos[k] = hi;
+        v[k] = -std::abs(v[k]);
+      }
+    }
+  }
+  return {pos, v};
+}
+
+}  // namespace murmur::sim

@@ -1,0 +1,143 @@
+#pragma once
+// The rules of one model step (docs/model.md), as pure functions shared by the naive and the grid
+// CPU searches, and mirrored line by line in shaders/common/Rules.glsl. A step for boid i is:
+//   sums = fold accumulateNeighbour over every j != i     (the neighbour search differs per backend)
+//   forces = computeForces(context, self, sums)
+//   result = integrate(context, self, forces)
+#include <cmath>
+#include <cstdint>
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "sim/flock.hpp"
+#include "sim/params.hpp"
+
+namespace murmur::sim {
+
+inline constexpr float kEps = 1e-6f;
+inline constexpr float kCos45 = 0.70710678118654752f;
+
+// Step constants derived once per step from the parameters and inputs.
+struct StepContext {
+  const ModelParams* params = nullptr;
+  float radius2 = 0.0f;            // R^2: |d| < R is tested as d.d < R^2
+  float separationRadius2 = 0.0f;  // Rs^2
+  float cosHalfFov = -1.0f;
+  bool limitedFov = false;         // fov < 360
+  bool needFront = false;          // goal mode "front" and some group has a goal
+  bool wrap = false;
+  glm::vec3 worldSize{0.0f};
+  std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
+  std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
+  std::span<const glm::vec3> predators;  // y = 0 in 2D
+};
+
+// Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
+struct PackedInputs {
+  std::vector<glm::vec4> obstacles;
+  std::vector<glm::vec4> goals;
+  std::vector<glm::vec3> predators;
+};
+
+PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
+StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed);
+
+// f = norm(v), or (1,0,0) for a (near) zero velocity.
+inline glm::vec3 heading(glm::vec3 v) {
+  const float len = std::sqrt(glm::dot(v, v));
+  return len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : v / len;
+}
+
+// Minimum-image offset: each component folded into [-size/2, size/2).
+inline glm::vec3 minimumImage(glm::vec3 d, glm::vec3 size) {
+  return d - size * glm::vec3(std::floor(d.x / size.x + 0.5f), std::floor(d.y / size.y + 0.5f),
+                              std::floor(d.z / size.z + 0.5f));
+}
+
+// The offset d_ij = p_j - p_i the model uses (minimum image when wrapping).
+inline glm::vec3 offset(const StepContext& ctx, glm::vec3 pi, glm::vec3 pj) {
+  const glm::vec3 d = pj - pi;
+  return ctx.wrap ? minimumImage(d, ctx.worldSize) : d;
+}
+
+// What boid i gathers from its neighbours.
+struct NeighbourSums {
+  glm::vec3 separation{0.0f};  // sum over S_i of u_ij / max(|d_ij|, d_min)
+  glm::vec3 headingSum{0.0f};  // sum over G_i of f_j
+  glm::vec3 offsetSum{0.0f};   // sum over G_i of d_ij
+  std::uint32_t sameGroupCount = 0;  // |G_i|
+  bool frontOccupied = false;  // a same-group boid within R lies in the 45-degree front cone
+};
+
+struct BoidView {
+  glm::vec3 position;
+  glm::vec3 velocity;
+  glm::vec3 heading;  // heading(velocity)
+  std::uint32_t id;
+  std::uint32_t group;
+};
+
+// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums. The caller skips j == i.
+inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, glm::vec3 d, glm::vec3 fj,
+                                std::uint32_t idj, std::uint32_t groupj, NeighbourSums& sums) {
+  const float d2 = glm::dot(d, d);
+  if (!(d2 < ctx.radius2)) return;
+  const float dist = std::sqrt(d2);
+  const bool coincident = dist < kEps;
+  const bool sameGroup = groupj == self.group;
+  const float along = glm::dot(self.heading, d);
+  if (ctx.needFront && sameGroup && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
+  if (ctx.limitedFov && !coincident && along < dist * ctx.cosHalfFov) return;
+  if (d2 < ctx.separationRadius2) {
+    const glm::vec3 away =
+        coincident ? glm::vec3(self.id < idj ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist;
+    sums.separation += away / std::max(dist, ctx.params->minDistance);
+  }
+  if (sameGroup) {
+    sums.headingSum += fj;
+    sums.offsetSum += d;
+    ++sums.sameGroupCount;
+  }
+}
+
+// The eight forces, unweighted, as model.md defines them.
+struct Forces {
+  glm::vec3 separation{0.0f};
+  glm::vec3 alignment{0.0f};
+  glm::vec3 cohesion{0.0f};
+  glm::vec3 avoidance{0.0f};
+  glm::vec3 bounds{0.0f};
+  glm::vec3 goal{0.0f};
+  glm::vec3 flee{0.0f};
+  glm::vec3 cruise{0.0f};
+};
+
+glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
+glm::vec3 alignmentForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
+glm::vec3 cohesionForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
+glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self);
+glm::vec3 containmentForce(const StepContext& ctx, const BoidView& self);
+glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
+glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
+glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
+
+Forces computeForces(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
+
+struct BoidUpdate {
+  glm::vec3 position;
+  glm::vec3 velocity;
+};
+
+// Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
+BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& forces);
+
+inline BoidUpdate stepBoid(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  return integrate(ctx, self, computeForces(ctx, self, sums));
+}
+
+}  // namespace murmur::sim

@@ -1,0 +1,48 @@
+#pragma once
+// A scene: the model's parameters plus what a run needs (boid count, spawn, obstacles, static goals
+// and predators). Loaded from TOML (scene_loader.hpp) or built in code (builders.hpp); the same
+// builders serve the demo, the tests and the benchmarks.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/params.hpp"
+
+namespace murmur::sim {
+
+enum class Spawn : std::uint32_t {
+  Box,     // uniform in the world box (inset by the margin when containing)
+  Sphere,  // uniform in the ball centred in the world box, radius 0.4 x the smallest active extent
+};
+
+struct Obstacle {
+  glm::vec3 center{0.0f};  // in 2D the y component is ignored (circles in the x-z plane)
+  float radius = 1.0f;     // units, > 0
+};
+
+struct Target {
+  std::uint32_t group = 0;  // < boids.groups
+  glm::vec3 position{0.0f};
+};
+
+struct SceneDocument;  // the parsed TOML (scene_toml.hpp), kept for the ai and render sections
+
+struct Scene {
+  std::string path;  // file it came from, "" when built in code
+  ModelParams model;
+  std::uint32_t count = 10000;  // boids.count
+  std::uint32_t groups = 1;     // boids.groups, >= 1
+  std::uint64_t seed = 1;       // sim.seed
+  std::uint64_t steps = 0;      // sim.steps, 0: run until closed / told otherwise
+  Spawn spawn = Spawn::Box;     // sim.spawn
+  std::vector<Obstacle> obstacles;
+  std::vector<Target> targets;
+  std::vector<glm::vec3> predators;
+  std::shared_ptr<const SceneDocument> document;  // null when built in code
+};
+
+}  // namespace murmur::sim

@@ -1,0 +1,347 @@
+#include "sim/scene_loader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+#include "sim/scene_toml.hpp"
+
+namespace murmur::sim {
+namespace {
+
+constexpr std::int64_t kMaxBoids = 100'000'000;
+constexpr std::int64_t kMaxGroups = 1024;
+constexpr const char* kAxisNames[] = {"x", "y", "z"};
+
+// The limits that are checked both while reading (where a value out of them would not even fit the
+// Scene's field) and by validateScene share their messages.
+const std::string kDimsRule = "must be 2 or 3";
+const std::string kCountRule = fmt::format("must be in [0, {}]", kMaxBoids);
+const std::string kGroupsRule = fmt::format("must be in [1, {}]", kMaxGroups);
+
+std::string targetGroupRule(std::uint32_t groups) {
+  return fmt::format("must be below boids.groups ({})", groups);
+}
+
+// Axes the model uses: y is ignored in 2D (the x-z plane).
+std::vector<int> activeAxes(int dims) { return dims == 2 ? std::vector<int>{0, 2} : std::vector<int>{0, 1, 2}; }
+
+// ---- Reading ----
+
+float real(TableReader& table, std::string_view key, float fallback) {
+  return static_cast<float>(table.number(key, fallback));
+}
+
+std::int64_t integerInRange(TableReader& table, std::string_view key, std::int64_t fallback,
+                            std::int64_t lo, std::int64_t hi, const std::string& rule) {
+  const std::int64_t value = table.integer(key, fallback);
+  if (value < lo || value > hi) table.fail(key, rule);
+  return value;
+}
+
+std::uint64_t nonNegativeInteger(TableReader& table, std::string_view key, std::uint64_t fallback) {
+  return static_cast<std::uint64_t>(integerInRange(table, key, static_cast<std::int64_t>(fallback), 0,
+                                                   std::numeric_limits<std::int64_t>::max(),
+                                                   "must be at least 0"));
+}
+
+void readWorld(TableReader& world, ModelParams& m) {
+  m.dims = static_cast<int>(integerInRange(world, "dims", m.dims, 2, 3, kDimsRule));
+  m.worldMin = world.vec3("min", m.worldMin);
+  m.worldMax = world.vec3("max", m.worldMax);
+  m.boundary = world.choice("boundary", {{"contain", Boundary::Contain}, {"wrap", Boundary::Wrap}}, m.boundary);
+  m.margin = real(world, "margin", m.margin);
+  world.finish();
+}
+
+void readSim(TableReader& sim, Scene& scene) {
+  scene.model.dt = real(sim, "dt", scene.model.dt);
+  scene.seed = nonNegativeInteger(sim, "seed", scene.seed);
+  scene.steps = nonNegativeInteger(sim, "steps", scene.steps);
+  scene.spawn = sim.choice("spawn", {{"box", Spawn::Box}, {"sphere", Spawn::Sphere}}, scene.spawn);
+  sim.finish();
+}
+
+void readBoids(TableReader& boids, Scene& scene) {
+  ModelParams& m = scene.model;
+  scene.count = static_cast<std::uint32_t>(integerInRange(boids, "count", scene.count, 0, kMaxBoids, kCountRule));
+  scene.groups =
+      static_cast<std::uint32_t>(integerInRange(boids, "groups", scene.groups, 1, kMaxGroups, kGroupsRule));
+  m.mass = real(boids, "mass", m.mass);
+  m.maxSpeed = real(boids, "max_speed", m.maxSpeed);
+  m.minSpeed = real(boids, "min_speed", m.minSpeed);
+  m.maxForce = real(boids, "max_force", m.maxForce);
+  m.radius = real(boids, "radius", m.radius);
+  boids.finish();
+}
+
+void readPerception(TableReader& perception, ModelParams& m) {
+  m.perceptionRadius = real(perception, "radius", m.perceptionRadius);
+  m.separationRadius = real(perception, "separation_radius", m.separationRadius);
+  m.fovDegrees = real(perception, "fov_degrees", m.fovDegrees);
+  m.minDistance = real(perception, "min_distance", m.minDistance);
+  perception.finish();
+}
+
+void readGoal(TableReader& goal, ModelParams& m) {
+  m.goalMode = goal.choice("mode", {{"front", GoalMode::Front}, {"all", GoalMode::All}}, m.goalMode);
+  m.slowRadius = real(goal, "slow_radius", m.slowRadius);
+  goal.finish();
+}
+
+void readWeights(TableReader& weights, Weights& w) {
+  w.separation = real(weights, "separation", w.separation);
+  w.alignment = real(weights, "alignment", w.alignment);
+  w.cohesion = real(weights, "cohesion", w.cohesion);
+  w.avoidance = real(weights, "avoidance", w.avoidance);
+  w.bounds = real(weights, "bounds", w.bounds);
+  w.goal = real(weights, "goal", w.goal);
+  w.flee = real(weights, "flee", w.flee);
+  w.cruise = real(weights, "cruise", w.cruise);
+  weights.finish();
+}
+
+// A section holding a single number, e.g. [flee] radius.
+void readSingle(TableReader& section, std::string_view key, float& value) {
+  value = real(section, key, value);
+  section.finish();
+}
+
+Scene readScene(const SceneDocument& document) {
+  Scene scene;
+  scene.path = document.path;
+  ModelParams& m = scene.model;
+
+  // Every section is named before any is read, so that a misspelt one is reported first.
+  TableReader root(document.path, document.root, "");
+  std::optional<TableReader> world = root.table("world");
+  std::optional<TableReader> sim = root.table("sim");
+  std::optional<TableReader> boids = root.table("boids");
+  std::optional<TableReader> perception = root.table("perception");
+  std::optional<TableReader> avoidance = root.table("avoidance");
+  std::optional<TableReader> goal = root.table("goal");
+  std::optional<TableReader> flee = root.table("flee");
+  std::optional<TableReader> cruise = root.table("cruise");
+  std::optional<TableReader> weights = root.table("weights");
+  std::vector<TableReader> obstacles = root.arrayOfTables("obstacles");
+  std::vector<TableReader> targets = root.arrayOfTables("targets");
+  std::vector<TableReader> predators = root.arrayOfTables("predators");
+  // Read by the ai and render modules from Scene::document; only their types are checked here.
+  root.table("navigation");
+  root.arrayOfTables("agents");
+  root.table("render");
+  root.finish();
+
+  if (world) readWorld(*world, m);
+  if (sim) readSim(*sim, scene);
+  if (boids) readBoids(*boids, scene);
+  if (perception) readPerception(*perception, m);
+  if (avoidance) readSingle(*avoidance, "lookahead", m.lookahead);
+  if (goal) readGoal(*goal, m);
+  if (flee) readSingle(*flee, "radius", m.fleeRadius);
+  if (cruise) readSingle(*cruise, "speed", m.cruiseSpeed);
+  if (weights) readWeights(*weights, m.weights);
+
+  for (TableReader& obstacle : obstacles) {
+    scene.obstacles.push_back({obstacle.vec3("center"), static_cast<float>(obstacle.number("radius"))});
+    obstacle.finish();
+  }
+  for (TableReader& target : targets) {
+    const std::int64_t group = target.integer("group");
+    if (group < 0) target.fail("group", "must be at least 0");
+    if (group >= scene.groups) target.fail("group", targetGroupRule(scene.groups));
+    scene.targets.push_back({static_cast<std::uint32_t>(group), target.vec3("position")});
+    target.finish();
+  }
+  for (TableReader& predator : predators) {
+    scene.predators.push_back(predator.vec3("position"));
+    predator.finish();
+  }
+
+  if (m.dims == 2) {
+    for (Obstacle& obstacle : scene.obstacles) obstacle.center.y = 0.0f;
+    for (Target& target : scene.targets) target.position.y = 0.0f;
+    for (glm::vec3& predator : scene.predators) predator.y = 0.0f;
+  }
+  return scene;
+}
+
+// ---- Validation ----
+
+// The line of a dotted key ("obstacles[2].radius") in the document, else of its nearest enclosing
+// table; 0 without a document.
+std::size_t lineOf(const SceneDocument* document, std::string key) {
+  if (!document) return 0;
+  while (!key.empty()) {
+    if (const toml::node* node = document->root.at_path(key).node()) return node->source().begin.line;
+    const std::size_t parent = key.find_last_of(".[");
+    key.resize(parent == std::string::npos ? 0 : parent);
+  }
+  return 0;
+}
+
+// Throws for the first limit the scene breaks, in the order of model.md's table.
+void checkScene(const Scene& scene, const SceneDocument* document) {
+  const auto fail = [&](const std::string& key, const std::string& message) {
+    throw InputError(scene.path, lineOf(document, key), key, message);
+  };
+  const ModelParams& m = scene.model;
+  const Weights& w = m.weights;
+
+  // Finite first, so that the limits below are plain comparisons.
+  const std::string kFinite = "must be a finite number";
+  const std::pair<const char*, float> reals[] = {
+      {"world.margin", m.margin},
+      {"sim.dt", m.dt},
+      {"boids.mass", m.mass},
+      {"boids.max_speed", m.maxSpeed},
+      {"boids.min_speed", m.minSpeed},
+      {"boids.max_force", m.maxForce},
+      {"boids.radius", m.radius},
+      {"perception.radius", m.perceptionRadius},
+      {"perception.separation_radius", m.separationRadius},
+      {"perception.fov_degrees", m.fovDegrees},
+      {"perception.min_distance", m.minDistance},
+      {"avoidance.lookahead", m.lookahead},
+      {"goal.slow_radius", m.slowRadius},
+      {"flee.radius", m.fleeRadius},
+      {"cruise.speed", m.cruiseSpeed},
+  };
+  const std::pair<const char*, float> weights[] = {
+      {"weights.separation", w.separation},
+      {"weights.alignment", w.alignment},
+      {"weights.cohesion", w.cohesion},
+      {"weights.avoidance", w.avoidance},
+      {"weights.bounds", w.bounds},
+      {"weights.goal", w.goal},
+      {"weights.flee", w.flee},
+      {"weights.cruise", w.cruise},
+  };
+  for (const auto& [key, value] : reals)
+    if (!std::isfinite(value)) fail(key, kFinite);
+  for (const auto& [key, value] : weights)
+    if (!std::isfinite(value)) fail(key, kFinite);
+  const auto checkFiniteVec3 = [&](const std::string& key, const glm::vec3& v) {
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) fail(key, kFinite);
+  };
+  checkFiniteVec3("world.min", m.worldMin);
+  checkFiniteVec3("world.max", m.worldMax);
+  for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
+    checkFiniteVec3(fmt::format("obstacles[{}].center", i), scene.obstacles[i].center);
+    if (!std::isfinite(scene.obstacles[i].radius)) fail(fmt::format("obstacles[{}].radius", i), kFinite);
+  }
+  for (std::size_t i = 0; i < scene.targets.size(); ++i)
+    checkFiniteVec3(fmt::format("targets[{}].position", i), scene.targets[i].position);
+  for (std::size_t i = 0; i < scene.predators.size(); ++i)
+    checkFiniteVec3(fmt::format("predators[{}].position", i), scene.predators[i]);
+
+  // [world]
+  if (m.dims != 2 && m.dims != 3) fail("world.dims", kDimsRule);
+  const glm::vec3 extent = m.worldSize();
+  for (int axis : activeAxes(m.dims)) {
+    if (!(m.worldMin[axis] < m.worldMax[axis]))
+      fail("world.max", fmt::format("must be above world.min on every active axis ({}: {} is not above {})",
+                                    kAxisNames[axis], m.worldMax[axis], m.worldMin[axis]));
+  }
+  if (m.margin < 0.0f) fail("world.margin", "must be at least 0");
+  if (m.boundary == Boundary::Contain) {
+    for (int axis : activeAxes(m.dims))
+      if (2.0f * m.margin >= extent[axis])
+        fail("world.margin", fmt::format("leaves no interior: 2 * margin must be below the world's {} extent ({})",
+                                         kAxisNames[axis], extent[axis]));
+  }
+  // [sim]
+  if (m.dt <= 0.0f || m.dt > 1.0f) fail("sim.dt", "must be in (0, 1]");
+  // [boids]
+  if (scene.count > kMaxBoids) fail("boids.count", kCountRule);
+  if (scene.groups < 1 || scene.groups > kMaxGroups) fail("boids.groups", kGroupsRule);
+  if (m.mass <= 0.0f) fail("boids.mass", "must be above 0");
+  if (m.maxSpeed <= 0.0f) fail("boids.max_speed", "must be above 0");
+  if (m.minSpeed < 0.0f) fail("boids.min_speed", "must be at least 0");
+  if (m.minSpeed > m.maxSpeed)
+    fail("boids.min_speed", fmt::format("must be at most boids.max_speed ({})", m.maxSpeed));
+  if (m.maxForce <= 0.0f) fail("boids.max_force", "must be above 0");
+  if (m.radius < 0.0f) fail("boids.radius", "must be at least 0");
+  // [perception]
+  if (m.perceptionRadius <= 0.0f) fail("perception.radius", "must be above 0");
+  if (m.separationRadius < 0.0f) fail("perception.separation_radius", "must be at least 0");
+  if (m.separationRadius > m.perceptionRadius)
+    fail("perception.separation_radius",
+         fmt::format("must be at most perception.radius ({})", m.perceptionRadius));
+  if (m.fovDegrees <= 0.0f || m.fovDegrees > 360.0f) fail("perception.fov_degrees", "must be in (0, 360]");
+  if (m.minDistance <= 0.0f) fail("perception.min_distance", "must be above 0");
+  // [avoidance], [goal], [flee], [cruise]
+  if (m.lookahead < 0.0f) fail("avoidance.lookahead", "must be at least 0");
+  if (m.slowRadius <= 0.0f) fail("goal.slow_radius", "must be above 0");
+  if (m.fleeRadius < 0.0f) fail("flee.radius", "must be at least 0");
+  if (m.cruiseSpeed < 0.0f) fail("cruise.speed", "must be at least 0");
+  // [weights]
+  for (const auto& [key, value] : weights)
+    if (value < 0.0f) fail(key, "must be at least 0");
+  // The minimum-image offset is only the true offset when no box side is shorter than 2 R.
+  if (m.boundary == Boundary::Wrap) {
+    for (int axis : activeAxes(m.dims))
+      if (extent[axis] < 2.0f * m.perceptionRadius)
+        fail("world.boundary",
+             fmt::format("\"wrap\" needs every active world extent to be at least 2 * perception.radius ({}); "
+                         "the {} extent is {}",
+                         2.0f * m.perceptionRadius, kAxisNames[axis], extent[axis]));
+  }
+  // [[obstacles]], [[targets]]
+  for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
+    if (scene.obstacles[i].radius <= 0.0f) fail(fmt::format("obstacles[{}].radius", i), "must be above 0");
+  for (std::size_t i = 0; i < scene.targets.size(); ++i)
+    if (scene.targets[i].group >= scene.groups)
+      fail(fmt::format("targets[{}].group", i), targetGroupRule(scene.groups));
+}
+
+// error.hpp promises one line per error; toml++ descriptions may quote a line break.
+std::string oneLine(std::string_view text) {
+  std::string line(text);
+  std::replace_if(line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return line;
+}
+
+}  // namespace
+
+Scene loadScene(const std::string& path) {
+  const auto failRead = [&](std::string_view what) {
+    throw InputError(path, 0, "", fmt::format("cannot {} the scene file ({})", what, std::strerror(errno)));
+  };
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) failRead("open");
+  std::string text;
+  char buffer[1 << 16];
+  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
+  if (std::ferror(file.get())) failRead("read");
+  return parseScene(text, path);
+}
+
+Scene parseScene(std::string_view text, const std::string& sourceName) {
+  auto document = std::make_shared<SceneDocument>();
+  document->path = sourceName;
+  try {
+    document->root = toml::parse(text, std::string_view(sourceName));
+  } catch (const toml::parse_error& error) {
+    throw InputError(sourceName, error.source().begin.line, "", oneLine(error.description()));
+  }
+  Scene scene = readScene(*document);
+  checkScene(scene, document.get());
+  scene.document = std::move(document);
+  return scene;
+}
+
+void validateScene(const Scene& scene) { checkScene(scene, nullptr); }
+
+}  // namespace murmur::sim

@@ -1,0 +1,156 @@
+#include "sim/state_csv.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "sim/error.hpp"
+
+namespace murmur::sim {
+namespace {
+
+constexpr std::array<std::string_view, 8> kColumns = {"id", "group", "x", "y", "z", "vx", "vy", "vz"};
+constexpr std::uint32_t kMaxGroups = 1024;
+
+std::string_view trimLineEnd(std::string_view line) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
+  return line;
+}
+
+std::vector<std::string_view> splitFields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+class RowParser {
+ public:
+  RowParser(const std::string& path, std::size_t line) : path_(path), line_(line) {}
+
+  std::uint64_t integer(std::string_view text, std::string_view column) const {
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+      fail(column, fmt::format("not a non-negative integer: '{}'", text));
+    return value;
+  }
+
+  float real(std::string_view text, std::string_view column) const {
+    float value = 0.0f;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+      fail(column, fmt::format("not a number: '{}'", text));
+    if (!std::isfinite(value)) fail(column, fmt::format("not a finite number: '{}'", text));
+    return value;
+  }
+
+  [[noreturn]] void fail(std::string_view column, const std::string& message) const {
+    throw InputError(path_, line_, std::string(column), message);
+  }
+
+ private:
+  const std::string& path_;
+  std::size_t line_;
+};
+
+}  // namespace
+
+FlockState readStateCsv(const std::string& path, const ModelParams& params) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot open state file");
+  std::string lineText;
+  if (!std::getline(in, lineText)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
+  const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
+  for (std::size_t c = 0; c < kColumns.size(); ++c)
+    if (c >= header.size() || header[c] != kColumns[c])
+      throw InputError(path, 1, std::string(kColumns[c]),
+                       fmt::format("header must be exactly id,group,x,y,z,vx,vy,vz (column {} is '{}')", c + 1,
+                                   c < header.size() ? header[c] : std::string_view("missing")));
+  if (header.size() != kColumns.size())
+    throw InputError(path, 1, std::string(header[kColumns.size()]),
+                     "header must be exactly id,group,x,y,z,vx,vy,vz (extra column)");
+
+  FlockState state;
+  std::uint32_t maxGroup = 0;
+  std::size_t line = 1;
+  while (std::getline(in, lineText)) {
+    ++line;
+    const std::string_view row = trimLineEnd(lineText);
+    if (row.empty()) continue;
+    const RowParser parse(path, line);
+    const std::vector<std::string_view> fields = splitFields(row);
+    if (fields.size() != kColumns.size())
+      parse.fail(fields.size() < kColumns.size() ? kColumns[fields.size()] : "",
+                 fmt::format("expected 8 fields, found {}", fields.size()));
+    const std::uint64_t id = parse.integer(fields[0], "id");
+    if (id != state.size()) parse.fail("id", fmt::format("expected id {} (rows in id order from 0)", state.size()));
+    const std::uint64_t group = parse.integer(fields[1], "group");
+    if (group >= kMaxGroups) parse.fail("group", fmt::format("group {} is not below {}", group, kMaxGroups));
+    glm::vec3 p, v;
+    for (int k = 0; k < 3; ++k) {
+      p[k] = parse.real(fields[2 + k], kColumns[2 + k]);
+      v[k] = parse.real(fields[5 + k], kColumns[5 + k]);
+    }
+    if (params.dims == 2 && (p.y != 0.0f || v.y != 0.0f))
+      parse.fail(p.y != 0.0f ? "y" : "vy", "must be 0 in a 2D scene");
+    for (int k = 0; k < 3; ++k) {
+      if (k == 1 && params.dims == 2) continue;
+      const bool above = params.boundary == Boundary::Wrap ? p[k] >= params.worldMax[k] : p[k] > params.worldMax[k];
+      if (p[k] < params.worldMin[k] || above)
+        parse.fail(kColumns[2 + k], fmt::format("{} is outside the world box [{}, {}]", p[k], params.worldMin[k],
+                                                params.worldMax[k]));
+    }
+    state.position.push_back(p);
+    state.velocity.push_back(v);
+    state.group.push_back(static_cast<std::uint32_t>(group));
+    maxGroup = std::max(maxGroup, static_cast<std::uint32_t>(group));
+  }
+  if (in.bad()) throw InputError(path, line, "", "read error");
+  state.groups = maxGroup + 1;
+  return state;
+}
+
+void checkWritable(const std::string& path) {
+  const std::string probe = path + ".tmp";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (f == nullptr) throw InputError(path, 0, "", fmt::format("cannot create output file: {}", std::strerror(errno)));
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
+void writeStateCsv(const std::string& path, const FlockState& state) {
+  const std::string temporary = path + ".tmp";
+  std::FILE* f = std::fopen(temporary.c_str(), "wb");
+  if (f == nullptr) throw InputError(path, 0, "", fmt::format("cannot create output file: {}", std::strerror(errno)));
+  std::string text = "id,group,x,y,z,vx,vy,vz\n";
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  for (std::size_t i = 0; i < state.size() && ok; ++i) {
+    const glm::vec3 p = state.position[i], v = state.velocity[i];
+    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z, v.x,
+                       v.y, v.z);
+    ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  }
+  ok = (std::fclose(f) == 0) && ok;
+  std::error_code ec;
+  if (ok) std::filesystem::rename(temporary, path, ec);
+  if (!ok || ec) {
+    std::remove(temporary.c_str());
+    throw InputError(path, 0, "", "cannot write output file");
+  }
+}
+
+}  // namespace murmur::sim

@@ -1,0 +1,58 @@
+#pragma once
+// Runs the built `murmur` command for end-to-end tests: exit code, stdout, stderr.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace murmur::test {
+
+struct CliResult {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A fresh directory per test under the system temp dir.
+inline std::filesystem::path scratchDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("murmur_test_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// args are appended to the murmur path verbatim (quote them as a shell would need).
+inline CliResult runMurmur(const std::string& args) {
+  const auto errFile = std::filesystem::temp_directory_path() / ("murmur_cli_err_" + std::to_string(::getpid()));
+  const std::string command = std::string("cd '") + MURMUR_SOURCE_DIR + "' && '" + MURMUR_EXE + "' " + args +
+                              " 2>'" + errFile.string() + "'";
+  CliResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = readFile(errFile);
+  std::filesystem::remove(errFile);
+  return result;
+}
+
+inline std::size_t countLines(const std::string& text) {
+  std::size_t lines = 0;
+  for (const char c : text) lines += c == '\n';
+  return lines;
+}
+
+}  // namespace murmur::test

@@ -1,0 +1,128 @@
+// `murmur run` end to end: dumps, determinism, round trips, and every kind of bad input (exit 2,
+// one line on stderr, no output file).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include "cli.hpp"
+
+namespace murmur::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+void expectBadInput(const CliResult& r, const std::string& mention) {
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(countLines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+}
+
+TEST(RunCli, DumpHasHeaderAndOneRowPerBoid) {
+  const fs::path dir = scratchDir("run_dump");
+  const CliResult r =
+      runMurmur("run --scene scenes/free.toml --boids 300 --steps 20 --backend cpu --dump " + (dir / "s.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string csv = readFile(dir / "s.csv");
+  EXPECT_EQ(csv.rfind("id,group,x,y,z,vx,vy,vz\n", 0), 0u);
+  EXPECT_EQ(countLines(csv), 301u);
+  EXPECT_FALSE(fs::exists(dir / "s.csv.tmp"));
+}
+
+TEST(RunCli, SameSeedAndBackendGiveByteIdenticalDumps) {
+  const fs::path dir = scratchDir("run_determinism");
+  for (const std::string backend : {"cpu", "cpu-naive"}) {
+    for (const char* name : {"a.csv", "b.csv"}) {
+      const CliResult r = runMurmur("run --scene scenes/free.toml --boids 400 --steps 30 --seed 9 --backend " +
+                                    backend + " --dump " + (dir / name).string());
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+    }
+    EXPECT_EQ(readFile(dir / "a.csv"), readFile(dir / "b.csv")) << backend;
+  }
+  // The two searches agree bit for bit too (same candidates in the same order).
+  runMurmur("run --scene scenes/free.toml --boids 400 --steps 30 --seed 9 --backend cpu --dump " +
+            (dir / "grid.csv").string());
+  EXPECT_EQ(readFile(dir / "a.csv"), readFile(dir / "grid.csv"));
+  // Another seed gives another flock.
+  runMurmur("run --scene scenes/free.toml --boids 400 --steps 30 --seed 10 --backend cpu --dump " +
+            (dir / "c.csv").string());
+  EXPECT_NE(readFile(dir / "a.csv"), readFile(dir / "c.csv"));
+}
+
+TEST(RunCli, StepsZeroDumpsTheInitialStateAndInitRoundTrips) {
+  const fs::path dir = scratchDir("run_roundtrip");
+  ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --boids 100 --steps 0 --backend cpu --dump " +
+                      (dir / "init.csv").string()).exitCode, 0);
+  ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --init " + (dir / "init.csv").string() +
+                      " --steps 0 --backend cpu --dump " + (dir / "again.csv").string()).exitCode, 0);
+  EXPECT_EQ(readFile(dir / "init.csv"), readFile(dir / "again.csv"));
+  // Ten steps from the file equal ten steps from the seed.
+  ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --boids 100 --steps 10 --backend cpu --dump " +
+                      (dir / "direct.csv").string()).exitCode, 0);
+  ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --init " + (dir / "init.csv").string() +
+                      " --steps 10 --backend cpu --dump " + (dir / "fromfile.csv").string()).exitCode, 0);
+  EXPECT_EQ(readFile(dir / "direct.csv"), readFile(dir / "fromfile.csv"));
+}
+
+TEST(RunCli, JsonIsTheLastLine) {
+  const CliResult r = runMurmur("run --scene scenes/free.toml --boids 200 --steps 5 --backend cpu --json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  EXPECT_EQ(last.front(), '{');
+  EXPECT_NE(last.find("\"boid_updates_per_second\":"), std::string::npos);
+  EXPECT_NE(last.find("\"boids\":200"), std::string::npos);
+}
+
+class BadStateCsv : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = scratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  CliResult runWith(const std::string& csv) {
+    std::ofstream(dir_ / "in.csv") << csv;
+    return runMurmur("run --scene scenes/free.toml --backend cpu --steps 1 --init " + (dir_ / "in.csv").string() +
+                     " --dump " + (dir_ / "out.csv").string());
+  }
+  void TearDown() override { EXPECT_FALSE(fs::exists(dir_ / "out.csv")); }
+  fs::path dir_;
+};
+
+TEST_F(BadStateCsv, MissingColumn) {
+  expectBadInput(runWith("id,group,x,y,z,vx,vy\n0,0,1,2,3,1,0\n"), "in.csv:1: vz:");
+}
+TEST_F(BadStateCsv, NonNumberNamesItsLine) {
+  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,3,1,0,0\n1,0,1,abc,3,1,0,0\n"), "in.csv:3: y: not a number");
+}
+TEST_F(BadStateCsv, NaNIsRejected) {
+  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,3,nan,0,0\n"), "in.csv:2: vx: not a finite number");
+}
+TEST_F(BadStateCsv, IdsOutOfOrder) {
+  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n1,0,1,2,3,1,0,0\n"), "in.csv:2: id:");
+}
+TEST_F(BadStateCsv, OutsideTheWorld) {
+  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,300,1,0,0\n"), "in.csv:2: z:");
+}
+TEST_F(BadStateCsv, MissingFile) {
+  expectBadInput(runMurmur("run --scene scenes/free.toml --backend cpu --init /nonexistent/in.csv"),
+                 "/nonexistent/in.csv");
+}
+
+TEST(RunCli, UnwritableDumpFailsBeforeSimulating) {
+  const CliResult r =
+      runMurmur("run --scene scenes/free.toml --boids 100 --steps 100000000 --backend cpu --dump /nonexistent/dir/out.csv");
+  expectBadInput(r, "/nonexistent/dir/out.csv");
+}
+
+TEST(RunCli, NegativeStepsAndUnknownBackend) {
+  expectBadInput(runMurmur("run --scene scenes/free.toml --backend cpu --steps -3"), "--steps");
+  expectBadInput(runMurmur("run --scene scenes/free.toml --backend quantum --steps 1"), "quantum");
+  expectBadInput(runMurmur("run --scene scenes/free.toml --backend cpu --boids -5"), "--boids");
+}
+
+TEST(RunCli, BadSceneNamesFileLineAndKey) {
+  const fs::path dir = scratchDir("run_bad_scene");
+  std::ofstream(dir / "bad.toml") << "[world]\ndims = 3\n\n[perception]\nradius = -1\n";
+  const CliResult r = runMurmur("run --scene " + (dir / "bad.toml").string() + " --backend cpu --steps 1");
+  expectBadInput(r, "bad.toml:5: perception.radius");
+  expectBadInput(runMurmur("run --scene /nonexistent/scene.toml --backend cpu"), "/nonexistent/scene.toml");
+}
+
+}  // namespace
+}  // namespace murmur::test

@@ -1,0 +1,337 @@
+// Each force of model.md alone against values computed by hand, and the edge cases the model
+// names: coincident boids, zero velocity, a boid exactly on a wall, wrap across the seam, a
+// neighbour exactly at R and exactly on the field-of-view edge.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/rules.hpp"
+
+namespace murmur::sim {
+namespace {
+
+constexpr float kTol = 1e-5f;
+
+void expectVec(glm::vec3 actual, glm::vec3 expected, float tol = kTol) {
+  EXPECT_NEAR(actual.x, expected.x, tol);
+  EXPECT_NEAR(actual.y, expected.y, tol);
+  EXPECT_NEAR(actual.z, expected.z, tol);
+}
+
+// A boid and the context of one step, with its neighbours folded in by hand.
+struct Fixture {
+  ModelParams params;
+  StepInputs inputs;
+  std::uint32_t groups = 1;
+
+  struct Other {
+    glm::vec3 p, v;
+    std::uint32_t id, group;
+  };
+
+  NeighbourSums gather(const StepContext& ctx, const BoidView& self, const std::vector<Other>& others) const {
+    NeighbourSums sums;
+    for (const Other& o : others)
+      accumulateNeighbour(ctx, self, offset(ctx, self.position, o.p), heading(o.v), o.id, o.group, sums);
+    return sums;
+  }
+};
+
+BoidView boid(glm::vec3 p, glm::vec3 v, std::uint32_t id = 0, std::uint32_t group = 0) {
+  return BoidView{p, v, heading(v), id, group};
+}
+
+TEST(Rules, HeadingOfZeroVelocityIsPlusX) {
+  expectVec(heading(glm::vec3(0.0f)), {1, 0, 0});
+  expectVec(heading(glm::vec3(0.0f, 0.0f, -3.0f)), {0, 0, -1});
+}
+
+TEST(Rules, SeparationFromOneNeighbourInsideRs) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {10, 0, 0});
+  // d = (1,0,0): u = (-1,0,0), divisor max(1, 0.25) = 1, F = max_speed * Rs * u = (-20,0,0).
+  expectVec(separationForce(ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}})), {-20, 0, 0});
+  // d = 0.1: the divisor is clamped to d_min = 0.25: F = 20 * (-1/0.25) = -80.
+  expectVec(separationForce(ctx, f.gather(ctx, self, {{{0.1f, 0, 0}, {10, 0, 0}, 1, 0}})), {-80, 0, 0}, 1e-4f);
+  // Outside Rs (d = 3): no separation but still a neighbour.
+  const NeighbourSums far = f.gather(ctx, self, {{{3, 0, 0}, {10, 0, 0}, 1, 0}});
+  expectVec(separationForce(ctx, far), {0, 0, 0});
+  EXPECT_EQ(far.sameGroupCount, 1u);
+}
+
+TEST(Rules, SeparationCountsOtherGroups) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 2);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {10, 0, 0}, 0, 0);
+  const NeighbourSums sums = f.gather(ctx, self, {{{0, 0, 1}, {10, 0, 0}, 1, 1}});
+  expectVec(separationForce(ctx, sums), {0, 0, -20});
+  EXPECT_EQ(sums.sameGroupCount, 0u);
+}
+
+TEST(Rules, CoincidentBoidsSeparateByIdOrder) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Same position: u = (-1,0,0) for the lower id, (+1,0,0) for the higher; divisor d_min.
+  const BoidView low = boid({5, 0, 5}, {0, 0, 3}, 3);
+  const BoidView high = boid({5, 0, 5}, {0, 0, 3}, 7);
+  expectVec(separationForce(ctx, f.gather(ctx, low, {{{5, 0, 5}, {0, 0, 3}, 7, 0}})), {-80, 0, 0}, 1e-4f);
+  expectVec(separationForce(ctx, f.gather(ctx, high, {{{5, 0, 5}, {0, 0, 3}, 3, 0}})), {80, 0, 0}, 1e-4f);
+}
+
+TEST(Rules, AlignmentSteersTowardMeanHeading) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {4, 0, 0});
+  // Neighbour heading +z: F = 10 * ((0,0,1) - (1,0,0)).
+  const NeighbourSums sums = f.gather(ctx, self, {{{3, 0, 0}, {0, 0, 7}, 1, 0}});
+  expectVec(alignmentForce(ctx, self, sums), {-10, 0, 10});
+  expectVec(alignmentForce(ctx, self, NeighbourSums{}), {0, 0, 0});
+}
+
+TEST(Rules, CohesionSteersTowardMeanOffset) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {5, 0, 0});
+  // Neighbours at (3,0,1) and (3,0,-1): c = (3,0,0), F = 10 * (1,0,0) - v = (5,0,0).
+  const NeighbourSums sums = f.gather(ctx, self, {{{3, 0, 1}, {1, 0, 0}, 1, 0}, {{3, 0, -1}, {1, 0, 0}, 2, 0}});
+  expectVec(cohesionForce(ctx, self, sums), {5, 0, 0});
+  // Symmetric neighbours: |c| = 0, no cohesion.
+  const NeighbourSums balanced =
+      f.gather(ctx, self, {{{0, 0, 3}, {1, 0, 0}, 1, 0}, {{0, 0, -3}, {1, 0, 0}, 2, 0}});
+  expectVec(cohesionForce(ctx, self, balanced), {0, 0, 0});
+}
+
+TEST(Rules, NeighbourExactlyAtRadiusIsNotSeen) {
+  Fixture f;
+  f.params.fovDegrees = 360.0f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {1, 0, 0});
+  EXPECT_EQ(f.gather(ctx, self, {{{5, 0, 0}, {1, 0, 0}, 1, 0}}).sameGroupCount, 0u);  // |d| = R
+  EXPECT_EQ(f.gather(ctx, self, {{{4.999f, 0, 0}, {1, 0, 0}, 1, 0}}).sameGroupCount, 1u);
+}
+
+TEST(Rules, FieldOfViewEdge) {
+  Fixture f;
+  f.params.fovDegrees = 180.0f;  // half-angle 90: cos is exactly 0, the edge is the side plane
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {1, 0, 0});
+  EXPECT_EQ(f.gather(ctx, self, {{{0, 0, 3}, {1, 0, 0}, 1, 0}}).sameGroupCount, 1u);       // on the edge
+  EXPECT_EQ(f.gather(ctx, self, {{{-0.01f, 0, 3}, {1, 0, 0}, 1, 0}}).sameGroupCount, 0u);  // just behind
+  // The default 270 degrees: straight behind is blind, 120 degrees off the heading is seen.
+  Fixture d;
+  const PackedInputs packedDefault = packInputs(d.params, d.inputs, 1);
+  const StepContext wide = makeStepContext(d.params, packedDefault);
+  EXPECT_EQ(d.gather(wide, self, {{{-3, 0, 0}, {1, 0, 0}, 1, 0}}).sameGroupCount, 0u);
+  const float a = 120.0f * 3.14159265f / 180.0f;
+  EXPECT_EQ(d.gather(wide, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}}).sameGroupCount, 1u);
+  // A coincident boid is always in view.
+  EXPECT_EQ(d.gather(wide, self, {{{0, 0, 0}, {1, 0, 0}, 1, 0}}).sameGroupCount, 1u);
+}
+
+TEST(Rules, AvoidanceInsidePushesStraightOut) {
+  Fixture f;
+  f.inputs.obstacleCenter = {{1, 0, 0}, {0, 0, 30}};
+  f.inputs.obstacleRadius = {2, 1};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // |a| = 1 < r + radius = 2.5: F = 2 * max_speed * norm(-a) = (-20,0,0), whatever the heading.
+  expectVec(avoidanceForce(ctx, boid({0, 0, 0}, {0, 0, 5})), {-20, 0, 0});
+  // Inside two obstacles: the deeper one wins.
+  f.inputs.obstacleCenter = {{2, 0, 0}, {0, 0, -0.5f}};
+  f.inputs.obstacleRadius = {2, 2};
+  const PackedInputs packed2 = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx2 = makeStepContext(f.params, packed2);
+  expectVec(avoidanceForce(ctx2, boid({0, 0, 0}, {1, 0, 0})), {0, 0, 20});
+  // At the centre: (1,0,0).
+  expectVec(avoidanceForce(ctx2, boid({0, 0, -0.5f}, {1, 0, 0})), {20, 0, 0});
+}
+
+TEST(Rules, AvoidanceDetectionBoxAhead) {
+  Fixture f;
+  f.inputs.obstacleCenter = {{10, 0, 1}, {14, 0, -1}};
+  f.inputs.obstacleRadius = {2, 2};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Speed 10: L = R + 10 * 1 = 15, re = 2.5. Nearest candidate t = 10, b = (0,0,1):
+  // s = 1 - 10 / 17.5, F = 10 * (1 + s) * (0,0,-1).
+  const float s = 1.0f - 10.0f / 17.5f;
+  expectVec(avoidanceForce(ctx, boid({0, 0, 0}, {10, 0, 0})), {0, 0, -10.0f * (1.0f + s)});
+  // Slow boid (speed 2): L = 7, the obstacle at t = 10 is still a candidate (10 < 9.5? no).
+  expectVec(avoidanceForce(ctx, boid({0, 0, 0}, {2, 0, 0})), {0, 0, 0});
+  // Behind the boid (t < 0): ignored.
+  expectVec(avoidanceForce(ctx, boid({20, 0, 0}, {10, 0, 0})), {0, 0, 0});
+}
+
+TEST(Rules, AvoidanceDeadAheadTurnsSideways) {
+  Fixture f;
+  f.inputs.obstacleCenter = {{10, 0, 0}};
+  f.inputs.obstacleRadius = {2};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const float s = 1.0f - 10.0f / 17.5f;
+  // b = 0: lateral = norm(cross((1,0,0), (0,1,0))) = (0,0,1).
+  expectVec(avoidanceForce(ctx, boid({0, 0, 0}, {10, 0, 0})), {0, 0, 10.0f * (1.0f + s)});
+  // Heading straight up: the cross product degenerates, lateral = (0,0,1).
+  f.inputs.obstacleCenter = {{0, 10, 0}};
+  const PackedInputs packedUp = packInputs(f.params, f.inputs, 1);
+  const StepContext up = makeStepContext(f.params, packedUp);
+  expectVec(avoidanceForce(up, boid({0, 0, 0}, {0, 10, 0})), {0, 0, 10.0f * (1.0f + s)});
+}
+
+TEST(Rules, ContainmentInsideTheMargin) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // x = -95: 10 * (-100 + 10 + 95) / 10 = 5; z = 98: -10 * (98 - 100 + 10) / 10 = -8; y free.
+  expectVec(containmentForce(ctx, boid({-95, 0, 98}, {1, 0, 0})), {5, 0, -8});
+  // Exactly on the wall: the full max_speed.
+  expectVec(containmentForce(ctx, boid({100, -50, 0}, {1, 0, 0})), {-10, 10, 0});
+  // 2D: y is not an active axis.
+  f.params.dims = 2;
+  expectVec(containmentForce(ctx, boid({0, -50, 0}, {1, 0, 0})), {0, 0, 0});
+  // Wrap has no containment.
+  f.params.boundary = Boundary::Wrap;
+  expectVec(containmentForce(ctx, boid({100, 0, 0}, {1, 0, 0})), {0, 0, 0});
+}
+
+TEST(Rules, GoalModeAllWithArrival) {
+  Fixture f;
+  f.params.goalMode = GoalMode::All;
+  f.inputs.goal = {glm::vec3(20, 0, 0)};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // dist 20 > slow radius 10: desired 10 (1,0,0) - v.
+  expectVec(goalForce(ctx, boid({0, 0, 0}, {5, 0, 0}), {}), {5, 0, 0});
+  // dist 4: desired speed 10 * 4/10 = 4.
+  expectVec(goalForce(ctx, boid({16, 0, 0}, {5, 0, 0}), {}), {-1, 0, 0});
+  // At the goal: nothing.
+  expectVec(goalForce(ctx, boid({20, 0, 0}, {5, 0, 0}), {}), {0, 0, 0});
+}
+
+TEST(Rules, GoalModeFrontOnlyForEmergentLeaders) {
+  Fixture f;
+  f.params.fovDegrees = 90.0f;  // the front cone ignores the field of view
+  f.inputs.goal = {glm::vec3(0, 0, 50), std::nullopt};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 2);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  ASSERT_TRUE(ctx.needFront);
+  const BoidView self = boid({0, 0, 0}, {10, 0, 0}, 0, 0);
+  const glm::vec3 leaderForce{-10, 0, 10};  // 10 * (0,0,1) - (10,0,0)
+  // Same-group boid ahead (inside 45 degrees): not a leader.
+  EXPECT_TRUE(f.gather(ctx, self, {{{3, 0, 1}, {1, 0, 0}, 1, 0}}).frontOccupied);
+  expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3, 0, 1}, {1, 0, 0}, 1, 0}})), {0, 0, 0});
+  // Same-group boid 60 degrees off (outside the cone): leader.
+  const float a = 60.0f * 3.14159265f / 180.0f;
+  expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}})),
+            leaderForce);
+  // Another group's boid ahead does not count; neither does one beyond R.
+  expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3, 0, 0}, {1, 0, 0}, 1, 1}, {{6, 0, 0}, {1, 0, 0}, 2, 0}})),
+            leaderForce);
+  // A coincident same-group boid counts as in front.
+  EXPECT_TRUE(f.gather(ctx, self, {{{0, 0, 0}, {1, 0, 0}, 1, 0}}).frontOccupied);
+  // Group 1 has no goal.
+  expectVec(goalForce(ctx, boid({0, 0, 0}, {10, 0, 0}, 1, 1), {}), {0, 0, 0});
+}
+
+TEST(Rules, FleeFromPredatorsInRange) {
+  Fixture f;
+  f.inputs.predators = {{-5, 0, 0}, {0, 0, 40}};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // e = (5,0,0), v = 0: (10 (1,0,0) - 0) * (1 - 5/15); the predator 40 away is out of range.
+  expectVec(fleeForce(ctx, boid({0, 0, 0}, {0, 0, 0})), {10.0f * (1.0f - 5.0f / 15.0f), 0, 0});
+  // With velocity (0,0,3): (10,0,0) - (0,0,3), scaled by 2/3.
+  expectVec(fleeForce(ctx, boid({0, 0, 0}, {0, 0, 3})), {20.0f / 3.0f, 0, -2});
+  // On top of the predator (|e| = 0): no force.
+  expectVec(fleeForce(ctx, boid({-5, 0, 0}, {1, 0, 0})), {0, 0, 0});
+}
+
+TEST(Rules, CruiseTowardCruiseSpeed) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  expectVec(cruiseForce(ctx, boid({0, 0, 0}, {5, 0, 0})), {3, 0, 0});
+  expectVec(cruiseForce(ctx, boid({0, 0, 0}, {0, 0, -10})), {0, 0, 2});
+}
+
+TEST(Rules, IntegrateClampsForceAndSpeed) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {5, 0, 0});
+  Forces forces;
+  forces.separation = {0, 0, 1000};  // weighted 1500: clamped to max_force 20
+  const BoidUpdate next = integrate(ctx, self, forces);
+  const float dt = 1.0f / 60.0f;
+  expectVec(next.velocity, {5, 0, 20 * dt});
+  expectVec(next.position, next.velocity * dt);
+  // Above max speed: scaled to 10.
+  const BoidUpdate fast = integrate(ctx, boid({0, 0, 0}, {30, 0, 0}), Forces{});
+  expectVec(fast.velocity, {10, 0, 0});
+  // Below min speed: scaled up to 2.
+  const BoidUpdate slow = integrate(ctx, boid({0, 0, 0}, {0, 0, 0.5f}), Forces{});
+  expectVec(slow.velocity, {0, 0, 2});
+}
+
+TEST(Rules, ZeroVelocityRestartsAlongHeading) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // v = 0 and no force: v' = 0, so v' = f * min_speed = (2,0,0).
+  const BoidUpdate next = integrate(ctx, boid({1, 2, 3}, {0, 0, 0}), Forces{});
+  expectVec(next.velocity, {2, 0, 0});
+  expectVec(next.position, glm::vec3(1, 2, 3) + glm::vec3(2, 0, 0) / 60.0f);
+}
+
+TEST(Rules, ContainOnTheWallClampsAndReflects) {
+  Fixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidUpdate next = integrate(ctx, boid({100, 0, -100}, {5, 0, -5}), Forces{});
+  EXPECT_EQ(next.position.x, 100.0f);
+  EXPECT_EQ(next.position.z, -100.0f);
+  EXPECT_NEAR(next.velocity.x, -5.0f, kTol);
+  EXPECT_NEAR(next.velocity.z, 5.0f, kTol);
+}
+
+TEST(Rules, WrapAcrossTheSeam) {
+  Fixture f;
+  f.params.boundary = Boundary::Wrap;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Neighbour across the x seam: d = -198 folds to +2.
+  const BoidView self = boid({99, 0, 0}, {10, 0, 0});
+  const NeighbourSums sums = f.gather(ctx, self, {{{-99, 0, 0}, {10, 0, 0}, 1, 0}});
+  ASSERT_EQ(sums.sameGroupCount, 1u);
+  expectVec(sums.offsetSum, {2, 0, 0});
+  expectVec(minimumImage({100, 0, 0}, f.params.worldSize()), {-100, 0, 0});  // [-size/2, size/2)
+  // Integration folds the position into [lo, hi).
+  const BoidUpdate next = integrate(ctx, boid({99.95f, 0, 0}, {10, 0, 0}), Forces{});
+  EXPECT_NEAR(next.position.x, -100.0f + (99.95f + 10.0f / 60.0f - 100.0f), 1e-4f);
+  EXPECT_GE(next.position.x, -100.0f);
+  EXPECT_LT(next.position.x, 100.0f);
+}
+
+TEST(Rules, TwoDimensionsKeepYZero) {
+  Fixture f;
+  f.params.dims = 2;
+  f.inputs.goal = {glm::vec3(0, 30, 20)};  // the goal's y is dropped in 2D
+  f.params.goalMode = GoalMode::All;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidUpdate next = integrate(ctx, boid({0, 0, 0}, {5, 0, 0}), computeForces(ctx, boid({0, 0, 0}, {5, 0, 0}), {}));
+  EXPECT_EQ(next.position.y, 0.0f);
+  EXPECT_EQ(next.velocity.y, 0.0f);
+  EXPECT_GT(next.velocity.z, 0.0f);
+}
+
+}  // namespace
+}  // namespace murmur::sim

@@ -1,0 +1,635 @@
+// Scene files: the shipped scenes, defaults, the mapping of keys onto fields, and one test per
+// validation rule, each checking the reported key and line (messages must stay one line).
+#include <cmath>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "sim/error.hpp"
+#include "sim/scene_loader.hpp"
+#include "sim/scene_toml.hpp"
+
+namespace murmur::sim {
+namespace {
+
+const std::string kSource = "test.toml";
+
+// Succeeds when `call` throws an InputError naming `file`, `line` and `key`, with a one-line message
+// containing `fragment`.
+template <class Call>
+testing::AssertionResult throwsInputError(Call&& call, const std::string& file, std::size_t line,
+                                          const std::string& key, std::string_view fragment) {
+  try {
+    call();
+  } catch (const InputError& error) {
+    const std::string what = error.what();
+    if (error.file() != file || error.line() != line || error.key() != key ||
+        what.find('\n') != std::string::npos || what.find(fragment) == std::string::npos)
+      return testing::AssertionFailure() << "got file '" << error.file() << "', line " << error.line()
+                                         << ", key '" << error.key() << "', what(): " << what;
+    return testing::AssertionSuccess();
+  }
+  return testing::AssertionFailure() << "no InputError";
+}
+
+// The same for parsing `text` as test.toml.
+testing::AssertionResult rejects(std::string_view text, std::size_t line, const std::string& key,
+                                 std::string_view fragment = "") {
+  return throwsInputError([&] { parseScene(text, kSource); }, kSource, line, key, fragment);
+}
+
+// The same for validateScene on a scene built in code (always line 0).
+testing::AssertionResult invalid(const Scene& scene, const std::string& key, std::string_view fragment = "") {
+  return throwsInputError([&] { validateScene(scene); }, scene.path, 0, key, fragment);
+}
+
+std::string scenePath(const std::string& name) { return std::string(MURMUR_SOURCE_DIR) + "/scenes/" + name; }
+
+// ---- Shipped scenes ----
+
+TEST(SceneFiles, FreeFlockIsA3dContainedFlock) {
+  const Scene scene = loadScene(scenePath("free.toml"));
+  EXPECT_EQ(scene.path, scenePath("free.toml"));
+  EXPECT_EQ(scene.model.dims, 3);
+  EXPECT_EQ(scene.model.boundary, Boundary::Contain);
+  EXPECT_GE(scene.count, 10000u);
+  EXPECT_TRUE(scene.obstacles.empty());
+  EXPECT_TRUE(scene.targets.empty());
+  EXPECT_TRUE(scene.predators.empty());
+  ASSERT_NE(scene.document, nullptr);
+}
+
+TEST(SceneFiles, ObstaclesSceneHasSeveralObstaclesInsideTheWorld) {
+  const Scene scene = loadScene(scenePath("obstacles.toml"));
+  ASSERT_GE(scene.obstacles.size(), 3u);
+  for (const Obstacle& obstacle : scene.obstacles)
+    for (int axis = 0; axis < 3; ++axis) {
+      EXPECT_GT(obstacle.center[axis], scene.model.worldMin[axis]);
+      EXPECT_LT(obstacle.center[axis], scene.model.worldMax[axis]);
+    }
+}
+
+TEST(SceneFiles, PredatorSceneHasATargetPerGroupAndAPredator) {
+  const Scene scene = loadScene(scenePath("predator.toml"));
+  ASSERT_GE(scene.groups, 2u);
+  std::vector<bool> hasTarget(scene.groups, false);
+  for (const Target& target : scene.targets) hasTarget[target.group] = true;
+  for (std::uint32_t g = 0; g < scene.groups; ++g) EXPECT_TRUE(hasTarget[g]) << "group " << g;
+  EXPECT_FALSE(scene.predators.empty());
+}
+
+TEST(SceneFiles, Wrap2dIsAFlatTorus) {
+  const Scene scene = loadScene(scenePath("wrap2d.toml"));
+  EXPECT_EQ(scene.model.dims, 2);
+  EXPECT_EQ(scene.model.boundary, Boundary::Wrap);
+}
+
+TEST(SceneFiles, MissingFileNamesTheFile) {
+  const std::string path = scenePath("no-such-scene.toml");
+  EXPECT_TRUE(throwsInputError([&] { loadScene(path); }, path, 0, "", "cannot open"));
+}
+
+// ---- Defaults and mapping ----
+
+TEST(SceneDefaults, EmptySceneHasModelTableDefaults) {
+  const Scene scene = parseScene("", kSource);
+  const ModelParams& m = scene.model;
+  EXPECT_EQ(m.dims, 3);
+  EXPECT_EQ(m.worldMin, glm::vec3(-100.0f, -50.0f, -100.0f));
+  EXPECT_EQ(m.worldMax, glm::vec3(100.0f, 50.0f, 100.0f));
+  EXPECT_EQ(m.boundary, Boundary::Contain);
+  EXPECT_FLOAT_EQ(m.margin, 10.0f);
+  EXPECT_FLOAT_EQ(m.dt, 1.0f / 60.0f);
+  EXPECT_EQ(scene.count, 10000u);
+  EXPECT_EQ(scene.groups, 1u);
+  EXPECT_FLOAT_EQ(m.mass, 1.0f);
+  EXPECT_FLOAT_EQ(m.maxSpeed, 10.0f);
+  EXPECT_FLOAT_EQ(m.minSpeed, 2.0f);
+  EXPECT_FLOAT_EQ(m.maxForce, 20.0f);
+  EXPECT_FLOAT_EQ(m.radius, 0.5f);
+  EXPECT_FLOAT_EQ(m.perceptionRadius, 5.0f);
+  EXPECT_FLOAT_EQ(m.separationRadius, 2.0f);
+  EXPECT_FLOAT_EQ(m.fovDegrees, 270.0f);
+  EXPECT_FLOAT_EQ(m.minDistance, 0.25f);
+  EXPECT_FLOAT_EQ(m.lookahead, 1.0f);
+  EXPECT_EQ(m.goalMode, GoalMode::Front);
+  EXPECT_FLOAT_EQ(m.slowRadius, 10.0f);
+  EXPECT_FLOAT_EQ(m.fleeRadius, 15.0f);
+  EXPECT_FLOAT_EQ(m.cruiseSpeed, 8.0f);
+  EXPECT_FLOAT_EQ(m.weights.separation, 1.5f);
+  EXPECT_FLOAT_EQ(m.weights.alignment, 1.0f);
+  EXPECT_FLOAT_EQ(m.weights.cohesion, 1.0f);
+  EXPECT_FLOAT_EQ(m.weights.avoidance, 3.0f);
+  EXPECT_FLOAT_EQ(m.weights.bounds, 2.0f);
+  EXPECT_FLOAT_EQ(m.weights.goal, 0.5f);
+  EXPECT_FLOAT_EQ(m.weights.flee, 3.0f);
+  EXPECT_FLOAT_EQ(m.weights.cruise, 3.0f);
+  EXPECT_EQ(scene.seed, 1u);
+  EXPECT_EQ(scene.steps, 0u);
+  EXPECT_EQ(scene.spawn, Spawn::Box);
+  EXPECT_TRUE(scene.obstacles.empty());
+  EXPECT_TRUE(scene.targets.empty());
+  EXPECT_TRUE(scene.predators.empty());
+  EXPECT_EQ(scene.path, kSource);
+}
+
+TEST(SceneDefaults, CodeBuiltDefaultSceneIsValid) { EXPECT_NO_THROW(validateScene(Scene{})); }
+
+TEST(SceneMapping, EveryKeyReachesItsField) {
+  const Scene scene = parseScene(R"([world]
+dims = 3
+min = [-10, -20, -30]
+max = [10, 20, 30.5]
+boundary = "wrap"
+margin = 4
+[sim]
+dt = 0.02
+seed = 42
+steps = 7
+spawn = "sphere"
+[boids]
+count = 123
+groups = 3
+mass = 2
+max_speed = 12
+min_speed = 3
+max_force = 25
+radius = 0.75
+[perception]
+radius = 6
+separation_radius = 2.5
+fov_degrees = 300
+min_distance = 0.5
+[avoidance]
+lookahead = 1.5
+[goal]
+mode = "all"
+slow_radius = 11
+[flee]
+radius = 16
+[cruise]
+speed = 9
+[weights]
+separation = 1.1
+alignment = 1.2
+cohesion = 1.3
+avoidance = 1.4
+bounds = 1.5
+goal = 1.6
+flee = 1.7
+cruise = 1.8
+[[obstacles]]
+center = [1, 2, 3]
+radius = 4
+[[obstacles]]
+center = [-1, -2, -3]
+radius = 0.5
+[[targets]]
+group = 2
+position = [5, 6, 7]
+[[predators]]
+position = [8, 9, 10]
+)",
+                                 kSource);
+  const ModelParams& m = scene.model;
+  EXPECT_EQ(m.dims, 3);
+  EXPECT_EQ(m.worldMin, glm::vec3(-10.0f, -20.0f, -30.0f));
+  EXPECT_EQ(m.worldMax, glm::vec3(10.0f, 20.0f, 30.5f));
+  EXPECT_EQ(m.boundary, Boundary::Wrap);
+  EXPECT_FLOAT_EQ(m.margin, 4.0f);
+  EXPECT_FLOAT_EQ(m.dt, 0.02f);
+  EXPECT_EQ(scene.seed, 42u);
+  EXPECT_EQ(scene.steps, 7u);
+  EXPECT_EQ(scene.spawn, Spawn::Sphere);
+  EXPECT_EQ(scene.count, 123u);
+  EXPECT_EQ(scene.groups, 3u);
+  EXPECT_FLOAT_EQ(m.mass, 2.0f);
+  EXPECT_FLOAT_EQ(m.maxSpeed, 12.0f);
+  EXPECT_FLOAT_EQ(m.minSpeed, 3.0f);
+  EXPECT_FLOAT_EQ(m.maxForce, 25.0f);
+  EXPECT_FLOAT_EQ(m.radius, 0.75f);
+  EXPECT_FLOAT_EQ(m.perceptionRadius, 6.0f);
+  EXPECT_FLOAT_EQ(m.separationRadius, 2.5f);
+  EXPECT_FLOAT_EQ(m.fovDegrees, 300.0f);
+  EXPECT_FLOAT_EQ(m.minDistance, 0.5f);
+  EXPECT_FLOAT_EQ(m.lookahead, 1.5f);
+  EXPECT_EQ(m.goalMode, GoalMode::All);
+  EXPECT_FLOAT_EQ(m.slowRadius, 11.0f);
+  EXPECT_FLOAT_EQ(m.fleeRadius, 16.0f);
+  EXPECT_FLOAT_EQ(m.cruiseSpeed, 9.0f);
+  EXPECT_FLOAT_EQ(m.weights.separation, 1.1f);
+  EXPECT_FLOAT_EQ(m.weights.alignment, 1.2f);
+  EXPECT_FLOAT_EQ(m.weights.cohesion, 1.3f);
+  EXPECT_FLOAT_EQ(m.weights.avoidance, 1.4f);
+  EXPECT_FLOAT_EQ(m.weights.bounds, 1.5f);
+  EXPECT_FLOAT_EQ(m.weights.goal, 1.6f);
+  EXPECT_FLOAT_EQ(m.weights.flee, 1.7f);
+  EXPECT_FLOAT_EQ(m.weights.cruise, 1.8f);
+  ASSERT_EQ(scene.obstacles.size(), 2u);
+  EXPECT_EQ(scene.obstacles[0].center, glm::vec3(1.0f, 2.0f, 3.0f));
+  EXPECT_FLOAT_EQ(scene.obstacles[0].radius, 4.0f);
+  EXPECT_EQ(scene.obstacles[1].center, glm::vec3(-1.0f, -2.0f, -3.0f));
+  EXPECT_FLOAT_EQ(scene.obstacles[1].radius, 0.5f);
+  ASSERT_EQ(scene.targets.size(), 1u);
+  EXPECT_EQ(scene.targets[0].group, 2u);
+  EXPECT_EQ(scene.targets[0].position, glm::vec3(5.0f, 6.0f, 7.0f));
+  ASSERT_EQ(scene.predators.size(), 1u);
+  EXPECT_EQ(scene.predators[0], glm::vec3(8.0f, 9.0f, 10.0f));
+}
+
+TEST(SceneMapping, InlineTablesAndDottedKeysWork) {
+  const Scene scene = parseScene(R"(boids.count = 5
+obstacles = [{ center = [1, 2, 3], radius = 2 }]
+)",
+                                 kSource);
+  EXPECT_EQ(scene.count, 5u);
+  ASSERT_EQ(scene.obstacles.size(), 1u);
+  EXPECT_FLOAT_EQ(scene.obstacles[0].radius, 2.0f);
+}
+
+TEST(SceneMapping, TwoDimensionsFlattenObstaclesTargetsAndPredators) {
+  const Scene scene = parseScene(R"([world]
+dims = 2
+[[obstacles]]
+center = [1, 2, 3]
+radius = 4
+[[targets]]
+group = 0
+position = [5, 6, 7]
+[[predators]]
+position = [8, 9, 10]
+)",
+                                 kSource);
+  EXPECT_EQ(scene.obstacles[0].center, glm::vec3(1.0f, 0.0f, 3.0f));
+  EXPECT_EQ(scene.targets[0].position, glm::vec3(5.0f, 0.0f, 7.0f));
+  EXPECT_EQ(scene.predators[0], glm::vec3(8.0f, 0.0f, 10.0f));
+}
+
+TEST(SceneMapping, OtherModulesSectionsAreKeptInTheDocument) {
+  const Scene scene = parseScene(R"([navigation]
+cell_size = 2
+[[agents]]
+kind = "leader"
+[render]
+camera = "orbit"
+)",
+                                 kSource);
+  ASSERT_NE(scene.document, nullptr);
+  EXPECT_EQ(scene.document->path, kSource);
+  EXPECT_EQ(scene.document->root.at_path("navigation.cell_size").value<std::int64_t>(), 2);
+  EXPECT_EQ(scene.document->root.at_path("agents[0].kind").value<std::string>(), "leader");
+  EXPECT_EQ(scene.document->root.at_path("render.camera").value<std::string>(), "orbit");
+}
+
+TEST(SceneMapping, OtherModulesSectionsMustHaveTheirShape) {
+  EXPECT_TRUE(rejects("navigation = 3\n", 1, "navigation", "expected a table"));
+  EXPECT_TRUE(rejects("[agents]\nkind = 1\n", 1, "agents", "expected an array of tables"));
+}
+
+// ---- Errors: syntax, unknown names, types ----
+
+TEST(SceneErrors, TomlSyntaxErrorHasTheParsersLine) {
+  EXPECT_TRUE(rejects("[world]\ndims = 3\nmargin = \n", 3, ""));
+  EXPECT_TRUE(rejects("[boids]\ncount = 1\ncount = 2\n", 3, "", "count"));
+}
+
+TEST(SceneErrors, UnknownSectionIsReportedBeforeOtherErrors) {
+  EXPECT_TRUE(rejects("[boids]\nmass = -1\n\n[wrold]\ndims = 2\n", 4, "wrold", "unknown section (accepted: world,"));
+}
+
+TEST(SceneErrors, UnknownRootKey) { EXPECT_TRUE(rejects("\n\ncount = 10\n", 3, "count", "unknown key")); }
+
+TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
+  EXPECT_TRUE(rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
+                      "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius)"));
+}
+
+TEST(SceneErrors, FirstUnknownKeyInFileOrder) {
+  // "alpha" sorts before "zeta" but comes later in the file.
+  EXPECT_TRUE(rejects("[sim]\nzeta = 1\nalpha = 2\n", 2, "sim.zeta", "unknown key"));
+}
+
+TEST(SceneErrors, UnknownSubSection) {
+  EXPECT_TRUE(rejects("[world]\ndims = 3\n[world.extra]\nx = 1\n", 3, "world.extra", "unknown section"));
+}
+
+TEST(SceneErrors, UnknownKeyInArrayOfTablesNamesTheIndex) {
+  EXPECT_TRUE(rejects(R"([[obstacles]]
+center = [0, 0, 0]
+radius = 1
+[[obstacles]]
+center = [0, 0, 0]
+radius = 1
+[[obstacles]]
+center = [0, 0, 0]
+radious = 1
+radius = 1
+)",
+                      9, "obstacles[2].radious", "unknown key"));
+}
+
+TEST(SceneErrors, IntegerIsAcceptedForAFloat) {
+  EXPECT_FLOAT_EQ(parseScene("[world]\nmargin = 7\n", kSource).model.margin, 7.0f);
+  EXPECT_FLOAT_EQ(parseScene("[world]\nmargin = 7.5\n", kSource).model.margin, 7.5f);
+}
+
+TEST(SceneErrors, StringForANumberIsTheWrongType) {
+  EXPECT_TRUE(rejects("[world]\n\nmargin = \"10\"\n", 3, "world.margin", "wrong type: expected a number, found a string"));
+}
+
+TEST(SceneErrors, BooleanForANumberIsTheWrongType) {
+  EXPECT_TRUE(rejects("[weights]\ngoal = true\n", 2, "weights.goal", "wrong type"));
+}
+
+TEST(SceneErrors, FloatForAnIntegerIsTheWrongType) {
+  EXPECT_TRUE(rejects("[boids]\ncount = 10.0\n", 2, "boids.count", "wrong type: expected an integer, found a float"));
+  EXPECT_TRUE(rejects("[world]\ndims = 2.0\n", 2, "world.dims", "wrong type"));
+}
+
+TEST(SceneErrors, NumberForAWordIsTheWrongType) {
+  EXPECT_TRUE(rejects("[world]\nboundary = 1\n", 2, "world.boundary", "expected a string"));
+}
+
+TEST(SceneErrors, VectorOfWrongLengthIsTheWrongType) {
+  EXPECT_TRUE(rejects("[world]\nmin = [1, 2]\n", 2, "world.min", "wrong type: expected an array of 3 numbers"));
+  EXPECT_TRUE(rejects("[world]\nmax = [1, 2, 3, 4]\n", 2, "world.max", "wrong type"));
+}
+
+TEST(SceneErrors, VectorElementOfWrongTypeHasItsOwnLine) {
+  EXPECT_TRUE(rejects("[[predators]]\nposition = [1,\n  \"2\",\n  3]\n", 3, "predators[0].position", "wrong type"));
+}
+
+TEST(SceneErrors, SectionThatIsNotATable) { EXPECT_TRUE(rejects("world = 3\n", 1, "world", "expected a table")); }
+
+TEST(SceneErrors, ArrayOfTablesThatIsNotOne) {
+  EXPECT_TRUE(rejects("obstacles = [1, 2]\n", 1, "obstacles", "expected an array of tables"));
+}
+
+TEST(SceneErrors, MissingObstacleKeyIsReportedAtItsHeader) {
+  EXPECT_TRUE(rejects("[world]\ndims = 3\n\n[[obstacles]]\ncenter = [0, 0, 0]\n", 4, "obstacles[0].radius", "missing"));
+  EXPECT_TRUE(rejects("[[targets]]\nposition = [0, 0, 0]\n", 1, "targets[0].group", "missing"));
+  EXPECT_TRUE(rejects("[[predators]]\n", 1, "predators[0].position", "missing"));
+}
+
+TEST(SceneErrors, UnknownWordsListTheAcceptedOnes) {
+  EXPECT_TRUE(rejects("[world]\nboundary = \"torus\"\n", 2, "world.boundary",
+                      "unknown word \"torus\" (accepted: \"contain\", \"wrap\")"));
+  EXPECT_TRUE(rejects("[goal]\nmode = \"leaders\"\n", 2, "goal.mode", "(accepted: \"front\", \"all\")"));
+  EXPECT_TRUE(rejects("[sim]\nspawn = \"disc\"\n", 2, "sim.spawn", "(accepted: \"box\", \"sphere\")"));
+}
+
+TEST(SceneErrors, NonFiniteNumbersAreRejected) {
+  EXPECT_TRUE(rejects("[boids]\nmass = nan\n", 2, "boids.mass", "must be a finite number"));
+  EXPECT_TRUE(rejects("[flee]\nradius = inf\n", 2, "flee.radius", "must be a finite number"));
+  EXPECT_TRUE(rejects("[[obstacles]]\ncenter = [0, -inf, 0]\nradius = 1\n", 2, "obstacles[0].center", "finite"));
+  // Finite as a double, infinite as the float the model uses.
+  EXPECT_TRUE(rejects("[cruise]\n\nspeed = 1e39\n", 3, "cruise.speed", "must be a finite number"));
+}
+
+// ---- Errors: limits (one test per rule) ----
+
+TEST(SceneLimits, DimsMustBe2Or3) {
+  EXPECT_TRUE(rejects("[world]\ndims = 4\n", 2, "world.dims", "must be 2 or 3"));
+  EXPECT_TRUE(rejects("[world]\ndims = 1\n", 2, "world.dims", "must be 2 or 3"));
+}
+
+TEST(SceneLimits, WorldMinMustBeBelowMaxOnActiveAxes) {
+  EXPECT_TRUE(rejects("[world]\nmin = [0, 0, 0]\nmax = [10, 10, 0]\n", 3, "world.max", "z: 0 is not above 0"));
+  // y is not an active axis in 2D.
+  EXPECT_NO_THROW(parseScene("[world]\ndims = 2\nmin = [0, 5, 0]\nmax = [100, 5, 100]\n", kSource));
+}
+
+TEST(SceneLimits, MarginMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[world]\nmargin = -1\n", 2, "world.margin", "must be at least 0"));
+}
+
+TEST(SceneLimits, MarginMustLeaveAnInteriorWhenContaining) {
+  EXPECT_TRUE(rejects("[world]\nmin = [0, 0, 0]\nmax = [100, 20, 100]\nmargin = 10\n", 4, "world.margin",
+                      "y extent (20)"));
+  EXPECT_NO_THROW(parseScene("[world]\nmin = [0, 0, 0]\nmax = [100, 20, 100]\nmargin = 9.9\n", kSource));
+  // Wrapping has no containment band.
+  EXPECT_NO_THROW(
+      parseScene("[world]\nmin = [0, 0, 0]\nmax = [100, 20, 100]\nmargin = 10\nboundary = \"wrap\"\n", kSource));
+}
+
+TEST(SceneLimits, DtMustBeInZeroToOne) {
+  EXPECT_TRUE(rejects("[sim]\ndt = 0\n", 2, "sim.dt", "must be in (0, 1]"));
+  EXPECT_TRUE(rejects("[sim]\ndt = 1.5\n", 2, "sim.dt", "must be in (0, 1]"));
+  EXPECT_NO_THROW(parseScene("[sim]\ndt = 1\n", kSource));
+}
+
+TEST(SceneLimits, CountMustBeInRange) {
+  EXPECT_TRUE(rejects("[boids]\ncount = -1\n", 2, "boids.count", "must be in [0, 100000000]"));
+  EXPECT_TRUE(rejects("[boids]\ncount = 100000001\n", 2, "boids.count", "must be in [0, 100000000]"));
+  EXPECT_TRUE(rejects("[boids]\ncount = 8589934592\n", 2, "boids.count"));  // would wrap to 0 in 32 bits
+  EXPECT_EQ(parseScene("[boids]\ncount = 0\n", kSource).count, 0u);
+  EXPECT_EQ(parseScene("[boids]\ncount = 100000000\n", kSource).count, 100000000u);
+}
+
+TEST(SceneLimits, GroupsMustBeInRange) {
+  EXPECT_TRUE(rejects("[boids]\ngroups = 0\n", 2, "boids.groups", "must be in [1, 1024]"));
+  EXPECT_TRUE(rejects("[boids]\ngroups = 1025\n", 2, "boids.groups", "must be in [1, 1024]"));
+  EXPECT_EQ(parseScene("[boids]\ngroups = 1024\n", kSource).groups, 1024u);
+}
+
+TEST(SceneLimits, MassMustBePositive) {
+  EXPECT_TRUE(rejects("[boids]\nmass = 0\n", 2, "boids.mass", "must be above 0"));
+}
+
+TEST(SceneLimits, MaxSpeedMustBePositive) {
+  EXPECT_TRUE(rejects("[boids]\nmin_speed = 0\nmax_speed = 0\n", 3, "boids.max_speed", "must be above 0"));
+}
+
+TEST(SceneLimits, MinSpeedMustBeInZeroToMaxSpeed) {
+  EXPECT_TRUE(rejects("[boids]\nmin_speed = -0.5\n", 2, "boids.min_speed", "must be at least 0"));
+  EXPECT_TRUE(rejects("[boids]\nmin_speed = 11\n", 2, "boids.min_speed", "must be at most boids.max_speed (10)"));
+  EXPECT_NO_THROW(parseScene("[boids]\nmin_speed = 10\n", kSource));
+}
+
+TEST(SceneLimits, MaxForceMustBePositive) {
+  EXPECT_TRUE(rejects("[boids]\nmax_force = -1\n", 2, "boids.max_force", "must be above 0"));
+}
+
+TEST(SceneLimits, BodyRadiusMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[boids]\nradius = -0.1\n", 2, "boids.radius", "must be at least 0"));
+  EXPECT_NO_THROW(parseScene("[boids]\nradius = 0\n", kSource));
+}
+
+TEST(SceneLimits, PerceptionRadiusMustBePositive) {
+  EXPECT_TRUE(rejects("[perception]\nradius = 0\nseparation_radius = 0\n", 2, "perception.radius", "must be above 0"));
+}
+
+TEST(SceneLimits, SeparationRadiusMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[perception]\nseparation_radius = -1\n", 2, "perception.separation_radius", "at least 0"));
+}
+
+TEST(SceneLimits, SeparationRadiusMustBeAtMostPerceptionRadius) {
+  EXPECT_TRUE(rejects("[perception]\nseparation_radius = 6\n", 2, "perception.separation_radius",
+                      "perception.separation_radius: must be at most perception.radius (5)"));
+  // The default separation radius (2) against a smaller radius: reported at the section's line.
+  EXPECT_TRUE(rejects("\n[perception]\nradius = 1.5\n", 2, "perception.separation_radius",
+                      "must be at most perception.radius (1.5)"));
+}
+
+TEST(SceneLimits, FieldOfViewMustBeInZeroTo360) {
+  EXPECT_TRUE(rejects("[perception]\nfov_degrees = 0\n", 2, "perception.fov_degrees", "must be in (0, 360]"));
+  EXPECT_TRUE(rejects("[perception]\nfov_degrees = 360.5\n", 2, "perception.fov_degrees", "must be in (0, 360]"));
+  EXPECT_NO_THROW(parseScene("[perception]\nfov_degrees = 360\n", kSource));
+}
+
+TEST(SceneLimits, MinDistanceMustBePositive) {
+  EXPECT_TRUE(rejects("[perception]\nmin_distance = 0\n", 2, "perception.min_distance", "must be above 0"));
+}
+
+TEST(SceneLimits, LookaheadMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[avoidance]\nlookahead = -1\n", 2, "avoidance.lookahead", "must be at least 0"));
+  EXPECT_NO_THROW(parseScene("[avoidance]\nlookahead = 0\n", kSource));
+}
+
+TEST(SceneLimits, SlowRadiusMustBePositive) {
+  EXPECT_TRUE(rejects("[goal]\nslow_radius = 0\n", 2, "goal.slow_radius", "must be above 0"));
+}
+
+TEST(SceneLimits, FleeRadiusMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[flee]\nradius = -2\n", 2, "flee.radius", "must be at least 0"));
+  EXPECT_NO_THROW(parseScene("[flee]\nradius = 0\n", kSource));
+}
+
+TEST(SceneLimits, CruiseSpeedMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[cruise]\nspeed = -1\n", 2, "cruise.speed", "must be at least 0"));
+}
+
+TEST(SceneLimits, EveryWeightMustNotBeNegative) {
+  for (const char* weight :
+       {"separation", "alignment", "cohesion", "avoidance", "bounds", "goal", "flee", "cruise"}) {
+    EXPECT_TRUE(rejects(std::string("[weights]\n") + weight + " = -0.1\n", 2, std::string("weights.") + weight,
+                        "must be at least 0"));
+  }
+  EXPECT_NO_THROW(parseScene("[weights]\nseparation = 0\ncruise = 0\n", kSource));
+}
+
+TEST(SceneLimits, WrapNeedsEveryActiveExtentAtLeastTwicePerceptionRadius) {
+  EXPECT_TRUE(rejects("[world]\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 9, 100]\n", 2, "world.boundary",
+                      "the y extent is 9"));
+  EXPECT_NO_THROW(parseScene("[world]\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 10, 100]\n", kSource));
+  // In 2D the y extent does not count.
+  EXPECT_NO_THROW(
+      parseScene("[world]\ndims = 2\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 1, 100]\n", kSource));
+}
+
+TEST(SceneLimits, ObstacleRadiusMustBePositive) {
+  EXPECT_TRUE(rejects(R"([[obstacles]]
+center = [0, 0, 0]
+radius = 1
+[[obstacles]]
+center = [5, 0, 0]
+radius = 0
+)",
+                      6, "obstacles[1].radius", "must be above 0"));
+}
+
+TEST(SceneLimits, TargetGroupMustBeBelowGroups) {
+  EXPECT_TRUE(rejects("[boids]\ngroups = 2\n[[targets]]\ngroup = 2\nposition = [0, 0, 0]\n", 4, "targets[0].group",
+                      "must be below boids.groups (2)"));
+  EXPECT_TRUE(rejects("[[targets]]\ngroup = -1\nposition = [0, 0, 0]\n", 2, "targets[0].group", "at least 0"));
+}
+
+TEST(SceneLimits, SeedMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[sim]\nseed = -1\n", 2, "sim.seed", "must be at least 0"));
+  EXPECT_EQ(parseScene("[sim]\nseed = 0\n", kSource).seed, 0u);
+}
+
+TEST(SceneLimits, StepsMustNotBeNegative) {
+  EXPECT_TRUE(rejects("[sim]\nsteps = -5\n", 2, "sim.steps", "must be at least 0"));
+}
+
+// ---- validateScene: scenes built in code or changed after loading ----
+
+TEST(SceneValidate, ReportsTheScenePathTheKeyAndNoLine) {
+  Scene scene = parseScene("[perception]\nradius = 5\n", kSource);
+  scene.count = 100'000'001;  // e.g. --boids
+  EXPECT_TRUE(invalid(scene, "boids.count", "must be in [0, 100000000]"));
+}
+
+TEST(SceneValidate, ChecksCrossFieldLimits) {
+  Scene scene;
+  scene.model.perceptionRadius = 1.0f;
+  EXPECT_TRUE(invalid(scene, "perception.separation_radius", "must be at most perception.radius (1)"));
+}
+
+TEST(SceneValidate, ChecksGroupsAndTargets) {
+  Scene scene;
+  scene.groups = 0;
+  EXPECT_TRUE(invalid(scene, "boids.groups"));
+  scene.groups = 2;
+  scene.targets = {Target{0, glm::vec3(0.0f)}, Target{2, glm::vec3(0.0f)}};
+  EXPECT_TRUE(invalid(scene, "targets[1].group", "must be below boids.groups (2)"));
+}
+
+TEST(SceneValidate, ChecksDimsAndNonFiniteValues) {
+  Scene scene;
+  scene.model.dims = 1;
+  EXPECT_TRUE(invalid(scene, "world.dims", "must be 2 or 3"));
+  scene = Scene{};
+  scene.model.weights.flee = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(invalid(scene, "weights.flee", "finite"));
+  scene = Scene{};
+  scene.predators.push_back(glm::vec3(0.0f, std::numeric_limits<float>::infinity(), 0.0f));
+  EXPECT_TRUE(invalid(scene, "predators[0].position", "finite"));
+}
+
+TEST(SceneValidate, ChecksObstacles) {
+  Scene scene;
+  scene.obstacles = {Obstacle{glm::vec3(0.0f), -1.0f}};
+  EXPECT_TRUE(invalid(scene, "obstacles[0].radius", "must be above 0"));
+}
+
+// ---- TableReader: the strict reader the ai and render loaders share ----
+
+TEST(SceneTableReader, ReadsEveryTypeAndRejectsUnreadKeys) {
+  SceneDocument document{toml::parse(R"([agents]
+name = "a"
+fast = true
+steps = 3
+waypoints = [[1, 2, 3], [4, 5, 6]]
+extra = 1
+)"),
+                         "agents.toml"};
+  TableReader root(document.path, document.root, "");
+  std::optional<TableReader> agents = root.table("agents");
+  ASSERT_TRUE(agents.has_value());
+  EXPECT_EQ(agents->string("name"), "a");
+  EXPECT_TRUE(agents->boolean("fast"));
+  EXPECT_FALSE(agents->boolean("slow", false));
+  EXPECT_EQ(agents->integer("steps"), 3);
+  EXPECT_DOUBLE_EQ(agents->number("speed", 2.5), 2.5);
+  const std::vector<glm::vec3> waypoints = agents->vec3List("waypoints");
+  ASSERT_EQ(waypoints.size(), 2u);
+  EXPECT_EQ(waypoints[1], glm::vec3(4.0f, 5.0f, 6.0f));
+  EXPECT_TRUE(agents->vec3List("path").empty());
+  EXPECT_TRUE(throwsInputError([&] { agents->finish(); }, "agents.toml", 6, "agents.extra",
+                               "unknown key (accepted: name, fast, slow, steps, speed, waypoints, path)"));
+}
+
+TEST(SceneTableReader, RequiredGettersReportMissingKeysAtTheTable) {
+  SceneDocument document{toml::parse("\n[render]\ncolour = \"red\"\n"), "render.toml"};
+  TableReader render = *TableReader(document.path, document.root, "").table("render");
+  EXPECT_TRUE(throwsInputError([&] { render.string("camera"); }, "render.toml", 2, "render.camera", "missing"));
+  EXPECT_TRUE(throwsInputError([&] { render.boolean("colour"); }, "render.toml", 3, "render.colour",
+                               "expected a boolean, found a string"));
+}
+
+TEST(SceneTableReader, RequiredChoiceAndVec3ListElements) {
+  SceneDocument document{toml::parse("kind = \"ghost\"\npath = [[0, 0, 0], [1, 2]]\n"), "x.toml"};
+  TableReader root(document.path, document.root, "");
+  enum class Kind { Leader, Predator };
+  EXPECT_TRUE(throwsInputError(
+      [&] { root.choice<Kind>("kind", {{"leader", Kind::Leader}, {"predator", Kind::Predator}}); }, "x.toml", 1, "kind",
+      "unknown word \"ghost\" (accepted: \"leader\", \"predator\")"));
+  EXPECT_TRUE(throwsInputError([&] { root.vec3List("path"); }, "x.toml", 2, "path[1]", "found 2 element(s)"));
+}
+
+}  // namespace
+}  // namespace murmur::sim
