@@ -9,6 +9,7 @@
 #include "app/backend.hpp"
 #include "app/command.hpp"
 #include "app/json.hpp"
+#include "app/report.hpp"
 #include "app/world.hpp"
 #include "sim/metrics.hpp"
 #include "sim/state_csv.hpp"
@@ -35,18 +36,6 @@ class Progress {
   bool enabled_;
   std::chrono::steady_clock::time_point last_{};
 };
-
-JsonObject metricsJson(const sim::FlockMetrics& m) {
-  JsonObject json;
-  json.add("local_polarization", m.localPolarization)
-      .add("mean_speed", m.meanSpeed)
-      .add("min_speed", m.minSpeed)
-      .add("max_speed", m.maxSpeed)
-      .add("mean_nearest_distance", m.meanNearestDistance)
-      .add("min_pair_distance", m.minPairDistance)
-      .add("non_finite", m.nonFinite);
-  return json;
-}
 
 class RunCommand final : public Command {
  public:

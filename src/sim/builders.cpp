@@ -41,7 +41,7 @@ FlockState spawnFlock(const Scene& scene) {
   const float ballRadius =
       0.4f * (p.dims == 3 ? std::min({extent.x, extent.y, extent.z}) : std::min(extent.x, extent.z));
 
-  for (std::uint32_t i = 0; i < scene.count; ++i) {
+  auto randomPosition = [&] {
     glm::vec3 pos;
     if (scene.spawn == Spawn::Sphere) {
       pos = centre + randomDirection(rng, p.dims) * ballRadius *
@@ -54,6 +54,24 @@ FlockState spawnFlock(const Scene& scene) {
           if (pos[k] >= p.worldMax[k]) pos[k] = p.worldMin[k];
     }
     if (p.dims == 2) pos.y = 0.0f;
+    return pos;
+  };
+  auto insideObstacle = [&](glm::vec3 pos) {
+    for (const Obstacle& o : scene.obstacles) {
+      glm::vec3 a = o.center - pos;
+      if (p.dims == 2) a.y = 0.0f;
+      const float clear = o.radius + p.radius + p.perceptionRadius;
+      if (glm::dot(a, a) < clear * clear) return true;
+    }
+    return false;
+  };
+  // Boids start at least R outside every obstacle's clearance, so that the avoidance rule sees the
+  // obstacle before a boid is within stopping distance: positions are redrawn (a bounded number of
+  // times, so a world full of obstacles still spawns) until they are clear.
+  constexpr int kSpawnAttempts = 64;
+  for (std::uint32_t i = 0; i < scene.count; ++i) {
+    glm::vec3 pos = randomPosition();
+    for (int attempt = 1; attempt < kSpawnAttempts && insideObstacle(pos); ++attempt) pos = randomPosition();
     const float speed = rng.uniform(p.minSpeed, p.maxSpeed);
     state.position[i] = pos;
     state.velocity[i] = randomDirection(rng, p.dims) * speed;

@@ -10,7 +10,8 @@ namespace murmur::sim {
 
 // Seeded, deterministic spawn of scene.count boids in scene.groups groups (boid i in group
 // i % groups): positions by scene.spawn, velocities of random direction with speeds uniform in
-// [min_speed, max_speed]. In 2D every y is 0.
+// [min_speed, max_speed]. Positions closer than R to an obstacle's clearance (radius + body
+// radius) are redrawn, up to 64 times per boid. In 2D every y is 0.
 FlockState spawnFlock(const Scene& scene);
 
 // The scene's static inputs: its obstacles, its [[targets]] as group goals, its [[predators]].

@@ -91,7 +91,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
     forEachNeighbourRange(grid, cells_, grid.cellCoord(self.position), params.dims,
                           [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
                             for (std::uint32_t m = begin; m < end; ++m) {
-                              if (order[m] == i) continue;
+                              if (m == k) continue;  // the boid's own slot
                               glm::vec3 d = sortedPosition[m] - self.position;
                               if (imaged) d = minimumImage(d, ctx.worldSize);
                               accumulateNeighbour(ctx, self, d, sortedHeading[m], order[m],

@@ -35,7 +35,9 @@ std::string targetGroupRule(std::uint32_t groups) {
 }
 
 // Axes the model uses: y is ignored in 2D (the x-z plane).
-std::vector<int> activeAxes(int dims) { return dims == 2 ? std::vector<int>{0, 2} : std::vector<int>{0, 1, 2}; }
+std::vector<int> activeAxes(int dims) {
+  return dims == 2 ? std::vector<int>{0, 2} : std::vector<int>{0, 1, 2};
+}
 
 // ---- Reading ----
 
@@ -43,8 +45,8 @@ float real(TableReader& table, std::string_view key, float fallback) {
   return static_cast<float>(table.number(key, fallback));
 }
 
-std::int64_t integerInRange(TableReader& table, std::string_view key, std::int64_t fallback,
-                            std::int64_t lo, std::int64_t hi, const std::string& rule) {
+std::int64_t integerInRange(TableReader& table, std::string_view key, std::int64_t fallback, std::int64_t lo,
+                            std::int64_t hi, const std::string& rule) {
   const std::int64_t value = table.integer(key, fallback);
   if (value < lo || value > hi) table.fail(key, rule);
   return value;
@@ -60,7 +62,8 @@ void readWorld(TableReader& world, ModelParams& m) {
   m.dims = static_cast<int>(integerInRange(world, "dims", m.dims, 2, 3, kDimsRule));
   m.worldMin = world.vec3("min", m.worldMin);
   m.worldMax = world.vec3("max", m.worldMax);
-  m.boundary = world.choice("boundary", {{"contain", Boundary::Contain}, {"wrap", Boundary::Wrap}}, m.boundary);
+  m.boundary =
+      world.choice("boundary", {{"contain", Boundary::Contain}, {"wrap", Boundary::Wrap}}, m.boundary);
   m.margin = real(world, "margin", m.margin);
   world.finish();
 }
@@ -75,7 +78,8 @@ void readSim(TableReader& sim, Scene& scene) {
 
 void readBoids(TableReader& boids, Scene& scene) {
   ModelParams& m = scene.model;
-  scene.count = static_cast<std::uint32_t>(integerInRange(boids, "count", scene.count, 0, kMaxBoids, kCountRule));
+  scene.count =
+      static_cast<std::uint32_t>(integerInRange(boids, "count", scene.count, 0, kMaxBoids, kCountRule));
   scene.groups =
       static_cast<std::uint32_t>(integerInRange(boids, "groups", scene.groups, 1, kMaxGroups, kGroupsRule));
   m.mass = real(boids, "mass", m.mass);
@@ -258,8 +262,9 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   if (m.boundary == Boundary::Contain) {
     for (int axis : activeAxes(m.dims))
       if (2.0f * m.margin >= extent[axis])
-        fail("world.margin", fmt::format("leaves no interior: 2 * margin must be below the world's {} extent ({})",
-                                         kAxisNames[axis], extent[axis]));
+        fail("world.margin",
+             fmt::format("leaves no interior: 2 * margin must be below the world's {} extent ({})",
+                         kAxisNames[axis], extent[axis]));
   }
   // [sim]
   if (m.dt <= 0.0f || m.dt > 1.0f) fail("sim.dt", "must be in (0, 1]");
@@ -293,10 +298,11 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   if (m.boundary == Boundary::Wrap) {
     for (int axis : activeAxes(m.dims))
       if (extent[axis] < 2.0f * m.perceptionRadius)
-        fail("world.boundary",
-             fmt::format("\"wrap\" needs every active world extent to be at least 2 * perception.radius ({}); "
-                         "the {} extent is {}",
-                         2.0f * m.perceptionRadius, kAxisNames[axis], extent[axis]));
+        fail(
+            "world.boundary",
+            fmt::format("\"wrap\" needs every active world extent to be at least 2 * perception.radius ({}); "
+                        "the {} extent is {}",
+                        2.0f * m.perceptionRadius, kAxisNames[axis], extent[axis]));
   }
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
@@ -309,7 +315,8 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
 // error.hpp promises one line per error; toml++ descriptions may quote a line break.
 std::string oneLine(std::string_view text) {
   std::string line(text);
-  std::replace_if(line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  std::replace_if(
+      line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   return line;
 }
 
@@ -342,6 +349,8 @@ Scene parseScene(std::string_view text, const std::string& sourceName) {
   return scene;
 }
 
-void validateScene(const Scene& scene) { checkScene(scene, nullptr); }
+void validateScene(const Scene& scene) {
+  checkScene(scene, nullptr);
+}
 
 }  // namespace murmur::sim

@@ -12,16 +12,26 @@ namespace {
 
 std::string_view describe(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    case toml::node_type::none: break;
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::none:
+      break;
   }
   return "nothing";
 }
@@ -150,7 +160,9 @@ glm::vec3 TableReader::toVec3(const toml::node& node, const std::string& fullKey
   return result;
 }
 
-glm::vec3 TableReader::vec3(std::string_view key) { return toVec3(require(key), keyPath(key)); }
+glm::vec3 TableReader::vec3(std::string_view key) {
+  return toVec3(require(key), keyPath(key));
+}
 
 glm::vec3 TableReader::vec3(std::string_view key, glm::vec3 fallback) {
   return lookup(key) ? vec3(key) : fallback;

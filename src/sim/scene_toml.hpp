@@ -87,9 +87,6 @@ class TableReader {
   // Throws InputError for `key` of this table, at the line of its value (of the table when absent).
   [[noreturn]] void fail(std::string_view key, const std::string& message) const;
 
-  const std::string& path() const { return path_; }
-  const std::string& prefix() const { return prefix_; }
-
  private:
   // The value of `key`, or null when absent; records the key as asked for either way.
   const toml::node* lookup(std::string_view key);

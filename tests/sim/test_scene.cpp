@@ -1,9 +1,11 @@
 // Scene files: the shipped scenes, defaults, the mapping of keys onto fields, and one test per
 // validation rule, each checking the reported key and line (messages must stay one line).
-#include <cmath>
+#include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -45,7 +47,9 @@ testing::AssertionResult invalid(const Scene& scene, const std::string& key, std
   return throwsInputError([&] { validateScene(scene); }, scene.path, 0, key, fragment);
 }
 
-std::string scenePath(const std::string& name) { return std::string(MURMUR_SOURCE_DIR) + "/scenes/" + name; }
+std::string scenePath(const std::string& name) {
+  return std::string(MURMUR_SOURCE_DIR) + "/scenes/" + name;
+}
 
 // ---- Shipped scenes ----
 
@@ -135,7 +139,9 @@ TEST(SceneDefaults, EmptySceneHasModelTableDefaults) {
   EXPECT_EQ(scene.path, kSource);
 }
 
-TEST(SceneDefaults, CodeBuiltDefaultSceneIsValid) { EXPECT_NO_THROW(validateScene(Scene{})); }
+TEST(SceneDefaults, CodeBuiltDefaultSceneIsValid) {
+  EXPECT_NO_THROW(validateScene(Scene{}));
+}
 
 TEST(SceneMapping, EveryKeyReachesItsField) {
   const Scene scene = parseScene(R"([world]
@@ -296,14 +302,18 @@ TEST(SceneErrors, TomlSyntaxErrorHasTheParsersLine) {
 }
 
 TEST(SceneErrors, UnknownSectionIsReportedBeforeOtherErrors) {
-  EXPECT_TRUE(rejects("[boids]\nmass = -1\n\n[wrold]\ndims = 2\n", 4, "wrold", "unknown section (accepted: world,"));
+  EXPECT_TRUE(
+      rejects("[boids]\nmass = -1\n\n[wrold]\ndims = 2\n", 4, "wrold", "unknown section (accepted: world,"));
 }
 
-TEST(SceneErrors, UnknownRootKey) { EXPECT_TRUE(rejects("\n\ncount = 10\n", 3, "count", "unknown key")); }
+TEST(SceneErrors, UnknownRootKey) {
+  EXPECT_TRUE(rejects("\n\ncount = 10\n", 3, "count", "unknown key"));
+}
 
 TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
-  EXPECT_TRUE(rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
-                      "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius)"));
+  EXPECT_TRUE(
+      rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
+              "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius)"));
 }
 
 TEST(SceneErrors, FirstUnknownKeyInFileOrder) {
@@ -336,7 +346,8 @@ TEST(SceneErrors, IntegerIsAcceptedForAFloat) {
 }
 
 TEST(SceneErrors, StringForANumberIsTheWrongType) {
-  EXPECT_TRUE(rejects("[world]\n\nmargin = \"10\"\n", 3, "world.margin", "wrong type: expected a number, found a string"));
+  EXPECT_TRUE(rejects("[world]\n\nmargin = \"10\"\n", 3, "world.margin",
+                      "wrong type: expected a number, found a string"));
 }
 
 TEST(SceneErrors, BooleanForANumberIsTheWrongType) {
@@ -344,7 +355,8 @@ TEST(SceneErrors, BooleanForANumberIsTheWrongType) {
 }
 
 TEST(SceneErrors, FloatForAnIntegerIsTheWrongType) {
-  EXPECT_TRUE(rejects("[boids]\ncount = 10.0\n", 2, "boids.count", "wrong type: expected an integer, found a float"));
+  EXPECT_TRUE(
+      rejects("[boids]\ncount = 10.0\n", 2, "boids.count", "wrong type: expected an integer, found a float"));
   EXPECT_TRUE(rejects("[world]\ndims = 2.0\n", 2, "world.dims", "wrong type"));
 }
 
@@ -353,22 +365,27 @@ TEST(SceneErrors, NumberForAWordIsTheWrongType) {
 }
 
 TEST(SceneErrors, VectorOfWrongLengthIsTheWrongType) {
-  EXPECT_TRUE(rejects("[world]\nmin = [1, 2]\n", 2, "world.min", "wrong type: expected an array of 3 numbers"));
+  EXPECT_TRUE(
+      rejects("[world]\nmin = [1, 2]\n", 2, "world.min", "wrong type: expected an array of 3 numbers"));
   EXPECT_TRUE(rejects("[world]\nmax = [1, 2, 3, 4]\n", 2, "world.max", "wrong type"));
 }
 
 TEST(SceneErrors, VectorElementOfWrongTypeHasItsOwnLine) {
-  EXPECT_TRUE(rejects("[[predators]]\nposition = [1,\n  \"2\",\n  3]\n", 3, "predators[0].position", "wrong type"));
+  EXPECT_TRUE(
+      rejects("[[predators]]\nposition = [1,\n  \"2\",\n  3]\n", 3, "predators[0].position", "wrong type"));
 }
 
-TEST(SceneErrors, SectionThatIsNotATable) { EXPECT_TRUE(rejects("world = 3\n", 1, "world", "expected a table")); }
+TEST(SceneErrors, SectionThatIsNotATable) {
+  EXPECT_TRUE(rejects("world = 3\n", 1, "world", "expected a table"));
+}
 
 TEST(SceneErrors, ArrayOfTablesThatIsNotOne) {
   EXPECT_TRUE(rejects("obstacles = [1, 2]\n", 1, "obstacles", "expected an array of tables"));
 }
 
 TEST(SceneErrors, MissingObstacleKeyIsReportedAtItsHeader) {
-  EXPECT_TRUE(rejects("[world]\ndims = 3\n\n[[obstacles]]\ncenter = [0, 0, 0]\n", 4, "obstacles[0].radius", "missing"));
+  EXPECT_TRUE(rejects("[world]\ndims = 3\n\n[[obstacles]]\ncenter = [0, 0, 0]\n", 4, "obstacles[0].radius",
+                      "missing"));
   EXPECT_TRUE(rejects("[[targets]]\nposition = [0, 0, 0]\n", 1, "targets[0].group", "missing"));
   EXPECT_TRUE(rejects("[[predators]]\n", 1, "predators[0].position", "missing"));
 }
@@ -383,7 +400,8 @@ TEST(SceneErrors, UnknownWordsListTheAcceptedOnes) {
 TEST(SceneErrors, NonFiniteNumbersAreRejected) {
   EXPECT_TRUE(rejects("[boids]\nmass = nan\n", 2, "boids.mass", "must be a finite number"));
   EXPECT_TRUE(rejects("[flee]\nradius = inf\n", 2, "flee.radius", "must be a finite number"));
-  EXPECT_TRUE(rejects("[[obstacles]]\ncenter = [0, -inf, 0]\nradius = 1\n", 2, "obstacles[0].center", "finite"));
+  EXPECT_TRUE(
+      rejects("[[obstacles]]\ncenter = [0, -inf, 0]\nradius = 1\n", 2, "obstacles[0].center", "finite"));
   // Finite as a double, infinite as the float the model uses.
   EXPECT_TRUE(rejects("[cruise]\n\nspeed = 1e39\n", 3, "cruise.speed", "must be a finite number"));
 }
@@ -396,7 +414,8 @@ TEST(SceneLimits, DimsMustBe2Or3) {
 }
 
 TEST(SceneLimits, WorldMinMustBeBelowMaxOnActiveAxes) {
-  EXPECT_TRUE(rejects("[world]\nmin = [0, 0, 0]\nmax = [10, 10, 0]\n", 3, "world.max", "z: 0 is not above 0"));
+  EXPECT_TRUE(
+      rejects("[world]\nmin = [0, 0, 0]\nmax = [10, 10, 0]\n", 3, "world.max", "z: 0 is not above 0"));
   // y is not an active axis in 2D.
   EXPECT_NO_THROW(parseScene("[world]\ndims = 2\nmin = [0, 5, 0]\nmax = [100, 5, 100]\n", kSource));
 }
@@ -410,8 +429,8 @@ TEST(SceneLimits, MarginMustLeaveAnInteriorWhenContaining) {
                       "y extent (20)"));
   EXPECT_NO_THROW(parseScene("[world]\nmin = [0, 0, 0]\nmax = [100, 20, 100]\nmargin = 9.9\n", kSource));
   // Wrapping has no containment band.
-  EXPECT_NO_THROW(
-      parseScene("[world]\nmin = [0, 0, 0]\nmax = [100, 20, 100]\nmargin = 10\nboundary = \"wrap\"\n", kSource));
+  EXPECT_NO_THROW(parseScene(
+      "[world]\nmin = [0, 0, 0]\nmax = [100, 20, 100]\nmargin = 10\nboundary = \"wrap\"\n", kSource));
 }
 
 TEST(SceneLimits, DtMustBeInZeroToOne) {
@@ -444,7 +463,8 @@ TEST(SceneLimits, MaxSpeedMustBePositive) {
 
 TEST(SceneLimits, MinSpeedMustBeInZeroToMaxSpeed) {
   EXPECT_TRUE(rejects("[boids]\nmin_speed = -0.5\n", 2, "boids.min_speed", "must be at least 0"));
-  EXPECT_TRUE(rejects("[boids]\nmin_speed = 11\n", 2, "boids.min_speed", "must be at most boids.max_speed (10)"));
+  EXPECT_TRUE(
+      rejects("[boids]\nmin_speed = 11\n", 2, "boids.min_speed", "must be at most boids.max_speed (10)"));
   EXPECT_NO_THROW(parseScene("[boids]\nmin_speed = 10\n", kSource));
 }
 
@@ -458,11 +478,13 @@ TEST(SceneLimits, BodyRadiusMustNotBeNegative) {
 }
 
 TEST(SceneLimits, PerceptionRadiusMustBePositive) {
-  EXPECT_TRUE(rejects("[perception]\nradius = 0\nseparation_radius = 0\n", 2, "perception.radius", "must be above 0"));
+  EXPECT_TRUE(rejects("[perception]\nradius = 0\nseparation_radius = 0\n", 2, "perception.radius",
+                      "must be above 0"));
 }
 
 TEST(SceneLimits, SeparationRadiusMustNotBeNegative) {
-  EXPECT_TRUE(rejects("[perception]\nseparation_radius = -1\n", 2, "perception.separation_radius", "at least 0"));
+  EXPECT_TRUE(
+      rejects("[perception]\nseparation_radius = -1\n", 2, "perception.separation_radius", "at least 0"));
 }
 
 TEST(SceneLimits, SeparationRadiusMustBeAtMostPerceptionRadius) {
@@ -475,7 +497,8 @@ TEST(SceneLimits, SeparationRadiusMustBeAtMostPerceptionRadius) {
 
 TEST(SceneLimits, FieldOfViewMustBeInZeroTo360) {
   EXPECT_TRUE(rejects("[perception]\nfov_degrees = 0\n", 2, "perception.fov_degrees", "must be in (0, 360]"));
-  EXPECT_TRUE(rejects("[perception]\nfov_degrees = 360.5\n", 2, "perception.fov_degrees", "must be in (0, 360]"));
+  EXPECT_TRUE(
+      rejects("[perception]\nfov_degrees = 360.5\n", 2, "perception.fov_degrees", "must be in (0, 360]"));
   EXPECT_NO_THROW(parseScene("[perception]\nfov_degrees = 360\n", kSource));
 }
 
@@ -504,16 +527,17 @@ TEST(SceneLimits, CruiseSpeedMustNotBeNegative) {
 TEST(SceneLimits, EveryWeightMustNotBeNegative) {
   for (const char* weight :
        {"separation", "alignment", "cohesion", "avoidance", "bounds", "goal", "flee", "cruise"}) {
-    EXPECT_TRUE(rejects(std::string("[weights]\n") + weight + " = -0.1\n", 2, std::string("weights.") + weight,
-                        "must be at least 0"));
+    EXPECT_TRUE(rejects(std::string("[weights]\n") + weight + " = -0.1\n", 2,
+                        std::string("weights.") + weight, "must be at least 0"));
   }
   EXPECT_NO_THROW(parseScene("[weights]\nseparation = 0\ncruise = 0\n", kSource));
 }
 
 TEST(SceneLimits, WrapNeedsEveryActiveExtentAtLeastTwicePerceptionRadius) {
-  EXPECT_TRUE(rejects("[world]\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 9, 100]\n", 2, "world.boundary",
-                      "the y extent is 9"));
-  EXPECT_NO_THROW(parseScene("[world]\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 10, 100]\n", kSource));
+  EXPECT_TRUE(rejects("[world]\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 9, 100]\n", 2,
+                      "world.boundary", "the y extent is 9"));
+  EXPECT_NO_THROW(
+      parseScene("[world]\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 10, 100]\n", kSource));
   // In 2D the y extent does not count.
   EXPECT_NO_THROW(
       parseScene("[world]\ndims = 2\nboundary = \"wrap\"\nmin = [0, 0, 0]\nmax = [100, 1, 100]\n", kSource));
@@ -531,9 +555,10 @@ radius = 0
 }
 
 TEST(SceneLimits, TargetGroupMustBeBelowGroups) {
-  EXPECT_TRUE(rejects("[boids]\ngroups = 2\n[[targets]]\ngroup = 2\nposition = [0, 0, 0]\n", 4, "targets[0].group",
-                      "must be below boids.groups (2)"));
-  EXPECT_TRUE(rejects("[[targets]]\ngroup = -1\nposition = [0, 0, 0]\n", 2, "targets[0].group", "at least 0"));
+  EXPECT_TRUE(rejects("[boids]\ngroups = 2\n[[targets]]\ngroup = 2\nposition = [0, 0, 0]\n", 4,
+                      "targets[0].group", "must be below boids.groups (2)"));
+  EXPECT_TRUE(
+      rejects("[[targets]]\ngroup = -1\nposition = [0, 0, 0]\n", 2, "targets[0].group", "at least 0"));
 }
 
 TEST(SceneLimits, SeedMustNotBeNegative) {
@@ -616,7 +641,8 @@ extra = 1
 TEST(SceneTableReader, RequiredGettersReportMissingKeysAtTheTable) {
   SceneDocument document{toml::parse("\n[render]\ncolour = \"red\"\n"), "render.toml"};
   TableReader render = *TableReader(document.path, document.root, "").table("render");
-  EXPECT_TRUE(throwsInputError([&] { render.string("camera"); }, "render.toml", 2, "render.camera", "missing"));
+  EXPECT_TRUE(
+      throwsInputError([&] { render.string("camera"); }, "render.toml", 2, "render.camera", "missing"));
   EXPECT_TRUE(throwsInputError([&] { render.boolean("colour"); }, "render.toml", 3, "render.colour",
                                "expected a boolean, found a string"));
 }
@@ -626,8 +652,10 @@ TEST(SceneTableReader, RequiredChoiceAndVec3ListElements) {
   TableReader root(document.path, document.root, "");
   enum class Kind { Leader, Predator };
   EXPECT_TRUE(throwsInputError(
-      [&] { root.choice<Kind>("kind", {{"leader", Kind::Leader}, {"predator", Kind::Predator}}); }, "x.toml", 1, "kind",
-      "unknown word \"ghost\" (accepted: \"leader\", \"predator\")"));
+      [&] {
+        root.choice<Kind>("kind", {{"leader", Kind::Leader}, {"predator", Kind::Predator}});
+      },
+      "x.toml", 1, "kind", "unknown word \"ghost\" (accepted: \"leader\", \"predator\")"));
   EXPECT_TRUE(throwsInputError([&] { root.vec3List("path"); }, "x.toml", 2, "path[1]", "found 2 element(s)"));
 }
 

@@ -1,0 +1,181 @@
+// A* queries per second on the MovingAI benchmark maps (every scenario of each file, 8-connected,
+// diagonal sqrt(2), no corner cutting), against a textbook A* with the same rules: std::priority_queue
+// with lazy deletion and std::unordered_map for costs and parents. Items per second = queries.
+// The data is third-party and read from MURMUR_DATA_DIR; a missing file makes the benchmark report
+// an error instead of a number.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <numbers>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "ai/nav.hpp"
+#include "sim/error.hpp"
+
+namespace {
+
+using murmur::ai::Cell;
+using murmur::ai::GridMap;
+
+struct ScenarioSet {
+  GridMap map;
+  std::vector<murmur::ai::Scenario> scenarios;
+  std::string error;  // non-empty when the files could not be loaded
+};
+
+// Loads a scenario file of the data set and the map its rows name, once per process.
+const ScenarioSet& scenarioSet(const std::string& scenarioFile) {
+  static std::map<std::string, ScenarioSet> cache;
+  auto [slot, added] = cache.try_emplace(scenarioFile);
+  ScenarioSet& set = slot->second;
+  if (!added) return set;
+  const std::filesystem::path file = std::filesystem::path(MURMUR_DATA_DIR) / "movingai" / scenarioFile;
+  try {
+    set.scenarios = murmur::ai::loadMovingAiScenarios(file);
+    if (set.scenarios.empty()) throw murmur::InputError(file.string(), 0, "", "no scenarios");
+    const std::filesystem::path mapFile = murmur::ai::findScenarioMap(file, set.scenarios.front().map);
+    if (mapFile.empty()) throw murmur::InputError(file.string(), 0, "map", "map file not found");
+    set.map = murmur::ai::loadMovingAiMap(mapFile);
+  } catch (const murmur::InputError& error) {
+    set.error = error.what();
+  }
+  return set;
+}
+
+// The textbook version: f-ordered std::priority_queue where stale entries are skipped when popped
+// (lazy deletion instead of decrease-key), costs and parents in hash maps keyed by cell index.
+// Returns the path length, or -1 when there is no path. The path is rebuilt as the real search does.
+double textbookAStar(const GridMap& map, Cell start, Cell goal, std::vector<Cell>& path) {
+  const auto key = [&](Cell cell) { return static_cast<std::uint32_t>(cell.y * map.width() + cell.x); };
+  const auto cellOf = [&](std::uint32_t k) {
+    return Cell{static_cast<std::int32_t>(k) % map.width(), static_cast<std::int32_t>(k) / map.width()};
+  };
+  const auto octile = [&](Cell cell) {
+    const double dx = std::abs(goal.x - cell.x);
+    const double dy = std::abs(goal.y - cell.y);
+    return std::max(dx, dy) + (std::numbers::sqrt2 - 1.0) * std::min(dx, dy);
+  };
+  using Entry = std::pair<double, std::uint32_t>;  // f, cell key
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+  std::unordered_map<std::uint32_t, double> cost;
+  std::unordered_map<std::uint32_t, std::uint32_t> parent;
+  path.clear();
+  if (!map.passable(start) || !map.passable(goal)) return -1.0;
+  cost[key(start)] = 0.0;
+  open.emplace(octile(start), key(start));
+  while (!open.empty()) {
+    const auto [f, k] = open.top();
+    open.pop();
+    const Cell cell = cellOf(k);
+    const double g = cost[k];
+    if (f > g + octile(cell) + 1e-9) continue;  // stale: the cell was reached more cheaply since
+    if (k == key(goal)) {
+      for (std::uint32_t at = k;; at = parent[at]) {
+        path.push_back(cellOf(at));
+        if (at == key(start)) break;
+      }
+      std::reverse(path.begin(), path.end());
+      return g;
+    }
+    for (std::int32_t dy = -1; dy <= 1; ++dy) {
+      for (std::int32_t dx = -1; dx <= 1; ++dx) {
+        if (dx == 0 && dy == 0) continue;
+        const Cell next{cell.x + dx, cell.y + dy};
+        if (!map.passable(next)) continue;
+        const bool diagonal = dx != 0 && dy != 0;
+        if (diagonal &&
+            (!map.passable(Cell{cell.x + dx, cell.y}) || !map.passable(Cell{cell.x, cell.y + dy})))
+          continue;
+        const double nextCost = g + (diagonal ? std::numbers::sqrt2 : 1.0);
+        auto [found, inserted] = cost.try_emplace(key(next), nextCost);
+        if (!inserted && nextCost >= found->second) continue;
+        found->second = nextCost;
+        parent[key(next)] = k;
+        open.emplace(nextCost + octile(next), key(next));
+      }
+    }
+  }
+  return -1.0;
+}
+
+// Whether a found length is the file's optimal one (the check `murmur path --scen` makes).
+bool matches(double length, const murmur::ai::Scenario& scenario) {
+  return std::abs(length - scenario.optimalLength) <= 1e-3;
+}
+
+void BM_AStar(benchmark::State& state, const std::string& scenarioFile) {
+  const ScenarioSet& set = scenarioSet(scenarioFile);
+  if (!set.error.empty()) {
+    state.SkipWithError(set.error.c_str());
+    return;
+  }
+  murmur::ai::PathFinder finder(set.map);
+  const murmur::ai::SearchOptions options = murmur::ai::searchOptions(murmur::ai::Connectivity::Eight);
+  std::size_t expansions = 0;
+  for (auto _ : state) {
+    for (const murmur::ai::Scenario& scenario : set.scenarios) {
+      const murmur::ai::PathResult result = finder.findPath(scenario.start, scenario.goal, options);
+      if (!matches(result.length, scenario)) {
+        state.SkipWithError("A* length differs from the scenario file's optimal length");
+        return;
+      }
+      expansions += result.expansions;
+      benchmark::DoNotOptimize(result.path.data());
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * set.scenarios.size()));
+  state.counters["expansions/query"] = benchmark::Counter(
+      double(expansions) / double(state.iterations() * set.scenarios.size()), benchmark::Counter::kDefaults);
+}
+
+void BM_AStarTextbook(benchmark::State& state, const std::string& scenarioFile) {
+  const ScenarioSet& set = scenarioSet(scenarioFile);
+  if (!set.error.empty()) {
+    state.SkipWithError(set.error.c_str());
+    return;
+  }
+  std::vector<Cell> path;
+  for (auto _ : state) {
+    for (const murmur::ai::Scenario& scenario : set.scenarios) {
+      const double length = textbookAStar(set.map, scenario.start, scenario.goal, path);
+      if (!matches(length, scenario)) {
+        state.SkipWithError("textbook A* length differs from the scenario file's optimal length");
+        return;
+      }
+      benchmark::DoNotOptimize(path.data());
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * set.scenarios.size()));
+}
+
+BENCHMARK_CAPTURE(BM_AStar, arena, std::string("arena.map.scen"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStarTextbook, arena, std::string("arena.map.scen"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStar, maze_32_32_2, std::string("maze-32-32-2-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStarTextbook, maze_32_32_2, std::string("maze-32-32-2-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStar, room_32_32_4, std::string("room-32-32-4-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStarTextbook, room_32_32_4, std::string("room-32-32-4-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStar, random_64_64_10, std::string("random-64-64-10-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStarTextbook, random_64_64_10, std::string("random-64-64-10-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStar, den312d, std::string("den312d-random-1.scen"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStarTextbook, den312d, std::string("den312d-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStar, lak303d, std::string("lak303d-random-1.scen"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AStarTextbook, lak303d, std::string("lak303d-random-1.scen"))
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace

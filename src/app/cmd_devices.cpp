@@ -1,0 +1,54 @@
+// `murmur devices`: the EGL devices of this machine and the headless context Murmur would use
+// (the one `murmur run --backend gpu` and the benchmarks get), with the limits that bound a flock.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/command.hpp"
+#include "gpu/context.hpp"
+#include "gpu/error.hpp"
+#include "gpu/flock_pipeline.hpp"
+
+namespace murmur::app {
+namespace {
+
+class DevicesCommand final : public Command {
+ public:
+  void configure(CLI::App& sub) override {
+    sub.add_option("--device", device_, "EGL device to open (index from the list; -1: the first that works)");
+  }
+
+  int run() override {
+    const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
+    fmt::print("EGL devices: {}\n", devices.empty() ? "none enumerable (no EGL_EXT_device_enumeration)" : "");
+    for (const gpu::EglDevice& d : devices) fmt::print("  {}: {}{}\n", d.index, d.name, d.software ? " [software]" : "");
+    std::unique_ptr<gpu::Context> context;
+    try {
+      context = gpu::createHeadlessContext(device_);
+    } catch (const gpu::ContextError& e) {
+      fmt::print("in use: none: {}\n", e.what());
+      return 1;
+    }
+    const gpu::ContextInfo& info = context->info();
+    fmt::print("in use: {}\n", info.platform);
+    fmt::print("  GL_VENDOR    {}\n  GL_RENDERER  {}\n  GL_VERSION   {}\n  GLSL         {}\n", info.vendor, info.renderer,
+               info.version, info.glslVersion);
+    fmt::print("  max storage block  {} MiB: at most {} boids\n", info.maxShaderStorageBlockSize >> 20,
+               gpu::FlockPipeline::maxBoids(info));
+    fmt::print("  max work groups    {} x {} x {} (work group: {} invocations, {} KiB shared)\n",
+               info.maxComputeWorkGroupCount[0], info.maxComputeWorkGroupCount[1], info.maxComputeWorkGroupCount[2],
+               info.maxComputeWorkGroupInvocations, info.maxComputeSharedMemorySize >> 10);
+    fmt::print("  GPU timers         {}\n", info.timestampBits > 0 ? fmt::format("{}-bit timestamps", info.timestampBits)
+                                                                    : std::string("none"));
+    return 0;
+  }
+
+ private:
+  int device_ = -1;
+};
+
+}  // namespace
+
+MURMUR_REGISTER_COMMAND(DevicesCommand, "devices", "List the GL devices (EGL) and the one in use");
+
+}  // namespace murmur::app

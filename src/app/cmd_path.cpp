@@ -1,0 +1,241 @@
+// murmur path: A* on a MovingAI map, one query (--from/--to) or every scenario of a .scen file
+// (--scen), checked against the file's optimal lengths.
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "ai/nav.hpp"
+#include "app/command.hpp"
+#include "app/json.hpp"
+#include "sim/error.hpp"
+
+namespace murmur::app {
+namespace {
+
+namespace fs = std::filesystem;
+using ai::Cell;
+
+// A found length further than this from the scenario file's optimal length is a mismatch (the files
+// print lengths with 5 to 8 decimals).
+constexpr double kLengthTolerance = 1e-3;
+// Mismatches listed one by one in the text output; the count covers all of them.
+constexpr std::size_t kMismatchesListed = 10;
+
+// "X,Y" -> a cell; option names the flag in errors.
+Cell parsePoint(const std::string& text, const std::string& option) {
+  const std::size_t comma = text.find(',');
+  Cell cell;
+  const auto parse = [](std::string_view word, std::int32_t& value) {
+    const char* end = word.data() + word.size();
+    auto [stop, error] = std::from_chars(word.data(), end, value);
+    return !word.empty() && error == std::errc{} && stop == end;
+  };
+  const std::string_view all(text);
+  if (comma == std::string::npos || !parse(all.substr(0, comma), cell.x) ||
+      !parse(all.substr(comma + 1), cell.y))
+    throw InputError("", 0, option, fmt::format("expected X,Y (two integers), got '{}'", text));
+  return cell;
+}
+
+// A query endpoint must be a passable cell of the map.
+void checkEndpoint(const ai::GridMap& map, const std::string& mapFile, Cell cell, const std::string& option) {
+  if (!map.contains(cell))
+    throw InputError(
+        mapFile, 0, option,
+        fmt::format("({},{}) is outside the {}x{} map", cell.x, cell.y, map.width(), map.height()));
+  if (!map.passable(cell))
+    throw InputError(mapFile, 0, option, fmt::format("({},{}) is a blocked cell", cell.x, cell.y));
+}
+
+std::string cellJson(Cell cell) {
+  return fmt::format("[{},{}]", cell.x, cell.y);
+}
+
+std::string pathJson(const std::vector<Cell>& path) {
+  std::string json = "[";
+  for (std::size_t i = 0; i < path.size(); ++i) json += (i == 0 ? "" : ",") + cellJson(path[i]);
+  return json + "]";
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+class PathCommand final : public Command {
+ public:
+  void configure(CLI::App& sub) override {
+    sub.add_option("--map", map_, "MovingAI .map file (optional with --scen: the rows name their map)");
+    sub.add_option("--from", from_, "Start cell X,Y (column, row; 0,0 is the top-left)");
+    sub.add_option("--to", to_, "Goal cell X,Y");
+    sub.add_option("--scen", scen_, "MovingAI .scen file: run every scenario and check its optimal length");
+    sub.add_option("--connect", connect_, "4 or 8 neighbours (default 8; --scen needs 8)")
+        ->check(CLI::IsMember({4, 8}));
+    sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
+  }
+
+  int run() override {
+    const bool query = !from_.empty() || !to_.empty();
+    if (query && !scen_.empty())
+      throw InputError("", 0, "--scen", "give either --from/--to or --scen, not both");
+    if (query) return runQuery();
+    if (!scen_.empty()) return runScenarios();
+    throw InputError("", 0, "", "give --from X,Y --to X,Y or --scen F.scen");
+  }
+
+ private:
+  int runQuery() {
+    if (from_.empty() || to_.empty())
+      throw InputError("", 0, from_.empty() ? "--from" : "--to", "--from and --to go together");
+    if (map_.empty()) throw InputError("", 0, "--map", "required with --from/--to");
+    const Cell start = parsePoint(from_, "--from");
+    const Cell goal = parsePoint(to_, "--to");
+    const ai::GridMap map = ai::loadMovingAiMap(map_);
+    checkEndpoint(map, map_, start, "--from");
+    checkEndpoint(map, map_, goal, "--to");
+
+    const ai::SearchOptions options = ai::searchOptions(connectivity());
+    ai::PathFinder finder(map);
+    const auto begin = std::chrono::steady_clock::now();
+    const ai::PathResult result = finder.findPath(start, goal, options);
+    const double seconds = secondsSince(begin);
+
+    fmt::print("map {} ({}x{}) | {}-connected | ({},{}) -> ({},{})\n", map_, map.width(), map.height(),
+               connect_, start.x, start.y, goal.x, goal.y);
+    fmt::print("status {} | length {:.8f} | expansions {} | {:.3f} ms\n", ai::toString(result.status),
+               result.length, result.expansions, seconds * 1e3);
+    std::string cells;
+    for (const Cell& cell : result.path) cells += fmt::format(" ({},{})", cell.x, cell.y);
+    fmt::print("path{}\n", cells.empty() ? " none" : cells);
+    if (json_) {
+      JsonObject json;
+      json.add("command", "path")
+          .add("map", map_)
+          .add("connect", connect_)
+          .raw("from", cellJson(start))
+          .raw("to", cellJson(goal))
+          .add("status", ai::toString(result.status))
+          .add("length", result.length)
+          .add("expansions", static_cast<std::uint64_t>(result.expansions))
+          .add("seconds", seconds)
+          .raw("path", pathJson(result.path));
+      fmt::print("{}\n", json.str());
+    }
+    return 0;
+  }
+
+  int runScenarios() {
+    if (connect_ != 8)
+      throw InputError("", 0, "--connect", "--scen checks the scenario files' 8-connected optimal lengths");
+    const std::vector<ai::Scenario> scenarios = ai::loadMovingAiScenarios(scen_);
+    if (scenarios.empty()) throw InputError(scen_, 0, "", "no scenarios in the file");
+
+    // Maps by file, each with its finder; loaded before timing starts.
+    struct LoadedMap {
+      ai::GridMap map;
+      std::unique_ptr<ai::PathFinder> finder;
+    };
+    std::map<fs::path, LoadedMap> maps;
+    std::vector<LoadedMap*> mapOf;  // per scenario
+    for (const ai::Scenario& scenario : scenarios) {
+      fs::path file = map_;
+      if (file.empty()) {
+        file = ai::findScenarioMap(scen_, scenario.map);
+        if (file.empty())
+          throw InputError(
+              scen_, scenario.line, "map",
+              fmt::format("map '{}' not found beside the scenario file (or give --map)", scenario.map));
+      }
+      auto [slot, added] = maps.try_emplace(file);
+      if (added) {
+        slot->second.map = ai::loadMovingAiMap(file);
+        slot->second.finder = std::make_unique<ai::PathFinder>(slot->second.map);
+      }
+      const ai::GridMap& map = slot->second.map;
+      if (map.width() != scenario.mapWidth || map.height() != scenario.mapHeight)
+        throw InputError(scen_, scenario.line, "width",
+                         fmt::format("the row's map is {}x{}, {} is {}x{}", scenario.mapWidth,
+                                     scenario.mapHeight, file.string(), map.width(), map.height()));
+      mapOf.push_back(&slot->second);
+    }
+
+    const ai::SearchOptions options = ai::searchOptions(ai::Connectivity::Eight);
+    std::vector<ai::PathResult> results;
+    results.reserve(scenarios.size());
+    const auto begin = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < scenarios.size(); ++i)
+      results.push_back(mapOf[i]->finder->findPath(scenarios[i].start, scenarios[i].goal, options));
+    const double seconds = secondsSince(begin);
+
+    std::vector<std::size_t> mismatches;  // indices
+    std::uint64_t expansions = 0;
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+      expansions += results[i].expansions;
+      if (results[i].status != ai::PathStatus::Found ||
+          std::abs(results[i].length - scenarios[i].optimalLength) > kLengthTolerance)
+        mismatches.push_back(i);
+    }
+    const double count = double(scenarios.size());
+    const double microsecondsPerQuery = seconds * 1e6 / count;
+
+    std::string mapNames;
+    for (const auto& [file, loaded] : maps) mapNames += (mapNames.empty() ? "" : ", ") + file.string();
+    fmt::print("scenarios {} | {} | map {}\n", scenarios.size(), scen_, mapNames);
+    fmt::print("mismatches {}\n", mismatches.size());
+    for (std::size_t k = 0; k < mismatches.size() && k < kMismatchesListed; ++k) {
+      const ai::Scenario& s = scenarios[mismatches[k]];
+      const ai::PathResult& r = results[mismatches[k]];
+      fmt::print("  line {}: ({},{}) -> ({},{}) optimal {:.8f}, got {} {:.8f}\n", s.line, s.start.x,
+                 s.start.y, s.goal.x, s.goal.y, s.optimalLength, ai::toString(r.status), r.length);
+    }
+    if (mismatches.size() > kMismatchesListed)
+      fmt::print("  ... {} more\n", mismatches.size() - kMismatchesListed);
+    fmt::print("time per query {:.2f} us | total {:.4f} s | mean expansions {:.1f}\n", microsecondsPerQuery,
+               seconds, double(expansions) / count);
+    if (json_) {
+      std::string lines = "[";
+      for (std::size_t k = 0; k < mismatches.size(); ++k)
+        lines += (k == 0 ? "" : ",") + std::to_string(scenarios[mismatches[k]].line);
+      JsonObject json;
+      json.add("command", "path")
+          .add("scen", scen_)
+          .add("map", mapNames)
+          .add("connect", 8)
+          .add("scenarios", static_cast<std::uint64_t>(scenarios.size()))
+          .add("mismatches", static_cast<std::uint64_t>(mismatches.size()))
+          .raw("mismatch_lines", lines + "]")
+          .add("seconds", seconds)
+          .add("us_per_query", microsecondsPerQuery)
+          .add("mean_expansions", double(expansions) / count);
+      fmt::print("{}\n", json.str());
+    }
+    return mismatches.empty() ? 0 : 1;
+  }
+
+  ai::Connectivity connectivity() const {
+    return connect_ == 4 ? ai::Connectivity::Four : ai::Connectivity::Eight;
+  }
+
+  std::string map_;
+  std::string from_;
+  std::string to_;
+  std::string scen_;
+  int connect_ = 8;
+  bool json_ = false;
+};
+
+}  // namespace
+
+MURMUR_REGISTER_COMMAND(PathCommand, "path", "A* on a MovingAI map: one query or a whole scenario file");
+
+}  // namespace murmur::app

@@ -1,0 +1,38 @@
+#pragma once
+// Flock measurements as JSON for the --json summaries of run and compare.
+#include <string>
+#include <vector>
+
+#include "app/json.hpp"
+#include "sim/metrics.hpp"
+
+namespace murmur::app {
+
+inline JsonObject metricsJson(const sim::FlockMetrics& m) {
+  JsonObject json;
+  json.add("local_polarization", m.localPolarization)
+      .add("mean_speed", m.meanSpeed)
+      .add("min_speed", m.minSpeed)
+      .add("max_speed", m.maxSpeed)
+      .add("mean_nearest_distance", m.meanNearestDistance)
+      .add("min_pair_distance", m.minPairDistance)
+      .add("non_finite", m.nonFinite);
+  return json;
+}
+
+inline std::string groupsJson(const std::vector<sim::GroupSummary>& groups) {
+  std::string out = "[";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const sim::GroupSummary& s = groups[g];
+    out += (g ? "," : "") + JsonObject()
+                                .add("count", s.count)
+                                .raw("centroid", fmt::format("[{:.9g},{:.9g},{:.9g}]", s.centroid.x, s.centroid.y,
+                                                             s.centroid.z))
+                                .raw("mean_velocity", fmt::format("[{:.9g},{:.9g},{:.9g}]", s.meanVelocity.x,
+                                                                  s.meanVelocity.y, s.meanVelocity.z))
+                                .str();
+  }
+  return out + "]";
+}
+
+}  // namespace murmur::app

@@ -1,0 +1,66 @@
+#pragma once
+// An orbit camera with a perspective projection: it looks at a target from a distance, turned by a
+// yaw about +y and a pitch above the horizontal plane. The mouse controls of the demo (orbit, zoom,
+// pan) and the tests (project) both use it.
+#include <optional>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace murmur::render {
+
+class Camera {
+ public:
+  // yaw 0 looks from +z towards -z; pitch > 0 looks down from above. Radians.
+  void setOrbit(glm::vec3 target, float distance, float yaw, float pitch);
+  void setTarget(glm::vec3 target) { target_ = target; }
+  void setViewport(int width, int height);
+  void setFieldOfView(float verticalDegrees);
+  // Puts the target at the centre of the box and moves back until its bounding sphere fits the view;
+  // yaw and pitch stay. The clip range follows the box's size from then on.
+  void frameBox(glm::vec3 min, glm::vec3 max);
+
+  void orbit(float deltaYaw, float deltaPitch);  // pitch stays within +-89 degrees
+  void zoom(float factor);                       // distance *= factor
+  // Moves the target so that the point under the mouse follows it (pixels, y down).
+  void pan(glm::vec2 pixels);
+
+  glm::vec3 target() const { return target_; }
+  float distance() const { return distance_; }
+  float yaw() const { return yaw_; }
+  float pitch() const { return pitch_; }
+  float fieldOfView() const { return fovYDegrees_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+  glm::vec3 eye() const;
+  glm::vec3 forward() const;  // unit, from the eye to the target
+  glm::vec3 right() const;    // unit, screen right
+  glm::vec3 up() const;       // unit, screen up
+  float nearPlane() const;
+  float farPlane() const;
+  // Pixels covered by one unit seen at distance 1 (point sizes: size * this / distance).
+  float pixelsPerUnit() const;
+
+  glm::mat4 view() const;
+  glm::mat4 projection() const;
+  glm::mat4 viewProjection() const;
+
+  // The pixel where worldPoint appears: x right, y down from the top-left corner of the viewport,
+  // pixel (i, j) covering [i, i+1) x [j, j+1) (the row order of OffscreenTarget::readRgba). nullopt
+  // when the point is behind the camera. Points outside the viewport give pixels outside it.
+  std::optional<glm::vec2> project(glm::vec3 worldPoint) const;
+
+ private:
+  glm::vec3 target_{0.0f};
+  float distance_ = 250.0f;
+  float yaw_ = 0.6f;
+  float pitch_ = 0.35f;
+  float fovYDegrees_ = 50.0f;
+  float sceneRadius_ = 150.0f;  // what the clip range must hold around the target
+  int width_ = 1280;
+  int height_ = 720;
+};
+
+}  // namespace murmur::render

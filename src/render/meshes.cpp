@@ -1,0 +1,106 @@
+#include "render/meshes.hpp"
+
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+namespace murmur::render {
+namespace {
+
+// Appends triangle (a, b, c) with its face normal; wings give each corner's wing weight.
+void addFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 wings = glm::vec3(0.0f)) {
+  const glm::vec3 normal = glm::normalize(glm::cross(b - a, c - a));
+  mesh.push_back({a, wings.x, normal});
+  mesh.push_back({b, wings.y, normal});
+  mesh.push_back({c, wings.z, normal});
+}
+
+// Both sides of a thin surface (wings, tail): the two faces only differ in winding.
+void addTwoSidedFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 wings) {
+  addFace(mesh, a, b, c, wings);
+  addFace(mesh, a, c, b, glm::vec3(wings.x, wings.z, wings.y));
+}
+
+}  // namespace
+
+std::vector<MeshVertex> birdMesh() {
+  std::vector<MeshVertex> mesh;
+  // Body: a diamond from the beak to the tail with its widest ring a little ahead of the middle.
+  const glm::vec3 beak(0.5f, 0.0f, 0.0f), tail(-0.5f, 0.0f, 0.0f);
+  const std::array<glm::vec3, 4> ring = {glm::vec3(0.1f, 0.09f, 0.0f), glm::vec3(0.1f, 0.0f, 0.08f),
+                                         glm::vec3(0.1f, -0.07f, 0.0f), glm::vec3(0.1f, 0.0f, -0.08f)};
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const glm::vec3 a = ring[i], b = ring[(i + 1) % ring.size()];
+    addFace(mesh, beak, b, a);
+    addFace(mesh, tail, a, b);
+  }
+  // Wings: swept back, rising a little towards the tips (a dihedral reads as a bird from any side).
+  for (const float side : {1.0f, -1.0f}) {
+    const glm::vec3 rootFront(0.18f, 0.02f, 0.05f * side), rootBack(-0.12f, 0.02f, 0.05f * side);
+    const glm::vec3 tip(-0.22f, 0.08f, 0.6f * side), elbow(0.05f, 0.05f, 0.3f * side);
+    addTwoSidedFace(mesh, rootFront, rootBack, elbow, glm::vec3(0.0f, 0.0f, 0.5f));
+    addTwoSidedFace(mesh, elbow, rootBack, tip, glm::vec3(0.5f, 0.0f, 1.0f));
+  }
+  // Tail fan.
+  addTwoSidedFace(mesh, glm::vec3(-0.35f, 0.0f, 0.0f), glm::vec3(-0.6f, 0.0f, 0.14f),
+                  glm::vec3(-0.6f, 0.0f, -0.14f), glm::vec3(0.0f));
+  return mesh;
+}
+
+std::vector<MeshVertex> sphereMesh(int rings, int segments) {
+  // Vertex (ring r, segment s) on the unit sphere; ring 0 is the north pole.
+  auto at = [&](int r, int s) {
+    const float theta = std::numbers::pi_v<float> * float(r) / float(rings);
+    const float phi = 2.0f * std::numbers::pi_v<float> * float(s) / float(segments);
+    return glm::vec3(std::sin(theta) * std::cos(phi), std::cos(theta), -std::sin(theta) * std::sin(phi));
+  };
+  std::vector<MeshVertex> mesh;
+  auto add = [&mesh](glm::vec3 p) { mesh.push_back({p, 0.0f, p}); };
+  for (int r = 0; r < rings; ++r) {
+    for (int s = 0; s < segments; ++s) {
+      const glm::vec3 a = at(r, s), b = at(r + 1, s), c = at(r + 1, s + 1), d = at(r, s + 1);
+      if (r > 0) {  // the triangle that collapses at the north pole
+        add(a), add(b), add(d);
+      }
+      if (r < rings - 1) {  // and at the south pole
+        add(d), add(b), add(c);
+      }
+    }
+  }
+  return mesh;
+}
+
+std::vector<MeshVertex> diamondMesh() {
+  std::vector<MeshVertex> mesh;
+  const glm::vec3 top(0.0f, 1.0f, 0.0f), bottom(0.0f, -1.0f, 0.0f);
+  const std::array<glm::vec3, 4> ring = {glm::vec3(0.6f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, -0.6f),
+                                         glm::vec3(-0.6f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 0.6f)};
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const glm::vec3 a = ring[i], b = ring[(i + 1) % ring.size()];
+    addFace(mesh, top, a, b);
+    addFace(mesh, bottom, b, a);
+  }
+  return mesh;
+}
+
+std::vector<MeshVertex> spikeMesh() {
+  std::vector<MeshVertex> mesh;
+  const float core = 0.35f;  // half the width of each spike's square base
+  const std::array<glm::vec3, 3> axes = {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1)};
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    const glm::vec3 u = axes[(k + 1) % 3] * core, v = axes[(k + 2) % 3] * core;
+    for (const float sign : {1.0f, -1.0f}) {
+      const glm::vec3 tip = axes[k] * sign;
+      const glm::vec3 base = axes[k] * (sign * core);
+      // The base square, counter-clockwise seen from the tip.
+      std::array<glm::vec3, 4> square = {base + u + v, base - u + v, base - u - v, base + u - v};
+      if (sign < 0.0f) std::swap(square[1], square[3]);
+      for (std::size_t i = 0; i < square.size(); ++i) addFace(mesh, tip, square[i], square[(i + 1) % 4]);
+    }
+  }
+  return mesh;
+}
+
+}  // namespace murmur::render

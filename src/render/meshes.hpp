@@ -1,0 +1,31 @@
+#pragma once
+// The small triangle meshes of a frame, built on the CPU once: the bird that every boid instance
+// draws, and the overlay shapes (obstacle spheres, goal diamonds, predator spikes). Plain triangle
+// lists (GL_TRIANGLES), counter-clockwise seen from outside, one normal per vertex.
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace murmur::render {
+
+struct MeshVertex {
+  glm::vec3 position{0.0f};
+  // How much of the wing beat moves this vertex up and down (0: body, 1: wing tip).
+  float wing = 0.0f;
+  glm::vec3 normal{0.0f, 1.0f, 0.0f};
+};
+
+// A bird one unit long, centred on the origin, flying along +x with +y up and its wings spread
+// along z: a slim diamond body, swept wings and a tail fan. Flat shaded (normals per face).
+std::vector<MeshVertex> birdMesh();
+
+// The unit sphere (radius 1), smooth shaded.
+std::vector<MeshVertex> sphereMesh(int rings, int segments);
+
+// A diamond (octahedron) of radius 1, stretched along y; flat shaded.
+std::vector<MeshVertex> diamondMesh();
+
+// Six spikes along the axes around a small core (radius 1 at the tips); flat shaded.
+std::vector<MeshVertex> spikeMesh();
+
+}  // namespace murmur::render
