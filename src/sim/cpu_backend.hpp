@@ -42,7 +42,8 @@ class CpuSimulator {
   std::vector<glm::vec3> heading_;
   std::vector<glm::vec3> nextPosition_, nextVelocity_;
   CellOrder cells_;
-  std::vector<glm::vec3> sortedPosition_, sortedHeading_;
+  std::vector<float> sortedX_, sortedY_, sortedZ_;  // positions in cell order, one array per axis
+  std::vector<glm::vec3> sortedHeading_;
   std::vector<std::uint32_t> sortedGroup_;
 };
 
