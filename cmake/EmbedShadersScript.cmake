@@ -1,5 +1,6 @@
 # Script mode: writes OUT, a C++ file defining murmur::gpu::embeddedShaders().
 set(body "")
+string(REPLACE "|" ";" FILES "${FILES}")
 foreach(f IN LISTS FILES)
   file(READ "${SHADER_DIR}/${f}" text)
   # A raw string with a delimiter that GLSL never contains.

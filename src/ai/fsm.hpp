@@ -39,15 +39,24 @@ enum class FsmStatus {
 
 constexpr std::string_view toString(FsmStatus status) {
   switch (status) {
-    case FsmStatus::Ok: return "ok";
-    case FsmStatus::NotStarted: return "not started";
-    case FsmStatus::AlreadyStarted: return "already started";
-    case FsmStatus::NoStates: return "no states";
-    case FsmStatus::NullTransition: return "null transition";
-    case FsmStatus::NoSuchTransition: return "no such transition";
-    case FsmStatus::TargetMissing: return "target state missing";
-    case FsmStatus::NoSuchState: return "no such state";
-    case FsmStatus::StateIsCurrent: return "state is current";
+    case FsmStatus::Ok:
+      return "ok";
+    case FsmStatus::NotStarted:
+      return "not started";
+    case FsmStatus::AlreadyStarted:
+      return "already started";
+    case FsmStatus::NoStates:
+      return "no states";
+    case FsmStatus::NullTransition:
+      return "null transition";
+    case FsmStatus::NoSuchTransition:
+      return "no such transition";
+    case FsmStatus::TargetMissing:
+      return "target state missing";
+    case FsmStatus::NoSuchState:
+      return "no such state";
+    case FsmStatus::StateIsCurrent:
+      return "state is current";
   }
   return "unknown";
 }

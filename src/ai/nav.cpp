@@ -1,6 +1,7 @@
 #include "ai/nav.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -21,15 +22,38 @@ GridMap::GridMap(std::int32_t width, std::int32_t height, bool passable) : width
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw std::invalid_argument(fmt::format("GridMap: size {}x{} outside 1..{}", width, height, kMaxSide));
   passable_.assign(static_cast<std::size_t>(width + 2) * static_cast<std::size_t>(height + 2), 0);
-  if (passable)
+  moves_.assign(passable_.size(), 0);
+  if (passable) {
     for (std::int32_t y = 0; y < height; ++y)
       std::fill_n(passable_.begin() + nodeIndex(Cell{0, y}), width, std::uint8_t{1});
+    for (std::int32_t y = 0; y < height; ++y)
+      for (std::int32_t x = 0; x < width; ++x) updateMoves(nodeIndex(Cell{x, y}));
+  }
+}
+
+void GridMap::updateMoves(std::uint32_t node) {
+  const Cell cell = nodeCell(node);
+  unsigned moves = 0;
+  for (unsigned m = 0; m < 8; ++m) {
+    const Move& move = kMoves[m];
+    const bool free = passable(Cell{cell.x + move.dx, cell.y + move.dy}) &&
+                      (move.dx == 0 || move.dy == 0 ||
+                       (passable(Cell{cell.x + move.dx, cell.y}) && passable(Cell{cell.x, cell.y + move.dy})));
+    moves |= (free ? 1u : 0u) << m;
+  }
+  moves_[node] = static_cast<std::uint8_t>(moves);
 }
 
 void GridMap::setPassable(Cell cell, bool passable) {
   if (!contains(cell))
-    throw std::out_of_range(fmt::format("GridMap: cell ({},{}) outside {}x{}", cell.x, cell.y, width_, height_));
+    throw std::out_of_range(
+        fmt::format("GridMap: cell ({},{}) outside {}x{}", cell.x, cell.y, width_, height_));
   passable_[nodeIndex(cell)] = passable ? 1 : 0;
+  // The cell's own moves do not depend on it, but those of its neighbours (and their diagonals
+  // past it) do; the ring around the map has no moves to update.
+  for (std::int32_t y = std::max(cell.y - 1, 0); y <= std::min(cell.y + 1, height_ - 1); ++y)
+    for (std::int32_t x = std::max(cell.x - 1, 0); x <= std::min(cell.x + 1, width_ - 1); ++x)
+      updateMoves(nodeIndex(Cell{x, y}));
 }
 
 std::size_t GridMap::passableCount() const {
@@ -83,7 +107,9 @@ std::vector<std::string_view> splitWords(std::string_view text) {
   return words;
 }
 
-bool isBlank(std::string_view text) { return text.find_first_not_of(" \t") == std::string_view::npos; }
+bool isBlank(std::string_view text) {
+  return text.find_first_not_of(" \t") == std::string_view::npos;
+}
 
 template <class Number>
 bool parseNumber(std::string_view word, Number& value) {
@@ -152,8 +178,7 @@ GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
 
   GridMap map(width, height, false);
   for (std::int32_t y = 0; y < height; ++y) {
-    if (!reader.next())
-      reader.failAtEnd("", fmt::format("file ends after {} of {} map rows", y, height));
+    if (!reader.next()) reader.failAtEnd("", fmt::format("file ends after {} of {} map rows", y, height));
     const std::string& row = reader.text();
     if (row.size() != static_cast<std::size_t>(width))
       reader.fail("", fmt::format("map row {} has {} characters, expected {}", y, row.size(), width));
@@ -207,7 +232,8 @@ std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string
         reader.fail(key, fmt::format("expected an integer in {}..{}, got '{}'", low, high, words[field]));
       return value;
     };
-    scenario.bucket = static_cast<std::uint32_t>(integer(0, "bucket", 0, std::numeric_limits<std::int32_t>::max()));
+    scenario.bucket =
+        static_cast<std::uint32_t>(integer(0, "bucket", 0, std::numeric_limits<std::int32_t>::max()));
     scenario.mapWidth = integer(2, "width", 1, GridMap::kMaxSide);
     scenario.mapHeight = integer(3, "height", 1, GridMap::kMaxSide);
     scenario.start.x = integer(4, "start x", 0, scenario.mapWidth - 1);
@@ -241,23 +267,18 @@ double estimate(Heuristic heuristic, std::int32_t dx, std::int32_t dy) {
   const double ax = std::abs(dx);
   const double ay = std::abs(dy);
   switch (heuristic) {
-    case Heuristic::Manhattan: return ax + ay;
-    case Heuristic::Octile: return std::max(ax, ay) + (kSqrt2 - 1.0) * std::min(ax, ay);
-    case Heuristic::Euclidean: return std::sqrt(ax * ax + ay * ay);
+    case Heuristic::Manhattan:
+      return ax + ay;
+    case Heuristic::Octile:
+      return std::max(ax, ay) + (kSqrt2 - 1.0) * std::min(ax, ay);
+    case Heuristic::Euclidean:
+      return std::sqrt(ax * ax + ay * ay);
   }
   return 0.0;
 }
 
-// A search step: cell offset, cost, and for diagonals the two orthogonal steps it passes.
-struct Step {
-  std::int32_t dx;
-  std::int32_t dy;
-  double cost;
-};
-constexpr Step kSteps[8] = {
-    {1, 0, 1.0},     {-1, 0, 1.0},     {0, 1, 1.0},     {0, -1, 1.0},
-    {1, 1, kSqrt2}, {-1, 1, kSqrt2}, {1, -1, kSqrt2}, {-1, -1, kSqrt2},
-};
+// Cost of each of kMoves: 1 orthogonal, sqrt(2) diagonal.
+constexpr double kMoveCost[8] = {1.0, 1.0, 1.0, 1.0, kSqrt2, kSqrt2, kSqrt2, kSqrt2};
 }  // namespace
 
 bool isAdmissible(Heuristic heuristic, Connectivity connectivity) {
@@ -274,9 +295,12 @@ double heuristicDistance(Heuristic heuristic, Cell from, Cell to) {
 
 std::string_view toString(PathStatus status) {
   switch (status) {
-    case PathStatus::Found: return "found";
-    case PathStatus::NoPath: return "no-path";
-    case PathStatus::BudgetExhausted: return "budget-exhausted";
+    case PathStatus::Found:
+      return "found";
+    case PathStatus::NoPath:
+      return "no-path";
+    case PathStatus::BudgetExhausted:
+      return "budget-exhausted";
   }
   return "unknown";
 }
@@ -293,23 +317,46 @@ PathFinder::PathFinder(const GridMap& map) : map_(map) {}
 void PathFinder::beginQuery() {
   // The map may have been replaced by one of another size since the last query.
   if (nodes_.size() != map_.nodeCount()) {
-    nodes_.assign(map_.nodeCount(), Node{0.0, 0, kClosed, 0});
-    generation_ = 0;
+    nodes_.assign(map_.nodeCount(), Node{0.0, 0, 0});
+    heapIndex_.assign(map_.nodeCount(), 0);
+    visitBase_ = 0;
   }
-  ++generation_;
-  if (generation_ == 0) {  // wrapped after 2^32 queries: old marks could alias the new generation
-    for (Node& node : nodes_) node.generation = 0;
-    generation_ = 1;
+  visitBase_ += 2;
+  if (visitBase_ == 0) {  // wrapped after 2^31 queries: old marks could alias the new ones
+    for (Node& node : nodes_) node.visit = std::numeric_limits<std::uint32_t>::max();
+    visitBase_ = 2;
   }
   open_.clear();
 }
 
 namespace {
-// Heap order: smaller f first; among equal f, larger g (closer to the goal) first, which expands
-// fewer nodes on open maps where many nodes share the optimal f.
-template <class Entry>
-bool before(const Entry& a, const Entry& b) {
-  return a.f < b.f || (a.f == b.f && a.g > b.g);
+// Open-list order in one integer comparison: f in fixed point (kFractionBits) in the high bits, and
+// in the low kTieBits a tie-break that puts larger g (closer to the goal) first among equal f, which
+// expands far fewer nodes where many share the optimal f (open areas). Fixed point also makes f
+// values that should tie (sums of 1 and sqrt(2) in different orders) tie despite rounding. Paths
+// found are shortest to within 2^-kFractionBits cells (distinct 8-connected path lengths on maps
+// of kMaxSide differ by more than that, so in practice they are exact).
+constexpr int kFractionBits = 20;
+constexpr int kTieBits = 15;
+constexpr double kTieScale = 8.0;  // tie-break resolution: 1/8 cell, saturating at g = 4096
+constexpr std::uint64_t kTieMax = (std::uint64_t{1} << kTieBits) - 1;
+constexpr double kKeyQuantum = 1.0 / double(std::uint64_t{1} << kFractionBits);  // cells
+// f < 2^(64 - kFractionBits - kTieBits) cells: more than any path on a kMaxSide^2 map (sqrt(2) kMaxSide^2).
+static_assert(double(std::uint64_t{1} << (64 - kFractionBits - kTieBits)) >
+              1.5 * double(GridMap::kMaxSide) * double(GridMap::kMaxSide));
+
+std::uint64_t openKey(double f, double g) {
+  // Through int64: the conversion from double to unsigned costs a range check on x86.
+  const auto fixedF = static_cast<std::uint64_t>(
+      static_cast<std::int64_t>(f * double(std::uint64_t{1} << kFractionBits) + 0.5));
+  const auto depth =
+      static_cast<std::uint64_t>(static_cast<std::int64_t>(std::min(g * kTieScale, double(kTieMax))));
+  return fixedF << kTieBits | (kTieMax - depth);
+}
+
+// The f a key was made from, to within kKeyQuantum.
+double keyLength(std::uint64_t key) {
+  return double(key >> kTieBits) * kKeyQuantum;
 }
 }  // namespace
 
@@ -317,29 +364,13 @@ void PathFinder::siftUp(std::uint32_t position) {
   const OpenEntry entry = open_[position];
   while (position > 0) {
     const std::uint32_t parent = (position - 1) / 2;
-    if (!before(entry, open_[parent])) break;
+    if (entry.key >= open_[parent].key) break;
     open_[position] = open_[parent];
-    nodes_[open_[position].node].heapIndex = position;
+    heapIndex_[open_[position].node] = position;
     position = parent;
   }
   open_[position] = entry;
-  nodes_[entry.node].heapIndex = position;
-}
-
-void PathFinder::siftDown(std::uint32_t position) {
-  const OpenEntry entry = open_[position];
-  const auto size = static_cast<std::uint32_t>(open_.size());
-  for (;;) {
-    std::uint32_t child = 2 * position + 1;
-    if (child >= size) break;
-    if (child + 1 < size && before(open_[child + 1], open_[child])) ++child;
-    if (!before(open_[child], entry)) break;
-    open_[position] = open_[child];
-    nodes_[open_[position].node].heapIndex = position;
-    position = child;
-  }
-  open_[position] = entry;
-  nodes_[entry.node].heapIndex = position;
+  heapIndex_[entry.node] = position;
 }
 
 void PathFinder::pushOpen(OpenEntry entry) {
@@ -349,93 +380,133 @@ void PathFinder::pushOpen(OpenEntry entry) {
 
 PathFinder::OpenEntry PathFinder::popOpen() {
   const OpenEntry top = open_.front();
-  open_.front() = open_.back();
+  nodes_[top.node].visit = visitBase_ + kClosed;
+  const OpenEntry last = open_.back();
   open_.pop_back();
-  if (!open_.empty()) siftDown(0);
-  nodes_[top.node].heapIndex = kClosed;
+  const auto size = static_cast<std::uint32_t>(open_.size());
+  if (size == 0) return top;
+  // Bottom-up: move the hole at the root down to a leaf along the smaller children (one comparison
+  // per level), then put the last entry there and sift it up (it rarely rises far: it came from the
+  // bottom). The textbook sift-down compares with the moved entry at every level as well.
+  std::uint32_t hole = 0;
+  std::uint32_t child = 1;
+  for (; child + 1 < size; child = 2 * hole + 1) {
+    child += open_[child + 1].key < open_[child].key ? 1 : 0;
+    open_[hole] = open_[child];
+    heapIndex_[open_[hole].node] = hole;
+    hole = child;
+  }
+  if (child < size) {  // the last inner node may have one child
+    open_[hole] = open_[child];
+    heapIndex_[open_[hole].node] = hole;
+    hole = child;
+  }
+  open_[hole] = last;
+  siftUp(hole);
   return top;
 }
 
 std::vector<Cell> PathFinder::tracePath(std::uint32_t node) const {
-  std::vector<Cell> path;
-  for (;;) {
-    path.push_back(map_.nodeCell(node));
-    const std::uint32_t parent = nodes_[node].parent;
-    if (parent == node) break;  // the start is its own parent
-    node = parent;
-  }
-  std::reverse(path.begin(), path.end());
+  // Two walks up the parents (the start is its own parent): count, then fill from the back, so that
+  // the path is allocated once.
+  std::size_t count = 1;
+  for (std::uint32_t at = node; nodes_[at].parent != at; at = nodes_[at].parent) ++count;
+  std::vector<Cell> path(count);
+  for (std::uint32_t at = node; count > 0; at = nodes_[at].parent) path[--count] = map_.nodeCell(at);
   return path;
 }
 
 PathResult PathFinder::findPath(Cell start, Cell goal, const SearchOptions& options) {
   if (!map_.contains(start) || !map_.contains(goal))
-    throw std::out_of_range(fmt::format("findPath: ({},{}) -> ({},{}) outside the {}x{} map", start.x, start.y,
-                                        goal.x, goal.y, map_.width(), map_.height()));
+    throw std::out_of_range(fmt::format("findPath: ({},{}) -> ({},{}) outside the {}x{} map", start.x,
+                                        start.y, goal.x, goal.y, map_.width(), map_.height()));
   if (!isAdmissible(options.heuristic, options.connectivity))
     throw std::invalid_argument("findPath: the heuristic overestimates with this connectivity");
-  PathResult result;
-  if (!map_.passable(start) || !map_.passable(goal)) return result;
+  if (!map_.passable(start) || !map_.passable(goal)) return PathResult{};
+  // One instance per admissible pair, so that the inner loop has its rules as constants.
+  const bool four = options.connectivity == Connectivity::Four;
+  switch (options.heuristic) {
+    case Heuristic::Manhattan:
+      return search<Heuristic::Manhattan, Connectivity::Four>(start, goal, options);
+    case Heuristic::Octile:
+      return four ? search<Heuristic::Octile, Connectivity::Four>(start, goal, options)
+                  : search<Heuristic::Octile, Connectivity::Eight>(start, goal, options);
+    case Heuristic::Euclidean:
+      return four ? search<Heuristic::Euclidean, Connectivity::Four>(start, goal, options)
+                  : search<Heuristic::Euclidean, Connectivity::Eight>(start, goal, options);
+  }
+  throw std::logic_error("findPath: unknown heuristic");
+}
 
+template <Heuristic kHeuristic, Connectivity kConnectivity>
+PathResult PathFinder::search(Cell start, Cell goal, const SearchOptions& options) {
+  PathResult result;
   beginQuery();
   const std::uint32_t startNode = map_.nodeIndex(start);
   const std::uint32_t goalNode = map_.nodeIndex(goal);
   const auto stride = static_cast<std::int32_t>(map_.nodeStride());
-  const std::size_t stepCount = options.connectivity == Connectivity::Four ? 4 : 8;
-  // Slack on maxLength so that a path of exactly maxLength is not lost to rounding.
-  const double lengthLimit = options.maxLength + 1e-9;
+  constexpr std::size_t kStepCount = kConnectivity == Connectivity::Four ? 4 : 8;
+  // Node index offsets of the steps; the border ring is blocked, so a step from an in-map node
+  // always lands inside the node array.
+  std::uint32_t offsets[kStepCount];
+  for (std::size_t s = 0; s < kStepCount; ++s)
+    offsets[s] = static_cast<std::uint32_t>(kMoves[s].dy * stride + kMoves[s].dx);
+  // Slack on maxLength so that a path of exactly maxLength is not lost to key rounding.
+  const double lengthLimit = options.maxLength + kKeyQuantum;
 
-  const double startH = estimate(options.heuristic, goal.x - start.x, goal.y - start.y);
-  nodes_[startNode] = Node{0.0, startNode, 0, generation_};
-  pushOpen(OpenEntry{startH, 0.0, startNode});
+  const double startH = estimate(kHeuristic, goal.x - start.x, goal.y - start.y);
+  nodes_[startNode] = Node{0.0, startNode, visitBase_ + kOpen};
+  pushOpen(OpenEntry{openKey(startH, 0.0), startNode, static_cast<std::uint16_t>(start.x),
+                     static_cast<std::uint16_t>(start.y)});
   // The reached node closest to the goal by heuristic (ties: the cheaper one), for partial paths.
   std::uint32_t closestNode = startNode;
   double closestH = startH;
 
   while (!open_.empty()) {
-    if (open_.front().f > lengthLimit) break;
+    if (keyLength(open_.front().key) > lengthLimit) break;
     if (options.maxExpansions != 0 && result.expansions == options.maxExpansions) {
       result.status = PathStatus::BudgetExhausted;
       result.path = tracePath(closestNode);
       result.length = nodes_[closestNode].g;
       return result;
     }
-    const OpenEntry current = popOpen();
+    const OpenEntry top = popOpen();
+    const std::uint32_t current = top.node;
     ++result.expansions;
-    if (current.node == goalNode) {
+    const double currentG = nodes_[current].g;
+    if (current == goalNode) {
       result.status = PathStatus::Found;
       result.path = tracePath(goalNode);
-      result.length = current.g;
+      result.length = currentG;
       return result;
     }
-    const Cell cell = map_.nodeCell(current.node);
-    for (std::size_t s = 0; s < stepCount; ++s) {
+    const Cell cell{top.x, top.y};
+    // Passable neighbours, no corner cutting: precomputed by the map. Moves 0-3 are the orthogonal ones.
+    unsigned allowed = map_.nodeMoves(current);
+    if constexpr (kConnectivity == Connectivity::Four) allowed &= 0x0Fu;
+    for (; allowed != 0; allowed &= allowed - 1) {
+      const auto s = static_cast<std::size_t>(std::countr_zero(allowed));
       const Step& step = kSteps[s];
-      // The border ring is blocked, so these indices stay inside the node array.
-      const std::uint32_t next = current.node + static_cast<std::uint32_t>(step.dy * stride + step.dx);
-      if (!map_.nodePassable(next)) continue;
-      if (step.dx != 0 && step.dy != 0 &&
-          (!map_.nodePassable(current.node + static_cast<std::uint32_t>(step.dx)) ||
-           !map_.nodePassable(current.node + static_cast<std::uint32_t>(step.dy * stride))))
-        continue;  // no corner cutting
-      const double g = current.g + step.cost;
+      const std::uint32_t next = current + offsets[s];
+      const double g = currentG + step.cost;
+      const auto x = static_cast<std::uint16_t>(cell.x + step.dx);
+      const auto y = static_cast<std::uint16_t>(cell.y + step.dy);
       Node& node = nodes_[next];
-      if (node.generation != generation_) {
-        const double h = estimate(options.heuristic, goal.x - (cell.x + step.dx), goal.y - (cell.y + step.dy));
-        node = Node{g, current.node, 0, generation_};
-        pushOpen(OpenEntry{g + h, g, next});
+      const std::uint32_t visit = node.visit - visitBase_;
+      if (visit != kOpen && visit != kClosed) {
+        const double h = estimate(kHeuristic, goal.x - x, goal.y - y);
+        node = Node{g, current, visitBase_ + kOpen};
+        pushOpen(OpenEntry{openKey(g + h, g), next, x, y});
         if (h < closestH || (h == closestH && g < nodes_[closestNode].g)) {
           closestNode = next;
           closestH = h;
         }
-      } else if (node.heapIndex != kClosed && g < node.g) {
+      } else if (visit == kOpen && g < node.g) {
         // Decrease-key. A closed node is never reopened: the heuristics are consistent.
-        OpenEntry& entry = open_[node.heapIndex];
-        entry.f = g + (entry.f - entry.g);
-        entry.g = g;
+        open_[heapIndex_[next]].key = openKey(g + estimate(kHeuristic, goal.x - x, goal.y - y), g);
         node.g = g;
-        node.parent = current.node;
-        siftUp(node.heapIndex);
+        node.parent = current;
+        siftUp(heapIndex_[next]);
       }
     }
   }
@@ -505,8 +576,8 @@ namespace {
 // floor() to a cell coordinate, clamped so that far-away points stay representable (they are outside
 // the map either way).
 std::int32_t cellCoordinate(double gridUnits) {
-  const double clamped = std::clamp(std::floor(gridUnits), -double(GridMap::kMaxSide) - 2.0,
-                                    double(GridMap::kMaxSide) + 2.0);
+  const double clamped =
+      std::clamp(std::floor(gridUnits), -double(GridMap::kMaxSide) - 2.0, double(GridMap::kMaxSide) + 2.0);
   return static_cast<std::int32_t>(clamped);
 }
 }  // namespace
@@ -521,7 +592,8 @@ glm::vec3 GridPlacement::centerOf(Cell cell, float height) const {
                    origin.y + (float(cell.y) + 0.5f) * cellSize);
 }
 
-bool segmentClear(const GridMap& map, const GridPlacement& placement, const glm::vec3& a, const glm::vec3& b) {
+bool segmentClear(const GridMap& map, const GridPlacement& placement, const glm::vec3& a,
+                  const glm::vec3& b) {
   // Amanatides & Woo traversal in grid units (one unit per cell).
   const double u0 = (double(a.x) - placement.origin.x) / placement.cellSize;
   const double v0 = (double(a.z) - placement.origin.y) / placement.cellSize;

@@ -30,11 +30,19 @@ struct Cell {
   friend bool operator==(const Cell&, const Cell&) = default;
 };
 
+// The eight moves on the grid, in the order of GridMap::nodeMoves bits: the orthogonal ones first
+// (+x, -x, +y, -y), then the diagonals (+x+y, -x+y, +x-y, -x-y).
+struct Move {
+  std::int32_t dx;
+  std::int32_t dy;
+};
+inline constexpr Move kMoves[8] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+
 // A width x height grid of passable / blocked cells. Cells outside the map read as blocked.
 //
 // Storage has a one-cell blocked border around the map, so that every neighbour of an in-map cell
 // has a valid node index and the search needs no bounds checks. Node indices (nodeIndex, nodeCell,
-// nodeStride) expose that layout to the search; other code should use cells.
+// nodeStride, nodeMoves) expose that layout to the search; other code should use cells.
 class GridMap {
  public:
   static constexpr std::int32_t kMaxSide = 1 << 14;  // cells per side, so indices fit 32 bits
@@ -46,9 +54,7 @@ class GridMap {
 
   std::int32_t width() const { return width_; }
   std::int32_t height() const { return height_; }
-  bool contains(Cell cell) const {
-    return cell.x >= 0 && cell.y >= 0 && cell.x < width_ && cell.y < height_;
-  }
+  bool contains(Cell cell) const { return cell.x >= 0 && cell.y >= 0 && cell.x < width_ && cell.y < height_; }
   // False outside the map.
   bool passable(Cell cell) const { return contains(cell) && passable_[nodeIndex(cell)] != 0; }
   // cell: inside the map (std::out_of_range otherwise).
@@ -67,11 +73,18 @@ class GridMap {
                 static_cast<std::int32_t>(node / nodeStride()) - 1};
   }
   bool nodePassable(std::uint32_t node) const { return passable_[node] != 0; }
+  // The moves out of a node that land on a passable cell, as bits in kMoves order; a diagonal move
+  // also needs both orthogonal cells it passes to be passable (no corner cutting). Kept up to date
+  // by setPassable, so that A* reads one byte per expansion instead of eight cells.
+  std::uint8_t nodeMoves(std::uint32_t node) const { return moves_[node]; }
 
  private:
+  void updateMoves(std::uint32_t node);
+
   std::int32_t width_ = 0;
   std::int32_t height_ = 0;
-  std::vector<std::uint8_t> passable_;  // 1 passable, 0 blocked; bytes, not bits: read per step of A*
+  std::vector<std::uint8_t> passable_;  // 1 passable, 0 blocked
+  std::vector<std::uint8_t> moves_;     // nodeMoves per node
 };
 
 // ---- MovingAI files (movingai.com/benchmarks/formats.html) ----------------------------------------
@@ -171,29 +184,37 @@ class PathFinder {
 
  private:
   struct Node {
-    double g;                  // cost from start, cells
-    std::uint32_t parent;      // node index
-    std::uint32_t heapIndex;   // position in open_, or kClosed
-    std::uint32_t generation;  // query that last touched this node; other values mean "unvisited"
+    double g;              // cost from start, cells
+    std::uint32_t parent;  // node index; the start is its own parent
+    // What the current query knows of this node: open_ + kOpen (in the open list), open_ + kClosed
+    // (expanded); any other value was left by an earlier query and means "not reached yet".
+    std::uint32_t visit;
   };
   struct OpenEntry {
-    double f;
-    double g;  // tie-break: among equal f, deeper nodes first
-    std::uint32_t node;
+    std::uint64_t key;   // openKey(f, g): smaller comes first
+    std::uint32_t node;  // node index
+    std::uint16_t x;     // the node's cell, so that a pop needs no division
+    std::uint16_t y;
   };
-  static constexpr std::uint32_t kClosed = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kOpen = 0;
+  static constexpr std::uint32_t kClosed = 1;
 
+  template <Heuristic kHeuristic, Connectivity kConnectivity>
+  PathResult search(Cell start, Cell goal, const SearchOptions& options);
   void beginQuery();
   void pushOpen(OpenEntry entry);
   void siftUp(std::uint32_t position);
-  void siftDown(std::uint32_t position);
   OpenEntry popOpen();
   std::vector<Cell> tracePath(std::uint32_t node) const;
 
   const GridMap& map_;
   std::vector<Node> nodes_;
-  std::vector<OpenEntry> open_;  // binary min-heap on (f, -g), indexed through Node::heapIndex
-  std::uint32_t generation_ = 0;
+  // Per node: its position in open_, valid while the node is open in the current query. Apart
+  // from nodes_ because the heap updates it at every move: a dense array keeps that in cache.
+  std::vector<std::uint32_t> heapIndex_;
+  std::vector<OpenEntry> open_;  // binary min-heap on key
+  // Base of the current query's visit marks: advances by 2 per query (the generation counter).
+  std::uint32_t visitBase_ = 0;
 };
 
 // Length in cells of a polyline through cell centres (any-angle segments count their Euclidean

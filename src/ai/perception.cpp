@@ -19,19 +19,26 @@ glm::vec3 inWorld(const PerceptionWorld& world, glm::vec3 point) {
 
 std::string_view toString(Sight sight) {
   switch (sight) {
-    case Sight::Seen: return "seen";
-    case Sight::TooFar: return "too far";
-    case Sight::OutsideCone: return "outside cone";
-    case Sight::Occluded: return "occluded";
+    case Sight::Seen:
+      return "seen";
+    case Sight::TooFar:
+      return "too far";
+    case Sight::OutsideCone:
+      return "outside cone";
+    case Sight::Occluded:
+      return "occluded";
   }
   return "unknown";
 }
 
 std::string_view toString(Hearing hearing) {
   switch (hearing) {
-    case Hearing::Heard: return "heard";
-    case Hearing::TooQuiet: return "too quiet";
-    case Hearing::TooFar: return "too far";
+    case Hearing::Heard:
+      return "heard";
+    case Hearing::TooQuiet:
+      return "too quiet";
+    case Hearing::TooFar:
+      return "too far";
   }
   return "unknown";
 }
@@ -48,8 +55,8 @@ bool segmentHitsSphere(const glm::vec3& a, const glm::vec3& b, const sim::Obstac
   const glm::vec3 ab = b - a;
   const float lengthSquared = glm::dot(ab, ab);
   // The point of the segment closest to the centre.
-  const float t = lengthSquared > 0.0f ? std::clamp(glm::dot(sphere.center - a, ab) / lengthSquared, 0.0f, 1.0f)
-                                       : 0.0f;
+  const float t =
+      lengthSquared > 0.0f ? std::clamp(glm::dot(sphere.center - a, ab) / lengthSquared, 0.0f, 1.0f) : 0.0f;
   const glm::vec3 offset = a + t * ab - sphere.center;
   return glm::dot(offset, offset) < sphere.radius * sphere.radius;
 }

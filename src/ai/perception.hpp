@@ -26,8 +26,9 @@ struct PerceptionWorld {
 };
 
 struct SightParams {
-  float viewDistance = 30.0f;                     // units, >= 0; a target at exactly this distance is seen
-  float halfAngle = std::numbers::pi_v<float> / 3;  // radians, [0, pi]: half the cone's opening; pi: all round
+  float viewDistance = 30.0f;  // units, >= 0; a target at exactly this distance is seen
+  float halfAngle =
+      std::numbers::pi_v<float> / 3;  // radians, [0, pi]: half the cone's opening; pi: all round
 };
 
 enum class Sight : std::uint8_t {

@@ -11,6 +11,11 @@
 #include "sim/metrics.hpp"
 #include "sim/params.hpp"
 
+namespace murmur::gpu {
+class Context;
+class FlockPipeline;
+}  // namespace murmur::gpu
+
 namespace murmur::app {
 
 class FlockBackend {
@@ -28,10 +33,17 @@ class FlockBackend {
   virtual std::vector<std::pair<std::string, double>> stageMilliseconds() { return {}; }
   // The device that runs it ("CPU, 2 threads", GL_RENDERER).
   virtual std::string device() const = 0;
+  // The GPU pipeline whose storage buffers hold the state (a renderer draws from them), or null.
+  virtual gpu::FlockPipeline* gpuPipeline() { return nullptr; }
 };
 
 // name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu when a GL 4.3 context can be created, else
-// cpu. Throws InputError for an unknown name, or for gpu when no context can be created.
-std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1);
+// cpu. The gpu backend runs on `context` when given (it must be current and outlive the backend;
+// the demo shares its window or offscreen context this way), else on its own headless context
+// (EGL device deviceIndex, -1: the first that works). Throws InputError for an unknown name, or for
+// gpu when no context can be created. MURMUR_SHADER_DIR, when set, loads shaders from that
+// directory instead of the embedded copies (shader development without rebuilding).
+std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
+                                          gpu::Context* context = nullptr);
 
 }  // namespace murmur::app

@@ -20,7 +20,7 @@ class DevicesCommand final : public Command {
 
   int run() override {
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
-    fmt::print("EGL devices: {}\n", devices.empty() ? "none enumerable (no EGL_EXT_device_enumeration)" : "");
+    fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
     for (const gpu::EglDevice& d : devices) fmt::print("  {}: {}{}\n", d.index, d.name, d.software ? " [software]" : "");
     std::unique_ptr<gpu::Context> context;
     try {

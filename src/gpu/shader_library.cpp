@@ -12,6 +12,9 @@ namespace murmur::gpu {
 namespace {
 
 constexpr std::string_view kRoot = "shaders/";
+// File k of a program is numbered from k * kLineStride + 1 on (and is source string k): Mesa
+// reports some errors inside included code with source string 0, so the line alone must tell.
+constexpr std::size_t kLineStride = 100000;
 
 std::string displayName(std::string_view name) { return std::string(kRoot) + std::string(name); }
 
@@ -36,7 +39,7 @@ std::vector<std::string_view> splitLines(std::string_view text) {
 
 // `#include "path"` -> path; anything else -> nullopt.
 std::optional<std::string> includeTarget(std::string_view line) {
-  static const std::regex pattern(R"(^\s*#\s*include\s+"([^"]+)"\s*(//.*)?$)");
+  static const std::regex pattern(R"re(^\s*#\s*include\s+"([^"]+)"\s*(//.*)?$)re");
   std::match_results<std::string_view::const_iterator> match;
   if (!std::regex_match(line.begin(), line.end(), match, pattern)) return std::nullopt;
   return match[1].str();
@@ -66,7 +69,7 @@ class Preprocessor {
  private:
   // Appends lines[first...] of the file numbered `file`, expanding includes.
   void emit(const std::vector<std::string_view>& lines, std::size_t first, std::size_t file) {
-    out_.text += "#line " + std::to_string(first + 1) + " " + std::to_string(file) + "\n";
+    lineDirective(first + 1, file);
     for (std::size_t i = first; i < lines.size(); ++i) {
       const std::optional<std::string> target = includeTarget(lines[i]);
       if (!target) {
@@ -86,8 +89,13 @@ class Preprocessor {
         emit(splitLines(included), 0, out_.files.size() - 1);
       }
       // Back in this file: the next line is i + 2 (1-based).
-      out_.text += "#line " + std::to_string(i + 2) + " " + std::to_string(file) + "\n";
+      lineDirective(i + 2, file);
     }
+  }
+
+  // The next line is line `line` of file number `file`.
+  void lineDirective(std::size_t line, std::size_t file) {
+    out_.text += "#line " + std::to_string(file * kLineStride + line) + " " + std::to_string(file) + "\n";
   }
 
   const ShaderLibrary& library_;
@@ -167,9 +175,12 @@ std::string rewriteShaderLog(std::string_view log, const std::vector<std::string
   static const std::regex mesa(R"(^(\d+):(\d+)\((\d+)\):\s*(.*)$)");
   static const std::regex nvidia(R"(^(\d+)\((\d+)\)\s*:\s*(.*)$)");
   static const std::regex khronos(R"(^(ERROR|WARNING):\s*(\d+):(\d+):\s*(.*)$)");
-  auto fileName = [&files](const std::string& number) {
-    const std::size_t k = std::stoul(number);
-    return k < files.size() ? displayName(files[k]) : "source " + number;
+  // "file:line" of a reported (source, line): the line alone tells the file (see kLineStride).
+  auto where = [&files](const std::string& source, const std::string& line) {
+    const std::size_t number = std::stoul(line);
+    const std::size_t k = number / kLineStride;
+    if (k < files.size()) return displayName(files[k]) + ":" + std::to_string(number % kLineStride);
+    return "source " + source + ":" + line;
   };
   std::string out;
   for (std::string_view raw : splitLines(log)) {
@@ -178,12 +189,12 @@ std::string rewriteShaderLog(std::string_view log, const std::vector<std::string
     if (line.empty()) continue;
     std::smatch m;
     if (std::regex_match(line, m, mesa)) {
-      line = fileName(m[1]) + ":" + m[2].str() + ": " + m[4].str();
+      line = where(m[1], m[2]) + ": " + m[4].str();
     } else if (std::regex_match(line, m, nvidia)) {
-      line = fileName(m[1]) + ":" + m[2].str() + ": " + m[3].str();
+      line = where(m[1], m[2]) + ": " + m[3].str();
     } else if (std::regex_match(line, m, khronos)) {
       std::string kind = m[1].str() == "ERROR" ? "error" : "warning";
-      line = fileName(m[2]) + ":" + m[3].str() + ": " + kind + ": " + m[4].str();
+      line = where(m[2], m[3]) + ": " + kind + ": " + m[4].str();
     }
     out += (out.empty() ? "" : "\n") + line;
   }

@@ -24,8 +24,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& embeddedShader
 // name -> value, each becoming "#define name value" (work-group sizes, binding points, switches).
 using Defines = std::vector<std::pair<std::string, std::string>>;
 
-// A shader's text as the driver gets it, and the file behind each GLSL source-string number
-// (files[0] is the shader itself; #line N k refers to files[k]).
+// A shader's text as the driver gets it, and the files it was made of: files[0] is the shader
+// itself; line L of files[k] is numbered k * 100000 + L (and is GLSL source string k).
 struct PreprocessedShader {
   std::string text;
   std::vector<std::string> files;
@@ -50,8 +50,8 @@ class ShaderLibrary {
   std::optional<std::filesystem::path> overrideDir_;
 };
 
-// Rewrites the "source:line" locations of a driver log (Mesa "0:12(5):", NVIDIA "0(12) :",
-// AMD/Intel "ERROR: 0:12:") into "shaders/<file>:line:". Exposed for tests.
+// Rewrites the locations of a driver log (Mesa "0:12(5):", NVIDIA "0(12) :", AMD/Intel
+// "ERROR: 0:12:") into "shaders/<file>:line:" (see PreprocessedShader). Exposed for tests.
 std::string rewriteShaderLog(std::string_view log, const std::vector<std::string>& files);
 
 }  // namespace murmur::gpu

@@ -10,11 +10,18 @@ namespace murmur::render {
 namespace {
 
 // Appends triangle (a, b, c) with its face normal; wings give each corner's wing weight.
-void addFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 wings = glm::vec3(0.0f)) {
+void addFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 wings) {
   const glm::vec3 normal = glm::normalize(glm::cross(b - a, c - a));
   mesh.push_back({a, wings.x, normal});
   mesh.push_back({b, wings.y, normal});
   mesh.push_back({c, wings.z, normal});
+}
+
+// A face of a closed shape that surrounds the origin: wound counter-clockwise seen from outside
+// (whatever order the corners come in), its normal pointing away from the origin.
+void addOutwardFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+  if (glm::dot(glm::cross(b - a, c - a), a + b + c) < 0.0f) std::swap(b, c);
+  addFace(mesh, a, b, c, glm::vec3(0.0f));
 }
 
 // Both sides of a thin surface (wings, tail): the two faces only differ in winding.
@@ -33,8 +40,8 @@ std::vector<MeshVertex> birdMesh() {
                                          glm::vec3(0.1f, -0.07f, 0.0f), glm::vec3(0.1f, 0.0f, -0.08f)};
   for (std::size_t i = 0; i < ring.size(); ++i) {
     const glm::vec3 a = ring[i], b = ring[(i + 1) % ring.size()];
-    addFace(mesh, beak, b, a);
-    addFace(mesh, tail, a, b);
+    addOutwardFace(mesh, beak, a, b);
+    addOutwardFace(mesh, tail, a, b);
   }
   // Wings: swept back, rising a little towards the tips (a dihedral reads as a bird from any side).
   for (const float side : {1.0f, -1.0f}) {
@@ -79,8 +86,8 @@ std::vector<MeshVertex> diamondMesh() {
                                          glm::vec3(-0.6f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 0.6f)};
   for (std::size_t i = 0; i < ring.size(); ++i) {
     const glm::vec3 a = ring[i], b = ring[(i + 1) % ring.size()];
-    addFace(mesh, top, a, b);
-    addFace(mesh, bottom, b, a);
+    addOutwardFace(mesh, top, a, b);
+    addOutwardFace(mesh, bottom, a, b);
   }
   return mesh;
 }
@@ -94,10 +101,8 @@ std::vector<MeshVertex> spikeMesh() {
     for (const float sign : {1.0f, -1.0f}) {
       const glm::vec3 tip = axes[k] * sign;
       const glm::vec3 base = axes[k] * (sign * core);
-      // The base square, counter-clockwise seen from the tip.
-      std::array<glm::vec3, 4> square = {base + u + v, base - u + v, base - u - v, base + u - v};
-      if (sign < 0.0f) std::swap(square[1], square[3]);
-      for (std::size_t i = 0; i < square.size(); ++i) addFace(mesh, tip, square[i], square[(i + 1) % 4]);
+      const std::array<glm::vec3, 4> square = {base + u + v, base - u + v, base - u - v, base + u - v};
+      for (std::size_t i = 0; i < square.size(); ++i) addOutwardFace(mesh, tip, square[i], square[(i + 1) % 4]);
     }
   }
   return mesh;

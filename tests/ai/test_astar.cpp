@@ -37,7 +37,8 @@ std::vector<double> dijkstra(const GridMap& map, Cell start, Connectivity connec
         if (diagonal && connectivity == Connectivity::Four) continue;
         const Cell next{cell.x + dx, cell.y + dy};
         if (!map.passable(next)) continue;
-        if (diagonal && (!map.passable(Cell{cell.x + dx, cell.y}) || !map.passable(Cell{cell.x, cell.y + dy})))
+        if (diagonal &&
+            (!map.passable(Cell{cell.x + dx, cell.y}) || !map.passable(Cell{cell.x, cell.y + dy})))
           continue;
         const double nd = d + (diagonal ? std::numbers::sqrt2 : 1.0);
         if (nd < distance[index(next)]) {
@@ -60,7 +61,8 @@ GridMap randomMap(std::mt19937& random, std::int32_t width, std::int32_t height,
 }
 
 // Returns a failure message, or "" when path is a valid path from start to goal under the rules.
-std::string pathProblem(const GridMap& map, const std::vector<Cell>& path, Cell start, Connectivity connectivity) {
+std::string pathProblem(const GridMap& map, const std::vector<Cell>& path, Cell start,
+                        Connectivity connectivity) {
   if (path.empty()) return "empty path";
   if (path.front() != start) return "does not begin at the start";
   for (std::size_t i = 0; i < path.size(); ++i) {
@@ -68,7 +70,8 @@ std::string pathProblem(const GridMap& map, const std::vector<Cell>& path, Cell 
     if (i == 0) continue;
     const std::int32_t dx = path[i].x - path[i - 1].x;
     const std::int32_t dy = path[i].y - path[i - 1].y;
-    if (std::abs(dx) > 1 || std::abs(dy) > 1 || (dx == 0 && dy == 0)) return "not adjacent at " + std::to_string(i);
+    if (std::abs(dx) > 1 || std::abs(dy) > 1 || (dx == 0 && dy == 0))
+      return "not adjacent at " + std::to_string(i);
     if (dx != 0 && dy != 0) {
       if (connectivity == Connectivity::Four) return "diagonal step in a 4-connected path";
       if (!map.passable(Cell{path[i - 1].x + dx, path[i - 1].y}) ||
@@ -88,7 +91,8 @@ class AStarVersusDijkstra : public ::testing::TestWithParam<RandomCase> {};
 
 TEST_P(AStarVersusDijkstra, SameLengthsAndReachability) {
   const RandomCase param = GetParam();
-  std::mt19937 random(1234 + static_cast<unsigned>(param.connectivity) * 10 + static_cast<unsigned>(param.heuristic));
+  std::mt19937 random(1234 + static_cast<unsigned>(param.connectivity) * 10 +
+                      static_cast<unsigned>(param.heuristic));
   SearchOptions options;
   options.connectivity = param.connectivity;
   options.heuristic = param.heuristic;
@@ -108,9 +112,9 @@ TEST_P(AStarVersusDijkstra, SameLengthsAndReachability) {
           const Cell goal{column(random), row(random)};
           const double expected = distance[static_cast<std::size_t>(goal.y * map.width() + goal.x)];
           const PathResult result = finder.findPath(start, goal, options);
-          SCOPED_TRACE(testing::Message() << "density " << density << " map " << map.width() << "x"
-                                          << map.height() << " (" << start.x << "," << start.y << ") -> ("
-                                          << goal.x << "," << goal.y << ")");
+          SCOPED_TRACE(testing::Message()
+                       << "density " << density << " map " << map.width() << "x" << map.height() << " ("
+                       << start.x << "," << start.y << ") -> (" << goal.x << "," << goal.y << ")");
           if (expected == kInfinity) {
             ++noPath;
             EXPECT_EQ(result.status, PathStatus::NoPath);
@@ -202,7 +206,8 @@ TEST(AStar, PreconditionsThrow) {
 
 TEST(AStar, HeuristicValues) {
   EXPECT_DOUBLE_EQ(heuristicDistance(Heuristic::Manhattan, Cell{0, 0}, Cell{3, -4}), 7.0);
-  EXPECT_DOUBLE_EQ(heuristicDistance(Heuristic::Octile, Cell{0, 0}, Cell{3, -4}), 1.0 + 3.0 * std::numbers::sqrt2);
+  EXPECT_DOUBLE_EQ(heuristicDistance(Heuristic::Octile, Cell{0, 0}, Cell{3, -4}),
+                   1.0 + 3.0 * std::numbers::sqrt2);
   EXPECT_DOUBLE_EQ(heuristicDistance(Heuristic::Euclidean, Cell{0, 0}, Cell{3, -4}), 5.0);
   EXPECT_EQ(defaultHeuristic(Connectivity::Four), Heuristic::Manhattan);
   EXPECT_EQ(defaultHeuristic(Connectivity::Eight), Heuristic::Octile);

@@ -16,10 +16,14 @@ enum class Event { None, SawPlayer, LostPlayer, Hurt };
 
 const char* name(Guard id) {
   switch (id) {
-    case Guard::None: return "none";
-    case Guard::Patrol: return "patrol";
-    case Guard::Chase: return "chase";
-    case Guard::Flee: return "flee";
+    case Guard::None:
+      return "none";
+    case Guard::Patrol:
+      return "patrol";
+    case Guard::Chase:
+      return "chase";
+    case Guard::Flee:
+      return "flee";
   }
   return "?";
 }
@@ -64,7 +68,9 @@ Machine guardMachine() {
 
 using Log = std::vector<std::string>;
 
-TEST(FsmState, NullStateIdIsRefused) { EXPECT_THROW(LoggingState{Guard::None}, std::invalid_argument); }
+TEST(FsmState, NullStateIdIsRefused) {
+  EXPECT_THROW(LoggingState{Guard::None}, std::invalid_argument);
+}
 
 TEST(FsmState, TransitionsMapToTargets) {
   LoggingState state(Guard::Patrol);

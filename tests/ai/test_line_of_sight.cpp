@@ -18,7 +18,9 @@ struct Fraction {
   std::int64_t numerator;
   std::int64_t denominator;
 };
-bool lessOrEqual(Fraction a, Fraction b) { return a.numerator * b.denominator <= b.numerator * a.denominator; }
+bool lessOrEqual(Fraction a, Fraction b) {
+  return a.numerator * b.denominator <= b.numerator * a.denominator;
+}
 
 // Whether the segment between the centres of a and b meets the closed square of cell. In doubled
 // coordinates centres are odd integers and cell edges even ones, so everything is exact.
@@ -132,8 +134,8 @@ TEST(SmoothPath, NeverCrossesABlockedCellAndNeverGrows) {
         EXPECT_LE(smooth.size(), result.path.size());
         for (std::size_t i = 1; i < smooth.size(); ++i)
           ASSERT_TRUE(bruteForceLineOfSight(map, smooth[i - 1], smooth[i]))
-              << "segment " << i << " (" << smooth[i - 1].x << "," << smooth[i - 1].y << ") -> (" << smooth[i].x
-              << "," << smooth[i].y << ")";
+              << "segment " << i << " (" << smooth[i - 1].x << "," << smooth[i - 1].y << ") -> ("
+              << smooth[i].x << "," << smooth[i].y << ")";
         const double smoothLength = pathLength(smooth);
         EXPECT_LE(smoothLength, result.length + 1e-9);
         if (smoothLength < result.length - 1e-6) ++shortened;
@@ -155,7 +157,8 @@ TEST(GridPlacement, CellsAndCentres) {
   EXPECT_EQ(placement.cellAt(glm::vec3(-10.0f, 7.0f, 4.0f)), (Cell{0, 0}));
   EXPECT_EQ(placement.cellAt(glm::vec3(-7.5f, 0.0f, 9.9f)), (Cell{1, 2}));
   EXPECT_EQ(placement.cellAt(glm::vec3(-10.5f, 0.0f, 3.0f)), (Cell{-1, -1}));
-  EXPECT_EQ(placement.cellAt(glm::vec3(1e30f, 0.0f, -1e30f)).x, GridMap::kMaxSide + 2);  // clamped, still outside
+  EXPECT_EQ(placement.cellAt(glm::vec3(1e30f, 0.0f, -1e30f)).x,
+            GridMap::kMaxSide + 2);  // clamped, still outside
   const glm::vec3 centre = placement.centerOf(Cell{1, 2}, 3.0f);
   EXPECT_FLOAT_EQ(centre.x, -7.0f);
   EXPECT_FLOAT_EQ(centre.y, 3.0f);
@@ -168,7 +171,8 @@ bool sampledClear(const GridMap& map, glm::vec2 a, glm::vec2 b) {
   const int samples = 4000;
   for (int i = 0; i <= samples; ++i) {
     const glm::vec2 p = a + (b - a) * (float(i) / float(samples));
-    if (!map.passable(Cell{static_cast<std::int32_t>(std::floor(p.x)), static_cast<std::int32_t>(std::floor(p.y))}))
+    if (!map.passable(
+            Cell{static_cast<std::int32_t>(std::floor(p.x)), static_cast<std::int32_t>(std::floor(p.y))}))
       return false;
   }
   return true;
@@ -185,7 +189,9 @@ TEST(SegmentClear, AgreesWithSamplingAndIsNeverOptimistic) {
     const glm::vec2 b(coordinate(random), coordinate(random));
     const bool clear = segmentClear(map, placement, glm::vec3(a.x, 1.0f, a.y), glm::vec3(b.x, -5.0f, b.y));
     const bool sampled = sampledClear(map, a, b);
-    if (clear) ASSERT_TRUE(sampled) << a.x << "," << a.y << " -> " << b.x << "," << b.y;
+    if (clear) {
+      ASSERT_TRUE(sampled) << a.x << "," << a.y << " -> " << b.x << "," << b.y;
+    }
     if (clear != sampled) ++disagreements;  // sampling can step over a cell's tip
   }
   EXPECT_LT(disagreements, 15u);

@@ -13,7 +13,9 @@ namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
-float radians(float degrees) { return degrees * kPi / 180.0f; }
+float radians(float degrees) {
+  return degrees * kPi / 180.0f;
+}
 
 // A point at distance from the origin, angle degrees from +x, in the x-z plane.
 glm::vec3 atAngle(float degrees, float distance) {
@@ -32,8 +34,9 @@ TEST(Sight, ConeEdges) {
   EXPECT_EQ(see(world, params, eye, forward, atAngle(-45.5f, 10.0f)), Sight::OutsideCone);
   EXPECT_EQ(see(world, params, eye, forward, atAngle(180.0f, 10.0f)), Sight::OutsideCone);
   // The cone is a cone, not a wedge: 44.5 degrees upward is inside too.
-  EXPECT_EQ(see(world, params, eye, forward, glm::vec3(std::cos(radians(44.5f)), std::sin(radians(44.5f)), 0.0f)),
-            Sight::Seen);
+  EXPECT_EQ(
+      see(world, params, eye, forward, glm::vec3(std::cos(radians(44.5f)), std::sin(radians(44.5f)), 0.0f)),
+      Sight::Seen);
   // forward need not be unit length.
   EXPECT_EQ(see(world, params, eye, 7.0f * forward, atAngle(44.5f, 10.0f)), Sight::Seen);
 }
@@ -51,7 +54,8 @@ TEST(Sight, HalfAngleLimits) {
 TEST(Sight, ViewDistanceIsInclusive) {
   const PerceptionWorld world;
   const SightParams params{10.0f, kPi};
-  EXPECT_EQ(see(world, params, glm::vec3(0.0f), glm::vec3(1, 0, 0), glm::vec3(10.0f, 0.0f, 0.0f)), Sight::Seen);
+  EXPECT_EQ(see(world, params, glm::vec3(0.0f), glm::vec3(1, 0, 0), glm::vec3(10.0f, 0.0f, 0.0f)),
+            Sight::Seen);
   EXPECT_EQ(see(world, params, glm::vec3(0.0f), glm::vec3(1, 0, 0), glm::vec3(10.01f, 0.0f, 0.0f)),
             Sight::TooFar);
 }
@@ -70,7 +74,8 @@ TEST(Sight, OccludedBySphere) {
   EXPECT_EQ(see(world, params, eye, forward, glm::vec3(3.9f, 0.0f, 0.0f)), Sight::Seen);  // in front of it
   EXPECT_EQ(see(world, params, eye, forward, glm::vec3(5.0f, 0.0f, 0.0f)), Sight::Occluded);  // inside it
   // Above the sphere in 3D; in a 2D world heights are ignored and the circle blocks.
-  EXPECT_EQ(see(world, params, glm::vec3(0.0f, 3.0f, 0.0f), forward, glm::vec3(10.0f, 3.0f, 0.0f)), Sight::Seen);
+  EXPECT_EQ(see(world, params, glm::vec3(0.0f, 3.0f, 0.0f), forward, glm::vec3(10.0f, 3.0f, 0.0f)),
+            Sight::Seen);
   world.dims = 2;
   EXPECT_EQ(see(world, params, glm::vec3(0.0f, 3.0f, 0.0f), forward, glm::vec3(10.0f, 3.0f, 0.0f)),
             Sight::Occluded);
@@ -78,10 +83,13 @@ TEST(Sight, OccludedBySphere) {
 
 TEST(Sight, SegmentSphereTouchingDoesNotOcclude) {
   const sim::Obstacle sphere{glm::vec3(0.0f, 1.0f, 0.0f), 1.0f};
-  EXPECT_FALSE(segmentHitsSphere(glm::vec3(-5.0f, 0.0f, 0.0f), glm::vec3(5.0f, 0.0f, 0.0f), sphere));  // tangent
+  EXPECT_FALSE(
+      segmentHitsSphere(glm::vec3(-5.0f, 0.0f, 0.0f), glm::vec3(5.0f, 0.0f, 0.0f), sphere));  // tangent
   EXPECT_TRUE(segmentHitsSphere(glm::vec3(-5.0f, 0.01f, 0.0f), glm::vec3(5.0f, 0.01f, 0.0f), sphere));
-  EXPECT_FALSE(segmentHitsSphere(glm::vec3(-5.0f, 0.5f, 0.0f), glm::vec3(-2.0f, 0.5f, 0.0f), sphere));  // stops short
-  EXPECT_TRUE(segmentHitsSphere(glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f, 1.0f, 0.0f), sphere));  // a point inside
+  EXPECT_FALSE(
+      segmentHitsSphere(glm::vec3(-5.0f, 0.5f, 0.0f), glm::vec3(-2.0f, 0.5f, 0.0f), sphere));  // stops short
+  EXPECT_TRUE(
+      segmentHitsSphere(glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f, 1.0f, 0.0f), sphere));  // a point inside
 }
 
 // A 20 x 20 map of 1-unit cells at the world origin with a wall along x = 10 (cells (10, 0..17)),
@@ -133,10 +141,12 @@ TEST(Hearing, GoesAroundWallsNotThroughThem) {
   EXPECT_EQ(hear(walled.world, &paths, HearingParams{1.0f, 10.0f}, listener, source, 5.0f), Hearing::TooFar);
   EXPECT_EQ(hear(walled.world, &paths, HearingParams{1.0f, 40.0f}, listener, source, 5.0f), Hearing::Heard);
   // On the same side the straight path is heard at a short range.
-  EXPECT_EQ(hear(walled.world, &paths, HearingParams{1.0f, 5.0f}, listener, glm::vec3(4.5f, 0.0f, 2.5f), 5.0f),
-            Hearing::Heard);
+  EXPECT_EQ(
+      hear(walled.world, &paths, HearingParams{1.0f, 5.0f}, listener, glm::vec3(4.5f, 0.0f, 2.5f), 5.0f),
+      Hearing::Heard);
   // Without the grid the wall is not known: heard through it.
-  EXPECT_EQ(hear(PerceptionWorld{}, nullptr, HearingParams{1.0f, 10.0f}, listener, source, 5.0f), Hearing::Heard);
+  EXPECT_EQ(hear(PerceptionWorld{}, nullptr, HearingParams{1.0f, 10.0f}, listener, source, 5.0f),
+            Hearing::Heard);
   // Range counts in world units: 2-unit cells halve the path in cells.
   walled.world.placement.cellSize = 2.0f;
   EXPECT_EQ(hear(walled.world, &paths, HearingParams{1.0f, 10.0f}, glm::vec3(1.0f, 0.0f, 1.0f),

@@ -58,7 +58,8 @@ TEST(MovingAiScenarios, EveryScenarioHasItsOptimalLength) {
       const GridMap& map = slot->second.map;
       ASSERT_EQ(map.width(), scenario.mapWidth);
       ASSERT_EQ(map.height(), scenario.mapHeight);
-      const PathResult result = slot->second.finder->findPath(scenario.start, scenario.goal, searchOptions(Connectivity::Eight));
+      const PathResult result =
+          slot->second.finder->findPath(scenario.start, scenario.goal, searchOptions(Connectivity::Eight));
       if (result.status != PathStatus::Found || std::abs(result.length - scenario.optimalLength) > 1e-3) {
         ++mismatches;
         ADD_FAILURE() << "line " << scenario.line << ": " << toString(result.status) << " length "

@@ -1,0 +1,248 @@
+// The rules of one model step (docs/model.md), mirroring src/sim/rules.hpp and rules.cpp function by
+// function and operation by operation, so that a GPU step gives the CPU's floats wherever the
+// driver's arithmetic is IEEE (llvmpipe): lengths are sqrt(dot) rather than length(), directions
+// x / |x| rather than normalize() or inversesqrt(), dot products are summed left to right like
+// glm's, and results are `precise` (no fused multiply-add, no reassociation).
+// Needs common/Params.glsl; the including shader defines readId(slot).
+
+#include "common/Vector.glsl"
+
+const float kCos45 = 0.70710678118654752;
+
+struct NeighbourSums {
+  vec3 separation;      // sum over S_i of u_ij / max(|d_ij|, d_min)
+  vec3 headingSum;      // sum over G_i of f_j
+  vec3 offsetSum;       // sum over G_i of d_ij
+  uint sameGroupCount;  // |G_i|
+  bool frontOccupied;   // a same-group boid within R lies in the 45-degree front cone
+};
+
+NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false); }
+
+struct BoidView {
+  vec3 position;
+  vec3 velocity;
+  vec3 heading;
+  uint id;
+  uint group;
+};
+
+// The id of the boid in sorted slot `slot`, defined by the including shader. accumulateNeighbour
+// needs id_j only for coincident boids, so it takes j's slot and reads the id on demand.
+uint readId(uint slot);
+
+// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums; the caller skips j == i.
+
+void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj, inout NeighbourSums sums) {
+  precise float d2 = dot3(d, d);
+  if (!(d2 < P.radius2)) return;
+  precise float dist = sqrt(d2);
+  bool coincident = dist < kEps;
+  bool sameGroup = groupj == self.group;
+  precise float along = dot3(self.heading, d);
+  precise float frontEdge = dist * kCos45;
+  if (P.needFront != 0u && sameGroup && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  precise float fovEdge = dist * P.cosHalfFov;
+  if (P.limitedFov != 0u && !coincident && along < fovEdge) return;
+  if (d2 < P.separationRadius2) {
+    precise vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
+    precise vec3 term = away / max(dist, P.minDistance);
+    precise vec3 separation = sums.separation + term;
+    sums.separation = separation;
+  }
+  if (sameGroup) {
+    precise vec3 headingSum = sums.headingSum + fj;
+    precise vec3 offsetSum = sums.offsetSum + d;
+    sums.headingSum = headingSum;
+    sums.offsetSum = offsetSum;
+    ++sums.sameGroupCount;
+  }
+}
+
+struct Forces {
+  vec3 separation;
+  vec3 alignment;
+  vec3 cohesion;
+  vec3 avoidance;
+  vec3 bounds;
+  vec3 goal;
+  vec3 flee;
+  vec3 cruise;
+};
+
+vec3 separationForce(NeighbourSums sums) {
+  precise vec3 f = P.maxSpeed * P.separationRadius * sums.separation;
+  return f;
+}
+
+vec3 alignmentForce(BoidView self, NeighbourSums sums) {
+  if (sums.sameGroupCount == 0u) return vec3(0.0);
+  precise vec3 meanHeading = sums.headingSum / float(sums.sameGroupCount);
+  precise vec3 f = P.maxSpeed * (meanHeading - self.heading);
+  return f;
+}
+
+vec3 cohesionForce(BoidView self, NeighbourSums sums) {
+  if (sums.sameGroupCount == 0u) return vec3(0.0);
+  precise vec3 c = sums.offsetSum / float(sums.sameGroupCount);
+  precise float len = length3(c);
+  if (!(len > kEps)) return vec3(0.0);
+  precise vec3 f = P.maxSpeed * (c / len) - self.velocity;
+  return f;
+}
+
+vec3 avoidanceForce(BoidView self) {
+  // Inside rule: the obstacle the boid is deepest inside pushes it straight out.
+  int deepest = -1;
+  float deepestDepth = 0.0;
+  for (uint k = 0u; k < P.obstacleCount; ++k) {
+    vec4 o = obstacle(k);
+    precise float depth = (o.w + P.boidRadius) - length3(o.xyz - self.position);
+    if (depth > 0.0 && (deepest < 0 || depth > deepestDepth)) {
+      deepest = int(k);
+      deepestDepth = depth;
+    }
+  }
+  if (deepest >= 0) {
+    precise vec3 a = obstacle(uint(deepest)).xyz - self.position;
+    precise float len = length3(a);
+    precise vec3 out_ = len < kEps ? vec3(1.0, 0.0, 0.0) : -a / len;
+    precise vec3 f = 2.0 * P.maxSpeed * out_;
+    return f;
+  }
+  // Detection box: the nearest obstacle ahead whose clearance the box overlaps.
+  precise float reach = P.perceptionRadius + length3(self.velocity) * P.lookahead;
+  int nearest = -1;
+  float nearestT = 0.0;
+  vec3 nearestB = vec3(0.0);
+  float nearestSpan = 1.0;
+  for (uint k = 0u; k < P.obstacleCount; ++k) {
+    vec4 o = obstacle(k);
+    precise vec3 a = o.xyz - self.position;
+    precise float re = o.w + P.boidRadius;
+    precise float t = dot3(a, self.heading);
+    precise vec3 b = a - t * self.heading;
+    precise float span = reach + re;
+    if (t > 0.0 && t < span && length3(b) < re && (nearest < 0 || t < nearestT)) {
+      nearest = int(k);
+      nearestT = t;
+      nearestB = b;
+      nearestSpan = span;
+    }
+  }
+  if (nearest < 0) return vec3(0.0);
+  precise float s = 1.0 - nearestT / nearestSpan;
+  precise vec3 lateral;
+  precise float bLen = length3(nearestB);
+  if (bLen >= kEps) {
+    lateral = -nearestB / bLen;
+  } else {
+    precise vec3 side = cross(self.heading, vec3(0.0, 1.0, 0.0));
+    precise float sideLen = length3(side);
+    lateral = sideLen < kEps ? vec3(0.0, 0.0, 1.0) : side / sideLen;
+  }
+  precise vec3 f = P.maxSpeed * (1.0 + s) * lateral;
+  return f;
+}
+
+vec3 containmentForce(BoidView self) {
+  precise vec3 force = vec3(0.0);
+  if (P.wrap != 0u || !(P.margin > 0.0)) return force;
+  for (int k = 0; k < 3; ++k) {
+    if (k == 1 && P.dims == 2u) continue;
+    float lo = P.worldMin[k], hi = P.worldMax[k], x = self.position[k];
+    precise float inner = lo + P.margin;
+    precise float outer = hi - P.margin;
+    if (x < inner) force[k] += P.maxSpeed * (inner - x) / P.margin;
+    if (x > outer) force[k] -= P.maxSpeed * (x - hi + P.margin) / P.margin;
+  }
+  return force;
+}
+
+vec3 goalForce(BoidView self, NeighbourSums sums) {
+  if (self.group >= P.groupCount) return vec3(0.0);
+  vec4 goal = goalOf(self.group);
+  if (goal.w == 0.0) return vec3(0.0);
+  if (P.goalModeAll == 0u && sums.frontOccupied) return vec3(0.0);
+  precise vec3 to = goal.xyz - self.position;
+  precise float dist = length3(to);
+  if (!(dist > kEps)) return vec3(0.0);
+  precise vec3 f = (to / dist) * P.maxSpeed * min(1.0, dist / P.slowRadius) - self.velocity;
+  return f;
+}
+
+vec3 fleeForce(BoidView self) {
+  precise vec3 force = vec3(0.0);
+  for (uint m = 0u; m < P.predatorCount; ++m) {
+    precise vec3 e = self.position - predator(m);
+    precise float len = length3(e);
+    if (len > 0.0 && len < P.fleeRadius) force += ((e / len) * P.maxSpeed - self.velocity) * (1.0 - len / P.fleeRadius);
+  }
+  return force;
+}
+
+vec3 cruiseForce(BoidView self) {
+  precise vec3 f = self.heading * (P.cruiseSpeed - length3(self.velocity));
+  return f;
+}
+
+Forces computeForces(BoidView self, NeighbourSums sums) {
+  Forces f;
+  f.separation = separationForce(sums);
+  f.alignment = alignmentForce(self, sums);
+  f.cohesion = cohesionForce(self, sums);
+  f.avoidance = avoidanceForce(self);
+  f.bounds = containmentForce(self);
+  f.goal = goalForce(self, sums);
+  f.flee = fleeForce(self);
+  f.cruise = cruiseForce(self);
+  return f;
+}
+
+struct BoidUpdate {
+  vec3 position;
+  vec3 velocity;
+};
+
+// Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
+BoidUpdate integrate(BoidView self, Forces f) {
+  precise vec3 force = P.wSeparation * f.separation + P.wAlignment * f.alignment + P.wCohesion * f.cohesion +
+                       P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
+                       P.wCruise * f.cruise;
+  if (P.dims == 2u) force.y = 0.0;
+  precise float forceLen = length3(force);
+  if (forceLen > P.maxForce) force *= P.maxForce / forceLen;
+
+  precise vec3 v = self.velocity + force / P.mass * P.dt;
+  precise float speed = length3(v);
+  if (speed > P.maxSpeed) {
+    v *= P.maxSpeed / speed;
+  } else if (speed < kEps) {
+    v = self.heading * P.minSpeed;
+  } else if (speed < P.minSpeed) {
+    v *= P.minSpeed / speed;
+  }
+  precise vec3 pos = self.position + v * P.dt;
+
+  for (int k = 0; k < 3; ++k) {
+    if (k == 1 && P.dims == 2u) continue;
+    float lo = P.worldMin[k], hi = P.worldMax[k];
+    if (P.wrap != 0u) {
+      precise float size = hi - lo;
+      pos[k] -= size * floor((pos[k] - lo) / size);
+      // A coordinate a rounding below lo can land exactly on hi: on the torus that is lo.
+      if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
+    } else {
+      if (pos[k] < lo) {
+        pos[k] = lo;
+        v[k] = abs(v[k]);
+      } else if (pos[k] > hi) {
+        pos[k] = hi;
+        v[k] = -abs(v[k]);
+      }
+    }
+  }
+  return BoidUpdate(pos, v);
+}
+
+BoidUpdate stepBoid(BoidView self, NeighbourSums sums) { return integrate(self, computeForces(self, sums)); }

@@ -1,0 +1,33 @@
+#version 430 core
+// One bird per instance: position, velocity, group and flags read from storage buffers by
+// gl_InstanceID (render::BoidBuffers documents the layout), the mesh turned to fly along the
+// velocity, wings beating with a phase of its own.
+#include "render/View.glsl"
+#include "render/Boids.glsl"
+
+layout(location = 0) in vec4 aPositionWing;  // xyz: mesh position (unit length, +x forward); w: wing weight
+
+layout(location = 0) uniform float uSize;  // body length, world units
+
+out vec3 vWorldPosition;
+flat out vec3 vColour;
+
+void main() {
+  uint i = uint(gl_InstanceID);
+  vec3 velocity = boidVelocity[i].xyz;
+  float speed = length(velocity);
+  vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);
+  vec3 worldUp = abs(forward.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
+  vec3 side = normalize(cross(forward, worldUp));
+  vec3 up = cross(side, forward);
+
+  bool leader = isLeader(i);
+  float beat = sin(view.eye.w * 14.0 + float(i) * 0.61);
+  vec3 local = aPositionWing.xyz + vec3(0.0, 0.12 * beat * aPositionWing.w, 0.0);
+  float size = uSize * (leader ? 1.6 : 1.0);
+  vec3 world = boidPosition[i].xyz + size * (forward * local.x + up * local.y + side * local.z);
+
+  vWorldPosition = world;
+  vColour = boidColour(i, leader);
+  gl_Position = view.viewProjection * vec4(world, 1.0);
+}

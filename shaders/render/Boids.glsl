@@ -1,0 +1,18 @@
+// The boid storage buffers (render::BoidBuffers): std430 arrays indexed by boid, bound by
+// render::BoidRenderer at the binding points it defines.
+layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 boidPosition[]; };
+layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
+layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
+layout(std430, binding = FLAGS_BINDING) readonly buffer BoidFlags { uint boidFlags[]; };
+
+// Without a group (or flags) buffer every boid is in group 0 (and no leader).
+layout(location = 1) uniform bool uHasGroups;
+layout(location = 2) uniform bool uHasFlags;
+
+bool isLeader(uint i) { return uHasFlags && (boidFlags[i] & LEADER_FLAG) != 0u; }
+
+// Leaders are lit up: their group colour pushed towards white.
+vec3 boidColour(uint i, bool leader) {
+  vec3 colour = groupColour(uHasGroups ? boidGroup[i] : 0u);
+  return leader ? mix(colour, vec3(1.0), 0.55) : colour;
+}

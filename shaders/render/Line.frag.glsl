@@ -1,0 +1,9 @@
+#version 430 core
+#include "render/View.glsl"
+
+in vec3 vWorldPosition;
+in vec4 vColour;
+
+layout(location = 0) out vec4 fragColour;
+
+void main() { fragColour = vec4(applyFog(vColour.rgb, vWorldPosition), vColour.a); }

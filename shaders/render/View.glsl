@@ -1,0 +1,45 @@
+// The per-frame uniforms every render program shares (render::ViewUniforms, std140, binding
+// VIEW_BINDING) and the shading that gives a frame its one look: sun, sky and fog.
+layout(std140, binding = VIEW_BINDING) uniform View {
+  mat4 viewProjection;
+  mat4 inverseViewProjection;
+  vec4 eye;           // xyz: camera position; w: time in seconds (wing beats)
+  vec4 cameraRight;   // xyz: unit, screen right; w: pixels per unit at distance 1
+  vec4 cameraUp;      // xyz: unit, screen up
+  vec4 sunDirection;  // xyz: unit, towards the sun
+  vec4 sunColour;
+  vec4 skyZenith;
+  vec4 skyHorizon;
+  vec4 groundHaze;
+  vec4 fog;           // x: density per unit of distance; y: the most fog can hide (0..1)
+  vec4 palette[PALETTE_SIZE];
+} view;
+
+vec3 groupColour(uint group) { return view.palette[group % uint(PALETTE_SIZE)].rgb; }
+
+// The sky seen along direction: zenith to horizon above, haze below, a glow around the sun.
+vec3 skyColour(vec3 direction) {
+  float elevation = direction.y;
+  vec3 sky = elevation >= 0.0 ? mix(view.skyHorizon.rgb, view.skyZenith.rgb, pow(elevation, 0.55))
+                              : mix(view.skyHorizon.rgb, view.groundHaze.rgb, pow(-elevation, 0.4));
+  float sun = max(dot(direction, view.sunDirection.xyz), 0.0);
+  return sky + view.sunColour.rgb * (0.25 * pow(sun, 24.0) + 0.6 * pow(sun, 800.0));
+}
+
+// Distance fog towards the horizon colour: far boids fade into the sky, which gives depth.
+vec3 applyFog(vec3 colour, vec3 worldPosition) {
+  float distance = length(worldPosition - view.eye.xyz);
+  float amount = (1.0 - exp(-distance * view.fog.x)) * view.fog.y;
+  return mix(colour, view.skyHorizon.rgb, amount);
+}
+
+// Sun (wrapped diffuse, a little specular) plus a sky-to-ground ambient; normal is unit.
+vec3 shade(vec3 base, vec3 normal, vec3 worldPosition) {
+  vec3 toEye = normalize(view.eye.xyz - worldPosition);
+  float diffuse = max(dot(normal, view.sunDirection.xyz) * 0.8 + 0.2, 0.0);
+  vec3 ambient = mix(view.groundHaze.rgb, view.skyZenith.rgb, 0.5 + 0.5 * normal.y) * 0.45 + 0.15;
+  vec3 halfway = normalize(view.sunDirection.xyz + toEye);
+  float specular = pow(max(dot(normal, halfway), 0.0), 40.0) * 0.25;
+  vec3 lit = base * (ambient + view.sunColour.rgb * diffuse * 0.75) + view.sunColour.rgb * specular;
+  return applyFog(lit, worldPosition);
+}

@@ -1,0 +1,62 @@
+// The gpu backend: gpu::FlockPipeline on a headless EGL context (or a context the caller shares).
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "app/backend.hpp"
+#include "gpu/context.hpp"
+#include "gpu/error.hpp"
+#include "gpu/flock_pipeline.hpp"
+#include "gpu/shader_library.hpp"
+#include "sim/error.hpp"
+
+namespace murmur::app {
+namespace {
+
+gpu::ShaderLibrary shaderLibrary() {
+  const char* dir = std::getenv("MURMUR_SHADER_DIR");
+  return dir != nullptr && *dir != '\0' ? gpu::ShaderLibrary(dir) : gpu::ShaderLibrary();
+}
+
+class GpuFlockBackend final : public FlockBackend {
+ public:
+  GpuFlockBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context)
+      : owned_(std::move(owned)), context_(context), shaders_(shaderLibrary()), pipeline_(context_, shaders_) {}
+
+  std::string_view name() const override { return "gpu"; }
+  void setState(const sim::FlockState& state) override {
+    try {
+      pipeline_.upload(state);
+    } catch (const gpu::CapacityError& e) {
+      throw InputError("", 0, "boids", e.what());
+    }
+  }
+  void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override { pipeline_.step(params, inputs); }
+  sim::FlockState state() override { return pipeline_.download(); }
+  std::vector<sim::GroupSummary> groupSummaries() override { return pipeline_.groupSummaries(); }
+  std::vector<std::pair<std::string, double>> stageMilliseconds() override {
+    pipeline_.timer().poll();
+    std::vector<std::pair<std::string, double>> stages;
+    for (const gpu::StageTime& stage : pipeline_.timer().stages()) stages.emplace_back(stage.name, stage.meanMs());
+    return stages;
+  }
+  std::string device() const override { return context_.info().renderer; }
+  gpu::FlockPipeline* gpuPipeline() override { return &pipeline_; }
+
+ private:
+  std::unique_ptr<gpu::Context> owned_;
+  gpu::Context& context_;
+  gpu::ShaderLibrary shaders_;
+  gpu::FlockPipeline pipeline_;
+};
+
+}  // namespace
+
+std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context) {
+  if (context != nullptr) return std::make_unique<GpuFlockBackend>(nullptr, *context);
+  std::unique_ptr<gpu::Context> owned = gpu::createHeadlessContext(deviceIndex);
+  gpu::Context& ref = *owned;
+  return std::make_unique<GpuFlockBackend>(std::move(owned), ref);
+}
+
+}  // namespace murmur::app

@@ -1,0 +1,124 @@
+#pragma once
+// The memory the flock shaders share with C++: binding points, the std140 block of per-step
+// constants (shaders/common/Params.glsl) and the std430 structs of the reduction
+// (shaders/flock/Reduce*.comp.glsl). Byte offsets are written beside each member; the
+// static_asserts and tests/gl/test_flock_pipeline.cpp (which asks the driver for the offsets) keep
+// the two sides equal.
+//
+// Per-boid storage (std430 arrays, N entries unless noted), 80 bytes a boid:
+//   positions        vec4  id order: xyz position, w = group (as float; exact below 2^24)
+//   velocities       vec4  id order: xyz velocity, w = 0
+//   cellOf           uint  id order: cell index (sim::GridSpec::cellIndex)
+//   rankInCell       uint  id order: arrival order in the cell (atomic, unstable)
+//   unsortedIds      uint  cell order, unstable within a cell
+//   sortedIds        uint  cell order, by id within a cell (sim::CellOrder::order)
+//   sortedPositions  vec4  cell order: as positions
+//   sortedHeadings   vec4  cell order: xyz heading f = norm(v), w = 0
+// Per cell: cellCounts, cellStarts (uint, cells + 1 entries; cellStarts[cells] = N).
+#include <cstddef>
+#include <cstdint>
+
+#include <glad/gl.h>
+#include <glm/vec4.hpp>
+
+#include "gpu/shader_library.hpp"
+
+namespace murmur::gpu::layout {
+
+// Shader storage binding points (one space for all flock shaders: no rebinding between passes).
+enum StorageBinding : GLuint {
+  kPositions = 0,
+  kVelocities = 1,
+  kCellOf = 2,
+  kRankInCell = 3,
+  kCellCounts = 4,
+  kCellStarts = 5,
+  kUnsortedIds = 6,
+  kSortedIds = 7,
+  kSortedPositions = 8,
+  kSortedHeadings = 9,
+  kInputs = 10,       // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators
+  kPartials = 11,     // GroupPartial per (group, block)
+  kSummaries = 12,    // GroupSummary per group
+  kScanIn = 13,       // gpu::PrefixSum
+  kScanOut = 14,
+  kScanSums = 15,
+  kStorageBindingCount = 16,
+};
+
+enum UniformBinding : GLuint { kStepParams = 0 };
+
+// std140 uniform block StepParamsBlock: 256 bytes. Everything a step needs besides the buffers,
+// derived on the host from sim::makeStepContext and sim::makeGridSpec (so both backends use the
+// very same float constants, e.g. cos(fov/2) and R^2).
+struct StepParams {
+  glm::vec4 worldMin;        //   0  xyz, w unused
+  glm::vec4 worldMax;        //  16
+  glm::vec4 worldSize;       //  32  max - min
+  glm::vec4 gridOrigin;      //  48
+  glm::vec4 gridCellSize;    //  64
+  glm::ivec4 gridCells;      //  80  xyz per axis, w total
+  float margin;              //  96
+  float dt;                  // 100
+  float mass;                // 104
+  float maxSpeed;            // 108
+  float minSpeed;            // 112
+  float maxForce;            // 116
+  float boidRadius;          // 120
+  float perceptionRadius;    // 124
+  float radius2;             // 128  R^2
+  float separationRadius;    // 132
+  float separationRadius2;   // 136
+  float cosHalfFov;          // 140
+  float minDistance;         // 144
+  float lookahead;           // 148
+  float slowRadius;          // 152
+  float fleeRadius;          // 156
+  float cruiseSpeed;         // 160
+  float wSeparation;         // 164
+  float wAlignment;          // 168
+  float wCohesion;           // 172
+  float wAvoidance;          // 176
+  float wBounds;             // 180
+  float wGoal;               // 184
+  float wFlee;               // 188
+  float wCruise;             // 192
+  std::uint32_t dims;        // 196  2 or 3
+  std::uint32_t wrap;        // 200  boundary "wrap" (else "contain")
+  std::uint32_t goalModeAll; // 204  goal mode "all" (else "front")
+  std::uint32_t limitedFov;  // 208  fov < 360
+  std::uint32_t needFront;   // 212  mode "front" and some group has a goal
+  std::uint32_t boidCount;   // 216
+  std::uint32_t groupCount;  // 220
+  std::uint32_t obstacleCount;   // 224  inputs[0, obstacleCount)
+  std::uint32_t goalOffset;      // 228  inputs[goalOffset, + groupCount)
+  std::uint32_t predatorOffset;  // 232  inputs[predatorOffset, + predatorCount)
+  std::uint32_t predatorCount;   // 236
+  std::uint32_t pad[4];          // 240
+};
+static_assert(sizeof(StepParams) == 256);
+static_assert(offsetof(StepParams, gridCells) == 80);
+static_assert(offsetof(StepParams, radius2) == 128);
+static_assert(offsetof(StepParams, wCruise) == 192);
+static_assert(offsetof(StepParams, predatorCount) == 236);
+
+// std430, 32 bytes: the sums of one group over one block of boids (flock/Reduce.comp.glsl).
+struct GroupPartial {
+  glm::vec4 positionSum;  //  0  xyz, w = count (float: a block holds far fewer than 2^24 boids)
+  glm::vec4 velocitySum;  // 16  xyz, w unused
+};
+static_assert(sizeof(GroupPartial) == 32);
+
+// std430, 48 bytes: one group's summary (flock/ReduceGroups.comp.glsl).
+struct GroupSummary {
+  glm::vec4 meanPosition;  //  0  xyz centroid (mean position; `centroid` is a GLSL keyword), w unused
+  glm::vec4 meanVelocity;  // 16
+  std::uint32_t count;     // 32
+  std::uint32_t pad[3];    // 36
+};
+static_assert(sizeof(GroupSummary) == 48);
+
+// BINDING_* and STEP_PARAMS_BINDING defines for every flock shader.
+Defines bindingDefines();
+
+}  // namespace murmur::gpu::layout

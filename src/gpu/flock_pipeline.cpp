@@ -1,0 +1,355 @@
+#include "gpu/flock_pipeline.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gpu/error.hpp"
+#include "gpu/flock_layout.hpp"
+#include "sim/rules.hpp"
+
+namespace murmur::gpu {
+namespace layout {
+
+Defines bindingDefines() {
+  return {
+      {"BINDING_POSITIONS", std::to_string(kPositions)},
+      {"BINDING_VELOCITIES", std::to_string(kVelocities)},
+      {"BINDING_CELL_OF", std::to_string(kCellOf)},
+      {"BINDING_RANK_IN_CELL", std::to_string(kRankInCell)},
+      {"BINDING_CELL_COUNTS", std::to_string(kCellCounts)},
+      {"BINDING_CELL_STARTS", std::to_string(kCellStarts)},
+      {"BINDING_UNSORTED_IDS", std::to_string(kUnsortedIds)},
+      {"BINDING_SORTED_IDS", std::to_string(kSortedIds)},
+      {"BINDING_SORTED_POSITIONS", std::to_string(kSortedPositions)},
+      {"BINDING_SORTED_HEADINGS", std::to_string(kSortedHeadings)},
+      {"BINDING_INPUTS", std::to_string(kInputs)},
+      {"BINDING_PARTIALS", std::to_string(kPartials)},
+      {"BINDING_SUMMARIES", std::to_string(kSummaries)},
+      {"BINDING_SCAN_IN", std::to_string(kScanIn)},
+      {"BINDING_SCAN_OUT", std::to_string(kScanOut)},
+      {"BINDING_SCAN_SUMS", std::to_string(kScanSums)},
+      {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
+  };
+}
+
+}  // namespace layout
+
+namespace {
+
+constexpr std::uint32_t kReduceItems = 4;  // boids per thread in flock/Reduce
+constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in positions.w
+
+// The largest per-boid element (positions, velocities, sorted copies: a vec4).
+constexpr std::uint64_t kLargestBoidElement = 16;
+
+bool isPowerOfTwo(std::uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+Defines withGroupSize(std::uint32_t groupSize, std::uint32_t items = 1) {
+  Defines defines = layout::bindingDefines();
+  defines.emplace_back("WORKGROUP_SIZE", std::to_string(groupSize));
+  defines.emplace_back("ITEMS", std::to_string(items));
+  return defines;
+}
+
+void checkSizes(const WorkGroupSizes& sizes, const ContextInfo& info) {
+  for (std::uint32_t size : {sizes.grid, sizes.forces, sizes.scan, sizes.reduce})
+    if (size == 0 || size > static_cast<std::uint32_t>(info.maxComputeWorkGroupInvocations) ||
+        size > static_cast<std::uint32_t>(info.maxComputeWorkGroupSize[0]))
+      throw std::invalid_argument(fmt::format("work group size {} is outside 1..{}", size,
+                                              std::min(info.maxComputeWorkGroupInvocations,
+                                                       info.maxComputeWorkGroupSize[0])));
+  if (!isPowerOfTwo(sizes.scan) || !isPowerOfTwo(sizes.reduce))
+    throw std::invalid_argument("the scan and reduce work group sizes must be powers of two");
+}
+
+// Checks what the pipeline needs of the device and of the sizes before anything compiles.
+const Context& validated(const Context& context, const WorkGroupSizes& sizes) {
+  const ContextInfo& info = context.info();
+  if (info.maxShaderStorageBufferBindings < static_cast<int>(layout::kStorageBindingCount))
+    throw ContextError(fmt::format("the flock pipeline needs {} shader storage bindings; {} offers {}",
+                                   static_cast<int>(layout::kStorageBindingCount), info.renderer,
+                                   info.maxShaderStorageBufferBindings));
+  checkSizes(sizes, info);
+  return context;
+}
+
+}  // namespace
+
+FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shaders, WorkGroupSizes sizes)
+    : info_(validated(context, sizes).info()),
+      sizes_(sizes),
+      maxGroupsX_(info_.maxComputeWorkGroupCount[0]),
+      prefixSum_(context, shaders, sizes.scan),
+      timer_(info_.timestampBits),
+      maxCells_(static_cast<std::uint32_t>(
+          std::min<std::int64_t>(std::int64_t{1} << 24, info_.maxShaderStorageBlockSize / 4 - 1))) {
+  hashProgram_ = shaders.compute("grid/CellIndex.comp.glsl", withGroupSize(sizes_.grid));
+  countProgram_ = shaders.compute("grid/Count.comp.glsl", withGroupSize(sizes_.grid));
+  scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(sizes_.grid));
+  reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(sizes_.grid));
+  forcesProgram_ = shaders.compute("flock/Step.comp.glsl", withGroupSize(sizes_.forces));
+  reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
+  reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
+  stepParams_ = Buffer(sizeof(layout::StepParams));
+  allocateBoids(0);
+}
+
+std::uint64_t FlockPipeline::maxBoids(const ContextInfo& info) {
+  return static_cast<std::uint64_t>(info.maxShaderStorageBlockSize) / kLargestBoidElement;
+}
+
+void FlockPipeline::requireCapacity(const ContextInfo& info, std::uint64_t boids) {
+  const std::uint64_t limit = maxBoids(info);
+  if (boids > limit)
+    throw CapacityError(fmt::format("{} boids do not fit on {}: a storage buffer holds at most {} bytes "
+                                    "(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), that is {} boids",
+                                    boids, info.renderer, info.maxShaderStorageBlockSize, limit),
+                        boids, limit);
+}
+
+void FlockPipeline::allocateBoids(std::size_t count) {
+  requireCapacity(info_, count);
+  takeGlError();  // older errors are not ours
+  const std::size_t vec4s = count * sizeof(glm::vec4);
+  const std::size_t uints = count * sizeof(std::uint32_t);
+  positions_ = Buffer(vec4s);
+  velocities_ = Buffer(vec4s);
+  cellOf_ = Buffer(uints, 0);
+  rankInCell_ = Buffer(uints, 0);
+  unsortedIds_ = Buffer(uints, 0);
+  sortedIds_ = Buffer(uints, 0);
+  sortedPositions_ = Buffer(vec4s, 0);
+  sortedHeadings_ = Buffer(vec4s, 0);
+  reduceBlocks_ = static_cast<std::uint32_t>((count + sizes_.reduce * kReduceItems - 1) / (sizes_.reduce * kReduceItems));
+  partials_ = Buffer(std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
+  summaries_ = Buffer(groups_ * sizeof(layout::GroupSummary), 0);
+  if (takeGlError() == GL_OUT_OF_MEMORY) {
+    const std::uint64_t mib = (count * 80 + (1u << 20) - 1) >> 20;
+    for (Buffer* b : {&positions_, &velocities_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
+                      &sortedPositions_, &sortedHeadings_, &partials_, &summaries_})
+      *b = Buffer();
+    count_ = 0;
+    throw CapacityError(fmt::format("{} boids do not fit on {}: out of GPU memory allocating {} MiB", count,
+                                    info_.renderer, mib),
+                        count, 0);
+  }
+  count_ = count;
+  summariesCurrent_ = false;
+}
+
+void FlockPipeline::upload(const sim::FlockState& state) {
+  const std::size_t n = state.size();
+  requireCapacity(info_, n);
+  if (state.velocity.size() != n || state.group.size() != n)
+    throw std::invalid_argument(fmt::format("flock state sizes differ: {} positions, {} velocities, {} groups", n,
+                                            state.velocity.size(), state.group.size()));
+  if (state.groups < 1 || state.groups > kMaxGroups)
+    throw std::invalid_argument(fmt::format("{} groups: the GPU pipeline takes 1 to {}", state.groups, kMaxGroups));
+  std::vector<glm::vec4> positions(n), velocities(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (state.group[i] >= state.groups)
+      throw std::invalid_argument(fmt::format("boid {} is in group {} of {}", i, state.group[i], state.groups));
+    positions[i] = glm::vec4(state.position[i], static_cast<float>(state.group[i]));
+    velocities[i] = glm::vec4(state.velocity[i], 0.0f);
+  }
+  groups_ = state.groups;
+  allocateBoids(n);
+  positions_.upload(std::span<const glm::vec4>(positions));
+  velocities_.upload(std::span<const glm::vec4>(velocities));
+}
+
+sim::FlockState FlockPipeline::download() const {
+  sim::FlockState state;
+  state.groups = groups_;
+  state.resize(count_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  const std::vector<glm::vec4> positions = positions_.download<glm::vec4>(count_);
+  const std::vector<glm::vec4> velocities = velocities_.download<glm::vec4>(count_);
+  for (std::size_t i = 0; i < count_; ++i) {
+    state.position[i] = glm::vec3(positions[i]);
+    state.group[i] = static_cast<std::uint32_t>(positions[i].w);
+    state.velocity[i] = glm::vec3(velocities[i]);
+  }
+  return state;
+}
+
+void FlockPipeline::prepareGrid(const sim::ModelParams& params) {
+  grid_ = sim::makeGridSpec(params, maxCells_);
+  const std::uint32_t cells = grid_.cellCount();
+  if (cells == cells_ && cellCounts_) return;
+  takeGlError();
+  cellCounts_ = Buffer((std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
+  cellStarts_ = Buffer((std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
+  if (takeGlError() == GL_OUT_OF_MEMORY) {
+    cellCounts_ = Buffer();
+    cellStarts_ = Buffer();
+    throw CapacityError(fmt::format("out of GPU memory allocating a grid of {} cells", cells), count_, 0);
+  }
+  cells_ = cells;
+}
+
+void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs) {
+  const sim::PackedInputs packed = sim::packInputs(params, inputs, groups_);
+  const sim::StepContext ctx = sim::makeStepContext(params, packed);
+
+  // One vec4 array: obstacles, then a goal per group, then predators.
+  std::vector<glm::vec4> values(packed.obstacles.begin(), packed.obstacles.end());
+  values.insert(values.end(), packed.goals.begin(), packed.goals.end());
+  for (const glm::vec3& p : packed.predators) values.emplace_back(p, 0.0f);
+  const std::size_t bytes = values.size() * sizeof(glm::vec4);
+  if (!inputs_ || inputs_.size() < bytes) inputs_ = Buffer(std::max<std::size_t>(bytes * 2, 256));
+  inputs_.upload(std::span<const glm::vec4>(values));
+
+  layout::StepParams p{};
+  p.worldMin = glm::vec4(params.worldMin, 0.0f);
+  p.worldMax = glm::vec4(params.worldMax, 0.0f);
+  p.worldSize = glm::vec4(ctx.worldSize, 0.0f);
+  p.gridOrigin = glm::vec4(grid_.origin, 0.0f);
+  p.gridCellSize = glm::vec4(grid_.cellSize, 0.0f);
+  p.gridCells = glm::ivec4(grid_.cells, static_cast<int>(grid_.cellCount()));
+  p.margin = params.margin;
+  p.dt = params.dt;
+  p.mass = params.mass;
+  p.maxSpeed = params.maxSpeed;
+  p.minSpeed = params.minSpeed;
+  p.maxForce = params.maxForce;
+  p.boidRadius = params.radius;
+  p.perceptionRadius = params.perceptionRadius;
+  p.radius2 = ctx.radius2;
+  p.separationRadius = params.separationRadius;
+  p.separationRadius2 = ctx.separationRadius2;
+  p.cosHalfFov = ctx.cosHalfFov;
+  p.minDistance = params.minDistance;
+  p.lookahead = params.lookahead;
+  p.slowRadius = params.slowRadius;
+  p.fleeRadius = params.fleeRadius;
+  p.cruiseSpeed = params.cruiseSpeed;
+  const sim::Weights& w = params.weights;
+  p.wSeparation = w.separation;
+  p.wAlignment = w.alignment;
+  p.wCohesion = w.cohesion;
+  p.wAvoidance = w.avoidance;
+  p.wBounds = w.bounds;
+  p.wGoal = w.goal;
+  p.wFlee = w.flee;
+  p.wCruise = w.cruise;
+  p.dims = static_cast<std::uint32_t>(params.dims);
+  p.wrap = ctx.wrap ? 1u : 0u;
+  p.goalModeAll = params.goalMode == sim::GoalMode::All ? 1u : 0u;
+  p.limitedFov = ctx.limitedFov ? 1u : 0u;
+  p.needFront = ctx.needFront ? 1u : 0u;
+  p.boidCount = static_cast<std::uint32_t>(count_);
+  p.groupCount = groups_;
+  p.obstacleCount = static_cast<std::uint32_t>(packed.obstacles.size());
+  p.goalOffset = p.obstacleCount;
+  p.predatorOffset = p.goalOffset + static_cast<std::uint32_t>(packed.goals.size());
+  p.predatorCount = static_cast<std::uint32_t>(packed.predators.size());
+  stepParams_.upload(std::span<const layout::StepParams>(&p, 1));
+}
+
+void FlockPipeline::bindStorage() const {
+  positions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPositions);
+  velocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kVelocities);
+  cellOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kCellOf);
+  rankInCell_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kRankInCell);
+  cellCounts_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kCellCounts);
+  cellStarts_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kCellStarts);
+  unsortedIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kUnsortedIds);
+  sortedIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedIds);
+  sortedPositions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedPositions);
+  sortedHeadings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedHeadings);
+  inputs_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kInputs);
+  partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
+  summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
+  stepParams_.bindBase(GL_UNIFORM_BUFFER, layout::kStepParams);
+}
+
+void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& inputs) {
+  prepareGrid(params);
+  writeStepParams(params, inputs);
+  if (count_ == 0) return;
+  bindStorage();
+  const std::uint64_t n = count_;
+  {
+    StageScope stage(timer_, "hash");
+    dispatchCompute(hashProgram_, n, sizes_.grid, maxGroupsX_);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  {
+    StageScope stage(timer_, "count");
+    cellCounts_.fill(0u);
+    dispatchCompute(countProgram_, n, sizes_.grid, maxGroupsX_);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  {
+    StageScope stage(timer_, "scan");
+    // cells + 1 values: the last count is 0, so cellStarts[cells] = N closes the last cell.
+    prefixSum_.exclusiveScan(cellCounts_, cellStarts_, cells_ + 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  {
+    StageScope stage(timer_, "scatter");
+    dispatchCompute(scatterIdsProgram_, n, sizes_.grid, maxGroupsX_);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatchCompute(reorderProgram_, n, sizes_.grid, maxGroupsX_);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  {
+    StageScope stage(timer_, "forces");
+    dispatchCompute(forcesProgram_, n, sizes_.forces, maxGroupsX_);
+    // The next reader may be a shader, a vertex fetch (renderer) or a read-back.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
+                    GL_BUFFER_UPDATE_BARRIER_BIT);
+  }
+  {
+    StageScope stage(timer_, "reduce");
+    reduce();
+  }
+  timer_.poll();
+}
+
+void FlockPipeline::reduce() {
+  positions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPositions);
+  velocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kVelocities);
+  partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
+  summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
+  reduceProgram_.setUniform(0, static_cast<std::uint32_t>(count_));
+  reduceProgram_.setUniform(1, groups_);
+  reduceProgram_.setUniform(2, reduceBlocks_);
+  reduceGroupsProgram_.setUniform(1, groups_);
+  reduceGroupsProgram_.setUniform(2, reduceBlocks_);
+  dispatchCompute(reduceProgram_, std::uint64_t(reduceBlocks_) * sizes_.reduce, sizes_.reduce, maxGroupsX_);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  dispatchCompute(reduceGroupsProgram_, std::uint64_t(groups_) * sizes_.reduce, sizes_.reduce, maxGroupsX_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  summariesCurrent_ = true;
+}
+
+std::vector<sim::GroupSummary> FlockPipeline::groupSummaries() {
+  std::vector<sim::GroupSummary> out(groups_);
+  if (count_ == 0) return out;
+  if (!summariesCurrent_) reduce();
+  const std::vector<layout::GroupSummary> raw = summaries_.download<layout::GroupSummary>(groups_);
+  for (std::uint32_t g = 0; g < groups_; ++g) {
+    out[g].count = raw[g].count;
+    out[g].centroid = glm::vec3(raw[g].meanPosition);
+    out[g].meanVelocity = glm::vec3(raw[g].meanVelocity);
+  }
+  return out;
+}
+
+GridSnapshot FlockPipeline::gridSnapshot() const {
+  GridSnapshot snapshot;
+  if (!cellCounts_) return snapshot;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  snapshot.cellOf = cellOf_.download<std::uint32_t>(count_);
+  snapshot.cellCount = cellCounts_.download<std::uint32_t>(cells_);
+  snapshot.cellStart = cellStarts_.download<std::uint32_t>(std::size_t(cells_) + 1);
+  snapshot.order = sortedIds_.download<std::uint32_t>(count_);
+  return snapshot;
+}
+
+}  // namespace murmur::gpu

@@ -1,0 +1,125 @@
+#pragma once
+// The flocking model of docs/model.md on the GPU: the same function as the CPU reference
+// (sim::CpuSimulator, src/sim/rules.cpp), one compute pass per stage:
+//
+//   hash     cell of every boid (grid/CellIndex)                         id order
+//   count    per-cell counts by atomics, each boid's arrival rank (grid/Count)
+//   scan     exclusive prefix sum of the counts: cell starts (gpu::PrefixSum, multi-level)
+//   scatter  ids into their cells (grid/ScatterIds), then each boid to its stable slot (by id
+//            within a cell, as sim::CellOrder) with position, group and heading (grid/Reorder):
+//            the "coherent grid", neighbour reads are contiguous
+//   forces   forces + integration fused, one thread per boid in cell order over the 3x3x3 (2D:
+//            3x3) neighbouring cells, written back in id order (flock/Step)
+//   reduce   per-group count, centroid and mean velocity (flock/Reduce, ReduceGroups)
+//
+// The state lives on the GPU in id order (positions, velocities); a step reads it, builds the
+// cell-ordered copy and writes the next state back in id order, so that the pair
+// (id order, cell order) is the ping-pong: nothing else crosses to the CPU except the few floats of
+// groupSummaries() when asked. Stable in-cell order makes every step reproducible run to run.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "gpu/context.hpp"
+#include "gpu/gl_objects.hpp"
+#include "gpu/prefix_sum.hpp"
+#include "gpu/shader_library.hpp"
+#include "gpu/timer.hpp"
+#include "sim/flock.hpp"
+#include "sim/grid.hpp"
+#include "sim/metrics.hpp"
+#include "sim/params.hpp"
+
+namespace murmur::gpu {
+
+// Threads per work group of each pass; defaults chosen by measurement (docs/gpu.md).
+struct WorkGroupSizes {
+  std::uint32_t grid = 128;    // hash, count, scatter: one thread per boid
+  std::uint32_t forces = 64;   // forces + integration: one thread per boid
+  std::uint32_t scan = 256;    // prefix sum: 4 values per thread; a power of two
+  std::uint32_t reduce = 256;  // group reduction: 4 boids per thread; a power of two
+};
+
+// The grid of the latest step as the GPU built it (tests, debugging): the fields of
+// sim::CellOrder plus the counts.
+struct GridSnapshot {
+  std::vector<std::uint32_t> cellOf;     // per boid id
+  std::vector<std::uint32_t> cellCount;  // per cell
+  std::vector<std::uint32_t> cellStart;  // per cell, plus one: cellStart[cells] = N
+  std::vector<std::uint32_t> order;      // per sorted slot: the boid id
+};
+
+class FlockPipeline {
+ public:
+  static constexpr std::array<std::string_view, 6> kStages = {"hash",    "count",  "scan",
+                                                             "scatter", "forces", "reduce"};
+
+  // Compiles every shader (ShaderError on failure). The context must be current.
+  FlockPipeline(const Context& context, const ShaderLibrary& shaders, WorkGroupSizes sizes = {});
+
+  // The most boids one storage buffer can address (16 bytes a boid in the largest buffer).
+  static std::uint64_t maxBoids(const ContextInfo& info);
+  // Throws CapacityError naming the count and the limit when `boids` exceed maxBoids(info): lets a
+  // command refuse a flock before building it.
+  static void requireCapacity(const ContextInfo& info, std::uint64_t boids);
+
+  // Replaces the flock (sizes and groups may change). CapacityError when the device cannot hold it;
+  // std::invalid_argument for an inconsistent state (sizes differ, a group >= groups).
+  void upload(const sim::FlockState& state);
+
+  // One step of every boid. Records GPU work only (no wait): the CPU is free until something is
+  // read back.
+  void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
+
+  // The state in id order (waits for the GPU).
+  sim::FlockState download() const;
+  // Count, centroid and mean velocity per group of the current state (waits for the GPU; a handful
+  // of floats cross). Computed by each step, or here after an upload.
+  std::vector<sim::GroupSummary> groupSummaries();
+
+  std::size_t size() const { return count_; }
+  std::uint32_t groups() const { return groups_; }
+  // For a renderer: one vec4 per boid in id order; positions xyz + group in w (as float),
+  // velocities xyz + 0.
+  const Buffer& positionBuffer() const { return positions_; }
+  const Buffer& velocityBuffer() const { return velocities_; }
+  // The grid of the latest step (cells = 0 before the first).
+  const sim::GridSpec& grid() const { return grid_; }
+  GridSnapshot gridSnapshot() const;
+
+  // Per-stage GPU times (kStages), collected without waiting; timer().resolve() waits.
+  GpuTimer& timer() { return timer_; }
+
+ private:
+  void allocateBoids(std::size_t count);
+  void prepareGrid(const sim::ModelParams& params);
+  void writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
+  void bindStorage() const;
+  void reduce();
+
+  const ContextInfo& info_;
+  WorkGroupSizes sizes_;
+  int maxGroupsX_;
+  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, forcesProgram_, reduceProgram_,
+      reduceGroupsProgram_;
+  PrefixSum prefixSum_;
+  GpuTimer timer_;
+
+  std::size_t count_ = 0;
+  std::uint32_t groups_ = 1;
+  Buffer positions_, velocities_, cellOf_, rankInCell_, unsortedIds_, sortedIds_, sortedPositions_,
+      sortedHeadings_;
+  sim::GridSpec grid_{};
+  std::uint32_t cells_ = 0;  // grid_.cellCount() the cell buffers are sized for
+  std::uint32_t maxCells_;
+  Buffer cellCounts_, cellStarts_;
+  Buffer stepParams_;
+  Buffer inputs_;  // vec4 obstacles, goals, predators
+  std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
+  Buffer partials_, summaries_;
+  bool summariesCurrent_ = false;
+};
+
+}  // namespace murmur::gpu

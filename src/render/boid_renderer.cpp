@@ -1,0 +1,101 @@
+#include "render/boid_renderer.hpp"
+
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include <glm/vec4.hpp>
+
+#include "render/meshes.hpp"
+#include "render/view_uniforms.hpp"
+
+namespace murmur::render {
+namespace {
+
+// Uniform locations shared by Boid.vert.glsl and BoidPoint.vert.glsl.
+constexpr GLint kSizeLocation = 0;
+constexpr GLint kHasGroupsLocation = 1;
+constexpr GLint kHasFlagsLocation = 2;
+constexpr GLint kMinPointSizeLocation = 3;
+
+gpu::Defines boidDefines() {
+  gpu::Defines defines = viewDefines();
+  defines.insert(defines.end(), {{"POSITION_BINDING", std::to_string(BoidRenderer::kPositionBinding)},
+                                 {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
+                                 {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
+                                 {"FLAGS_BINDING", std::to_string(BoidRenderer::kFlagsBinding)},
+                                 {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"}});
+  return defines;
+}
+
+// Boids per draw: at most what one storage binding may address (or `asked`, when given), in whole
+// multiples of the offset alignment so that every range after the first starts aligned too.
+std::uint32_t boidsPerDraw(std::uint32_t asked) {
+  GLint64 blockBytes = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &blockBytes);
+  GLint alignment = 1;
+  glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &alignment);
+  const std::int64_t granule = std::max<std::int64_t>(alignment / std::int64_t(sizeof(std::uint32_t)), 1);
+  std::int64_t perDraw = blockBytes / std::int64_t(sizeof(glm::vec4));
+  if (asked > 0) perDraw = std::min<std::int64_t>(perDraw, asked);
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(perDraw / granule * granule, granule, UINT32_MAX));
+}
+
+void bindArray(GLuint binding, GLuint buffer, GLintptr offset, std::size_t elementBytes, std::uint32_t first,
+               std::uint32_t count, const gpu::Buffer& placeholder) {
+  if (buffer == 0) {
+    placeholder.bindBase(GL_SHADER_STORAGE_BUFFER, binding);
+    return;
+  }
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, buffer, offset + GLintptr(first * elementBytes),
+                    GLsizeiptr(count * elementBytes));
+}
+
+}  // namespace
+
+BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxBoidsPerDraw)
+    : birds_(shaders.graphics("render/Boid.vert.glsl", "render/Boid.frag.glsl", boidDefines())),
+      points_(shaders.graphics("render/BoidPoint.vert.glsl", "render/BoidPoint.frag.glsl", boidDefines())),
+      placeholder_(sizeof(glm::vec4)),
+      maxBoidsPerDraw_(boidsPerDraw(maxBoidsPerDraw)) {
+  const std::vector<MeshVertex> mesh = birdMesh();
+  birdMesh_ = gpu::Buffer::fromSpan(std::span<const MeshVertex>(mesh), 0);
+  birdVertices_ = static_cast<GLsizei>(mesh.size());
+  glVertexArrayVertexBuffer(birdArray_.id(), 0, birdMesh_.id(), 0, sizeof(MeshVertex));
+  glEnableVertexArrayAttrib(birdArray_.id(), 0);
+  glVertexArrayAttribFormat(birdArray_.id(), 0, 4, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, position));
+  glVertexArrayAttribBinding(birdArray_.id(), 0, 0);
+  placeholder_.fill(0);
+}
+
+void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const {
+  if (boids.count == 0) return;
+  const bool points =
+      style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids.count > kMaxAutoBirds);
+  const gpu::Program& program = points ? points_ : birds_;
+  program.setUniform(kSizeLocation, style.size);
+  program.setUniform(kHasGroupsLocation, std::int32_t{boids.group != 0});
+  program.setUniform(kHasFlagsLocation, std::int32_t{boids.flags != 0});
+  if (points) {
+    program.setUniform(kMinPointSizeLocation, style.minPointSize);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+  }
+  program.use();
+  (points ? pointArray_ : birdArray_).bind();
+  // Compute shaders may have just written the buffers.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  for (std::uint32_t first = 0; first < boids.count; first += maxBoidsPerDraw_) {
+    const std::uint32_t n = std::min(maxBoidsPerDraw_, boids.count - first);
+    bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n, placeholder_);
+    bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n, placeholder_);
+    bindArray(kGroupBinding, boids.group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
+    bindArray(kFlagsBinding, boids.flags, boids.flagsOffset, sizeof(std::uint32_t), first, n, placeholder_);
+    if (points)
+      glDrawArrays(GL_POINTS, 0, GLsizei(n));
+    else
+      glDrawArraysInstanced(GL_TRIANGLES, 0, birdVertices_, GLsizei(n));
+  }
+  glBindVertexArray(0);
+}
+
+}  // namespace murmur::render

@@ -1,0 +1,53 @@
+#pragma once
+// The flock in one instanced draw: a lit bird per boid (or, for very large flocks, a shaded point
+// sprite), read straight from the storage buffers of render::BoidBuffers.
+#include <cstdint>
+
+#include "gpu/gl_objects.hpp"
+#include "gpu/shader_library.hpp"
+#include "render/boid_buffers.hpp"
+
+namespace murmur::render {
+
+enum class BoidShape {
+  Birds,   // a 3D bird mesh per boid, turned along its velocity
+  Points,  // one point sprite per boid: tens of millions stay interactive
+  Auto,    // birds up to kMaxAutoBirds boids, points beyond
+};
+
+inline constexpr std::uint32_t kMaxAutoBirds = 500'000;
+
+struct BoidStyle {
+  BoidShape shape = BoidShape::Auto;
+  float size = 1.6f;          // world units: a bird's length, a point's diameter
+  float minPointSize = 1.5f;  // pixels: points never shrink below it
+};
+
+class BoidRenderer {
+ public:
+  // Flocks beyond one storage binding's reach (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 16 boids, or
+  // maxBoidsPerDraw when lower; rounded to the offset alignment) are drawn in several draws over
+  // consecutive ranges of the buffers. 0: the device's limit.
+  explicit BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxBoidsPerDraw = 0);
+
+  // Draws into the bound framebuffer; the view uniforms (ViewUniformBuffer) must be bound and the
+  // depth test set by the caller. Binds storage buffers at its binding points (below).
+  void draw(const BoidBuffers& boids, const BoidStyle& style) const;
+
+  static constexpr GLuint kPositionBinding = 0;
+  static constexpr GLuint kVelocityBinding = 1;
+  static constexpr GLuint kGroupBinding = 2;
+  static constexpr GLuint kFlagsBinding = 3;
+
+ private:
+  gpu::Program birds_;
+  gpu::Program points_;
+  gpu::Buffer birdMesh_;
+  GLsizei birdVertices_ = 0;
+  gpu::VertexArray birdArray_;
+  gpu::VertexArray pointArray_;  // no attributes: the core profile draws nothing without a VAO
+  gpu::Buffer placeholder_;      // bound where a BoidBuffers array is absent
+  std::uint32_t maxBoidsPerDraw_;
+};
+
+}  // namespace murmur::render

@@ -1,0 +1,28 @@
+#pragma once
+// A GL buffer rewritten from the CPU whenever its contents change (per-frame flock uploads, overlay
+// geometry): immutable storage reallocated, half as large again, when the data outgrows it.
+#include <cstddef>
+#include <span>
+
+#include "gpu/gl_objects.hpp"
+
+namespace murmur::render {
+
+class DynamicBuffer {
+ public:
+  template <class T>
+  void write(std::span<const T> data) {
+    reserve(data.size_bytes());
+    buffer_.upload(data);
+  }
+  GLuint id() const { return buffer_.id(); }
+
+ private:
+  void reserve(std::size_t bytes) {
+    if (buffer_ && buffer_.size() >= bytes) return;
+    buffer_ = gpu::Buffer(bytes + bytes / 2);
+  }
+  gpu::Buffer buffer_;
+};
+
+}  // namespace murmur::render

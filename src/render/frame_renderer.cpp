@@ -1,0 +1,62 @@
+#include "render/frame_renderer.hpp"
+
+#include <algorithm>
+
+#include <glm/geometric.hpp>
+
+namespace murmur::render {
+namespace {
+
+// Fog that hides about a sixth of the far side of the world box seen from the framing distance:
+// enough to read depth, little enough to keep distant flocks visible.
+constexpr float kFogPerWorldDiagonal = 0.35f;
+
+}  // namespace
+
+FrameRenderer::FrameRenderer(const gpu::ShaderLibrary& shaders)
+    : sky_(shaders.graphics("render/Sky.vert.glsl", "render/Sky.frag.glsl", viewDefines())),
+      overlay_(shaders),
+      boids_(shaders) {
+  setOverlay(Overlay{});
+}
+
+void FrameRenderer::setOverlay(const Overlay& overlay) {
+  overlay_.set(overlay);
+  fogDensity_ = kFogPerWorldDiagonal / std::max(glm::length(overlay.worldMax - overlay.worldMin), 1.0f);
+}
+
+void FrameRenderer::render(const Camera& camera, const BoidBuffers& boids, const FrameOptions& options) {
+  ViewUniforms uniforms = makeViewUniforms(camera, options.atmosphere);
+  uniforms.fog.x = fogDensity_;
+  view_.update(uniforms);
+
+  glViewport(0, 0, camera.width(), camera.height());
+  glDisable(GL_BLEND);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_SCISSOR_TEST);
+  glDepthMask(GL_TRUE);
+  glClear(GL_DEPTH_BUFFER_BIT);
+
+  // The sky covers every pixel, so the colour buffer needs no clear.
+  glDisable(GL_DEPTH_TEST);
+  sky_.use();
+  skyArray_.bind();
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  overlay_.drawShapes(options.overlay);
+  boids_.draw(boids, options.boids);
+
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  glDepthFunc(GL_LEQUAL);
+  overlay_.drawLines(options.overlay);
+  glDepthMask(GL_TRUE);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+}
+
+}  // namespace murmur::render

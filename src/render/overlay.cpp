@@ -1,0 +1,192 @@
+#include "render/overlay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "render/meshes.hpp"
+#include "render/palette.hpp"
+#include "render/view_uniforms.hpp"
+
+namespace murmur::render {
+namespace {
+
+constexpr GLint kFirstInstanceLocation = 0;
+
+struct LineVertex {
+  glm::vec3 position;
+  glm::vec4 colour;
+};
+
+// 1, 2 or 5 times a power of ten: the grid step that gives about `cells` cells across `extent`.
+float niceStep(float extent, float cells) {
+  const float raw = extent / cells;
+  const float decade = std::pow(10.0f, std::floor(std::log10(raw)));
+  for (const float m : {1.0f, 2.0f, 5.0f})
+    if (m * decade >= raw) return m * decade;
+  return 10.0f * decade;
+}
+
+void addLine(std::vector<LineVertex>& out, glm::vec3 a, glm::vec3 b, glm::vec4 colour) {
+  out.push_back({a, colour});
+  out.push_back({b, colour});
+}
+
+void addBox(std::vector<LineVertex>& out, glm::vec3 lo, glm::vec3 hi, glm::vec4 colour) {
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    for (int corner = 0; corner < 4; ++corner) {
+      glm::vec3 a = lo;
+      a[u] = (corner & 1) ? hi[u] : lo[u];
+      a[v] = (corner & 2) ? hi[v] : lo[v];
+      glm::vec3 b = a;
+      b[axis] = hi[axis];
+      addLine(out, a, b, colour);
+    }
+  }
+}
+
+// Lines across the floor of the box every niceStep, x and z, fading out towards the walls.
+void addGrid(std::vector<LineVertex>& out, glm::vec3 lo, glm::vec3 hi, glm::vec4 colour) {
+  const float step = niceStep(std::max(hi.x - lo.x, hi.z - lo.z), 20.0f);
+  for (int axis : {0, 2}) {
+    const int across = 2 - axis;
+    for (float t = std::ceil(lo[axis] / step) * step; t <= hi[axis]; t += step) {
+      glm::vec3 a = lo, b = lo;
+      a[axis] = b[axis] = t;
+      b[across] = hi[across];
+      addLine(out, a, b, colour);
+    }
+  }
+}
+
+}  // namespace
+
+Overlay simulationOverlay(const sim::ModelParams& params, const sim::StepInputs& inputs) {
+  Overlay overlay;
+  overlay.worldMin = params.worldMin;
+  overlay.worldMax = params.worldMax;
+  for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k)
+    overlay.obstacles.push_back({inputs.obstacleCenter[k], inputs.obstacleRadius[k]});
+  for (std::size_t g = 0; g < inputs.goal.size(); ++g)
+    if (inputs.goal[g]) overlay.goals.push_back({*inputs.goal[g], static_cast<std::uint32_t>(g)});
+  overlay.predators = inputs.predators;
+  return overlay;
+}
+
+OverlayRenderer::OverlayRenderer(const gpu::ShaderLibrary& shaders) {
+  gpu::Defines defines = viewDefines();
+  defines.emplace_back("SHAPE_BINDING", std::to_string(kShapeBinding));
+  shapes_ = shaders.graphics("render/Shape.vert.glsl", "render/Shape.frag.glsl", defines);
+  lines_ = shaders.graphics("render/Line.vert.glsl", "render/Line.frag.glsl", defines);
+
+  std::vector<MeshVertex> all;
+  const std::vector<MeshVertex> meshes[] = {sphereMesh(16, 32), diamondMesh(), spikeMesh()};
+  for (int m = 0; m < static_cast<int>(Mesh::Count); ++m) {
+    meshRanges_[m] = {GLint(all.size()), GLsizei(meshes[m].size())};
+    all.insert(all.end(), meshes[m].begin(), meshes[m].end());
+  }
+  meshes_ = gpu::Buffer::fromSpan(std::span<const MeshVertex>(all), 0);
+  const GLuint vao = meshArray_.id();
+  glVertexArrayVertexBuffer(vao, 0, meshes_.id(), 0, sizeof(MeshVertex));
+  glEnableVertexArrayAttrib(vao, 0);
+  glVertexArrayAttribFormat(vao, 0, 4, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, position));
+  glVertexArrayAttribBinding(vao, 0, 0);
+  glEnableVertexArrayAttrib(vao, 1);
+  glVertexArrayAttribFormat(vao, 1, 3, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, normal));
+  glVertexArrayAttribBinding(vao, 1, 0);
+
+  const GLuint lineVao = lineArray_.id();
+  glEnableVertexArrayAttrib(lineVao, 0);
+  glVertexArrayAttribFormat(lineVao, 0, 3, GL_FLOAT, GL_FALSE, offsetof(LineVertex, position));
+  glVertexArrayAttribBinding(lineVao, 0, 0);
+  glEnableVertexArrayAttrib(lineVao, 1);
+  glVertexArrayAttribFormat(lineVao, 1, 4, GL_FLOAT, GL_FALSE, offsetof(LineVertex, colour));
+  glVertexArrayAttribBinding(lineVao, 1, 0);
+}
+
+void OverlayRenderer::set(const Overlay& overlay) {
+  const glm::vec3 lo = overlay.worldMin, hi = overlay.worldMax;
+  // Markers scale with the world, so that they read the same in any scene.
+  const float marker = std::max(0.012f * glm::length(hi - lo), 0.5f);
+
+  std::vector<ShapeInstance> instances;
+  shapeRuns_.clear();
+  auto run = [&](Mesh mesh, bool OverlayStyle::*shown, auto&& addInstances) {
+    const auto first = GLint(instances.size());
+    addInstances();
+    const auto count = GLsizei(instances.size()) - first;
+    if (count > 0) shapeRuns_.push_back({mesh, shown, {first, count}});
+  };
+  auto instance = [&instances](glm::vec3 position, float scale, glm::vec3 colour) {
+    instances.push_back({glm::vec4(position, scale), glm::vec4(colour, 1.0f)});
+  };
+  run(Mesh::Sphere, &OverlayStyle::obstacles, [&] {
+    for (const Sphere& s : overlay.obstacles) instance(s.center, s.radius, kObstacleColour);
+  });
+  run(Mesh::Diamond, &OverlayStyle::markers, [&] {
+    for (const GroupMarker& goal : overlay.goals) instance(goal.position, marker, groupColour(goal.group));
+  });
+  run(Mesh::Spike, &OverlayStyle::markers, [&] {
+    for (const glm::vec3& p : overlay.predators) instance(p, marker, kPredatorColour);
+    for (const AgentMarker& a : overlay.agents)
+      if (a.kind == AgentKind::Predator) instance(a.position, 0.8f * marker, kPredatorColour);
+  });
+  run(Mesh::Sphere, &OverlayStyle::markers, [&] {
+    for (const AgentMarker& a : overlay.agents)
+      if (a.kind == AgentKind::Leader) instance(a.position, 0.4f * marker, groupColour(a.group));
+  });
+  instances_.write(std::span<const ShapeInstance>(instances));
+
+  std::vector<LineVertex> vertices;
+  lineRuns_.clear();
+  auto lineRun = [&](bool OverlayStyle::*shown, auto&& addLines) {
+    const auto first = GLint(vertices.size());
+    addLines();
+    const auto count = GLsizei(vertices.size()) - first;
+    if (count > 0) lineRuns_.push_back({shown, {first, count}});
+  };
+  lineRun(&OverlayStyle::box, [&] { addBox(vertices, lo, hi, glm::vec4(kBoxColour, 0.9f)); });
+  lineRun(&OverlayStyle::grid, [&] { addGrid(vertices, lo, hi, glm::vec4(kGridColour, 0.45f)); });
+  lineRun(&OverlayStyle::markers, [&] {
+    // A pole from each goal down to the floor shows where it stands.
+    for (const GroupMarker& goal : overlay.goals)
+      addLine(vertices, goal.position, glm::vec3(goal.position.x, lo.y, goal.position.z),
+              glm::vec4(groupColour(goal.group), 0.8f));
+  });
+  lineRun(&OverlayStyle::paths, [&] {
+    for (const Polyline& path : overlay.paths)
+      for (std::size_t i = 1; i < path.points.size(); ++i)
+        addLine(vertices, path.points[i - 1], path.points[i], glm::vec4(path.colour, 1.0f));
+  });
+  lineVertices_.write(std::span<const LineVertex>(vertices));
+  glVertexArrayVertexBuffer(lineArray_.id(), 0, lineVertices_.id(), 0, sizeof(LineVertex));
+}
+
+void OverlayRenderer::drawShapes(const OverlayStyle& style) const {
+  if (shapeRuns_.empty()) return;
+  shapes_.use();
+  meshArray_.bind();
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kShapeBinding, instances_.id());
+  for (const ShapeRun& run : shapeRuns_) {
+    if (!(style.*run.shown)) continue;
+    const Range mesh = meshRanges_[static_cast<int>(run.mesh)];
+    shapes_.setUniform(kFirstInstanceLocation, static_cast<std::uint32_t>(run.instances.first));
+    glDrawArraysInstanced(GL_TRIANGLES, mesh.first, mesh.count, run.instances.count);
+  }
+  glBindVertexArray(0);
+}
+
+void OverlayRenderer::drawLines(const OverlayStyle& style) const {
+  if (lineRuns_.empty()) return;
+  lines_.use();
+  lineArray_.bind();
+  for (const LineRun& run : lineRuns_)
+    if (style.*run.shown) glDrawArrays(GL_LINES, run.vertices.first, run.vertices.count);
+  glBindVertexArray(0);
+}
+
+}  // namespace murmur::render

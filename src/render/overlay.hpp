@@ -1,0 +1,113 @@
+#pragma once
+// Everything drawn besides the boids: the world box and a ground grid, obstacles as shaded
+// spheres, goals and predators as markers, and the CPU agents with their paths. Plain vectors of
+// points, so that the scene, the AI layer or a test can fill them without knowing GL.
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "gpu/gl_objects.hpp"
+#include "gpu/shader_library.hpp"
+#include "render/dynamic_buffer.hpp"
+#include "sim/flock.hpp"
+#include "sim/params.hpp"
+
+namespace murmur::render {
+
+struct Sphere {
+  glm::vec3 center{0.0f};
+  float radius = 1.0f;
+};
+
+struct GroupMarker {
+  glm::vec3 position{0.0f};
+  std::uint32_t group = 0;
+};
+
+enum class AgentKind { Leader, Predator };
+
+struct AgentMarker {
+  glm::vec3 position{0.0f};
+  AgentKind kind = AgentKind::Leader;
+  std::uint32_t group = 0;  // a leader's colour
+};
+
+struct Polyline {
+  std::vector<glm::vec3> points;
+  glm::vec3 colour{1.0f};
+};
+
+struct Overlay {
+  glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};
+  glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
+  std::vector<Sphere> obstacles;
+  std::vector<GroupMarker> goals;      // a group's goal, in the group's colour
+  std::vector<glm::vec3> predators;    // static predator points
+  std::vector<AgentMarker> agents;     // leaders and predators moved by the AI layer
+  std::vector<Polyline> paths;         // e.g. an agent's A* path
+};
+
+// The overlay of a simulation: its world box, obstacles, goals and predators.
+Overlay simulationOverlay(const sim::ModelParams& params, const sim::StepInputs& inputs);
+
+// What to show (the demo's toggles).
+struct OverlayStyle {
+  bool box = true;
+  bool grid = true;
+  bool obstacles = true;
+  bool markers = true;  // goals, predators, agents
+  bool paths = true;
+};
+
+// One instance of an overlay shape (std430 mirror of Shape.vert.glsl's ShapeInstance).
+struct ShapeInstance {
+  glm::vec4 positionScale;
+  glm::vec4 colour;
+};
+
+class OverlayRenderer {
+ public:
+  explicit OverlayRenderer(const gpu::ShaderLibrary& shaders);
+
+  // Rebuilds the geometry (a few kilobytes: call it whenever something moved).
+  void set(const Overlay& overlay);
+
+  // Opaque shapes; with the view uniforms bound and the depth test on.
+  void drawShapes(const OverlayStyle& style) const;
+  // Lines, blended over what is drawn, after every opaque thing (depth test on, depth writes off).
+  void drawLines(const OverlayStyle& style) const;
+
+  static constexpr GLuint kShapeBinding = 4;
+
+ private:
+  enum class Mesh { Sphere, Diamond, Spike, Count };
+  struct Range {
+    GLint first = 0;
+    GLsizei count = 0;
+  };
+  // Instances [first, first + count) drawn with one mesh, shown when `shown` says so.
+  struct ShapeRun {
+    Mesh mesh;
+    bool OverlayStyle::*shown;
+    Range instances;
+  };
+  struct LineRun {
+    bool OverlayStyle::*shown;
+    Range vertices;
+  };
+
+  gpu::Program shapes_;
+  gpu::Program lines_;
+  gpu::Buffer meshes_;
+  Range meshRanges_[static_cast<int>(Mesh::Count)];
+  gpu::VertexArray meshArray_;
+  DynamicBuffer instances_;
+  std::vector<ShapeRun> shapeRuns_;
+  DynamicBuffer lineVertices_;
+  gpu::VertexArray lineArray_;
+  std::vector<LineRun> lineRuns_;
+};
+
+}  // namespace murmur::render

@@ -1,0 +1,37 @@
+#include "render/view_uniforms.hpp"
+
+#include <span>
+#include <string>
+
+#include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
+
+namespace murmur::render {
+
+ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere) {
+  ViewUniforms u{};
+  u.viewProjection = camera.viewProjection();
+  u.inverseViewProjection = glm::inverse(u.viewProjection);
+  u.eye = glm::vec4(camera.eye(), atmosphere.time);
+  u.cameraRight = glm::vec4(camera.right(), camera.pixelsPerUnit());
+  u.cameraUp = glm::vec4(camera.up(), 0.0f);
+  u.sunDirection = glm::vec4(glm::normalize(atmosphere.sunDirection), 0.0f);
+  u.sunColour = glm::vec4(kSunColour, 1.0f);
+  u.skyZenith = glm::vec4(kSkyZenith, 1.0f);
+  u.skyHorizon = glm::vec4(kSkyHorizon, 1.0f);
+  u.groundHaze = glm::vec4(kGroundHaze, 1.0f);
+  u.fog = glm::vec4(atmosphere.fogDensity, atmosphere.maxFog, 0.0f, 0.0f);
+  for (std::size_t i = 0; i < kGroupPalette.size(); ++i) u.palette[i] = glm::vec4(kGroupPalette[i], 1.0f);
+  return u;
+}
+
+gpu::Defines viewDefines() {
+  return {{"VIEW_BINDING", std::to_string(kViewBinding)}, {"PALETTE_SIZE", std::to_string(kGroupPalette.size())}};
+}
+
+void ViewUniformBuffer::update(const ViewUniforms& uniforms) const {
+  buffer_.upload(std::span<const ViewUniforms>(&uniforms, 1));
+  buffer_.bindBase(GL_UNIFORM_BUFFER, kViewBinding);
+}
+
+}  // namespace murmur::render

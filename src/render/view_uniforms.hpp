@@ -1,0 +1,61 @@
+#pragma once
+// The per-frame uniform block every render program reads (shaders/render/View.glsl): camera,
+// sun, sky, fog and the group palette, std140 at binding kViewBinding.
+#include <array>
+
+#include <glad/gl.h>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "gpu/gl_objects.hpp"
+#include "gpu/shader_library.hpp"
+#include "render/camera.hpp"
+#include "render/palette.hpp"
+
+namespace murmur::render {
+
+inline constexpr GLuint kViewBinding = 0;
+
+// The atmosphere of a frame.
+struct Atmosphere {
+  glm::vec3 sunDirection{0.45f, 0.75f, 0.35f};  // towards the sun; normalised when used
+  // Fog per unit of distance; fogDensity 0 means none. FrameRenderer sets it from the world's size.
+  float fogDensity = 0.0f;
+  float maxFog = 0.65f;
+  float time = 0.0f;  // seconds: the phase of the wing beats
+};
+
+// std140 mirror of the View block.
+struct ViewUniforms {
+  glm::mat4 viewProjection;
+  glm::mat4 inverseViewProjection;
+  glm::vec4 eye;
+  glm::vec4 cameraRight;
+  glm::vec4 cameraUp;
+  glm::vec4 sunDirection;
+  glm::vec4 sunColour;
+  glm::vec4 skyZenith;
+  glm::vec4 skyHorizon;
+  glm::vec4 groundHaze;
+  glm::vec4 fog;
+  std::array<glm::vec4, kGroupPalette.size()> palette;
+};
+static_assert(sizeof(ViewUniforms) == 2 * 64 + (9 + kGroupPalette.size()) * 16, "std140 layout of View");
+
+ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere);
+
+// The defines every render program is compiled with (binding points, palette size).
+gpu::Defines viewDefines();
+
+// The uniform buffer, updated once per frame and bound at kViewBinding.
+class ViewUniformBuffer {
+ public:
+  ViewUniformBuffer() : buffer_(sizeof(ViewUniforms)) {}
+  void update(const ViewUniforms& uniforms) const;
+
+ private:
+  gpu::Buffer buffer_;
+};
+
+}  // namespace murmur::render

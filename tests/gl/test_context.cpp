@@ -1,0 +1,216 @@
+// The headless context, GL objects, the shader library (includes, defines, file:line errors) and
+// the GPU timer.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "gl_test_env.hpp"
+#include "gpu/error.hpp"
+#include "gpu/gl_objects.hpp"
+#include "gpu/timer.hpp"
+
+namespace murmur::gpu {
+namespace {
+
+// A directory of shaders written by the test; names missing there come from the embedded table.
+class ShaderDir {
+ public:
+  ShaderDir() : path_(std::filesystem::temp_directory_path() / ("murmur_gl_test_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_ / "test");
+  }
+  ~ShaderDir() { std::filesystem::remove_all(path_); }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path_ / name) << text; }
+  ShaderLibrary library() const { return ShaderLibrary(path_); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+const char* kDoubleShader = R"(#version 430 core
+layout(local_size_x = WORKGROUP_SIZE) in;
+#include "common/Dispatch.glsl"
+layout(std430, binding = 0) buffer Values { float values[]; };
+layout(location = 0) uniform uint uCount;
+void main() {
+  uint i = globalInvocationIndex();
+  if (i >= uCount) return;
+  values[i] = 2.0 * values[i] + FACTOR;
+}
+)";
+
+TEST(Context, IsOpenGl43CoreWithComputeLimits) {
+  const ContextInfo& info = test::glContext().info();
+  EXPECT_FALSE(info.renderer.empty());
+  EXPECT_GE(info.majorVersion * 10 + info.minorVersion, 43);
+  EXPECT_GE(info.maxShaderStorageBlockSize, std::int64_t{1} << 24);
+  EXPECT_GE(info.maxComputeWorkGroupCount[0], 65535);
+  EXPECT_GE(info.maxComputeWorkGroupInvocations, 1024);
+  EXPECT_GE(info.maxComputeSharedMemorySize, 32768);
+  EXPECT_GE(info.maxShaderStorageBufferBindings, 8);
+  EXPECT_TRUE(info.debugOutput);
+}
+
+TEST(Context, ListsEglDevicesWithoutFailing) {
+  const std::vector<EglDevice> devices = listEglDevices();
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    EXPECT_EQ(devices[i].index, static_cast<int>(i));
+    EXPECT_FALSE(devices[i].name.empty());
+  }
+}
+
+TEST(Context, RejectsAMissingDeviceIndexWithAReason) {
+  try {
+    createHeadlessContext(1000);
+    FAIL() << "device 1000 should not exist";
+  } catch (const ContextError& e) {
+    EXPECT_NE(std::string(e.what()).find("1000"), std::string::npos) << e.what();
+  }
+  test::glContext().makeCurrent();
+}
+
+TEST(Compute, DispatchComputesEveryElementEvenSpreadOverY) {
+  ShaderDir dir;
+  dir.write("test/Double.comp.glsl", kDoubleShader);
+  const Program program = dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "1.0"}});
+  const std::size_t errorsBefore = test::glErrorCount();
+  for (int maxGroupsX : {test::glContext().info().maxComputeWorkGroupCount[0], 3}) {
+    std::vector<float> values(1000 + 7);
+    std::iota(values.begin(), values.end(), 0.0f);
+    const Buffer buffer = Buffer::fromSpan(std::span<const float>(values));
+    buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+    program.setUniform(0, static_cast<std::uint32_t>(values.size()));
+    dispatchCompute(program, values.size(), 64, maxGroupsX);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    const std::vector<float> result = buffer.download<float>(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      ASSERT_EQ(result[i], 2.0f * values[i] + 1.0f) << "element " << i << ", max groups " << maxGroupsX;
+  }
+  EXPECT_EQ(dispatchSize(1007, 64, 3).x, 3u);
+  EXPECT_EQ(dispatchSize(1007, 64, 3).y, 6u);  // 16 groups over x = 3
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
+TEST(Buffer, UploadsAndDownloadsSubRanges) {
+  const Buffer buffer(16 * sizeof(std::uint32_t));
+  buffer.fill(7u);
+  const std::vector<std::uint32_t> part = {1, 2, 3};
+  buffer.upload(std::span<const std::uint32_t>(part), 5);
+  const std::vector<std::uint32_t> all = buffer.download<std::uint32_t>(16);
+  for (std::size_t i = 0; i < all.size(); ++i)
+    EXPECT_EQ(all[i], i >= 5 && i < 8 ? part[i - 5] : 7u) << i;
+  EXPECT_EQ(buffer.download<std::uint32_t>(2, 6), (std::vector<std::uint32_t>{2, 3}));
+}
+
+TEST(ShaderLibrary, ReportsCompileErrorsAtTheirFileAndLine) {
+  ShaderDir dir;
+  dir.write("test/Broken.comp.glsl", R"(#version 430 core
+layout(local_size_x = 1) in;
+#include "common/Dispatch.glsl"
+void main() {
+  uint i = globalInvocationIndex();
+  float x = undeclaredThing * 2.0;
+}
+)");
+  try {
+    dir.library().compute("test/Broken.comp.glsl");
+    FAIL() << "the shader should not compile";
+  } catch (const ShaderError& e) {
+    EXPECT_EQ(e.file(), "shaders/test/Broken.comp.glsl") << e.what();
+    EXPECT_EQ(e.line(), 6u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("shaders/test/Broken.comp.glsl:6: ", 0), 0u) << e.what();
+  }
+}
+
+TEST(ShaderLibrary, ReportsErrorsInsideAnIncludedFile) {
+  ShaderDir dir;
+  dir.write("test/Helper.glsl", "// helper\nfloat helper(float x) {\n  return x * missingName;\n}\n");
+  dir.write("test/User.comp.glsl", R"(#version 430 core
+#include "test/Helper.glsl"
+#include "test/Helper.glsl"
+layout(local_size_x = 1) in;
+void main() {}
+)");
+  try {
+    dir.library().compute("test/User.comp.glsl");
+    FAIL() << "the shader should not compile";
+  } catch (const ShaderError& e) {
+    EXPECT_EQ(e.file(), "shaders/test/Helper.glsl") << e.what();
+    EXPECT_EQ(e.line(), 3u) << e.what();
+  }
+}
+
+TEST(ShaderLibrary, LinesAfterAnIncludeKeepTheirNumbers) {
+  ShaderDir dir;
+  dir.write("test/After.comp.glsl", R"(#version 430 core
+layout(local_size_x = 1) in;
+#include "common/Dispatch.glsl"
+
+void main() {
+  uint i = globalInvocationIndex();
+}
+#error line eight
+)");
+  try {
+    dir.library().compute("test/After.comp.glsl");
+    FAIL() << "#error should fail the compile";
+  } catch (const ShaderError& e) {
+    EXPECT_EQ(e.file(), "shaders/test/After.comp.glsl") << e.what();
+    EXPECT_EQ(e.line(), 8u) << e.what();
+  }
+}
+
+TEST(ShaderLibrary, NamesAMissingIncludeAndItsLine) {
+  ShaderDir dir;
+  dir.write("test/Missing.comp.glsl", "#version 430 core\n\n#include \"common/NoSuchFile.glsl\"\nvoid main() {}\n");
+  try {
+    dir.library().compute("test/Missing.comp.glsl");
+    FAIL();
+  } catch (const ShaderError& e) {
+    EXPECT_EQ(e.file(), "shaders/test/Missing.comp.glsl");
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("common/NoSuchFile.glsl"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(test::shaderLibrary().load("no/Such.comp.glsl"), ShaderError);
+}
+
+TEST(ShaderLibrary, RewritesTheLogFormatsOfOtherDrivers) {
+  const std::vector<std::string> files = {"flock/Step.comp.glsl", "common/Rules.glsl"};
+  EXPECT_EQ(rewriteShaderLog("1(100042) : error C1008: undefined variable \"x\"\n", files),
+            "shaders/common/Rules.glsl:42: error C1008: undefined variable \"x\"");
+  EXPECT_EQ(rewriteShaderLog("ERROR: 0:7: 'x' : undeclared identifier\n", files),
+            "shaders/flock/Step.comp.glsl:7: error: 'x' : undeclared identifier");
+  EXPECT_EQ(rewriteShaderLog("0:3(12): error: `y' undeclared\n", files),
+            "shaders/flock/Step.comp.glsl:3: error: `y' undeclared");
+}
+
+TEST(GpuTimer, TimesAStageWithoutStallingThenOnResolve) {
+  GpuTimer timer(test::glContext().info().timestampBits);
+  ASSERT_TRUE(timer.supported());
+  ShaderDir dir;
+  dir.write("test/Double.comp.glsl", kDoubleShader);
+  const Program program = dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "0.0"}});
+  const Buffer buffer(1 << 20);
+  buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+  program.setUniform(0, std::uint32_t{1} << 18);
+  for (int frame = 0; frame < 3; ++frame) {
+    StageScope scope(timer, "double");
+    dispatchCompute(program, std::uint64_t{1} << 18, 64, test::glContext().info().maxComputeWorkGroupCount[0]);
+  }
+  timer.poll();
+  timer.resolve();
+  const StageTime* stage = timer.stage("double");
+  ASSERT_NE(stage, nullptr);
+  EXPECT_EQ(stage->samples, 3u);
+  EXPECT_GE(stage->lastMs, 0.0);
+  EXPECT_GT(stage->totalMs, 0.0);
+}
+
+}  // namespace
+}  // namespace murmur::gpu

@@ -1,0 +1,538 @@
+// The GPU flock pipeline against the CPU reference: the shared memory layout, the prefix sum, the
+// grid build (counts, starts, cell order), one step in every feature of the model, edge sizes,
+// reproducibility and the group reduction.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "gl_test_env.hpp"
+#include "gpu/error.hpp"
+#include "gpu/flock_layout.hpp"
+#include "gpu/flock_pipeline.hpp"
+#include "gpu/prefix_sum.hpp"
+#include "sim/builders.hpp"
+#include "sim/cpu_backend.hpp"
+#include "sim/grid.hpp"
+#include "sim/metrics.hpp"
+#include "sim/random.hpp"
+#include "sim/rules.hpp"
+
+namespace murmur::gpu {
+namespace {
+
+FlockPipeline& pipeline() {
+  static FlockPipeline instance(test::glContext(), test::shaderLibrary());
+  return instance;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
+  Defines defines = layout::bindingDefines();
+  defines.emplace_back("WORKGROUP_SIZE", "64");
+  defines.emplace_back("ITEMS", "1");
+  const Program program = test::shaderLibrary().compute("flock/Step.comp.glsl", defines);
+  struct Member {
+    const char* name;
+    std::size_t offset;
+  };
+  const Member members[] = {
+      {"worldMin", offsetof(layout::StepParams, worldMin)},
+      {"worldSize", offsetof(layout::StepParams, worldSize)},
+      {"gridOrigin", offsetof(layout::StepParams, gridOrigin)},
+      {"gridCellSize", offsetof(layout::StepParams, gridCellSize)},
+      {"gridCells", offsetof(layout::StepParams, gridCells)},
+      {"margin", offsetof(layout::StepParams, margin)},
+      {"dt", offsetof(layout::StepParams, dt)},
+      {"mass", offsetof(layout::StepParams, mass)},
+      {"maxSpeed", offsetof(layout::StepParams, maxSpeed)},
+      {"minSpeed", offsetof(layout::StepParams, minSpeed)},
+      {"maxForce", offsetof(layout::StepParams, maxForce)},
+      {"boidRadius", offsetof(layout::StepParams, boidRadius)},
+      {"perceptionRadius", offsetof(layout::StepParams, perceptionRadius)},
+      {"radius2", offsetof(layout::StepParams, radius2)},
+      {"separationRadius", offsetof(layout::StepParams, separationRadius)},
+      {"separationRadius2", offsetof(layout::StepParams, separationRadius2)},
+      {"cosHalfFov", offsetof(layout::StepParams, cosHalfFov)},
+      {"minDistance", offsetof(layout::StepParams, minDistance)},
+      {"lookahead", offsetof(layout::StepParams, lookahead)},
+      {"slowRadius", offsetof(layout::StepParams, slowRadius)},
+      {"fleeRadius", offsetof(layout::StepParams, fleeRadius)},
+      {"cruiseSpeed", offsetof(layout::StepParams, cruiseSpeed)},
+      {"wSeparation", offsetof(layout::StepParams, wSeparation)},
+      {"wAlignment", offsetof(layout::StepParams, wAlignment)},
+      {"wCohesion", offsetof(layout::StepParams, wCohesion)},
+      {"wAvoidance", offsetof(layout::StepParams, wAvoidance)},
+      {"wBounds", offsetof(layout::StepParams, wBounds)},
+      {"wGoal", offsetof(layout::StepParams, wGoal)},
+      {"wFlee", offsetof(layout::StepParams, wFlee)},
+      {"wCruise", offsetof(layout::StepParams, wCruise)},
+      {"dims", offsetof(layout::StepParams, dims)},
+      {"wrap", offsetof(layout::StepParams, wrap)},
+      {"goalModeAll", offsetof(layout::StepParams, goalModeAll)},
+      {"limitedFov", offsetof(layout::StepParams, limitedFov)},
+      {"needFront", offsetof(layout::StepParams, needFront)},
+      {"boidCount", offsetof(layout::StepParams, boidCount)},
+      {"groupCount", offsetof(layout::StepParams, groupCount)},
+      {"obstacleCount", offsetof(layout::StepParams, obstacleCount)},
+      {"goalOffset", offsetof(layout::StepParams, goalOffset)},
+      {"predatorOffset", offsetof(layout::StepParams, predatorOffset)},
+      {"predatorCount", offsetof(layout::StepParams, predatorCount)},
+  };
+  int checked = 0;
+  for (const Member& m : members) {
+    const std::string name = std::string("StepParamsBlock.") + m.name;
+    const GLuint index = glGetProgramResourceIndex(program.id(), GL_UNIFORM, name.c_str());
+    if (index == GL_INVALID_INDEX) continue;  // not used by this shader: optimised away
+    const GLenum property = GL_OFFSET;
+    GLint offset = -1;
+    glGetProgramResourceiv(program.id(), GL_UNIFORM, index, 1, &property, 1, nullptr, &offset);
+    EXPECT_EQ(static_cast<std::size_t>(offset), m.offset) << m.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 30);
+  const GLuint block = glGetProgramResourceIndex(program.id(), GL_UNIFORM_BLOCK, "StepParamsBlock");
+  const GLenum property = GL_BUFFER_DATA_SIZE;
+  GLint size = 0;
+  glGetProgramResourceiv(program.id(), GL_UNIFORM_BLOCK, block, 1, &property, 1, nullptr, &size);
+  EXPECT_LE(static_cast<std::size_t>(size), sizeof(layout::StepParams));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prefix sum
+
+TEST(PrefixSum, MatchesTheHostForEverySizeAndLevelCount) {
+  PrefixSum scan(test::glContext(), test::shaderLibrary());
+  ASSERT_EQ(scan.blockSize(), 1024u);
+  sim::Pcg32 rng(7);
+  for (std::uint32_t count : {1u, 5u, 1023u, 1024u, 1025u, 4099u, 1024u * 1024u + 17u}) {
+    std::vector<std::uint32_t> values(count);
+    for (std::uint32_t& v : values) v = rng.next() % 50;
+    const Buffer in = Buffer::fromSpan(std::span<const std::uint32_t>(values));
+    const Buffer out(count * sizeof(std::uint32_t));
+    scan.exclusiveScan(in, out, count);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    const std::vector<std::uint32_t> result = out.download<std::uint32_t>(count);
+    std::uint32_t running = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      ASSERT_EQ(result[i], running) << "count " << count << ", index " << i;
+      running += values[i];
+    }
+  }
+  EXPECT_EQ(scan.levels(1024u * 1024u + 17u), 3u);
+}
+
+TEST(PrefixSum, WorksInPlace) {
+  PrefixSum scan(test::glContext(), test::shaderLibrary());
+  std::vector<std::uint32_t> values(5000, 1u);
+  const Buffer buffer = Buffer::fromSpan(std::span<const std::uint32_t>(values));
+  scan.exclusiveScan(buffer, buffer, 5000);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  const std::vector<std::uint32_t> result = buffer.download<std::uint32_t>(5000);
+  for (std::uint32_t i = 0; i < 5000; ++i) ASSERT_EQ(result[i], i);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenes covering the model
+
+struct Case {
+  std::string name;
+  sim::ModelParams params;
+  sim::StepInputs inputs;
+  sim::FlockState state;
+};
+
+// A flock of `count` spawned in the scene, with extra boids placed where the rules have edge cases.
+Case makeCase(std::string name, sim::Scene scene, std::uint32_t groups) {
+  scene.groups = groups;
+  Case c{std::move(name), scene.model, sim::staticInputs(scene, groups), sim::spawnFlock(scene)};
+  return c;
+}
+
+// Boid j copied onto boid i (coincident pair), and a boid at rest (heading fallback).
+void addSpecialBoids(Case& c) {
+  sim::FlockState& s = c.state;
+  const std::size_t n = s.size();
+  s.position.push_back(s.position[n / 2]);
+  s.velocity.push_back(-s.velocity[n / 2]);
+  s.group.push_back(s.group[n / 2]);
+  s.position.push_back(s.position[n / 3]);
+  s.velocity.push_back(glm::vec3(0.0f));
+  s.group.push_back(s.group[n / 3]);
+}
+
+std::vector<Case> modelCases() {
+  std::vector<Case> cases;
+  {
+    // 3D contain: containment band, obstacles (boids inside some), goals in mode "front" for two
+    // of three groups, predators, cruise, limited field of view.
+    sim::Scene scene = sim::defaultDensityScene(3000, 3);
+    scene.spawn = sim::Spawn::Box;
+    scene.model.margin = 8.0f;
+    scene.obstacles = {{{0.0f, 0.0f, 0.0f}, 12.0f}, {{20.0f, -5.0f, 15.0f}, 6.0f}, {{-25.0f, 5.0f, -10.0f}, 9.0f}};
+    scene.targets = {{0, {30.0f, 0.0f, 30.0f}}, {1, {-30.0f, 10.0f, 0.0f}}};
+    scene.predators = {{10.0f, 0.0f, -20.0f}, {-15.0f, 5.0f, 25.0f}};
+    cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators", scene, 3));
+    // Spread the spawn over the whole box so that boids sit in the containment band too.
+    sim::Pcg32 rng(11);
+    for (glm::vec3& p : cases.back().state.position)
+      if (rng.uniform() < 0.2f)
+        for (int k = 0; k < 3; ++k)
+          p[k] = rng.uniform(scene.model.worldMin[k], scene.model.worldMax[k]);
+    addSpecialBoids(cases.back());
+  }
+  {
+    // 3D wrap, dense (about 20 neighbours each), goal mode "all", 2 groups, fov 270.
+    sim::Scene scene = sim::fixedNeighbourScene(3000, 20.0f, 3);
+    scene.model.fovDegrees = 270.0f;
+    scene.model.goalMode = sim::GoalMode::All;
+    scene.targets = {{1, {3.0f, -2.0f, 1.0f}}};
+    scene.predators = {{0.0f, 0.0f, 0.0f}};
+    cases.push_back(makeCase("3d-wrap-dense-goal-all", scene, 2));
+    addSpecialBoids(cases.back());
+  }
+  {
+    // 3D wrap on a world of 3 x 4 x 6 cells: the small-axis runs (every cell, or imaged runs).
+    sim::Scene scene = sim::fixedNeighbourScene(600, 20.0f, 3);
+    scene.model.worldMin = {-7.5f, -10.0f, -15.0f};
+    scene.model.worldMax = {7.5f, 10.0f, 15.0f};
+    scene.model.fovDegrees = 360.0f;
+    cases.push_back(makeCase("3d-wrap-small-axes", scene, 1));
+  }
+  {
+    // 2D contain with obstacles, goals (front) and a predator.
+    sim::Scene scene = sim::defaultDensityScene(2500, 2);
+    scene.model.fovDegrees = 200.0f;
+    scene.obstacles = {{{0.0f, 0.0f, 0.0f}, 8.0f}, {{-20.0f, 0.0f, 10.0f}, 4.0f}};
+    scene.targets = {{0, {25.0f, 0.0f, -25.0f}}};
+    scene.predators = {{5.0f, 0.0f, 5.0f}};
+    cases.push_back(makeCase("2d-contain-obstacles-goal-front", scene, 2));
+    sim::Pcg32 rng(12);
+    for (glm::vec3& p : cases.back().state.position)
+      if (rng.uniform() < 0.2f) p = glm::vec3(rng.uniform(scene.model.worldMin.x, scene.model.worldMax.x), 0.0f,
+                                              rng.uniform(scene.model.worldMin.z, scene.model.worldMax.z));
+    addSpecialBoids(cases.back());
+  }
+  {
+    // 2D wrap, dense.
+    sim::Scene scene = sim::fixedNeighbourScene(2500, 15.0f, 2);
+    scene.model.fovDegrees = 300.0f;
+    scene.targets = {{0, {0.0f, 0.0f, 0.0f}}};
+    cases.push_back(makeCase("2d-wrap-dense-goal-front", scene, 1));
+    addSpecialBoids(cases.back());
+  }
+  return cases;
+}
+
+// How many boids (or pairs) each part of the model acts on in a case, from the host rules over all
+// pairs: the proof that the cases exercise every feature.
+struct Coverage {
+  std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
+              frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0, atRest = 0;
+  Coverage& operator+=(const Coverage& o) {
+    for (auto [a, b] : {std::pair{&separation, o.separation}, {&alignment, o.alignment}, {&cohesion, o.cohesion},
+                        {&inside, o.inside}, {&ahead, o.ahead}, {&bounds, o.bounds}, {&goal, o.goal},
+                        {&frontBlocked, o.frontBlocked}, {&flee, o.flee}, {&cruise, o.cruise},
+                        {&fovHidden, o.fovHidden}, {&acrossSeam, o.acrossSeam}, {&coincident, o.coincident},
+                        {&atRest, o.atRest}})
+      *a += b;
+    return *this;
+  }
+};
+
+Coverage coverage(const Case& c) {
+  const sim::PackedInputs packed = sim::packInputs(c.params, c.inputs, c.state.groups);
+  const sim::StepContext ctx = sim::makeStepContext(c.params, packed);
+  const sim::FlockState& s = c.state;
+  std::vector<glm::vec3> headings(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) headings[i] = sim::heading(s.velocity[i]);
+  Coverage out;
+  auto nonZero = [](glm::vec3 v) { return v != glm::vec3(0.0f); };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const sim::BoidView self{s.position[i], s.velocity[i], headings[i], static_cast<std::uint32_t>(i), s.group[i]};
+    sim::NeighbourSums sums;
+    for (std::size_t j = 0; j < s.size(); ++j) {
+      if (j == i) continue;
+      const glm::vec3 raw = s.position[j] - s.position[i];
+      const glm::vec3 d = sim::offset(ctx, s.position[i], s.position[j]);
+      const float d2 = glm::dot(d, d);
+      if (d2 < ctx.radius2) {
+        const float dist = std::sqrt(d2);
+        if (dist < sim::kEps) ++out.coincident;
+        if (d != raw) ++out.acrossSeam;
+        if (ctx.limitedFov && dist >= sim::kEps && glm::dot(headings[i], d) < dist * ctx.cosHalfFov) ++out.fovHidden;
+      }
+      sim::accumulateNeighbour(ctx, self, d, headings[j], static_cast<std::uint32_t>(j), s.group[j], sums);
+    }
+    const sim::Forces f = sim::computeForces(ctx, self, sums);
+    out.separation += nonZero(f.separation);
+    out.alignment += nonZero(f.alignment);
+    out.cohesion += nonZero(f.cohesion);
+    bool isInside = false;
+    for (const glm::vec4& o : packed.obstacles)
+      isInside = isInside || glm::length(glm::vec3(o) - self.position) < o.w + c.params.radius;
+    out.inside += isInside;
+    out.ahead += !isInside && nonZero(f.avoidance);
+    out.bounds += nonZero(f.bounds);
+    out.goal += nonZero(f.goal);
+    out.frontBlocked += ctx.needFront && packed.goals[self.group].w != 0.0f && sums.frontOccupied;
+    out.flee += nonZero(f.flee);
+    out.cruise += nonZero(f.cruise);
+    out.atRest += s.velocity[i] == glm::vec3(0.0f);
+  }
+  return out;
+}
+
+// Why a boid may differ beyond tolerance: a neighbour within float rounding of a perception edge
+// (|d| = R, |d| = Rs, the field-of-view cone, the 45-degree front cone), where the two backends
+// may round a decision differently.
+bool nearPerceptionEdge(const Case& c, std::size_t i) {
+  const sim::PackedInputs packed = sim::packInputs(c.params, c.inputs, c.state.groups);
+  const sim::StepContext ctx = sim::makeStepContext(c.params, packed);
+  const glm::vec3 fi = sim::heading(c.state.velocity[i]);
+  constexpr float kRelative = 1e-5f;
+  for (std::size_t j = 0; j < c.state.size(); ++j) {
+    if (j == i) continue;
+    const glm::vec3 d = sim::offset(ctx, c.state.position[i], c.state.position[j]);
+    const float d2 = glm::dot(d, d);
+    const float dist = std::sqrt(d2);
+    const float along = glm::dot(fi, d);
+    if (std::abs(d2 - ctx.radius2) <= kRelative * ctx.radius2) return true;
+    if (!(d2 < ctx.radius2)) continue;
+    if (std::abs(d2 - ctx.separationRadius2) <= kRelative * ctx.separationRadius2) return true;
+    if (ctx.limitedFov && std::abs(along - dist * ctx.cosHalfFov) <= kRelative * dist) return true;
+    if (ctx.needFront && std::abs(along - dist * sim::kCos45) <= kRelative * dist) return true;
+  }
+  return false;
+}
+
+struct Comparison {
+  float maxPositionError = 0.0f;
+  float maxVelocityError = 0.0f;
+  std::size_t bitwiseEqual = 0;
+  std::size_t explained = 0;
+  std::vector<std::size_t> unexplained;
+};
+
+float maxAbs(glm::vec3 v) { return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}); }
+
+Comparison compare(const Case& c, const sim::FlockState& gpu, const sim::FlockState& cpu) {
+  Comparison out;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    const float dp = maxAbs(gpu.position[i] - cpu.position[i]);
+    const float dv = maxAbs(gpu.velocity[i] - cpu.velocity[i]);
+    if (gpu.position[i] == cpu.position[i] && gpu.velocity[i] == cpu.velocity[i]) ++out.bitwiseEqual;
+    if (!(dp <= 1e-4f) || !(dv <= 1e-3f)) {
+      if (nearPerceptionEdge(c, i))
+        ++out.explained;
+      else
+        out.unexplained.push_back(i);
+      continue;
+    }
+    out.maxPositionError = std::max(out.maxPositionError, dp);
+    out.maxVelocityError = std::max(out.maxVelocityError, dv);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grid build
+
+TEST(FlockPipeline, GridMatchesTheHostCellOrderIncludingMultiLevelScans) {
+  sim::Scene scene = sim::defaultDensityScene(3000, 3);
+  // R = 1 in a 200 x 100 x 200 world: 4,000,000 cells, a three-level scan.
+  scene.model.perceptionRadius = 1.0f;
+  scene.model.separationRadius = 0.5f;
+  const sim::FlockState state = sim::spawnFlock(scene);
+  for (const sim::ModelParams& params : {sim::defaultDensityScene(3000, 3).model, scene.model}) {
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(state);
+    gpu.step(params, {});
+    const GridSnapshot grid = gpu.gridSnapshot();
+    const sim::GridSpec spec = sim::makeGridSpec(params);
+    ASSERT_EQ(gpu.grid().cells, spec.cells);
+    sim::CellOrder host;
+    host.build(spec, state.position, 1);
+    EXPECT_EQ(grid.cellOf, host.cellOf);
+    EXPECT_EQ(grid.cellStart, host.cellStart);
+    EXPECT_EQ(grid.order, host.order);
+    ASSERT_EQ(grid.cellCount.size(), spec.cellCount());
+    for (std::uint32_t c = 0; c < spec.cellCount(); ++c)
+      ASSERT_EQ(grid.cellCount[c], host.cellStart[c + 1] - host.cellStart[c]) << "cell " << c;
+    std::printf("  %u cells (%u x %u x %u)\n", spec.cellCount(), spec.cells.x, spec.cells.y, spec.cells.z);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One step against the CPU reference
+
+TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
+  const std::size_t errorsBefore = test::glErrorCount();
+  Coverage total;
+  for (const Case& c : modelCases()) {
+    const Coverage covered = coverage(c);
+    total += covered;
+    std::printf("  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
+                "flee %zu cruise %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+                c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
+                covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
+                covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+    SCOPED_TRACE(c.name);
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(c.state);
+    gpu.step(c.params, c.inputs);
+    const sim::FlockState gpuState = gpu.download();
+
+    sim::FlockState cpuState = c.state;
+    sim::CpuSimulator(sim::NeighbourSearch::Grid, 2).step(c.params, c.inputs, cpuState);
+    const Comparison result = compare(c, gpuState, cpuState);
+    std::printf("  %-44s N=%zu: max |dp| %.3g, max |dv| %.3g, bitwise equal %zu, edge cases %zu\n",
+                c.name.c_str(), c.state.size(), double(result.maxPositionError), double(result.maxVelocityError),
+                result.bitwiseEqual, result.explained);
+    EXPECT_TRUE(result.unexplained.empty()) << result.unexplained.size() << " boids differ, first id "
+                                            << result.unexplained.front();
+    // Edge cases are a rounding accident, never a pattern.
+    EXPECT_LE(result.explained, c.state.size() / 100);
+    EXPECT_EQ(gpuState.group, c.state.group);
+  }
+  for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead, total.bounds,
+                            total.goal, total.frontBlocked, total.flee, total.cruise, total.fovHidden, total.acrossSeam,
+                            total.coincident, total.atRest})
+    EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
+TEST(FlockPipeline, OneStepMatchesTheNaiveSearchToo) {
+  Case c = modelCases()[1];
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(c.state);
+  gpu.step(c.params, c.inputs);
+  sim::FlockState cpuState = c.state;
+  sim::CpuSimulator(sim::NeighbourSearch::Naive, 2).step(c.params, c.inputs, cpuState);
+  const Comparison result = compare(c, gpu.download(), cpuState);
+  EXPECT_TRUE(result.unexplained.empty()) << result.unexplained.size() << " boids differ";
+}
+
+TEST(FlockPipeline, HandlesEmptySingleAndRaggedFlocks) {
+  sim::Scene scene = sim::defaultDensityScene(1000, 3);
+  for (std::uint32_t count : {0u, 1u, 2u, 127u, 129u, 1000u + 13u}) {
+    SCOPED_TRACE(count);
+    scene.count = count;
+    scene.groups = 2;
+    Case c{"n", scene.model, sim::staticInputs(scene, 2), sim::spawnFlock(scene)};
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(c.state);
+    gpu.step(c.params, c.inputs);
+    const sim::FlockState gpuState = gpu.download();
+    ASSERT_EQ(gpuState.size(), count);
+    sim::FlockState cpuState = c.state;
+    sim::CpuSimulator(sim::NeighbourSearch::Grid, 1).step(c.params, c.inputs, cpuState);
+    EXPECT_TRUE(compare(c, gpuState, cpuState).unexplained.empty());
+    const std::vector<sim::GroupSummary> summaries = gpu.groupSummaries();
+    ASSERT_EQ(summaries.size(), 2u);
+    EXPECT_EQ(summaries[0].count + summaries[1].count, count);
+  }
+}
+
+TEST(FlockPipeline, AllBoidsInOneCell) {
+  sim::Scene scene = sim::defaultDensityScene(1000, 3);
+  scene.groups = 2;
+  Case c{"one cell", scene.model, {}, sim::spawnFlock(scene)};
+  // Inside the cell around the origin, clear of its faces.
+  const sim::GridSpec spec = sim::makeGridSpec(c.params);
+  const glm::vec3 lo = spec.origin + glm::vec3(spec.cellCoord(glm::vec3(0.0f))) * spec.cellSize;
+  sim::Pcg32 rng(3);
+  for (glm::vec3& p : c.state.position)
+    for (int k = 0; k < 3; ++k) p[k] = lo[k] + spec.cellSize[k] * rng.uniform(0.1f, 0.9f);
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(c.state);
+  gpu.step(c.params, c.inputs);
+  const GridSnapshot grid = gpu.gridSnapshot();
+  EXPECT_EQ(*std::max_element(grid.cellCount.begin(), grid.cellCount.end()), 1000u);
+  sim::FlockState cpuState = c.state;
+  sim::CpuSimulator(sim::NeighbourSearch::Grid, 2).step(c.params, c.inputs, cpuState);
+  const Comparison result = compare(c, gpu.download(), cpuState);
+  EXPECT_TRUE(result.unexplained.empty()) << result.unexplained.size() << " boids differ";
+}
+
+TEST(FlockPipeline, StepsAreReproducible) {
+  const Case c = modelCases()[0];
+  std::vector<sim::FlockState> runs;
+  for (int run = 0; run < 2; ++run) {
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(c.state);
+    for (int step = 0; step < 10; ++step) gpu.step(c.params, c.inputs);
+    runs.push_back(gpu.download());
+  }
+  EXPECT_EQ(runs[0].position, runs[1].position);
+  EXPECT_EQ(runs[0].velocity, runs[1].velocity);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reduction, capacity, timers
+
+TEST(FlockPipeline, GroupSummariesMatchTheHost) {
+  sim::Scene scene = sim::defaultDensityScene(5000, 3);
+  scene.groups = 5;
+  sim::FlockState state = sim::spawnFlock(scene);
+  for (std::size_t i = 0; i < state.size(); ++i) state.group[i] = (i * 7 / 3) % 5 == 4 ? 4 : state.group[i] % 4;
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(state);
+  for (int phase = 0; phase < 2; ++phase) {
+    // Phase 0: right after the upload (reduced on demand); phase 1: after a step.
+    if (phase == 1) gpu.step(scene.model, {});
+    const sim::FlockState current = gpu.download();
+    const std::vector<sim::GroupSummary> expected = sim::summarizeGroups(current);
+    const std::vector<sim::GroupSummary> actual = gpu.groupSummaries();
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t g = 0; g < expected.size(); ++g) {
+      EXPECT_EQ(actual[g].count, expected[g].count) << "group " << g;
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(actual[g].centroid[k], expected[g].centroid[k], 1e-3f) << "group " << g;
+        EXPECT_NEAR(actual[g].meanVelocity[k], expected[g].meanVelocity[k], 1e-4f) << "group " << g;
+      }
+    }
+  }
+}
+
+TEST(FlockPipeline, RefusesMoreBoidsThanABufferHoldsNamingCountAndLimit) {
+  const ContextInfo& info = test::glContext().info();
+  const std::uint64_t limit = FlockPipeline::maxBoids(info);
+  EXPECT_EQ(limit, static_cast<std::uint64_t>(info.maxShaderStorageBlockSize) / 16);
+  EXPECT_NO_THROW(FlockPipeline::requireCapacity(info, limit));
+  try {
+    FlockPipeline::requireCapacity(info, limit + 1);
+    FAIL();
+  } catch (const CapacityError& e) {
+    EXPECT_EQ(e.boids(), limit + 1);
+    EXPECT_EQ(e.limit(), limit);
+    const std::string message = e.what();
+    EXPECT_NE(message.find(std::to_string(limit + 1)), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(limit)), std::string::npos) << message;
+  }
+}
+
+TEST(FlockPipeline, TimesEveryStage) {
+  const Case c = modelCases()[0];
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(c.state);
+  gpu.timer().resolve();  // stamps of earlier tests land before the reset
+  gpu.timer().reset();
+  for (int step = 0; step < 3; ++step) gpu.step(c.params, c.inputs);
+  gpu.timer().resolve();
+  for (std::string_view stage : FlockPipeline::kStages) {
+    const StageTime* time = gpu.timer().stage(stage);
+    ASSERT_NE(time, nullptr) << stage;
+    EXPECT_EQ(time->samples, 3u) << stage;
+  }
+}
+
+}  // namespace
+}  // namespace murmur::gpu

@@ -1,0 +1,276 @@
+// The renderer on the offscreen target: boids appear at the pixel the camera projects them to, in
+// their group's colour; empty space keeps the sky; obstacles show where projected; moving the
+// camera moves them as the projection says. Small targets keep it fast on llvmpipe.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "gl_test_env.hpp"
+#include "gpu/error.hpp"
+#include "render/boid_buffers.hpp"
+#include "render/boid_renderer.hpp"
+#include "render/camera.hpp"
+#include "render/frame_renderer.hpp"
+#include "render/offscreen.hpp"
+#include "render/palette.hpp"
+#include "render/png_writer.hpp"
+#include "render/view_uniforms.hpp"
+
+namespace murmur::render {
+namespace {
+
+constexpr int kWidth = 192;
+constexpr int kHeight = 144;
+
+struct Rgb {
+  float r, g, b;
+};
+
+class Image {
+ public:
+  explicit Image(std::vector<std::uint8_t> rgba) : rgba_(std::move(rgba)) {}
+  Rgb at(int x, int y) const {
+    const std::size_t i = (std::size_t(y) * kWidth + std::size_t(x)) * 4;
+    return {rgba_[i] / 255.0f, rgba_[i + 1] / 255.0f, rgba_[i + 2] / 255.0f};
+  }
+  Rgb at(glm::vec2 pixel) const { return at(int(pixel.x), int(pixel.y)); }
+  const std::vector<std::uint8_t>& bytes() const { return rgba_; }
+
+ private:
+  std::vector<std::uint8_t> rgba_;
+};
+
+float difference(Rgb a, Rgb b) { return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b); }
+
+// The palette entry whose hue is nearest: colours compared as unit vectors, so that shading
+// (which scales a colour) matters less than hue.
+std::uint32_t nearestGroup(Rgb pixel) {
+  const glm::vec3 p = glm::normalize(glm::vec3(pixel.r, pixel.g, pixel.b));
+  std::uint32_t best = 0;
+  float bestDistance = std::numeric_limits<float>::max();
+  for (std::uint32_t g = 0; g < kGroupPalette.size(); ++g) {
+    const float d = glm::length(p - glm::normalize(kGroupPalette[g]));
+    if (d < bestDistance) bestDistance = d, best = g;
+  }
+  return best;
+}
+
+// Grey-ness: 0 for a grey, larger for saturated colours.
+float chroma(Rgb c) { return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}); }
+
+sim::FlockState flock(std::vector<glm::vec3> positions, std::vector<std::uint32_t> groups) {
+  sim::FlockState state;
+  state.resize(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    state.position[i] = positions[i];
+    state.velocity[i] = glm::vec3(5.0f, 0.0f, 0.0f);  // across the view: the bird is seen from the side
+    state.group[i] = groups[i];
+    state.groups = std::max(state.groups, groups[i] + 1);
+  }
+  return state;
+}
+
+class RenderTest : public testing::Test {
+ protected:
+  RenderTest() {
+    camera_.setViewport(kWidth, kHeight);
+    camera_.setOrbit(glm::vec3(0.0f), 40.0f, 0.3f, 0.45f);
+    options_.boids.size = 6.0f;
+    options_.overlay.box = options_.overlay.grid = false;  // lines would cross the pixels looked at
+  }
+
+  Image render(const sim::FlockState& state, const Overlay& overlay = {}) {
+    renderer_.setOverlay(overlay);
+    boids_.upload(state);
+    target_.bind();
+    renderer_.render(camera_, boids_.buffers(), options_);
+    static int n = 0;
+    writePng("/tmp/rt_" + std::to_string(n++) + ".png", kWidth, kHeight, target_.readRgba());
+    return Image(target_.readRgba());
+  }
+
+  void TearDown() override { EXPECT_EQ(test::glErrorCount(), errorsBefore_) << "GL errors during the test"; }
+
+  std::size_t errorsBefore_ = test::glErrorCount();
+  FrameRenderer renderer_{test::shaderLibrary()};
+  OffscreenTarget target_{kWidth, kHeight, 4};
+  HostBoidBuffers boids_;
+  Camera camera_;
+  FrameOptions options_;
+};
+
+TEST_F(RenderTest, BoidAppearsAtItsProjectedPixelInItsGroupColour) {
+  const glm::vec3 a(-8.0f, 0.0f, 0.0f), b(8.0f, 2.0f, -3.0f);
+  const Image image = render(flock({a, b}, {0, 2}));
+  const Image empty = render(flock({}, {}));
+  for (const auto& [position, group] : {std::pair{a, 0u}, std::pair{b, 2u}}) {
+    const glm::vec2 pixel = *camera_.project(position);
+    ASSERT_TRUE(pixel.x >= 0 && pixel.x < kWidth && pixel.y >= 0 && pixel.y < kHeight);
+    const Rgb seen = image.at(pixel);
+    EXPECT_GT(difference(seen, empty.at(pixel)), 0.3f) << "group " << group << " at " << pixel.x << "," << pixel.y;
+    EXPECT_EQ(nearestGroup(seen), group) << seen.r << " " << seen.g << " " << seen.b;
+  }
+}
+
+TEST_F(RenderTest, EmptySpaceKeepsTheBackground) {
+  const glm::vec3 position(0.0f, 0.0f, 0.0f);
+  const Image image = render(flock({position}, {1}));
+  const Image empty = render(flock({}, {}));
+  const glm::vec2 boid = *camera_.project(position);
+  int changed = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x)
+      if (glm::length(glm::vec2(x, y) - boid) > 20.0f && difference(image.at(x, y), empty.at(x, y)) > 0.0f) ++changed;
+  EXPECT_EQ(changed, 0) << "pixels far from the boid differ from the empty frame";
+  // And the background is a sky: lighter at the horizon than at the top, bluish at the top.
+  const Rgb top = empty.at(kWidth / 2, 0);
+  EXPECT_GT(top.b, top.r);
+  EXPECT_GT(chroma(top), 0.1f);
+}
+
+TEST_F(RenderTest, ObstacleIsVisibleWhereProjected) {
+  Overlay overlay;
+  overlay.obstacles.push_back({glm::vec3(-5.0f, -3.0f, -6.0f), 4.0f});
+  const Image image = render(flock({}, {}), overlay);
+  const Image empty = render(flock({}, {}));
+  const glm::vec2 pixel = *camera_.project(overlay.obstacles[0].center);
+  const Rgb seen = image.at(pixel);
+  EXPECT_GT(difference(seen, empty.at(pixel)), 0.2f);
+  EXPECT_LT(chroma(seen), 0.15f) << "obstacles are stone grey";
+  // Far away from it, nothing changed.
+  EXPECT_EQ(difference(image.at(2, kHeight - 3), empty.at(2, kHeight - 3)), 0.0f);
+}
+
+TEST_F(RenderTest, CameraChangeMovesBoidsAsTheProjectionSays) {
+  const glm::vec3 position(6.0f, 1.0f, 2.0f);
+  const sim::FlockState state = flock({position}, {3});
+  const glm::vec2 before = *camera_.project(position);
+  const Image first = render(state);
+  camera_.orbit(0.6f, -0.2f);
+  camera_.zoom(0.8f);
+  camera_.pan(glm::vec2(15.0f, -10.0f));
+  const glm::vec2 after = *camera_.project(position);
+  ASSERT_GT(glm::length(after - before), 25.0f) << "the camera change must move the boid on screen";
+  const Image second = render(state);
+  const Image empty = render(flock({}, {}));
+  EXPECT_EQ(nearestGroup(first.at(before)), 3u);
+  EXPECT_EQ(nearestGroup(second.at(after)), 3u);
+  EXPECT_GT(difference(second.at(after), empty.at(after)), 0.3f);
+  EXPECT_EQ(difference(second.at(before), empty.at(before)), 0.0f) << "the old pixel shows the sky again";
+}
+
+TEST_F(RenderTest, PointModeDrawsEachBoidAtItsProjectedPixel) {
+  options_.boids.shape = BoidShape::Points;
+  options_.boids.size = 3.0f;
+  const glm::vec3 a(-6.0f, 0.0f, 4.0f), b(5.0f, -2.0f, -4.0f);
+  const Image image = render(flock({a, b}, {0, 1}));
+  EXPECT_EQ(nearestGroup(image.at(*camera_.project(a))), 0u);
+  EXPECT_EQ(nearestGroup(image.at(*camera_.project(b))), 1u);
+}
+
+TEST_F(RenderTest, LeadersAreDrawnLighter) {
+  const glm::vec3 leader(-6.0f, 0.0f, 0.0f), follower(6.0f, 0.0f, 0.0f);
+  const sim::FlockState state = flock({leader, follower}, {0, 0});
+  const std::vector<std::uint32_t> flags = {kLeaderFlag, 0};
+  renderer_.setOverlay({});
+  boids_.upload(state, flags);
+  target_.bind();
+  renderer_.render(camera_, boids_.buffers(), options_);
+  const Image image(target_.readRgba());
+  const Rgb l = image.at(*camera_.project(leader)), f = image.at(*camera_.project(follower));
+  EXPECT_LT(chroma(l), chroma(f)) << "a leader's colour is pushed towards white";
+}
+
+TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
+  Overlay overlay;
+  overlay.worldMin = glm::vec3(-15.0f);
+  overlay.worldMax = glm::vec3(15.0f);
+  overlay.goals.push_back({glm::vec3(-6.0f, 4.0f, 0.0f), 1});
+  overlay.predators.push_back(glm::vec3(6.0f, 4.0f, 0.0f));
+  overlay.paths.push_back({{glm::vec3(-10.0f, -5.0f, 5.0f), glm::vec3(10.0f, -5.0f, 5.0f)}, glm::vec3(1.0f, 0.0f, 1.0f)});
+  options_.overlay.box = true;
+  const Image image = render(flock({}, {}), overlay);
+  const Image empty = render(flock({}, {}));
+  EXPECT_EQ(nearestGroup(image.at(*camera_.project(overlay.goals[0].position))), 1u);
+  const Rgb predator = image.at(*camera_.project(overlay.predators[0]));
+  EXPECT_GT(predator.r, 2.0f * predator.g) << "predators are red";
+  const Rgb path = image.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)));
+  EXPECT_GT(difference(path, empty.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)))), 0.1f);
+  options_.overlay.markers = false;
+  const Image hidden = render(flock({}, {}), overlay);
+  EXPECT_EQ(difference(hidden.at(*camera_.project(overlay.predators[0])),
+                       empty.at(*camera_.project(overlay.predators[0]))),
+            0.0f)
+      << "markers switched off";
+}
+
+// Flocks beyond one storage binding are drawn in several ranges: every range lands.
+TEST(BoidRenderer, DrawsLargeFlocksInSeveralRanges) {
+  const std::size_t errorsBefore = test::glErrorCount();
+  BoidRenderer boids(test::shaderLibrary(), 64);
+  ViewUniformBuffer view;
+  OffscreenTarget target(kWidth, kHeight, 1);
+  Camera camera;
+  camera.setViewport(kWidth, kHeight);
+  camera.setOrbit(glm::vec3(0.0f), 60.0f, 0.0f, 1.5f);  // from above
+  // A 20 x 10 grid of boids, group = row % 8; boids beyond the first range sit further along.
+  std::vector<glm::vec3> positions;
+  std::vector<std::uint32_t> groups;
+  for (int row = 0; row < 10; ++row)
+    for (int column = 0; column < 20; ++column) {
+      positions.emplace_back(-38.0f + 4.0f * float(column), 0.0f, -18.0f + 4.0f * float(row));
+      groups.push_back(std::uint32_t(row % 8));
+    }
+  HostBoidBuffers buffers;
+  buffers.upload(flock(positions, groups));
+  target.bind();
+  glViewport(0, 0, kWidth, kHeight);
+  glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  view.update(makeViewUniforms(camera, Atmosphere{}));
+  boids.draw(buffers.buffers(), BoidStyle{BoidShape::Points, 2.0f, 4.0f});
+  const Image image(target.readRgba());
+  int drawn = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Rgb seen = image.at(*camera.project(positions[i]));
+    drawn += chroma(seen) > 0.2f && nearestGroup(seen) == groups[i];
+  }
+  EXPECT_EQ(drawn, int(positions.size()));
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
+TEST(OffscreenTarget, ReadsRowsTopToBottom) {
+  OffscreenTarget target(8, 4, 4);
+  target.bind();
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(0.0f, 0.0f, 1.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  // The top row (GL's last) red.
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(0, 3, 8, 1);
+  glClearColor(1.0f, 0.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
+  const std::vector<std::uint8_t> rgba = target.readRgba();
+  ASSERT_EQ(rgba.size(), 8u * 4u * 4u);
+  EXPECT_EQ(rgba[0], 255);  // first row read: red
+  EXPECT_EQ(rgba[2], 0);
+  EXPECT_EQ(rgba[rgba.size() - 4], 0);  // last row: blue
+  EXPECT_EQ(rgba[rgba.size() - 2], 255);
+}
+
+TEST(OffscreenTarget, RejectsImpossibleSizes) {
+  EXPECT_THROW(OffscreenTarget(0, 10), gpu::GpuError);
+  EXPECT_THROW(OffscreenTarget(1 << 20, 10), gpu::GpuError);
+}
+
+}  // namespace
+}  // namespace murmur::render

@@ -1,0 +1,109 @@
+// The camera's projection and controls, and the meshes (no GL needed).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "render/camera.hpp"
+#include "render/meshes.hpp"
+
+namespace murmur::render {
+namespace {
+
+Camera testCamera() {
+  Camera camera;
+  camera.setViewport(200, 100);
+  camera.setOrbit(glm::vec3(1.0f, 2.0f, 3.0f), 50.0f, 0.4f, 0.3f);
+  return camera;
+}
+
+TEST(Camera, ProjectsTheTargetToTheCentre) {
+  const Camera camera = testCamera();
+  const glm::vec2 centre = *camera.project(camera.target());
+  EXPECT_NEAR(centre.x, 100.0f, 1e-3f);
+  EXPECT_NEAR(centre.y, 50.0f, 1e-3f);
+  EXPECT_NEAR(glm::length(camera.eye() - camera.target()), 50.0f, 1e-3f);
+}
+
+TEST(Camera, ScreenAxesMatchPixelAxes) {
+  const Camera camera = testCamera();
+  const glm::vec2 centre = *camera.project(camera.target());
+  const glm::vec2 right = *camera.project(camera.target() + camera.right());
+  const glm::vec2 up = *camera.project(camera.target() + camera.up());
+  EXPECT_GT(right.x, centre.x + 1.0f);
+  EXPECT_NEAR(right.y, centre.y, 1e-3f);
+  EXPECT_LT(up.y, centre.y - 1.0f) << "pixel rows run top to bottom";
+  // One unit at the target's distance covers pixelsPerUnit() / distance pixels.
+  EXPECT_NEAR(right.x - centre.x, camera.pixelsPerUnit() / camera.distance(), 1e-2f);
+}
+
+TEST(Camera, PointsBehindTheEyeDoNotProject) {
+  const Camera camera = testCamera();
+  EXPECT_FALSE(camera.project(camera.eye() - 5.0f * camera.forward()).has_value());
+}
+
+TEST(Camera, PanMovesTheSceneWithTheMouse) {
+  Camera camera = testCamera();
+  const glm::vec3 point = camera.target();
+  camera.pan(glm::vec2(20.0f, 10.0f));
+  const glm::vec2 moved = *camera.project(point);
+  EXPECT_NEAR(moved.x, 120.0f, 1e-2f);
+  EXPECT_NEAR(moved.y, 60.0f, 1e-2f);
+}
+
+TEST(Camera, OrbitKeepsTheTargetAndClampsThePitch) {
+  Camera camera = testCamera();
+  camera.orbit(1.0f, 10.0f);
+  EXPECT_LT(camera.pitch(), 1.5708f);
+  EXPECT_NEAR(glm::length(camera.eye() - camera.target()), 50.0f, 1e-3f);
+  camera.zoom(0.5f);
+  EXPECT_NEAR(camera.distance(), 25.0f, 1e-4f);
+}
+
+TEST(Camera, FrameBoxKeepsTheWholeBoxInView) {
+  Camera camera = testCamera();
+  const glm::vec3 lo(-100.0f, -50.0f, -100.0f), hi(100.0f, 50.0f, 100.0f);
+  camera.frameBox(lo, hi);
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 p((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y, (corner & 4) ? hi.z : lo.z);
+    const glm::vec2 pixel = *camera.project(p);
+    EXPECT_GE(pixel.x, 0.0f);
+    EXPECT_LE(pixel.x, 200.0f);
+    EXPECT_GE(pixel.y, 0.0f);
+    EXPECT_LE(pixel.y, 100.0f);
+  }
+}
+
+// Closed shapes face outwards: counter-clockwise seen from outside, normals pointing away.
+void expectOutward(const std::vector<MeshVertex>& mesh) {
+  ASSERT_EQ(mesh.size() % 3, 0u);
+  for (std::size_t i = 0; i < mesh.size(); i += 3) {
+    const glm::vec3 a = mesh[i].position, b = mesh[i + 1].position, c = mesh[i + 2].position;
+    const glm::vec3 centroid = (a + b + c) / 3.0f;
+    EXPECT_GT(glm::dot(glm::cross(b - a, c - a), centroid), 0.0f) << "triangle " << i / 3;
+    EXPECT_GT(glm::dot(mesh[i].normal, centroid), 0.0f) << "triangle " << i / 3;
+  }
+}
+
+TEST(Meshes, ClosedShapesFaceOutwards) {
+  expectOutward(sphereMesh(8, 12));
+  expectOutward(diamondMesh());
+  expectOutward(spikeMesh());
+}
+
+TEST(Meshes, BirdIsOneUnitLongAlongX) {
+  float minX = 0.0f, maxX = 0.0f, span = 0.0f;
+  for (const MeshVertex& v : birdMesh()) {
+    minX = std::min(minX, v.position.x);
+    maxX = std::max(maxX, v.position.x);
+    span = std::max(span, std::abs(v.position.z));
+    EXPECT_NEAR(glm::length(v.normal), 1.0f, 1e-4f);
+  }
+  EXPECT_NEAR(maxX, 0.5f, 1e-6f);
+  EXPECT_LE(minX, -0.5f);
+  EXPECT_GT(span, 0.4f) << "wings spread along z";
+}
+
+}  // namespace
+}  // namespace murmur::render
