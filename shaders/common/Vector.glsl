@@ -20,9 +20,11 @@ vec3 heading(vec3 v) {
   return f;
 }
 
-// Minimum-image offset: each component folded into [-size/2, size/2).
+// Minimum-image offset: each component folded into [-size/2, size/2). Positions on a torus lie in
+// [lo, hi), so |d| < size and one comparison each way decides the fold exactly (as sim::minimumImage).
 vec3 minimumImage(vec3 d, vec3 size) {
-  precise vec3 k = floor(d / size + 0.5);
-  precise vec3 r = d - size * k;
-  return r;
+  vec3 halfSize = 0.5 * size;  // `half` is a reserved word in GLSL
+  precise vec3 below = d + size;
+  precise vec3 above = d - size;
+  return mix(mix(d, below, lessThan(d, -halfSize)), above, greaterThanEqual(d, halfSize));
 }

@@ -42,7 +42,10 @@ class CpuSimulator {
   std::vector<glm::vec3> heading_;
   std::vector<glm::vec3> nextPosition_, nextVelocity_;
   CellOrder cells_;
-  std::vector<float> sortedX_, sortedY_, sortedZ_;  // positions in cell order, one array per axis
+  // Positions in cell order, one array per axis, plus kPadding infinities so that the distance
+  // test may read blocks of four past the last boid.
+  static constexpr std::size_t kPadding = 4;
+  std::vector<float> sortedX_, sortedY_, sortedZ_;
   std::vector<glm::vec3> sortedHeading_;
   std::vector<std::uint32_t> sortedGroup_;
 };

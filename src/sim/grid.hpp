@@ -53,7 +53,7 @@ struct CellOrder {
 // Neighbour cells along one axis, as runs of consecutive cell coordinates [first, last].
 // `imaged` marks runs whose offsets need the minimum image: a run across the wrap seam, or any run
 // on an axis of fewer than 5 cells. Elsewhere |d| < 2.5 cells <= size / 2, where the minimum image
-// returns d unchanged bit for bit (floor(d/size + 0.5) = 0), so skipping it changes nothing.
+// returns d unchanged, so skipping it changes nothing.
 struct CellRun {
   int first;
   int last;

@@ -53,10 +53,15 @@ inline glm::vec3 heading(glm::vec3 v) {
   return len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : v / len;
 }
 
-// Minimum-image offset: each component folded into [-size/2, size/2).
+// Minimum-image offset: each component folded into [-size/2, size/2). Positions on a torus lie in
+// [lo, hi), so |d| < size and one comparison each way decides the fold exactly (no rounding in the
+// test, unlike d - size * floor(d / size + 0.5), which also costs a division per component).
+inline float foldComponent(float d, float size) {
+  const float half = 0.5f * size;
+  return d >= half ? d - size : (d < -half ? d + size : d);
+}
 inline glm::vec3 minimumImage(glm::vec3 d, glm::vec3 size) {
-  return d - size * glm::vec3(std::floor(d.x / size.x + 0.5f), std::floor(d.y / size.y + 0.5f),
-                              std::floor(d.z / size.z + 0.5f));
+  return {foldComponent(d.x, size.x), foldComponent(d.y, size.y), foldComponent(d.z, size.z)};
 }
 
 // The offset d_ij = p_j - p_i the model uses (minimum image when wrapping).
