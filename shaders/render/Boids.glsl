@@ -5,14 +5,21 @@ layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4
 layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
 layout(std430, binding = FLAGS_BINDING) readonly buffer BoidFlags { uint boidFlags[]; };
 
-// Without a group (or flags) buffer every boid is in group 0 (and no leader).
-layout(location = 1) uniform bool uHasGroups;
+// render::GroupSource: 0 (every boid in group 0), GROUP_BUFFER or GROUP_POSITION_W.
+layout(location = 1) uniform uint uGroupSource;
+// Without a flags buffer there are no leaders.
 layout(location = 2) uniform bool uHasFlags;
+
+uint groupOf(uint i) {
+  if (uGroupSource == GROUP_BUFFER) return boidGroup[i];
+  if (uGroupSource == GROUP_POSITION_W) return uint(boidPosition[i].w);
+  return 0u;
+}
 
 bool isLeader(uint i) { return uHasFlags && (boidFlags[i] & LEADER_FLAG) != 0u; }
 
 // Leaders are lit up: their group colour pushed towards white.
 vec3 boidColour(uint i, bool leader) {
-  vec3 colour = groupColour(uHasGroups ? boidGroup[i] : 0u);
+  vec3 colour = groupColour(groupOf(i));
   return leader ? mix(colour, vec3(1.0), 0.55) : colour;
 }

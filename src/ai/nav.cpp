@@ -36,9 +36,10 @@ void GridMap::updateMoves(std::uint32_t node) {
   unsigned moves = 0;
   for (unsigned m = 0; m < 8; ++m) {
     const Move& move = kMoves[m];
-    const bool free = passable(Cell{cell.x + move.dx, cell.y + move.dy}) &&
-                      (move.dx == 0 || move.dy == 0 ||
-                       (passable(Cell{cell.x + move.dx, cell.y}) && passable(Cell{cell.x, cell.y + move.dy})));
+    const bool free =
+        passable(Cell{cell.x + move.dx, cell.y + move.dy}) &&
+        (move.dx == 0 || move.dy == 0 ||
+         (passable(Cell{cell.x + move.dx, cell.y}) && passable(Cell{cell.x, cell.y + move.dy})));
     moves |= (free ? 1u : 0u) << m;
   }
   moves_[node] = static_cast<std::uint8_t>(moves);
@@ -333,9 +334,9 @@ namespace {
 // Open-list order in one integer comparison: f in fixed point (kFractionBits) in the high bits, and
 // in the low kTieBits a tie-break that puts larger g (closer to the goal) first among equal f, which
 // expands far fewer nodes where many share the optimal f (open areas). Fixed point also makes f
-// values that should tie (sums of 1 and sqrt(2) in different orders) tie despite rounding. Paths
-// found are shortest to within 2^-kFractionBits cells (distinct 8-connected path lengths on maps
-// of kMaxSide differ by more than that, so in practice they are exact).
+// values that should tie (sums of 1 and sqrt(2) in different orders) tie despite rounding. The
+// order is exact to kKeyQuantum (about 1e-6 cells); paths found are shortest up to that rounding
+// (distinct lengths on practical maps differ by far more, so there they are exactly shortest).
 constexpr int kFractionBits = 20;
 constexpr int kTieBits = 15;
 constexpr double kTieScale = 8.0;  // tie-break resolution: 1/8 cell, saturating at g = 4096
@@ -486,11 +487,10 @@ PathResult PathFinder::search(Cell start, Cell goal, const SearchOptions& option
     if constexpr (kConnectivity == Connectivity::Four) allowed &= 0x0Fu;
     for (; allowed != 0; allowed &= allowed - 1) {
       const auto s = static_cast<std::size_t>(std::countr_zero(allowed));
-      const Step& step = kSteps[s];
       const std::uint32_t next = current + offsets[s];
-      const double g = currentG + step.cost;
-      const auto x = static_cast<std::uint16_t>(cell.x + step.dx);
-      const auto y = static_cast<std::uint16_t>(cell.y + step.dy);
+      const double g = currentG + kMoveCost[s];
+      const auto x = static_cast<std::uint16_t>(cell.x + kMoves[s].dx);
+      const auto y = static_cast<std::uint16_t>(cell.y + kMoves[s].dy);
       Node& node = nodes_[next];
       const std::uint32_t visit = node.visit - visitBase_;
       if (visit != kOpen && visit != kClosed) {

@@ -45,7 +45,8 @@ inline constexpr Move kMoves[8] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1
 // nodeStride, nodeMoves) expose that layout to the search; other code should use cells.
 class GridMap {
  public:
-  static constexpr std::int32_t kMaxSide = 1 << 14;  // cells per side, so indices fit 32 bits
+  // Cells per side: node indices fit 32 bits and coordinates 16.
+  static constexpr std::int32_t kMaxSide = 1 << 14;
 
   GridMap() = default;
   // width, height: cells, 1..kMaxSide (std::invalid_argument otherwise); every cell starts passable
@@ -140,7 +141,7 @@ Heuristic defaultHeuristic(Connectivity connectivity);
 double heuristicDistance(Heuristic heuristic, Cell from, Cell to);
 
 enum class PathStatus : std::uint8_t {
-  Found,            // path is a shortest path from start to goal
+  Found,            // path is a shortest path from start to goal (up to about 1e-6 cells of rounding)
   NoPath,           // the goal cannot be reached (or not within maxLength); path is empty
   BudgetExhausted,  // maxExpansions reached first; path leads to the reached node closest to the goal
 };
@@ -168,9 +169,12 @@ struct PathResult {
   std::size_t expansions = 0;  // nodes taken off the open list (the goal included)
 };
 
-// A* on one map. Owns the per-node search state (about 24 bytes per cell) and reuses it across
-// queries; not thread-safe (use one PathFinder per thread). The map must outlive the PathFinder and
-// must not change size; passability may change between queries.
+// A* on one map. Owns the per-node search state (20 bytes per cell) and reuses it across queries;
+// not thread-safe (use one PathFinder per thread). The map must outlive the PathFinder; it may
+// change between queries (passability or even size).
+//
+// The open list is a binary heap with decrease-key (each node knows its heap position), ordered by
+// one integer key per entry: f in fixed point, ties broken toward larger g.
 class PathFinder {
  public:
   explicit PathFinder(const GridMap& map);
@@ -186,8 +190,8 @@ class PathFinder {
   struct Node {
     double g;              // cost from start, cells
     std::uint32_t parent;  // node index; the start is its own parent
-    // What the current query knows of this node: open_ + kOpen (in the open list), open_ + kClosed
-    // (expanded); any other value was left by an earlier query and means "not reached yet".
+    // What the current query knows of this node: visitBase_ + kOpen (in the open list), visitBase_
+    // + kClosed (expanded); any other value was left by an earlier query and means "not reached".
     std::uint32_t visit;
   };
   struct OpenEntry {

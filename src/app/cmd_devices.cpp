@@ -21,7 +21,8 @@ class DevicesCommand final : public Command {
   int run() override {
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
     fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
-    for (const gpu::EglDevice& d : devices) fmt::print("  {}: {}{}\n", d.index, d.name, d.software ? " [software]" : "");
+    for (const gpu::EglDevice& d : devices)
+      fmt::print("  {}: {}{}\n", d.index, d.name, d.software ? " [software]" : "");
     std::unique_ptr<gpu::Context> context;
     try {
       context = gpu::createHeadlessContext(device_);
@@ -31,15 +32,17 @@ class DevicesCommand final : public Command {
     }
     const gpu::ContextInfo& info = context->info();
     fmt::print("in use: {}\n", info.platform);
-    fmt::print("  GL_VENDOR    {}\n  GL_RENDERER  {}\n  GL_VERSION   {}\n  GLSL         {}\n", info.vendor, info.renderer,
-               info.version, info.glslVersion);
+    fmt::print("  GL_VENDOR    {}\n  GL_RENDERER  {}\n  GL_VERSION   {}\n  GLSL         {}\n", info.vendor,
+               info.renderer, info.version, info.glslVersion);
     fmt::print("  max storage block  {} MiB: at most {} boids\n", info.maxShaderStorageBlockSize >> 20,
                gpu::FlockPipeline::maxBoids(info));
     fmt::print("  max work groups    {} x {} x {} (work group: {} invocations, {} KiB shared)\n",
-               info.maxComputeWorkGroupCount[0], info.maxComputeWorkGroupCount[1], info.maxComputeWorkGroupCount[2],
-               info.maxComputeWorkGroupInvocations, info.maxComputeSharedMemorySize >> 10);
-    fmt::print("  GPU timers         {}\n", info.timestampBits > 0 ? fmt::format("{}-bit timestamps", info.timestampBits)
-                                                                    : std::string("none"));
+               info.maxComputeWorkGroupCount[0], info.maxComputeWorkGroupCount[1],
+               info.maxComputeWorkGroupCount[2], info.maxComputeWorkGroupInvocations,
+               info.maxComputeSharedMemorySize >> 10);
+    fmt::print("  GPU timers         {}\n", info.timestampBits > 0
+                                                ? fmt::format("{}-bit timestamps", info.timestampBits)
+                                                : std::string("none"));
     return 0;
   }
 

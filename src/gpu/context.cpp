@@ -1,5 +1,6 @@
 #include "gpu/context.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -13,27 +14,31 @@ namespace murmur::gpu {
 namespace {
 
 std::string eglErrorName(EGLint error) {
-  switch (error) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_CURRENT_SURFACE: return "EGL_BAD_CURRENT_SURFACE";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_NATIVE_PIXMAP: return "EGL_BAD_NATIVE_PIXMAP";
-    case EGL_BAD_NATIVE_WINDOW: return "EGL_BAD_NATIVE_WINDOW";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
-    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST";
-    default: return "EGL error " + std::to_string(error);
-  }
+  static const std::pair<EGLint, const char*> kNames[] = {
+      {EGL_SUCCESS, "EGL_SUCCESS"},
+      {EGL_NOT_INITIALIZED, "EGL_NOT_INITIALIZED"},
+      {EGL_BAD_ACCESS, "EGL_BAD_ACCESS"},
+      {EGL_BAD_ALLOC, "EGL_BAD_ALLOC"},
+      {EGL_BAD_ATTRIBUTE, "EGL_BAD_ATTRIBUTE"},
+      {EGL_BAD_CONFIG, "EGL_BAD_CONFIG"},
+      {EGL_BAD_CONTEXT, "EGL_BAD_CONTEXT"},
+      {EGL_BAD_CURRENT_SURFACE, "EGL_BAD_CURRENT_SURFACE"},
+      {EGL_BAD_DISPLAY, "EGL_BAD_DISPLAY"},
+      {EGL_BAD_MATCH, "EGL_BAD_MATCH"},
+      {EGL_BAD_NATIVE_PIXMAP, "EGL_BAD_NATIVE_PIXMAP"},
+      {EGL_BAD_NATIVE_WINDOW, "EGL_BAD_NATIVE_WINDOW"},
+      {EGL_BAD_PARAMETER, "EGL_BAD_PARAMETER"},
+      {EGL_BAD_SURFACE, "EGL_BAD_SURFACE"},
+      {EGL_CONTEXT_LOST, "EGL_CONTEXT_LOST"},
+  };
+  for (const auto& [code, name] : kNames)
+    if (code == error) return name;
+  return "EGL error " + std::to_string(error);
 }
 
-std::string lastEglError() { return eglErrorName(eglGetError()); }
+std::string lastEglError() {
+  return eglErrorName(eglGetError());
+}
 
 bool hasExtension(const char* list, std::string_view name) {
   if (list == nullptr) return false;
@@ -46,19 +51,28 @@ bool hasExtension(const char* list, std::string_view name) {
   return false;
 }
 
-// Client extensions (EGL_NO_DISPLAY): device enumeration, platforms. Loads libEGL on first use.
-void loadEglClient() {
+// What EGL offers before any display exists (client extensions). Read once per load: glad resets
+// its extension flags to a display's own extensions whenever it loads for a display.
+struct ClientEgl {
+  bool enumerateDevices = false;  // EGL_EXT_device_enumeration + EGL_EXT_device_query
+  bool platformDevice = false;    // EGL_EXT_platform_device
+  bool surfaceless = false;       // EGL_MESA_platform_surfaceless
+};
+
+// Loads libEGL (on first use) and its client extensions.
+ClientEgl loadEglClient() {
   if (gladLoaderLoadEGL(EGL_NO_DISPLAY) == 0)
     throw ContextError("cannot load libEGL.so.1 (install libegl1 and a driver: Mesa or the NVIDIA driver)");
+  ClientEgl client;
+  client.enumerateDevices = GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_device_query &&
+                            eglQueryDevicesEXT != nullptr && eglQueryDeviceStringEXT != nullptr;
+  client.platformDevice = GLAD_EGL_EXT_platform_device != 0;
+  client.surfaceless = GLAD_EGL_MESA_platform_surfaceless != 0;
+  return client;
 }
 
-bool canEnumerateDevices() {
-  return GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_device_query && eglQueryDevicesEXT != nullptr &&
-         eglQueryDeviceStringEXT != nullptr;
-}
-
-std::vector<EGLDeviceEXT> queryDevices() {
-  if (!canEnumerateDevices()) return {};
+std::vector<EGLDeviceEXT> queryDevices(const ClientEgl& client) {
+  if (!client.enumerateDevices) return {};
   EGLint count = 0;
   if (!eglQueryDevicesEXT(0, nullptr, &count) || count <= 0) return {};
   std::vector<EGLDeviceEXT> devices(static_cast<std::size_t>(count));
@@ -121,7 +135,9 @@ EGLDisplay platformDisplay(EGLenum platform, void* native) {
   return EGL_NO_DISPLAY;
 }
 
-GLADapiproc eglProc(const char* name) { return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name)); }
+GLADapiproc eglProc(const char* name) {
+  return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name));
+}
 
 class EglHeadlessContext final : public Context {
  public:
@@ -150,7 +166,8 @@ class EglHeadlessContext final : public Context {
     // Display extensions (surfaceless, no-config, create_context) of this display.
     if (gladLoaderLoadEGL(display_) == 0) throw ContextError("cannot load the EGL functions of the display");
     if (!GLAD_EGL_KHR_surfaceless_context) throw ContextError("no EGL_KHR_surfaceless_context");
-    if (!eglBindAPI(EGL_OPENGL_API)) throw ContextError("no desktop OpenGL (eglBindAPI: " + lastEglError() + ")");
+    if (!eglBindAPI(EGL_OPENGL_API))
+      throw ContextError("no desktop OpenGL (eglBindAPI: " + lastEglError() + ")");
 
     EGLConfig config = EGL_NO_CONFIG_KHR;
     if (!GLAD_EGL_KHR_no_config_context) {
@@ -166,7 +183,8 @@ class EglHeadlessContext final : public Context {
                          " without EGL_KHR_create_context cannot ask for a core context");
     std::string refused;
     for (const auto& [glMajor, glMinor] : {std::pair{4, 5}, std::pair{4, 3}}) {
-      std::vector<EGLint> attributes = {EGL_CONTEXT_MAJOR_VERSION, glMajor, EGL_CONTEXT_MINOR_VERSION, glMinor,
+      std::vector<EGLint> attributes = {EGL_CONTEXT_MAJOR_VERSION,       glMajor,
+                                        EGL_CONTEXT_MINOR_VERSION,       glMinor,
                                         EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
       if (debug) {
         if (egl15)
@@ -227,7 +245,8 @@ ContextInfo loadGl(GLADloadfunc load, std::string platform) {
   info.version = getString(GL_VERSION);
   info.glslVersion = getString(GL_SHADING_LANGUAGE_VERSION);
   if (!GLAD_GL_VERSION_4_3)
-    throw ContextError("OpenGL 4.3 with compute shaders is needed; " + info.renderer + " offers " + info.version);
+    throw ContextError("OpenGL 4.3 with compute shaders is needed; " + info.renderer + " offers " +
+                       info.version);
   if (!GLAD_GL_VERSION_4_5 && !GLAD_GL_ARB_direct_state_access)
     throw ContextError("OpenGL 4.5 or GL_ARB_direct_state_access is needed; " + info.renderer + " offers " +
                        info.version);
@@ -250,17 +269,18 @@ ContextInfo loadGl(GLADloadfunc load, std::string platform) {
 }
 
 std::vector<EglDevice> listEglDevices() {
-  loadEglClient();
+  const ClientEgl client = loadEglClient();
   std::vector<EglDevice> out;
-  const std::vector<EGLDeviceEXT> devices = queryDevices();
-  for (std::size_t i = 0; i < devices.size(); ++i) out.push_back(describeDevice(static_cast<int>(i), devices[i]));
+  const std::vector<EGLDeviceEXT> devices = queryDevices(client);
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    out.push_back(describeDevice(static_cast<int>(i), devices[i]));
   return out;
 }
 
 std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
-  loadEglClient();
-  const std::vector<EGLDeviceEXT> devices = queryDevices();
-  const bool devicePlatform = GLAD_EGL_EXT_platform_device && !devices.empty();
+  const ClientEgl client = loadEglClient();
+  const std::vector<EGLDeviceEXT> devices = queryDevices(client);
+  const bool devicePlatform = client.platformDevice && !devices.empty();
   if (deviceIndex >= 0) {
     if (!devicePlatform)
       throw ContextError("EGL device " + std::to_string(deviceIndex) +
@@ -287,7 +307,7 @@ std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
     }
   }
   if (deviceIndex < 0) {
-    if (GLAD_EGL_MESA_platform_surfaceless) {
+    if (client.surfaceless) {
       try {
         return tryDisplay(platformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY),
                           "EGL surfaceless (Mesa)", debug);

@@ -25,6 +25,10 @@
 
 namespace murmur::gpu::layout {
 
+// The per-boid storage listed above: 4 vec4 and 4 uint arrays.
+inline constexpr std::size_t kBytesPerBoid = 4 * 16 + 4 * 4;
+static_assert(kBytesPerBoid == 80);
+
 // Shader storage binding points (one space for all flock shaders: no rebinding between passes).
 enum StorageBinding : GLuint {
   kPositions = 0,
@@ -37,10 +41,10 @@ enum StorageBinding : GLuint {
   kSortedIds = 7,
   kSortedPositions = 8,
   kSortedHeadings = 9,
-  kInputs = 10,       // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators
-  kPartials = 11,     // GroupPartial per (group, block)
-  kSummaries = 12,    // GroupSummary per group
-  kScanIn = 13,       // gpu::PrefixSum
+  kInputs = 10,     // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators
+  kPartials = 11,   // GroupPartial per (group, block)
+  kSummaries = 12,  // GroupSummary per group
+  kScanIn = 13,     // gpu::PrefixSum
   kScanOut = 14,
   kScanSums = 15,
   kStorageBindingCount = 16,
@@ -52,44 +56,44 @@ enum UniformBinding : GLuint { kStepParams = 0 };
 // derived on the host from sim::makeStepContext and sim::makeGridSpec (so both backends use the
 // very same float constants, e.g. cos(fov/2) and R^2).
 struct StepParams {
-  glm::vec4 worldMin;        //   0  xyz, w unused
-  glm::vec4 worldMax;        //  16
-  glm::vec4 worldSize;       //  32  max - min
-  glm::vec4 gridOrigin;      //  48
-  glm::vec4 gridCellSize;    //  64
-  glm::ivec4 gridCells;      //  80  xyz per axis, w total
-  float margin;              //  96
-  float dt;                  // 100
-  float mass;                // 104
-  float maxSpeed;            // 108
-  float minSpeed;            // 112
-  float maxForce;            // 116
-  float boidRadius;          // 120
-  float perceptionRadius;    // 124
-  float radius2;             // 128  R^2
-  float separationRadius;    // 132
-  float separationRadius2;   // 136
-  float cosHalfFov;          // 140
-  float minDistance;         // 144
-  float lookahead;           // 148
-  float slowRadius;          // 152
-  float fleeRadius;          // 156
-  float cruiseSpeed;         // 160
-  float wSeparation;         // 164
-  float wAlignment;          // 168
-  float wCohesion;           // 172
-  float wAvoidance;          // 176
-  float wBounds;             // 180
-  float wGoal;               // 184
-  float wFlee;               // 188
-  float wCruise;             // 192
-  std::uint32_t dims;        // 196  2 or 3
-  std::uint32_t wrap;        // 200  boundary "wrap" (else "contain")
-  std::uint32_t goalModeAll; // 204  goal mode "all" (else "front")
-  std::uint32_t limitedFov;  // 208  fov < 360
-  std::uint32_t needFront;   // 212  mode "front" and some group has a goal
-  std::uint32_t boidCount;   // 216
-  std::uint32_t groupCount;  // 220
+  glm::vec4 worldMin;            //   0  xyz, w unused
+  glm::vec4 worldMax;            //  16
+  glm::vec4 worldSize;           //  32  max - min
+  glm::vec4 gridOrigin;          //  48
+  glm::vec4 gridCellSize;        //  64
+  glm::ivec4 gridCells;          //  80  xyz per axis, w total
+  float margin;                  //  96
+  float dt;                      // 100
+  float mass;                    // 104
+  float maxSpeed;                // 108
+  float minSpeed;                // 112
+  float maxForce;                // 116
+  float boidRadius;              // 120
+  float perceptionRadius;        // 124
+  float radius2;                 // 128  R^2
+  float separationRadius;        // 132
+  float separationRadius2;       // 136
+  float cosHalfFov;              // 140
+  float minDistance;             // 144
+  float lookahead;               // 148
+  float slowRadius;              // 152
+  float fleeRadius;              // 156
+  float cruiseSpeed;             // 160
+  float wSeparation;             // 164
+  float wAlignment;              // 168
+  float wCohesion;               // 172
+  float wAvoidance;              // 176
+  float wBounds;                 // 180
+  float wGoal;                   // 184
+  float wFlee;                   // 188
+  float wCruise;                 // 192
+  std::uint32_t dims;            // 196  2 or 3
+  std::uint32_t wrap;            // 200  boundary "wrap" (else "contain")
+  std::uint32_t goalModeAll;     // 204  goal mode "all" (else "front")
+  std::uint32_t limitedFov;      // 208  fov < 360
+  std::uint32_t needFront;       // 212  mode "front" and some group has a goal
+  std::uint32_t boidCount;       // 216
+  std::uint32_t groupCount;      // 220
   std::uint32_t obstacleCount;   // 224  inputs[0, obstacleCount)
   std::uint32_t goalOffset;      // 228  inputs[goalOffset, + groupCount)
   std::uint32_t predatorOffset;  // 232  inputs[predatorOffset, + predatorCount)

@@ -39,13 +39,15 @@ Defines bindingDefines() {
 
 namespace {
 
-constexpr std::uint32_t kReduceItems = 4;  // boids per thread in flock/Reduce
+constexpr std::uint32_t kReduceItems = 4;       // boids per thread in flock/Reduce
 constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in positions.w
 
 // The largest per-boid element (positions, velocities, sorted copies: a vec4).
 constexpr std::uint64_t kLargestBoidElement = 16;
 
-bool isPowerOfTwo(std::uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
+bool isPowerOfTwo(std::uint32_t x) {
+  return x != 0 && (x & (x - 1)) == 0;
+}
 
 Defines withGroupSize(std::uint32_t groupSize, std::uint32_t items = 1) {
   Defines defines = layout::bindingDefines();
@@ -58,9 +60,9 @@ void checkSizes(const WorkGroupSizes& sizes, const ContextInfo& info) {
   for (std::uint32_t size : {sizes.grid, sizes.forces, sizes.scan, sizes.reduce})
     if (size == 0 || size > static_cast<std::uint32_t>(info.maxComputeWorkGroupInvocations) ||
         size > static_cast<std::uint32_t>(info.maxComputeWorkGroupSize[0]))
-      throw std::invalid_argument(fmt::format("work group size {} is outside 1..{}", size,
-                                              std::min(info.maxComputeWorkGroupInvocations,
-                                                       info.maxComputeWorkGroupSize[0])));
+      throw std::invalid_argument(
+          fmt::format("work group size {} is outside 1..{}", size,
+                      std::min(info.maxComputeWorkGroupInvocations, info.maxComputeWorkGroupSize[0])));
   if (!isPowerOfTwo(sizes.scan) || !isPowerOfTwo(sizes.reduce))
     throw std::invalid_argument("the scan and reduce work group sizes must be powers of two");
 }
@@ -123,11 +125,12 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   sortedIds_ = Buffer(uints, 0);
   sortedPositions_ = Buffer(vec4s, 0);
   sortedHeadings_ = Buffer(vec4s, 0);
-  reduceBlocks_ = static_cast<std::uint32_t>((count + sizes_.reduce * kReduceItems - 1) / (sizes_.reduce * kReduceItems));
+  reduceBlocks_ =
+      static_cast<std::uint32_t>((count + sizes_.reduce * kReduceItems - 1) / (sizes_.reduce * kReduceItems));
   partials_ = Buffer(std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
   summaries_ = Buffer(groups_ * sizeof(layout::GroupSummary), 0);
   if (takeGlError() == GL_OUT_OF_MEMORY) {
-    const std::uint64_t mib = (count * 80 + (1u << 20) - 1) >> 20;
+    const std::uint64_t mib = (count * layout::kBytesPerBoid + (1u << 20) - 1) >> 20;
     for (Buffer* b : {&positions_, &velocities_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
                       &sortedPositions_, &sortedHeadings_, &partials_, &summaries_})
       *b = Buffer();
@@ -144,14 +147,17 @@ void FlockPipeline::upload(const sim::FlockState& state) {
   const std::size_t n = state.size();
   requireCapacity(info_, n);
   if (state.velocity.size() != n || state.group.size() != n)
-    throw std::invalid_argument(fmt::format("flock state sizes differ: {} positions, {} velocities, {} groups", n,
-                                            state.velocity.size(), state.group.size()));
+    throw std::invalid_argument(
+        fmt::format("flock state sizes differ: {} positions, {} velocities, {} groups", n,
+                    state.velocity.size(), state.group.size()));
   if (state.groups < 1 || state.groups > kMaxGroups)
-    throw std::invalid_argument(fmt::format("{} groups: the GPU pipeline takes 1 to {}", state.groups, kMaxGroups));
+    throw std::invalid_argument(
+        fmt::format("{} groups: the GPU pipeline takes 1 to {}", state.groups, kMaxGroups));
   std::vector<glm::vec4> positions(n), velocities(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (state.group[i] >= state.groups)
-      throw std::invalid_argument(fmt::format("boid {} is in group {} of {}", i, state.group[i], state.groups));
+      throw std::invalid_argument(
+          fmt::format("boid {} is in group {} of {}", i, state.group[i], state.groups));
     positions[i] = glm::vec4(state.position[i], static_cast<float>(state.group[i]));
     velocities[i] = glm::vec4(state.velocity[i], 0.0f);
   }

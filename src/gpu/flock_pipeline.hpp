@@ -36,10 +36,11 @@ namespace murmur::gpu {
 
 // Threads per work group of each pass; defaults chosen by measurement (docs/gpu.md).
 struct WorkGroupSizes {
-  std::uint32_t grid = 128;    // hash, count, scatter: one thread per boid
-  std::uint32_t forces = 64;   // forces + integration: one thread per boid
+  std::uint32_t grid = 256;    // hash, count, scatter: one thread per boid
+  std::uint32_t forces = 128;  // forces + integration: one thread per boid
   std::uint32_t scan = 256;    // prefix sum: 4 values per thread; a power of two
-  std::uint32_t reduce = 256;  // group reduction: 4 boids per thread; a power of two
+  std::uint32_t reduce = 256;  // group reduction: 4 boids per thread; a power of two. Its cost grows
+                               // with the number of groups (a shared-memory tree per group and block)
 };
 
 // The grid of the latest step as the GPU built it (tests, debugging): the fields of
@@ -54,9 +55,10 @@ struct GridSnapshot {
 class FlockPipeline {
  public:
   static constexpr std::array<std::string_view, 6> kStages = {"hash",    "count",  "scan",
-                                                             "scatter", "forces", "reduce"};
+                                                              "scatter", "forces", "reduce"};
 
-  // Compiles every shader (ShaderError on failure). The context must be current.
+  // Compiles every shader (ShaderError on failure). The context must be current, and outlive the
+  // pipeline.
   FlockPipeline(const Context& context, const ShaderLibrary& shaders, WorkGroupSizes sizes = {});
 
   // The most boids one storage buffer can address (16 bytes a boid in the largest buffer).
@@ -116,7 +118,7 @@ class FlockPipeline {
   std::uint32_t maxCells_;
   Buffer cellCounts_, cellStarts_;
   Buffer stepParams_;
-  Buffer inputs_;  // vec4 obstacles, goals, predators
+  Buffer inputs_;                   // vec4 obstacles, goals, predators
   std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;

@@ -46,12 +46,24 @@ class GlName {
 };
 
 namespace detail {
-inline void deleteBuffer(GLuint id) { glDeleteBuffers(1, &id); }
-inline void deleteProgram(GLuint id) { glDeleteProgram(id); }
-inline void deleteVertexArray(GLuint id) { glDeleteVertexArrays(1, &id); }
-inline void deleteTexture(GLuint id) { glDeleteTextures(1, &id); }
-inline void deleteFramebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
-inline void deleteQuery(GLuint id) { glDeleteQueries(1, &id); }
+inline void deleteBuffer(GLuint id) {
+  glDeleteBuffers(1, &id);
+}
+inline void deleteProgram(GLuint id) {
+  glDeleteProgram(id);
+}
+inline void deleteVertexArray(GLuint id) {
+  glDeleteVertexArrays(1, &id);
+}
+inline void deleteTexture(GLuint id) {
+  glDeleteTextures(1, &id);
+}
+inline void deleteFramebuffer(GLuint id) {
+  glDeleteFramebuffers(1, &id);
+}
+inline void deleteQuery(GLuint id) {
+  glDeleteQueries(1, &id);
+}
 }  // namespace detail
 
 // Immutable storage of a fixed byte size (glNamedBufferStorage). Typed helpers copy spans of
@@ -106,7 +118,8 @@ class Buffer {
   }
   void bindBase(GLenum target, GLuint index) const { glBindBufferBase(target, index, id()); }
   void bindRange(GLenum target, GLuint index, std::size_t offsetBytes, std::size_t bytes) const {
-    glBindBufferRange(target, index, id(), static_cast<GLintptr>(offsetBytes), static_cast<GLsizeiptr>(bytes));
+    glBindBufferRange(target, index, id(), static_cast<GLintptr>(offsetBytes),
+                      static_cast<GLsizeiptr>(bytes));
   }
 
  private:

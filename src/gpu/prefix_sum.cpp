@@ -8,7 +8,9 @@ namespace murmur::gpu {
 
 PrefixSum::PrefixSum(const Context& context, const ShaderLibrary& shaders, std::uint32_t groupSize,
                      std::uint32_t itemsPerThread)
-    : groupSize_(groupSize), itemsPerThread_(itemsPerThread), maxGroupsX_(context.info().maxComputeWorkGroupCount[0]) {
+    : groupSize_(groupSize),
+      itemsPerThread_(itemsPerThread),
+      maxGroupsX_(context.info().maxComputeWorkGroupCount[0]) {
   Defines defines = layout::bindingDefines();
   defines.emplace_back("WORKGROUP_SIZE", std::to_string(groupSize_));
   defines.emplace_back("ITEMS", std::to_string(itemsPerThread_));

@@ -16,7 +16,9 @@ constexpr std::string_view kRoot = "shaders/";
 // reports some errors inside included code with source string 0, so the line alone must tell.
 constexpr std::size_t kLineStride = 100000;
 
-std::string displayName(std::string_view name) { return std::string(kRoot) + std::string(name); }
+std::string displayName(std::string_view name) {
+  return std::string(kRoot) + std::string(name);
+}
 
 std::optional<std::string> readFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -59,7 +61,8 @@ class Preprocessor {
     const std::string text = library_.load(name);
     const std::vector<std::string_view> lines = splitLines(text);
     if (lines.empty() || !isVersionLine(lines[0]))
-      throw ShaderError(displayName(name) + ":1: error: the first line must be #version", displayName(name), 1);
+      throw ShaderError(displayName(name) + ":1: error: the first line must be #version", displayName(name),
+                        1);
     out_.text += std::string(lines[0]) + "\n";
     for (const auto& [key, value] : defines) out_.text += "#define " + key + " " + value + "\n";
     emit(lines, 1, 0);
@@ -208,9 +211,10 @@ std::string ShaderLibrary::load(std::string_view name) const {
   const auto it = std::lower_bound(table.begin(), table.end(), name,
                                    [](const auto& entry, std::string_view key) { return entry.first < key; });
   if (it != table.end() && it->first == name) return std::string(it->second);
-  throw ShaderError(displayName(name) + ": error: no such shader" +
-                        (overrideDir_ ? " (looked in " + overrideDir_->string() + " and the embedded ones)" : ""),
-                    displayName(name), 0);
+  throw ShaderError(
+      displayName(name) + ": error: no such shader" +
+          (overrideDir_ ? " (looked in " + overrideDir_->string() + " and the embedded ones)" : ""),
+      displayName(name), 0);
 }
 
 PreprocessedShader ShaderLibrary::preprocess(std::string_view name, const Defines& defines) const {

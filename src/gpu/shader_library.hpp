@@ -42,7 +42,8 @@ class ShaderLibrary {
 
   // Compiles and links; throws ShaderError with file:line locations.
   Program compute(std::string_view name, const Defines& defines = {}) const;
-  Program graphics(std::string_view vertexName, std::string_view fragmentName, const Defines& defines = {}) const;
+  Program graphics(std::string_view vertexName, std::string_view fragmentName,
+                   const Defines& defines = {}) const;
 
   const std::optional<std::filesystem::path>& overrideDir() const { return overrideDir_; }
 

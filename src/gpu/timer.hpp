@@ -52,10 +52,10 @@ class GpuTimer {
 
   bool supported_;
   std::vector<StageTime> stages_;
-  std::vector<Stamps> stamps_;      // every pair ever made (reused through free_)
-  std::vector<std::size_t> free_;   // indices into stamps_
-  std::vector<Pending> pending_;    // in submission order: they complete in that order
-  std::size_t pendingHead_ = 0;     // pending_[0, pendingHead_) are done
+  std::vector<Stamps> stamps_;     // every pair ever made (reused through free_)
+  std::vector<std::size_t> free_;  // indices into stamps_
+  std::vector<Pending> pending_;   // in submission order: they complete in that order
+  std::size_t pendingHead_ = 0;    // pending_[0, pendingHead_) are done
   bool open_ = false;
   Pending current_{};
 };

@@ -14,7 +14,7 @@ namespace {
 
 // Uniform locations shared by Boid.vert.glsl and BoidPoint.vert.glsl.
 constexpr GLint kSizeLocation = 0;
-constexpr GLint kHasGroupsLocation = 1;
+constexpr GLint kGroupSourceLocation = 1;
 constexpr GLint kHasFlagsLocation = 2;
 constexpr GLint kMinPointSizeLocation = 3;
 
@@ -24,7 +24,9 @@ gpu::Defines boidDefines() {
                                  {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
                                  {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
                                  {"FLAGS_BINDING", std::to_string(BoidRenderer::kFlagsBinding)},
-                                 {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"}});
+                                 {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"},
+                                 {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
+                                 {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"}});
   return defines;
 }
 
@@ -74,7 +76,7 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
       style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids.count > kMaxAutoBirds);
   const gpu::Program& program = points ? points_ : birds_;
   program.setUniform(kSizeLocation, style.size);
-  program.setUniform(kHasGroupsLocation, std::int32_t{boids.group != 0});
+  program.setUniform(kGroupSourceLocation, static_cast<std::uint32_t>(boids.groupSource));
   program.setUniform(kHasFlagsLocation, std::int32_t{boids.flags != 0});
   if (points) {
     program.setUniform(kMinPointSizeLocation, style.minPointSize);
@@ -88,7 +90,8 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
     const std::uint32_t n = std::min(maxBoidsPerDraw_, boids.count - first);
     bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n, placeholder_);
     bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n, placeholder_);
-    bindArray(kGroupBinding, boids.group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
+    const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
+    bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
     bindArray(kFlagsBinding, boids.flags, boids.flagsOffset, sizeof(std::uint32_t), first, n, placeholder_);
     if (points)
       glDrawArrays(GL_POINTS, 0, GLsizei(n));

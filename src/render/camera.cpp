@@ -31,10 +31,18 @@ void Camera::setFieldOfView(float verticalDegrees) { fovYDegrees_ = std::clamp(v
 void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
   target_ = 0.5f * (min + max);
   sceneRadius_ = std::max(0.5f * glm::length(max - min), 1.0f);
-  // The sphere fits when it fits the narrower of the two angles of view.
-  const float halfY = 0.5f * glm::radians(fovYDegrees_);
-  const float halfX = std::atan(std::tan(halfY) * float(width_) / float(height_));
-  distance_ = sceneRadius_ / std::sin(std::min(halfX, halfY));
+  // Back off until every corner lies within both half-angles of view: a corner at (x, y) across
+  // the view and z along it is seen at depth distance + z.
+  const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
+  const float tanX = tanY * float(width_) / float(height_);
+  float distance = kMinDistance;
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 c = glm::vec3((corner & 1) ? max.x : min.x, (corner & 2) ? max.y : min.y,
+                                  (corner & 4) ? max.z : min.z) - target_;
+    const float z = glm::dot(c, forward());
+    distance = std::max({distance, std::abs(glm::dot(c, right())) / tanX - z, std::abs(glm::dot(c, up())) / tanY - z});
+  }
+  distance_ = 1.04f * distance;  // a small margin around the box
 }
 
 void Camera::orbit(float deltaYaw, float deltaPitch) {

@@ -17,7 +17,7 @@ class Camera {
   void setTarget(glm::vec3 target) { target_ = target; }
   void setViewport(int width, int height);
   void setFieldOfView(float verticalDegrees);
-  // Puts the target at the centre of the box and moves back until its bounding sphere fits the view;
+  // Puts the target at the centre of the box and moves back until the whole box fits the view;
   // yaw and pitch stay. The clip range follows the box's size from then on.
   void frameBox(glm::vec3 min, glm::vec3 max);
 

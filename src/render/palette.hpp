@@ -9,26 +9,26 @@
 
 namespace murmur::render {
 
-// Group g is drawn in kGroupPalette[g % size]: hues far apart, so that neighbouring flocks of
+// Group g is drawn in kGroupPalette[g % size]: hues (degrees) far apart, so that neighbouring flocks of
 // different groups stay apart on screen, and light enough to read against the sky once shaded.
 inline constexpr std::array<glm::vec3, 8> kGroupPalette = {
-    glm::vec3(0.95f, 0.55f, 0.15f),  // amber
-    glm::vec3(0.20f, 0.55f, 0.95f),  // blue
-    glm::vec3(0.90f, 0.25f, 0.45f),  // crimson
-    glm::vec3(0.30f, 0.80f, 0.35f),  // green
-    glm::vec3(0.65f, 0.40f, 0.90f),  // violet
-    glm::vec3(0.95f, 0.85f, 0.25f),  // yellow
-    glm::vec3(0.20f, 0.80f, 0.80f),  // teal
-    glm::vec3(0.95f, 0.50f, 0.75f),  // pink
+    glm::vec3(0.95f, 0.55f, 0.15f),  // amber, hue 30
+    glm::vec3(0.20f, 0.50f, 0.95f),  // blue, 216
+    glm::vec3(0.90f, 0.20f, 0.35f),  // crimson, 347
+    glm::vec3(0.30f, 0.80f, 0.35f),  // green, 126
+    glm::vec3(0.60f, 0.35f, 0.90f),  // violet, 267
+    glm::vec3(0.95f, 0.85f, 0.25f),  // yellow, 51
+    glm::vec3(0.20f, 0.80f, 0.75f),  // teal, 175
+    glm::vec3(0.95f, 0.45f, 0.85f),  // pink, 312
 };
 
 inline glm::vec3 groupColour(std::uint32_t group) { return kGroupPalette[group % kGroupPalette.size()]; }
 
 inline constexpr glm::vec3 kSkyZenith{0.24f, 0.42f, 0.70f};
 inline constexpr glm::vec3 kSkyHorizon{0.80f, 0.86f, 0.92f};
-inline constexpr glm::vec3 kGroundHaze{0.55f, 0.58f, 0.60f};  // below the horizon and the ambient from below
+inline constexpr glm::vec3 kGroundHaze{0.52f, 0.57f, 0.63f};  // below the horizon and the ambient from below
 inline constexpr glm::vec3 kSunColour{1.00f, 0.95f, 0.86f};
-inline constexpr glm::vec3 kObstacleColour{0.62f, 0.60f, 0.56f};  // stone
+inline constexpr glm::vec3 kObstacleColour{0.72f, 0.62f, 0.50f};  // sandstone: warm against the cool sky
 inline constexpr glm::vec3 kPredatorColour{0.85f, 0.10f, 0.08f};
 inline constexpr glm::vec3 kBoxColour{0.20f, 0.24f, 0.30f};
 inline constexpr glm::vec3 kGridColour{0.35f, 0.40f, 0.45f};

@@ -5,6 +5,7 @@
 #include <queue>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -137,12 +138,43 @@ TEST_P(AStarVersusDijkstra, SameLengthsAndReachability) {
   EXPECT_GT(noPath, 50u);
 }
 
+std::string caseName(const ::testing::TestParamInfo<RandomCase>& info) {
+  const char* heuristics[] = {"Manhattan", "Octile", "Euclidean"};
+  return std::string(info.param.connectivity == Connectivity::Four ? "Four" : "Eight") +
+         heuristics[static_cast<int>(info.param.heuristic)];
+}
+
 INSTANTIATE_TEST_SUITE_P(Rules, AStarVersusDijkstra,
                          ::testing::Values(RandomCase{Connectivity::Four, Heuristic::Manhattan},
                                            RandomCase{Connectivity::Four, Heuristic::Octile},
                                            RandomCase{Connectivity::Four, Heuristic::Euclidean},
                                            RandomCase{Connectivity::Eight, Heuristic::Octile},
-                                           RandomCase{Connectivity::Eight, Heuristic::Euclidean}));
+                                           RandomCase{Connectivity::Eight, Heuristic::Euclidean}),
+                         caseName);
+
+TEST(GridMap, MovesFollowPassability) {
+  std::mt19937 random(99);
+  GridMap map = randomMap(random, 13, 9, 0.3);
+  std::uniform_int_distribution<std::int32_t> column(0, map.width() - 1);
+  std::uniform_int_distribution<std::int32_t> row(0, map.height() - 1);
+  for (int round = 0; round < 50; ++round) {
+    const Cell toggled{column(random), row(random)};
+    map.setPassable(toggled, !map.passable(toggled));
+    for (std::int32_t y = 0; y < map.height(); ++y) {
+      for (std::int32_t x = 0; x < map.width(); ++x) {
+        unsigned expected = 0;
+        for (unsigned m = 0; m < 8; ++m) {
+          const Move& move = kMoves[m];
+          const bool diagonal = move.dx != 0 && move.dy != 0;
+          if (map.passable(Cell{x + move.dx, y + move.dy}) &&
+              (!diagonal || (map.passable(Cell{x + move.dx, y}) && map.passable(Cell{x, y + move.dy}))))
+            expected |= 1u << m;
+        }
+        ASSERT_EQ(map.nodeMoves(map.nodeIndex(Cell{x, y})), expected) << x << "," << y << " round " << round;
+      }
+    }
+  }
+}
 
 TEST(AStar, NoCornerCutting) {
   // .@

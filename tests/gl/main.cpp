@@ -20,8 +20,8 @@ std::atomic<std::size_t> errorCount{0};
 
 // Compile errors also arrive here (source GL_DEBUG_SOURCE_SHADER_COMPILER); tests that expect them
 // catch gpu::ShaderError, so only API errors count.
-void GLAPIENTRY onGlMessage(GLenum source, GLenum type, GLuint, GLenum severity, GLsizei, const GLchar* message,
-                            const void*) {
+void GLAPIENTRY onGlMessage(GLenum source, GLenum type, GLuint, GLenum severity, GLsizei,
+                            const GLchar* message, const void*) {
   if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) return;
   if (type == GL_DEBUG_TYPE_ERROR) {
     ++errorCount;
@@ -33,14 +33,18 @@ void GLAPIENTRY onGlMessage(GLenum source, GLenum type, GLuint, GLenum severity,
 
 }  // namespace
 
-gpu::Context& glContext() { return *theContext; }
+gpu::Context& glContext() {
+  return *theContext;
+}
 
 const gpu::ShaderLibrary& shaderLibrary() {
   static const gpu::ShaderLibrary library;
   return library;
 }
 
-std::size_t glErrorCount() { return errorCount.load(); }
+std::size_t glErrorCount() {
+  return errorCount.load();
+}
 
 }  // namespace murmur::test
 

@@ -22,7 +22,8 @@ namespace {
 // A directory of shaders written by the test; names missing there come from the embedded table.
 class ShaderDir {
  public:
-  ShaderDir() : path_(std::filesystem::temp_directory_path() / ("murmur_gl_test_" + std::to_string(::getpid()))) {
+  ShaderDir()
+      : path_(std::filesystem::temp_directory_path() / ("murmur_gl_test_" + std::to_string(::getpid()))) {
     std::filesystem::create_directories(path_ / "test");
   }
   ~ShaderDir() { std::filesystem::remove_all(path_); }
@@ -78,7 +79,8 @@ TEST(Context, RejectsAMissingDeviceIndexWithAReason) {
 TEST(Compute, DispatchComputesEveryElementEvenSpreadOverY) {
   ShaderDir dir;
   dir.write("test/Double.comp.glsl", kDoubleShader);
-  const Program program = dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "1.0"}});
+  const Program program =
+      dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "1.0"}});
   const std::size_t errorsBefore = test::glErrorCount();
   for (int maxGroupsX : {test::glContext().info().maxComputeWorkGroupCount[0], 3}) {
     std::vector<float> values(1000 + 7);
@@ -103,8 +105,7 @@ TEST(Buffer, UploadsAndDownloadsSubRanges) {
   const std::vector<std::uint32_t> part = {1, 2, 3};
   buffer.upload(std::span<const std::uint32_t>(part), 5);
   const std::vector<std::uint32_t> all = buffer.download<std::uint32_t>(16);
-  for (std::size_t i = 0; i < all.size(); ++i)
-    EXPECT_EQ(all[i], i >= 5 && i < 8 ? part[i - 5] : 7u) << i;
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], i >= 5 && i < 8 ? part[i - 5] : 7u) << i;
   EXPECT_EQ(buffer.download<std::uint32_t>(2, 6), (std::vector<std::uint32_t>{2, 3}));
 }
 
@@ -168,7 +169,8 @@ void main() {
 
 TEST(ShaderLibrary, NamesAMissingIncludeAndItsLine) {
   ShaderDir dir;
-  dir.write("test/Missing.comp.glsl", "#version 430 core\n\n#include \"common/NoSuchFile.glsl\"\nvoid main() {}\n");
+  dir.write("test/Missing.comp.glsl",
+            "#version 430 core\n\n#include \"common/NoSuchFile.glsl\"\nvoid main() {}\n");
   try {
     dir.library().compute("test/Missing.comp.glsl");
     FAIL();
@@ -195,13 +197,15 @@ TEST(GpuTimer, TimesAStageWithoutStallingThenOnResolve) {
   ASSERT_TRUE(timer.supported());
   ShaderDir dir;
   dir.write("test/Double.comp.glsl", kDoubleShader);
-  const Program program = dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "0.0"}});
+  const Program program =
+      dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "0.0"}});
   const Buffer buffer(1 << 20);
   buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
   program.setUniform(0, std::uint32_t{1} << 18);
   for (int frame = 0; frame < 3; ++frame) {
     StageScope scope(timer, "double");
-    dispatchCompute(program, std::uint64_t{1} << 18, 64, test::glContext().info().maxComputeWorkGroupCount[0]);
+    dispatchCompute(program, std::uint64_t{1} << 18, 64,
+                    test::glContext().info().maxComputeWorkGroupCount[0]);
   }
   timer.poll();
   timer.resolve();

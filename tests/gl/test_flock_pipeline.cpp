@@ -176,7 +176,8 @@ std::vector<Case> modelCases() {
     sim::Scene scene = sim::defaultDensityScene(3000, 3);
     scene.spawn = sim::Spawn::Box;
     scene.model.margin = 8.0f;
-    scene.obstacles = {{{0.0f, 0.0f, 0.0f}, 12.0f}, {{20.0f, -5.0f, 15.0f}, 6.0f}, {{-25.0f, 5.0f, -10.0f}, 9.0f}};
+    scene.obstacles = {
+        {{0.0f, 0.0f, 0.0f}, 12.0f}, {{20.0f, -5.0f, 15.0f}, 6.0f}, {{-25.0f, 5.0f, -10.0f}, 9.0f}};
     scene.targets = {{0, {30.0f, 0.0f, 30.0f}}, {1, {-30.0f, 10.0f, 0.0f}}};
     scene.predators = {{10.0f, 0.0f, -20.0f}, {-15.0f, 5.0f, 25.0f}};
     cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators", scene, 3));
@@ -184,8 +185,7 @@ std::vector<Case> modelCases() {
     sim::Pcg32 rng(11);
     for (glm::vec3& p : cases.back().state.position)
       if (rng.uniform() < 0.2f)
-        for (int k = 0; k < 3; ++k)
-          p[k] = rng.uniform(scene.model.worldMin[k], scene.model.worldMax[k]);
+        for (int k = 0; k < 3; ++k) p[k] = rng.uniform(scene.model.worldMin[k], scene.model.worldMax[k]);
     addSpecialBoids(cases.back());
   }
   {
@@ -216,8 +216,9 @@ std::vector<Case> modelCases() {
     cases.push_back(makeCase("2d-contain-obstacles-goal-front", scene, 2));
     sim::Pcg32 rng(12);
     for (glm::vec3& p : cases.back().state.position)
-      if (rng.uniform() < 0.2f) p = glm::vec3(rng.uniform(scene.model.worldMin.x, scene.model.worldMax.x), 0.0f,
-                                              rng.uniform(scene.model.worldMin.z, scene.model.worldMax.z));
+      if (rng.uniform() < 0.2f)
+        p = glm::vec3(rng.uniform(scene.model.worldMin.x, scene.model.worldMax.x), 0.0f,
+                      rng.uniform(scene.model.worldMin.z, scene.model.worldMax.z));
     addSpecialBoids(cases.back());
   }
   {
@@ -235,12 +236,22 @@ std::vector<Case> modelCases() {
 // pairs: the proof that the cases exercise every feature.
 struct Coverage {
   std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
-              frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0, atRest = 0;
+              frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0,
+              atRest = 0;
   Coverage& operator+=(const Coverage& o) {
-    for (auto [a, b] : {std::pair{&separation, o.separation}, {&alignment, o.alignment}, {&cohesion, o.cohesion},
-                        {&inside, o.inside}, {&ahead, o.ahead}, {&bounds, o.bounds}, {&goal, o.goal},
-                        {&frontBlocked, o.frontBlocked}, {&flee, o.flee}, {&cruise, o.cruise},
-                        {&fovHidden, o.fovHidden}, {&acrossSeam, o.acrossSeam}, {&coincident, o.coincident},
+    for (auto [a, b] : {std::pair{&separation, o.separation},
+                        {&alignment, o.alignment},
+                        {&cohesion, o.cohesion},
+                        {&inside, o.inside},
+                        {&ahead, o.ahead},
+                        {&bounds, o.bounds},
+                        {&goal, o.goal},
+                        {&frontBlocked, o.frontBlocked},
+                        {&flee, o.flee},
+                        {&cruise, o.cruise},
+                        {&fovHidden, o.fovHidden},
+                        {&acrossSeam, o.acrossSeam},
+                        {&coincident, o.coincident},
                         {&atRest, o.atRest}})
       *a += b;
     return *this;
@@ -256,7 +267,8 @@ Coverage coverage(const Case& c) {
   Coverage out;
   auto nonZero = [](glm::vec3 v) { return v != glm::vec3(0.0f); };
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const sim::BoidView self{s.position[i], s.velocity[i], headings[i], static_cast<std::uint32_t>(i), s.group[i]};
+    const sim::BoidView self{s.position[i], s.velocity[i], headings[i], static_cast<std::uint32_t>(i),
+                             s.group[i]};
     sim::NeighbourSums sums;
     for (std::size_t j = 0; j < s.size(); ++j) {
       if (j == i) continue;
@@ -267,7 +279,8 @@ Coverage coverage(const Case& c) {
         const float dist = std::sqrt(d2);
         if (dist < sim::kEps) ++out.coincident;
         if (d != raw) ++out.acrossSeam;
-        if (ctx.limitedFov && dist >= sim::kEps && glm::dot(headings[i], d) < dist * ctx.cosHalfFov) ++out.fovHidden;
+        if (ctx.limitedFov && dist >= sim::kEps && glm::dot(headings[i], d) < dist * ctx.cosHalfFov)
+          ++out.fovHidden;
       }
       sim::accumulateNeighbour(ctx, self, d, headings[j], static_cast<std::uint32_t>(j), s.group[j], sums);
     }
@@ -321,7 +334,9 @@ struct Comparison {
   std::vector<std::size_t> unexplained;
 };
 
-float maxAbs(glm::vec3 v) { return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}); }
+float maxAbs(glm::vec3 v) {
+  return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+}
 
 Comparison compare(const Case& c, const sim::FlockState& gpu, const sim::FlockState& cpu) {
   Comparison out;
@@ -379,11 +394,12 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
   for (const Case& c : modelCases()) {
     const Coverage covered = coverage(c);
     total += covered;
-    std::printf("  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-                "flee %zu cruise %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
-                c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
-                covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
-                covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+    std::printf(
+        "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
+        "flee %zu cruise %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+        c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
+        covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
+        covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
     SCOPED_TRACE(c.name);
     FlockPipeline& gpu = pipeline();
     gpu.upload(c.state);
@@ -394,17 +410,17 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     sim::CpuSimulator(sim::NeighbourSearch::Grid, 2).step(c.params, c.inputs, cpuState);
     const Comparison result = compare(c, gpuState, cpuState);
     std::printf("  %-44s N=%zu: max |dp| %.3g, max |dv| %.3g, bitwise equal %zu, edge cases %zu\n",
-                c.name.c_str(), c.state.size(), double(result.maxPositionError), double(result.maxVelocityError),
-                result.bitwiseEqual, result.explained);
-    EXPECT_TRUE(result.unexplained.empty()) << result.unexplained.size() << " boids differ, first id "
-                                            << result.unexplained.front();
+                c.name.c_str(), c.state.size(), double(result.maxPositionError),
+                double(result.maxVelocityError), result.bitwiseEqual, result.explained);
+    EXPECT_TRUE(result.unexplained.empty())
+        << result.unexplained.size() << " boids differ, first id " << result.unexplained.front();
     // Edge cases are a rounding accident, never a pattern.
     EXPECT_LE(result.explained, c.state.size() / 100);
     EXPECT_EQ(gpuState.group, c.state.group);
   }
-  for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead, total.bounds,
-                            total.goal, total.frontBlocked, total.flee, total.cruise, total.fovHidden, total.acrossSeam,
-                            total.coincident, total.atRest})
+  for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
+                            total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
+                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
@@ -482,7 +498,8 @@ TEST(FlockPipeline, GroupSummariesMatchTheHost) {
   sim::Scene scene = sim::defaultDensityScene(5000, 3);
   scene.groups = 5;
   sim::FlockState state = sim::spawnFlock(scene);
-  for (std::size_t i = 0; i < state.size(); ++i) state.group[i] = (i * 7 / 3) % 5 == 4 ? 4 : state.group[i] % 4;
+  for (std::size_t i = 0; i < state.size(); ++i)
+    state.group[i] = (i * 7 / 3) % 5 == 4 ? 4 : state.group[i] % 4;
   FlockPipeline& gpu = pipeline();
   gpu.upload(state);
   for (int phase = 0; phase < 2; ++phase) {

@@ -20,7 +20,6 @@
 #include "render/frame_renderer.hpp"
 #include "render/offscreen.hpp"
 #include "render/palette.hpp"
-#include "render/png_writer.hpp"
 #include "render/view_uniforms.hpp"
 
 namespace murmur::render {
@@ -49,15 +48,23 @@ class Image {
 
 float difference(Rgb a, Rgb b) { return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b); }
 
-// The palette entry whose hue is nearest: colours compared as unit vectors, so that shading
-// (which scales a colour) matters less than hue.
+// Hue in degrees: unchanged by shading that scales a colour or adds white to it.
+float hue(glm::vec3 c) {
+  const float hi = std::max({c.r, c.g, c.b}), lo = std::min({c.r, c.g, c.b});
+  if (hi - lo < 1e-6f) return 0.0f;
+  float h = hi == c.r ? (c.g - c.b) / (hi - lo) : hi == c.g ? 2.0f + (c.b - c.r) / (hi - lo) : 4.0f + (c.r - c.g) / (hi - lo);
+  return std::fmod(60.0f * h + 360.0f, 360.0f);
+}
+
+// The palette entry of the nearest hue.
 std::uint32_t nearestGroup(Rgb pixel) {
-  const glm::vec3 p = glm::normalize(glm::vec3(pixel.r, pixel.g, pixel.b));
+  const float seen = hue(glm::vec3(pixel.r, pixel.g, pixel.b));
   std::uint32_t best = 0;
   float bestDistance = std::numeric_limits<float>::max();
   for (std::uint32_t g = 0; g < kGroupPalette.size(); ++g) {
-    const float d = glm::length(p - glm::normalize(kGroupPalette[g]));
-    if (d < bestDistance) bestDistance = d, best = g;
+    const float d = std::abs(seen - hue(kGroupPalette[g]));
+    const float around = std::min(d, 360.0f - d);
+    if (around < bestDistance) bestDistance = around, best = g;
   }
   return best;
 }
@@ -91,8 +98,6 @@ class RenderTest : public testing::Test {
     boids_.upload(state);
     target_.bind();
     renderer_.render(camera_, boids_.buffers(), options_);
-    static int n = 0;
-    writePng("/tmp/rt_" + std::to_string(n++) + ".png", kWidth, kHeight, target_.readRgba());
     return Image(target_.readRgba());
   }
 
@@ -142,22 +147,24 @@ TEST_F(RenderTest, ObstacleIsVisibleWhereProjected) {
   const Image empty = render(flock({}, {}));
   const glm::vec2 pixel = *camera_.project(overlay.obstacles[0].center);
   const Rgb seen = image.at(pixel);
-  EXPECT_GT(difference(seen, empty.at(pixel)), 0.2f);
-  EXPECT_LT(chroma(seen), 0.15f) << "obstacles are stone grey";
+  const Rgb sky = empty.at(pixel);
+  EXPECT_GT(difference(seen, sky), 0.2f);
+  EXPECT_GT(seen.r, seen.b) << "obstacles are a warm stone";
+  EXPECT_LT(sky.r, sky.b) << "in a cool sky";
   // Far away from it, nothing changed.
   EXPECT_EQ(difference(image.at(2, kHeight - 3), empty.at(2, kHeight - 3)), 0.0f);
 }
 
 TEST_F(RenderTest, CameraChangeMovesBoidsAsTheProjectionSays) {
-  const glm::vec3 position(6.0f, 1.0f, 2.0f);
+  const glm::vec3 position(10.0f, 2.0f, 3.0f);
   const sim::FlockState state = flock({position}, {3});
   const glm::vec2 before = *camera_.project(position);
   const Image first = render(state);
-  camera_.orbit(0.6f, -0.2f);
-  camera_.zoom(0.8f);
-  camera_.pan(glm::vec2(15.0f, -10.0f));
+  camera_.orbit(0.8f, 0.25f);
+  camera_.zoom(0.7f);
+  camera_.pan(glm::vec2(45.0f, -30.0f));
   const glm::vec2 after = *camera_.project(position);
-  ASSERT_GT(glm::length(after - before), 25.0f) << "the camera change must move the boid on screen";
+  ASSERT_GT(glm::length(after - before), 40.0f) << "the camera change must move the boid on screen";
   const Image second = render(state);
   const Image empty = render(flock({}, {}));
   EXPECT_EQ(nearestGroup(first.at(before)), 3u);
@@ -211,36 +218,46 @@ TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
       << "markers switched off";
 }
 
-// Flocks beyond one storage binding are drawn in several ranges: every range lands.
-TEST(BoidRenderer, DrawsLargeFlocksInSeveralRanges) {
+// Flocks beyond one storage binding are drawn in several ranges: every range lands. The groups come
+// from a group buffer here (position.w left 0), the other GroupSource.
+TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   const std::size_t errorsBefore = test::glErrorCount();
-  BoidRenderer boids(test::shaderLibrary(), 64);
+  BoidRenderer renderer(test::shaderLibrary(), 64);
   ViewUniformBuffer view;
   OffscreenTarget target(kWidth, kHeight, 1);
   Camera camera;
   camera.setViewport(kWidth, kHeight);
   camera.setOrbit(glm::vec3(0.0f), 60.0f, 0.0f, 1.5f);  // from above
-  // A 20 x 10 grid of boids, group = row % 8; boids beyond the first range sit further along.
-  std::vector<glm::vec3> positions;
+  // A 20 x 10 grid of boids, group = row % 8: boids of every range, in every group.
+  std::vector<glm::vec4> positions, velocities;
   std::vector<std::uint32_t> groups;
   for (int row = 0; row < 10; ++row)
     for (int column = 0; column < 20; ++column) {
-      positions.emplace_back(-38.0f + 4.0f * float(column), 0.0f, -18.0f + 4.0f * float(row));
+      positions.emplace_back(-30.0f + 3.0f * float(column), 0.0f, -18.0f + 4.0f * float(row), 0.0f);
+      velocities.emplace_back(1.0f, 0.0f, 0.0f, 0.0f);
       groups.push_back(std::uint32_t(row % 8));
     }
-  HostBoidBuffers buffers;
-  buffers.upload(flock(positions, groups));
+  const auto positionBuffer = gpu::Buffer::fromSpan(std::span<const glm::vec4>(positions));
+  const auto velocityBuffer = gpu::Buffer::fromSpan(std::span<const glm::vec4>(velocities));
+  const auto groupBuffer = gpu::Buffer::fromSpan(std::span<const std::uint32_t>(groups));
+  BoidBuffers boids;
+  boids.position = positionBuffer.id();
+  boids.velocity = velocityBuffer.id();
+  boids.groupSource = GroupSource::Buffer;
+  boids.group = groupBuffer.id();
+  boids.count = std::uint32_t(positions.size());
+
   target.bind();
   glViewport(0, 0, kWidth, kHeight);
   glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
   view.update(makeViewUniforms(camera, Atmosphere{}));
-  boids.draw(buffers.buffers(), BoidStyle{BoidShape::Points, 2.0f, 4.0f});
+  renderer.draw(boids, BoidStyle{BoidShape::Points, 2.0f, 4.0f});
   const Image image(target.readRgba());
   int drawn = 0;
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    const Rgb seen = image.at(*camera.project(positions[i]));
+    const Rgb seen = image.at(*camera.project(glm::vec3(positions[i])));
     drawn += chroma(seen) > 0.2f && nearestGroup(seen) == groups[i];
   }
   EXPECT_EQ(drawn, int(positions.size()));

@@ -1,0 +1,75 @@
+// `murmur demo`: the flock drawn live in a window, or as PNG frames with --headless (and, when no
+// window can be opened, headless frames in ./murmur-frames instead, so that the demo always shows
+// something).
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "app/command.hpp"
+#include "app/demo_modes.hpp"
+#include "app/window_context.hpp"
+#include "gpu/error.hpp"
+
+namespace murmur::app {
+namespace {
+
+std::string defaultScene() {
+  const char* relative = "scenes/free.toml";
+  return std::filesystem::exists(relative) ? relative : MURMUR_SOURCE_DIR "/scenes/free.toml";
+}
+
+class DemoCommand final : public Command {
+ public:
+  void configure(CLI::App& sub) override {
+    addSceneOptions(sub, options_.scene, false);
+    sub.add_option("--backend", options_.backend, "gpu, cpu, cpu-naive or auto (default: gpu when available)");
+    sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)");
+    sub.add_option("--size", size_, "Window or frame size WIDTHxHEIGHT (default 1280x720)");
+    sub.add_option("--steps", options_.steps,
+                   "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)");
+    sub.add_flag("--headless", headless_, "Render PNG frames offscreen instead of opening a window");
+    sub.add_option("--frames", options_.frames, "Directory for the headless frames (default ./murmur-frames)");
+    sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)");
+    sub.add_flag("--no-fallback", noFallback_, "Fail when no window can be opened instead of rendering headless");
+    sub.add_flag("--exit-after-steps", options_.exitAfterSteps, "Window: close once --steps steps are simulated");
+  }
+
+  int run() override {
+    if (options_.scene.scene.empty()) options_.scene.scene = defaultScene();
+    parseFrameSize(size_, options_);
+    if (headless_) return runHeadlessDemo(options_);
+
+    std::string reason;
+    std::unique_ptr<WindowContext> window;
+    if (!displayAvailable()) {
+      reason = "no display (DISPLAY and WAYLAND_DISPLAY are unset)";
+    } else {
+      try {
+        window = std::make_unique<WindowContext>("murmur", options_.width, options_.height);
+      } catch (const gpu::ContextError& e) {
+        reason = e.what();
+      }
+    }
+    if (window) return runWindowDemo(options_, *window);
+    if (noFallback_)
+      throw std::runtime_error("cannot open a window: " + reason +
+                               "; `murmur demo --headless --frames DIR` renders PNG frames without one");
+    if (options_.frames.empty()) options_.frames = kDefaultFrameDirectory;
+    std::fprintf(stderr, "murmur demo: cannot open a window: %s; rendering headless frames into %s instead\n",
+                 reason.c_str(), options_.frames.c_str());
+    return runHeadlessDemo(options_);
+  }
+
+ private:
+  DemoOptions options_;
+  std::string size_ = "1280x720";
+  bool headless_ = false;
+  bool noFallback_ = false;
+};
+
+}  // namespace
+
+MURMUR_REGISTER_COMMAND(DemoCommand, "demo", "Show a flock in a window, or render PNG frames headless");
+
+}  // namespace murmur::app

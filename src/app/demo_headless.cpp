@@ -1,0 +1,111 @@
+// `murmur demo --headless`: the flock rendered offscreen on the headless EGL context, PNG frames.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "app/demo_modes.hpp"
+#include "app/demo_session.hpp"
+#include "gpu/context.hpp"
+#include "render/offscreen.hpp"
+#include "render/png_writer.hpp"
+#include "sim/error.hpp"
+#include "sim/state_csv.hpp"
+
+namespace murmur::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Creates the directory and proves a file can be written in it, before any work.
+void prepareFrameDirectory(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw InputError(dir, 0, "--frames", "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
+  sim::checkWritable((fs::path(dir) / "frame_000000.png").string());
+}
+
+// A progress bar on stderr, only on a terminal, at most five times a second.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::uint64_t total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total > 0) {}
+  void update(std::uint64_t done, std::uint64_t frames) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(kWidth * done / total_);
+    std::fprintf(stderr, "\r[%s%s] step %llu/%llu, %llu frames", std::string(std::size_t(filled), '#').c_str(),
+                 std::string(std::size_t(kWidth - filled), '.').c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total_), static_cast<unsigned long long>(frames));
+    if (done == total_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::uint64_t total_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+void parseFrameSize(const std::string& text, DemoOptions& options) {
+  static const std::regex pattern(R"((\d{1,5})x(\d{1,5}))");
+  std::smatch match;
+  if (!std::regex_match(text, match, pattern))
+    throw InputError("", 0, "--size", "'" + text + "' is not WIDTHxHEIGHT (e.g. 1280x720)");
+  const int width = std::stoi(match[1].str()), height = std::stoi(match[2].str());
+  if (width < 16 || height < 16 || width > 16384 || height > 16384)
+    throw InputError("", 0, "--size", "'" + text + "': each side must be between 16 and 16384 pixels");
+  options.width = width;
+  options.height = height;
+}
+
+int runHeadlessDemo(const DemoOptions& options) {
+  const std::string dir = options.frames.empty() ? kDefaultFrameDirectory : options.frames;
+  if (options.every != kUnset && options.every < 1) throw InputError("", 0, "--every", "must be >= 1");
+  const auto every = options.every == kUnset ? kDefaultFrameEvery : static_cast<std::uint64_t>(options.every);
+  prepareFrameDirectory(dir);
+
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
+  DemoSession session(options.scene, options.backend, options.device, *context);
+  const std::uint64_t steps = resolveSteps(options.steps, session.world().scene, kDefaultHeadlessSteps);
+  render::OffscreenTarget target(options.width, options.height);
+  session.camera().setViewport(options.width, options.height);
+  session.frameWorld();
+
+  std::uint64_t frames = 0;
+  auto writeFrame = [&] {
+    session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene.model.dt;
+    target.bind();
+    session.render();
+    const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
+    render::writePng(path, target.width(), target.height(), target.readRgba());
+    ++frames;
+  };
+  ProgressBar progress(steps);
+  writeFrame();
+  for (std::uint64_t s = 1; s <= steps; ++s) {
+    session.step();
+    if (s % every == 0) writeFrame();
+    progress.update(s, frames);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  fmt::print("wrote {} frames ({}x{}, frame_000000.png .. frame_{:06d}.png) to {}\n", frames, options.width,
+             options.height, frames - 1, fs::absolute(dir).lexically_normal().string());
+  fmt::print("scene {} | backend {} ({}) | {} boids | {} steps, a frame every {} | {:.2f} s ({})\n",
+             session.world().scene.path, session.backend().name(), session.backend().device(),
+             session.boidCount(), steps, every, seconds, session.contextInfo().renderer);
+  return 0;
+}
+
+}  // namespace murmur::app

@@ -1,0 +1,38 @@
+#pragma once
+// The two ways `murmur demo` shows a flock: a window (GLFW, mouse camera, Dear ImGui panel) or
+// headless PNG frames rendered offscreen on the EGL context.
+#include <cstdint>
+#include <string>
+
+#include "app/window_context.hpp"
+#include "app/world.hpp"
+
+namespace murmur::app {
+
+struct DemoOptions {
+  SceneOptions scene;
+  std::string backend = "auto";
+  int device = -1;
+  int width = 1280;
+  int height = 720;
+  std::int64_t steps = kUnset;  // headless: default the scene's sim.steps, else 600; window: until closed
+  std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
+  std::string frames;           // headless: the frame directory (default ./murmur-frames)
+  bool exitAfterSteps = false;  // window: close once --steps steps are simulated
+};
+
+inline constexpr const char* kDefaultFrameDirectory = "murmur-frames";
+inline constexpr std::uint64_t kDefaultHeadlessSteps = 600;
+inline constexpr std::uint64_t kDefaultFrameEvery = 10;
+
+// "WxH" -> width, height (each 16..16384); InputError for --size otherwise.
+void parseFrameSize(const std::string& text, DemoOptions& options);
+
+// Writes frame_000000.png (the initial state) and one frame every `every` steps after it. Checks
+// the frame directory (InputError) before anything is simulated.
+int runHeadlessDemo(const DemoOptions& options);
+
+// Runs the window until it is closed (or, with exitAfterSteps, until --steps steps are done).
+int runWindowDemo(const DemoOptions& options, WindowContext& window);
+
+}  // namespace murmur::app

@@ -1,0 +1,183 @@
+#include "app/demo_panel.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+namespace murmur::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The scenes beside the current one (scenes/*.toml), sorted.
+std::vector<std::string> siblingScenes(const std::string& current) {
+  std::vector<std::string> scenes;
+  const fs::path dir = fs::path(current).parent_path();
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec))
+    if (entry.path().extension() == ".toml") scenes.push_back(entry.path().string());
+  std::sort(scenes.begin(), scenes.end());
+  return scenes;
+}
+
+void sceneSection(DemoSession& session, DemoControls& controls) {
+  const std::string& current = session.world().scene.path;
+  if (ImGui::BeginCombo("scene", fs::path(current).filename().c_str())) {
+    for (const std::string& path : siblingScenes(current)) {
+      const bool selected = fs::path(path).filename() == fs::path(current).filename();
+      if (ImGui::Selectable(fs::path(path).filename().c_str(), selected) && !selected) controls.sceneRequested = path;
+    }
+    ImGui::EndCombo();
+  }
+  if (controls.boidInput == 0) controls.boidInput = static_cast<int>(session.boidCount());
+  ImGui::InputInt("boids", &controls.boidInput, 1000, 10000);
+  controls.boidInput = std::clamp(controls.boidInput, 1, 100'000'000);
+  ImGui::SameLine();
+  if (ImGui::Button("respawn")) controls.respawnRequested = static_cast<std::uint32_t>(controls.boidInput);
+
+  const std::string_view backend = session.backend().name();
+  for (const char* name : {"gpu", "cpu", "cpu-naive"}) {
+    if (ImGui::RadioButton(name, backend == name) && backend != name) controls.backendRequested = name;
+    ImGui::SameLine();
+  }
+  ImGui::TextUnformatted("backend");
+  if (ImGui::Button(controls.paused ? "run" : "pause")) controls.paused = !controls.paused;
+  ImGui::SameLine();
+  if (ImGui::Button("step")) controls.stepRequested = true;
+  ImGui::SameLine();
+  if (ImGui::Button("reset")) controls.resetRequested = true;
+  ImGui::SameLine();
+  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
+}
+
+void modelSection(sim::ModelParams& model) {
+  if (ImGui::CollapsingHeader("weights", ImGuiTreeNodeFlags_DefaultOpen)) {
+    sim::Weights& w = model.weights;
+    for (auto [label, value] : {std::pair{"separation", &w.separation}, {"alignment", &w.alignment},
+                                {"cohesion", &w.cohesion}, {"avoidance", &w.avoidance}, {"bounds", &w.bounds},
+                                {"goal", &w.goal}, {"flee", &w.flee}, {"cruise", &w.cruise}})
+      ImGui::SliderFloat(label, value, 0.0f, 10.0f, "%.2f");
+  }
+  if (ImGui::CollapsingHeader("perception and speed", ImGuiTreeNodeFlags_DefaultOpen)) {
+    // The grids hold (extent / R)^3 cells: a floor on R keeps them small, and a wrapping world
+    // needs every extent to be at least 2 R.
+    const glm::vec3 size = model.worldSize();
+    const float largest = std::max({size.x, model.dims == 3 ? size.y : 0.0f, size.z});
+    const float smallest = std::min({size.x, model.dims == 3 ? size.y : size.x, size.z});
+    const float maxRadius = model.boundary == sim::Boundary::Wrap ? 0.5f * smallest : 0.25f * smallest;
+    ImGui::SliderFloat("perception radius", &model.perceptionRadius, std::min(largest / 128.0f, maxRadius),
+                       maxRadius, "%.2f");
+    ImGui::SliderFloat("separation radius", &model.separationRadius, 0.0f, model.perceptionRadius, "%.2f");
+    ImGui::SliderFloat("field of view", &model.fovDegrees, 1.0f, 360.0f, "%.0f deg");
+    ImGui::SliderFloat("max speed", &model.maxSpeed, 0.5f, 50.0f, "%.1f");
+    ImGui::SliderFloat("min speed", &model.minSpeed, 0.0f, model.maxSpeed, "%.1f");
+    ImGui::SliderFloat("cruise speed", &model.cruiseSpeed, 0.0f, model.maxSpeed, "%.1f");
+    ImGui::SliderFloat("max force", &model.maxForce, 0.5f, 100.0f, "%.1f");
+    model.separationRadius = std::min(model.separationRadius, model.perceptionRadius);
+    model.minSpeed = std::min(model.minSpeed, model.maxSpeed);
+  }
+}
+
+void viewSection(DemoSession& session, DemoControls& controls) {
+  if (!ImGui::CollapsingHeader("view", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  render::Camera& camera = session.camera();
+  float fov = camera.fieldOfView();
+  if (ImGui::SliderFloat("camera field of view", &fov, 20.0f, 100.0f, "%.0f deg")) camera.setFieldOfView(fov);
+  render::FrameOptions& options = session.frameOptions();
+  ImGui::SliderFloat("boid size", &options.boids.size, 0.1f, 10.0f, "%.2f");
+  int shape = static_cast<int>(options.boids.shape);
+  if (ImGui::Combo("boid shape", &shape, "birds\0points\0auto\0")) options.boids.shape = render::BoidShape(shape);
+  ImGui::Checkbox("box", &options.overlay.box);
+  ImGui::SameLine();
+  ImGui::Checkbox("grid", &options.overlay.grid);
+  ImGui::SameLine();
+  ImGui::Checkbox("obstacles", &options.overlay.obstacles);
+  ImGui::SameLine();
+  ImGui::Checkbox("markers", &options.overlay.markers);
+  const int groups = static_cast<int>(session.world().scene.groups);
+  std::string followed = controls.followGroup < 0 ? "none" : fmt::format("group {}", controls.followGroup);
+  if (ImGui::BeginCombo("follow", followed.c_str())) {
+    for (int g = -1; g < groups; ++g)
+      if (ImGui::Selectable(g < 0 ? "none" : fmt::format("group {}", g).c_str(), g == controls.followGroup))
+        controls.followGroup = g;
+    ImGui::EndCombo();
+  }
+  if (ImGui::Button("frame the world")) {
+    controls.followGroup = -1;
+    session.frameWorld();
+  }
+}
+
+void statisticsSection(DemoSession& session, const DemoStats& stats) {
+  if (!ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::Text("%.1f fps | %llu boids | step %llu", stats.fps, static_cast<unsigned long long>(session.boidCount()),
+              static_cast<unsigned long long>(session.steps()));
+  const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
+  const std::string overlay = fmt::format("frame {:.1f} ms", latest);
+  ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next), overlay.c_str(),
+                   0.0f, std::max(50.0f, 1.2f * latest), ImVec2(0, 60));
+  ImGui::Text("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
+  ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
+  for (const auto& [stage, ms] : session.backend().stageMilliseconds()) ImGui::Text("gpu: %-8s %.3f ms", stage.c_str(), ms);
+  ImGui::TextWrapped("device: %s (%s)", session.backend().device().c_str(), session.contextInfo().renderer.c_str());
+}
+
+}  // namespace
+
+void DemoStats::addFrame(double milliseconds) {
+  frameMs[next] = static_cast<float>(milliseconds);
+  next = (next + 1) % kFrames;
+  ++frames;
+  // An exponential average over about half a second at 60 fps.
+  const double instant = milliseconds > 0.0 ? 1000.0 / milliseconds : 0.0;
+  fps = fps == 0.0 ? instant : 0.95 * fps + 0.05 * instant;
+}
+
+void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats, const std::string& status) {
+  if (!controls.showPanel) return;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("murmur", &controls.showPanel);
+  sceneSection(session, controls);
+  if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
+  modelSection(session.world().scene.model);
+  viewSection(session, controls);
+  statisticsSection(session, stats);
+  ImGui::TextDisabled("H or F1: help");
+  ImGui::End();
+}
+
+void drawHelpOverlay(bool& open) {
+  if (!open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0.5f * io.DisplaySize.x, 0.5f * io.DisplaySize.y), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  ImGui::Begin("help", &open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
+  static constexpr std::pair<const char*, const char*> kControls[] = {
+      {"left drag", "orbit"},
+      {"right or middle drag", "pan"},
+      {"wheel", "zoom"},
+      {"space", "pause / run"},
+      {"N or .", "one step (paused)"},
+      {"R", "reset the flock"},
+      {"B", "switch backend gpu <-> cpu (state carried over)"},
+      {"F", "follow the next group with the camera"},
+      {"C", "frame the whole world"},
+      {"F12 or P", "screenshot (PNG)"},
+      {"Tab", "show / hide the panel"},
+      {"H or F1", "this help"},
+      {"Esc", "quit"},
+  };
+  for (const auto& [key, action] : kControls) {
+    ImGui::TextUnformatted(key);
+    ImGui::SameLine(170);
+    ImGui::TextUnformatted(action);
+  }
+  ImGui::End();
+}
+
+}  // namespace murmur::app

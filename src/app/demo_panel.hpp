@@ -1,0 +1,46 @@
+#pragma once
+// The demo window's Dear ImGui panel (scene, flock, model parameters, view, statistics) and its
+// help overlay. The panel edits the model parameters in place (they take effect at the next step)
+// and leaves everything that can fail or that rebuilds the flock to the loop, as requests.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "app/demo_session.hpp"
+
+namespace murmur::app {
+
+struct DemoControls {
+  bool paused = false;
+  bool stepRequested = false;
+  bool resetRequested = false;
+  bool screenshotRequested = false;
+  bool showHelp = false;
+  bool showPanel = true;
+  int followGroup = -1;  // the group the camera follows; -1: none
+  int boidInput = 0;     // the panel's boid count field (0: take the session's)
+  std::optional<std::string> sceneRequested;
+  std::optional<std::string> backendRequested;
+  std::optional<std::uint32_t> respawnRequested;
+};
+
+// Frame times of the last kFrames frames (a ring) and the latest measurements.
+struct DemoStats {
+  static constexpr std::size_t kFrames = 240;
+  std::array<float, kFrames> frameMs{};
+  std::size_t next = 0;  // where the next frame time goes
+  double fps = 0.0;
+  double renderGpuMs = 0.0;
+  std::uint64_t frames = 0;
+
+  void addFrame(double milliseconds);
+};
+
+void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats, const std::string& status);
+
+// The keys and mouse controls, in a window of its own.
+void drawHelpOverlay(bool& open);
+
+}  // namespace murmur::app

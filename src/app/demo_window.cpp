@@ -1,0 +1,261 @@
+// `murmur demo` in a window: the fixed-step simulation, the mouse camera, keys, and the panel.
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+#include <glm/common.hpp>
+
+#include "app/demo_modes.hpp"
+#include "app/demo_panel.hpp"
+#include "app/demo_session.hpp"
+#include "gpu/timer.hpp"
+#include "render/offscreen.hpp"
+#include "render/png_writer.hpp"
+#include "sim/error.hpp"
+
+namespace murmur::app {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// More steps than this per frame would only make a slow frame slower: the simulation runs
+// slower than real time instead.
+constexpr int kMaxStepsPerFrame = 8;
+constexpr double kStatusSeconds = 6.0;
+
+// Dear ImGui with its GLFW and OpenGL 3 backends, for the lifetime of the window loop.
+class ImGuiScope {
+ public:
+  explicit ImGuiScope(GLFWwindow* window) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the user's directory
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 430 core");
+  }
+  ImGuiScope(const ImGuiScope&) = delete;
+  ImGuiScope& operator=(const ImGuiScope&) = delete;
+  ~ImGuiScope() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+};
+
+std::string screenshotPath(const DemoOptions& options) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  const fs::path dir = options.frames.empty() ? fs::path(".") : fs::path(options.frames);
+  return (dir / fmt::format("murmur-screenshot-{}.png", stamp)).string();
+}
+
+class WindowDemo {
+ public:
+  WindowDemo(const DemoOptions& options, WindowContext& window)
+      : options_(options),
+        window_(window),
+        session_(options.scene, options.backend, options.device, window),
+        stepLimit_(resolveSteps(options.steps, session_.world().scene, 0)),
+        renderTimer_(window.info().timestampBits),
+        imgui_(window.window()) {
+    if (options.exitAfterSteps && stepLimit_ == 0)
+      throw InputError("", 0, "--exit-after-steps", "needs --steps N (or a scene with sim.steps)");
+  }
+
+  int run() {
+    fmt::print("demo: {} | backend {} ({}) | {} boids | {}\n", session_.world().scene.path, session_.backend().name(),
+               session_.backend().device(), session_.boidCount(), window_.info().renderer);
+    std::fflush(stdout);
+    Clock::time_point last = Clock::now();
+    double accumulator = 0.0;
+    while (!window_.shouldClose()) {
+      glfwPollEvents();
+      const Clock::time_point now = Clock::now();
+      const double frameSeconds = std::chrono::duration<double>(now - last).count();
+      last = now;
+      stats_.addFrame(1000.0 * frameSeconds);
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      handleInput();
+      applyRequests();
+      simulate(frameSeconds, accumulator);
+      followGroup(frameSeconds);
+      drawFrame();
+      if (options_.exitAfterSteps && session_.steps() >= stepLimit_) window_.requestClose();
+    }
+    const glm::ivec2 size = window_.framebufferSize();
+    fmt::print("rendered {} frames in a window ({}x{}, {}), {} steps\n", stats_.frames, size.x, size.y,
+               window_.info().platform, session_.steps());
+    return 0;
+  }
+
+ private:
+  // Mouse and keys, unless the panel has them.
+  void handleInput() {
+    const ImGuiIO& io = ImGui::GetIO();
+    render::Camera& camera = session_.camera();
+    if (!io.WantCaptureMouse) {
+      if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) camera.orbit(-0.005f * io.MouseDelta.x, 0.005f * io.MouseDelta.y);
+      if (ImGui::IsMouseDragging(ImGuiMouseButton_Right) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))
+        camera.pan(glm::vec2(io.MouseDelta.x, io.MouseDelta.y) * io.DisplayFramebufferScale.x);
+      if (io.MouseWheel != 0.0f) camera.zoom(std::pow(0.9f, io.MouseWheel));
+    }
+    if (io.WantCaptureKeyboard) return;
+    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    if (pressed(GLFW_KEY_SPACE)) controls_.paused = !controls_.paused;
+    if (pressed(GLFW_KEY_N) || pressed(GLFW_KEY_PERIOD)) controls_.stepRequested = true;
+    if (pressed(GLFW_KEY_R)) controls_.resetRequested = true;
+    if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) controls_.screenshotRequested = true;
+    if (pressed(GLFW_KEY_B)) controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu";
+    if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) controls_.showHelp = !controls_.showHelp;
+    if (pressed(GLFW_KEY_TAB)) controls_.showPanel = !controls_.showPanel;
+    if (pressed(GLFW_KEY_F)) {
+      const int groups = static_cast<int>(session_.world().scene.groups);
+      controls_.followGroup = controls_.followGroup + 1 < groups ? controls_.followGroup + 1 : -1;
+      if (controls_.followGroup < 0) session_.frameWorld();
+    }
+    if (pressed(GLFW_KEY_C)) {
+      controls_.followGroup = -1;
+      session_.frameWorld();
+    }
+    if (pressed(GLFW_KEY_ESCAPE)) window_.requestClose();
+  }
+
+  // What the panel and the keys asked for that rebuilds or moves the flock; failures become the
+  // status line, and the demo goes on as before.
+  void applyRequests() {
+    try {
+      if (controls_.sceneRequested) {
+        session_.loadScene(*std::exchange(controls_.sceneRequested, std::nullopt));
+        controls_.boidInput = static_cast<int>(session_.boidCount());
+        controls_.followGroup = -1;
+        setStatus("scene " + session_.world().scene.path);
+      }
+      if (controls_.respawnRequested) {
+        session_.respawn(*std::exchange(controls_.respawnRequested, std::nullopt));
+        setStatus(fmt::format("respawned {} boids", session_.boidCount()));
+      }
+      if (controls_.backendRequested) {
+        session_.switchBackend(*std::exchange(controls_.backendRequested, std::nullopt));
+        setStatus(fmt::format("backend {} ({})", session_.backend().name(), session_.backend().device()));
+      }
+    } catch (const std::exception& e) {
+      controls_.sceneRequested.reset();
+      controls_.respawnRequested.reset();
+      controls_.backendRequested.reset();
+      setStatus(e.what());
+    }
+    if (std::exchange(controls_.resetRequested, false)) session_.reset();
+  }
+
+  // Fixed steps of the scene's dt, as many as the frame's time covers.
+  void simulate(double frameSeconds, double& accumulator) {
+    const bool limited = stepLimit_ > 0 && session_.steps() >= stepLimit_;
+    if (std::exchange(controls_.stepRequested, false) && !limited) {
+      session_.step();
+      return;
+    }
+    if (controls_.paused || limited) {
+      accumulator = 0.0;
+      return;
+    }
+    const double dt = session_.world().scene.model.dt;
+    accumulator += frameSeconds;
+    int steps = 0;
+    while (accumulator >= dt && steps < kMaxStepsPerFrame && !(stepLimit_ > 0 && session_.steps() >= stepLimit_)) {
+      session_.step();
+      accumulator -= dt;
+      ++steps;
+    }
+    if (steps == kMaxStepsPerFrame) accumulator = 0.0;
+  }
+
+  // Glides the camera's target to the followed group's centroid.
+  void followGroup(double frameSeconds) {
+    if (controls_.followGroup < 0) return;
+    const auto summaries = session_.backend().groupSummaries();
+    const auto g = static_cast<std::size_t>(controls_.followGroup);
+    if (g >= summaries.size() || summaries[g].count == 0) return;
+    render::Camera& camera = session_.camera();
+    const float blend = 1.0f - std::exp(-4.0f * static_cast<float>(frameSeconds));
+    camera.setTarget(glm::mix(camera.target(), summaries[g].centroid, blend));
+  }
+
+  void drawFrame() {
+    const glm::ivec2 size = window_.framebufferSize();
+    if (size.x > 0 && size.y > 0) {  // minimised: nothing to draw into
+      if (!target_ || target_->width() != size.x || target_->height() != size.y)
+        target_ = std::make_unique<render::OffscreenTarget>(size.x, size.y);
+      session_.camera().setViewport(size.x, size.y);
+      session_.frameOptions().atmosphere.time = static_cast<float>(glfwGetTime());
+      target_->bind();
+      {
+        gpu::StageScope stage(renderTimer_, "render");
+        session_.render();
+      }
+      renderTimer_.poll();
+      if (const gpu::StageTime* render = renderTimer_.stage("render")) stats_.renderGpuMs = render->lastMs;
+      if (std::exchange(controls_.screenshotRequested, false)) screenshot();
+      target_->present(0);
+    }
+    drawPanel();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    window_.swapBuffers();
+  }
+
+  void drawPanel() {
+    const double now = glfwGetTime();
+    drawDemoPanel(session_, controls_, stats_, now < statusUntil_ ? status_ : std::string());
+    drawHelpOverlay(controls_.showHelp);
+  }
+
+  void screenshot() {
+    const std::string path = screenshotPath(options_);
+    try {
+      render::writePng(path, target_->width(), target_->height(), target_->readRgba());
+      fmt::print("screenshot: {}\n", path);
+      setStatus("screenshot " + path);
+    } catch (const InputError& e) {
+      setStatus(e.what());
+    }
+  }
+
+  void setStatus(std::string text) {
+    status_ = std::move(text);
+    statusUntil_ = glfwGetTime() + kStatusSeconds;
+  }
+
+  const DemoOptions& options_;
+  WindowContext& window_;
+  DemoSession session_;
+  std::uint64_t stepLimit_;  // 0: none
+  gpu::GpuTimer renderTimer_;
+  ImGuiScope imgui_;
+  std::unique_ptr<render::OffscreenTarget> target_;
+  DemoControls controls_;
+  DemoStats stats_;
+  std::string status_;
+  double statusUntil_ = 0.0;
+};
+
+}  // namespace
+
+int runWindowDemo(const DemoOptions& options, WindowContext& window) { return WindowDemo(options, window).run(); }
+
+}  // namespace murmur::app

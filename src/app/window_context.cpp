@@ -1,0 +1,83 @@
+#include "app/window_context.hpp"
+
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include <GLFW/glfw3.h>
+
+#include "gpu/error.hpp"
+
+namespace murmur::app {
+namespace {
+
+// GLFW reports errors through a callback; the last one names the reason for a failure.
+std::string lastGlfwError;
+
+void onGlfwError(int code, const char* description) {
+  lastGlfwError = std::string(description) + " (GLFW error " + std::to_string(code) + ")";
+}
+
+GLFWwindow* createWindow(const std::string& title, int width, int height, int major, int minor) {
+  glfwDefaultWindowHints();
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  // No depth or samples here: the frame is rendered into an offscreen target (MSAA, depth) and
+  // copied to the window, which only holds colour.
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  return glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+}
+
+}  // namespace
+
+bool displayAvailable() {
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return true;
+  }
+  return false;
+}
+
+WindowContext::WindowContext(const std::string& title, int width, int height) {
+  glfwSetErrorCallback(onGlfwError);
+  if (glfwInit() != GLFW_TRUE) throw gpu::ContextError("cannot initialise GLFW: " + lastGlfwError);
+  window_ = createWindow(title, width, height, 4, 5);
+  if (window_ == nullptr) window_ = createWindow(title, width, height, 4, 3);
+  if (window_ == nullptr) {
+    glfwTerminate();
+    throw gpu::ContextError("cannot open an OpenGL 4.3 core window: " + lastGlfwError);
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(1);
+  try {
+    info_ = gpu::loadGl(glfwGetProcAddress, "GLFW window");
+  } catch (...) {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+    throw;
+  }
+}
+
+WindowContext::~WindowContext() {
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+void WindowContext::makeCurrent() { glfwMakeContextCurrent(window_); }
+
+bool WindowContext::shouldClose() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+
+void WindowContext::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+
+glm::ivec2 WindowContext::framebufferSize() const {
+  glm::ivec2 size(0);
+  glfwGetFramebufferSize(window_, &size.x, &size.y);
+  return size;
+}
+
+void WindowContext::swapBuffers() { glfwSwapBuffers(window_); }
+
+}  // namespace murmur::app

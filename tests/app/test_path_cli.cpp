@@ -1,0 +1,112 @@
+// `murmur path` end to end: scenario files (exit 0 when every optimal length matches, 1 when one does
+// not), single queries, and bad input (exit 2, one line on stderr).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli.hpp"
+
+namespace murmur::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kData = std::string(MURMUR_DATA_DIR) + "/movingai/";
+
+void expectBadInput(const CliResult& r, const std::string& mention) {
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(countLines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+}
+
+std::string lastLine(const std::string& text) {
+  const std::size_t end = text.find_last_not_of('\n');
+  if (end == std::string::npos) return "";
+  const std::size_t begin = text.rfind('\n', end);
+  return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                     end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+void writeFile(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+TEST(PathCli, ScenarioFileMatchesItsOptimalLengths) {
+  // The rows name the map; without --map it is found beside the scenario file.
+  const CliResult r = runMurmur("path --scen '" + kData + "maze-32-32-2-random-1.scen' --json");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("scenarios 333"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mismatches 0"), std::string::npos) << r.out;
+  const std::string json = lastLine(r.out);
+  EXPECT_EQ(json.front(), '{') << json;
+  EXPECT_EQ(json.back(), '}') << json;
+  EXPECT_NE(json.find("\"scenarios\":333"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"mismatches\":0"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"us_per_query\":"), std::string::npos) << json;
+}
+
+TEST(PathCli, MapNamedByItsBenchmarkPathIsFoundByFileName) {
+  // arena.map.scen names "maps/dao/arena.map"; an explicit --map works as well.
+  EXPECT_EQ(runMurmur("path --scen '" + kData + "arena.map.scen'").exitCode, 0);
+  EXPECT_EQ(runMurmur("path --scen '" + kData + "arena.map.scen' --map '" + kData + "arena.map'").exitCode,
+            0);
+}
+
+TEST(PathCli, MismatchExitsOne) {
+  const fs::path dir = scratchDir("path_mismatch");
+  // (1,11) -> (1,12) is one orthogonal step: length 1, not 1.5.
+  writeFile(dir / "wrong.scen", "version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1.5\n");
+  const CliResult r =
+      runMurmur("path --scen '" + (dir / "wrong.scen").string() + "' --map '" + kData + "arena.map' --json");
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("mismatches 1"), std::string::npos) << r.out;
+  EXPECT_NE(lastLine(r.out).find("\"mismatch_lines\":[2]"), std::string::npos) << r.out;
+}
+
+TEST(PathCli, SingleQuery) {
+  const CliResult r = runMurmur("path --map '" + kData + "arena.map' --from 1,11 --to 4,12 --json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("status found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("length 3.41421356"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("path (1,11) (2,12) (3,12) (4,12)"), std::string::npos) << r.out;
+  const std::string json = lastLine(r.out);
+  EXPECT_NE(json.find("\"status\":\"found\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"path\":[[1,11],[2,12],[3,12],[4,12]]"), std::string::npos) << json;
+
+  const CliResult four = runMurmur("path --map '" + kData + "arena.map' --from 1,11 --to 4,12 --connect 4");
+  ASSERT_EQ(four.exitCode, 0) << four.err;
+  EXPECT_NE(four.out.find("length 4.00000000"), std::string::npos) << four.out;
+}
+
+TEST(PathCli, BadMapExitsTwoWithOneLine) {
+  const fs::path dir = scratchDir("path_bad_map");
+  writeFile(dir / "bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n");
+  const CliResult r = runMurmur("path --map '" + (dir / "bad.map").string() + "' --from 0,0 --to 2,0");
+  expectBadInput(r, "bad.map:6:");
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  writeFile(dir / "short.map", "type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
+  expectBadInput(runMurmur("path --map '" + (dir / "short.map").string() + "' --from 0,0 --to 2,0"),
+                 "short.map:6:");
+}
+
+TEST(PathCli, OtherBadInputExitsTwo) {
+  const std::string map = "--map '" + kData + "arena.map'";
+  expectBadInput(runMurmur("path --map '" + kData + "no-such.map' --from 1,11 --to 4,12"), "no-such.map");
+  expectBadInput(runMurmur("path " + map + " --from 1,11 --to 49,12"), "outside the 49x49 map");
+  expectBadInput(runMurmur("path " + map + " --from 0,0 --to 4,12"), "blocked");
+  expectBadInput(runMurmur("path " + map + " --from 1:11 --to 4,12"), "--from");
+  expectBadInput(runMurmur("path " + map + " --from 1,11"), "--to");
+  expectBadInput(runMurmur("path " + map), "--scen");
+  expectBadInput(runMurmur("path --scen '" + kData + "no-such.scen'"), "no-such.scen");
+  expectBadInput(runMurmur("path --scen '" + kData + "arena.map.scen' --connect 4"), "--connect");
+  expectBadInput(runMurmur("path --scen '" + kData + "arena.map.scen' --map '" + kData + "den312d.map'"),
+                 "arena.map.scen:2:");
+  const fs::path dir = scratchDir("path_bad_scen");
+  writeFile(dir / "lost.scen", "version 1\n0\tnowhere.map\t49\t49\t1\t11\t1\t12\t1\n");
+  expectBadInput(runMurmur("path --scen '" + (dir / "lost.scen").string() + "'"), "lost.scen:2: map:");
+}
+
+}  // namespace
+}  // namespace murmur::test
