@@ -42,6 +42,11 @@ layout(std140, binding = STEP_PARAMS_BINDING) uniform StepParamsBlock {
   uint goalOffset;          // 228
   uint predatorOffset;      // 232
   uint predatorCount;       // 236
+  float wWalls;             // 240
+  float wallCellSize;       // 244
+  uint wallWidth;           // 248  0: no walls
+  uint wallHeight;          // 252
+  vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
 } P;
 
 // Obstacles, goals and predators of this step (sim::packInputs), one vec4 each.
@@ -50,3 +55,6 @@ layout(std430, binding = BINDING_INPUTS) readonly buffer InputsBlock { vec4 step
 vec4 obstacle(uint k) { return stepInputs[k]; }           // xyz centre, w radius
 vec4 goalOf(uint group) { return stepInputs[P.goalOffset + group]; }  // xyz goal, w 1 active / 0 none
 vec3 predator(uint m) { return stepInputs[P.predatorOffset + m].xyz; }
+
+// Map walls (sim::WallGrid): one uint per cell, row-major, 1 = blocked.
+layout(std430, binding = BINDING_WALLS) readonly buffer WallsBlock { uint wallCells[]; };

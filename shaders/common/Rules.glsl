@@ -68,6 +68,7 @@ struct Forces {
   vec3 goal;
   vec3 flee;
   vec3 cruise;
+  vec3 walls;
 };
 
 vec3 separationForce(NeighbourSums sums) {
@@ -186,6 +187,55 @@ vec3 cruiseForce(BoidView self) {
   return f;
 }
 
+// sim::WallGrid::cellAt: the cell containing p, or -1 outside the grid.
+int wallCellAt(vec3 p) {
+  precise float fx = (p.x - P.wallOrigin.x) / P.wallCellSize;
+  precise float fz = (p.z - P.wallOrigin.y) / P.wallCellSize;
+  if (!(fx >= 0.0) || !(fz >= 0.0)) return -1;
+  uint cx = uint(fx), cz = uint(fz);
+  if (cx >= P.wallWidth || cz >= P.wallHeight) return -1;
+  return int(cz * P.wallWidth + cx);
+}
+
+vec3 wallCellCentre(int cell) {
+  precise float cx = float(uint(cell) % P.wallWidth), cz = float(uint(cell) / P.wallWidth);
+  precise vec3 c = vec3(P.wallOrigin.x + (cx + 0.5) * P.wallCellSize, 0.0, P.wallOrigin.y + (cz + 0.5) * P.wallCellSize);
+  return c;
+}
+
+// sim::wallForce: probes the wall grid ahead of the boid (docs/model.md, step 6b).
+const int kWallProbes = 8;
+vec3 wallForce(BoidView self) {
+  if (P.wallWidth == 0u) return vec3(0.0);
+  int own = wallCellAt(self.position);
+  if (own >= 0 && wallCells[own] != 0u) {
+    precise vec3 away = self.position - wallCellCentre(own);
+    away.y = 0.0;
+    precise float len = length3(away);
+    precise vec3 f = 2.0 * P.maxSpeed * (len < kEps ? vec3(1.0, 0.0, 0.0) : away / len);
+    return f;
+  }
+  precise vec3 ahead = vec3(self.heading.x, 0.0, self.heading.z);
+  precise float aheadLen = length3(ahead);
+  if (aheadLen < kEps) return vec3(0.0);
+  ahead /= aheadLen;
+  precise float reach = P.perceptionRadius + length3(self.velocity) * P.lookahead;
+  for (int k = 1; k <= kWallProbes; ++k) {
+    precise float t = reach * float(k) / float(kWallProbes);
+    int cell = wallCellAt(self.position + ahead * t);
+    if (cell < 0 || wallCells[cell] == 0u) continue;
+    precise vec3 away = self.position - wallCellCentre(cell);
+    away.y = 0.0;
+    precise vec3 lateral = away - dot3(away, ahead) * ahead;
+    precise float lateralLen = length3(lateral);
+    lateral = lateralLen < kEps ? vec3(-ahead.z, 0.0, ahead.x) : lateral / lateralLen;
+    precise float s = 1.0 - t / reach;
+    precise vec3 f = P.maxSpeed * (1.0 + s) * lateral;
+    return f;
+  }
+  return vec3(0.0);
+}
+
 Forces computeForces(BoidView self, NeighbourSums sums) {
   Forces f;
   f.separation = separationForce(sums);
@@ -196,6 +246,7 @@ Forces computeForces(BoidView self, NeighbourSums sums) {
   f.goal = goalForce(self, sums);
   f.flee = fleeForce(self);
   f.cruise = cruiseForce(self);
+  f.walls = wallForce(self);
   return f;
 }
 
@@ -208,7 +259,7 @@ struct BoidUpdate {
 BoidUpdate integrate(BoidView self, Forces f) {
   precise vec3 force = P.wSeparation * f.separation + P.wAlignment * f.alignment + P.wCohesion * f.cohesion +
                        P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
-                       P.wCruise * f.cruise;
+                       P.wCruise * f.cruise + P.wWalls * f.walls;
   if (P.dims == 2u) force.y = 0.0;
   precise float forceLen = length3(force);
   if (forceLen > P.maxForce) force *= P.maxForce / forceLen;

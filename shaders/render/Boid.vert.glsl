@@ -1,15 +1,19 @@
 #version 430 core
 // One bird per instance: position, velocity, group and flags read from storage buffers by
 // gl_InstanceID (render::BoidBuffers documents the layout), the mesh turned to fly along the
-// velocity, wings beating with a phase of its own.
+// velocity, wings beating with a phase of its own. Flat shaded: the face normal of the mesh (the
+// provoking vertex's), turned with the bird.
 #include "render/View.glsl"
 #include "render/Boids.glsl"
 
 layout(location = 0) in vec4 aPositionWing;  // xyz: mesh position (unit length, +x forward); w: wing weight
+layout(location = 1) in vec3 aNormal;
 
-layout(location = 0) uniform float uSize;  // body length, world units
+layout(location = 0) uniform float uSize;       // body length, world units
+layout(location = 3) uniform float uMinPixels;  // far birds are scaled up to this length on screen
 
 out vec3 vWorldPosition;
+flat out vec3 vNormal;
 flat out vec3 vColour;
 
 void main() {
@@ -24,10 +28,13 @@ void main() {
   bool leader = isLeader(i);
   float beat = sin(view.eye.w * 14.0 + float(i) * 0.61);
   vec3 local = aPositionWing.xyz + vec3(0.0, 0.12 * beat * aPositionWing.w, 0.0);
-  float size = uSize * (leader ? 1.6 : 1.0);
-  vec3 world = boidPosition[i].xyz + size * (forward * local.x + up * local.y + side * local.z);
+  vec3 centre = boidPosition[i].xyz;
+  float depth = (view.viewProjection * vec4(centre, 1.0)).w;
+  float size = max(uSize, uMinPixels * depth / view.cameraRight.w) * (leader ? 1.6 : 1.0);
+  vec3 world = centre + size * (forward * local.x + up * local.y + side * local.z);
 
   vWorldPosition = world;
+  vNormal = forward * aNormal.x + up * aNormal.y + side * aNormal.z;
   vColour = boidColour(i, leader);
   gl_Position = view.viewProjection * vec4(world, 1.0);
 }

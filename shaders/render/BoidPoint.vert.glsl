@@ -5,7 +5,7 @@
 #include "render/Boids.glsl"
 
 layout(location = 0) uniform float uSize;          // ball diameter, world units
-layout(location = 3) uniform float uMinPointSize;  // pixels: far boids never vanish
+layout(location = 3) uniform float uMinPixels;  // far boids never shrink below this diameter
 
 out vec3 vWorldPosition;
 flat out vec3 vColour;
@@ -17,5 +17,5 @@ void main() {
   vColour = boidColour(i, leader);
   gl_Position = view.viewProjection * vec4(vWorldPosition, 1.0);
   float size = uSize * (leader ? 1.6 : 1.0);
-  gl_PointSize = clamp(size * view.cameraRight.w / max(gl_Position.w, 1e-4), uMinPointSize, 64.0);
+  gl_PointSize = clamp(size * view.cameraRight.w / max(gl_Position.w, 1e-4), uMinPixels, 64.0);
 }

@@ -20,8 +20,9 @@ vec3 groupColour(uint group) { return view.palette[group % uint(PALETTE_SIZE)].r
 // The sky seen along direction: zenith to horizon above, haze below, a glow around the sun.
 vec3 skyColour(vec3 direction) {
   float elevation = direction.y;
-  vec3 sky = elevation >= 0.0 ? mix(view.skyHorizon.rgb, view.skyZenith.rgb, pow(elevation, 0.55))
-                              : mix(view.skyHorizon.rgb, view.groundHaze.rgb, pow(-elevation, 0.4));
+  // Smooth through the horizon: a soft bright band, no edge.
+  vec3 sky = elevation >= 0.0 ? mix(view.skyHorizon.rgb, view.skyZenith.rgb, smoothstep(0.0, 0.6, elevation))
+                              : mix(view.skyHorizon.rgb, view.groundHaze.rgb, smoothstep(0.0, 0.5, -elevation));
   float sun = max(dot(direction, view.sunDirection.xyz), 0.0);
   return sky + view.sunColour.rgb * (0.25 * pow(sun, 24.0) + 0.6 * pow(sun, 800.0));
 }
@@ -33,13 +34,18 @@ vec3 applyFog(vec3 colour, vec3 worldPosition) {
   return mix(colour, view.skyHorizon.rgb, amount);
 }
 
-// Sun (wrapped diffuse, a little specular) plus a sky-to-ground ambient; normal is unit.
+// Sun (wrapped diffuse, a little specular) plus a sky-to-ground ambient; normal is unit. A fully
+// lit face gets at most its base colour (plus the highlight): brighter would clip a channel and
+// turn the hue (amber to yellow).
 vec3 shade(vec3 base, vec3 normal, vec3 worldPosition) {
   vec3 toEye = normalize(view.eye.xyz - worldPosition);
-  float diffuse = max(dot(normal, view.sunDirection.xyz) * 0.8 + 0.2, 0.0);
-  vec3 ambient = mix(view.groundHaze.rgb, view.skyZenith.rgb, 0.5 + 0.5 * normal.y) * 0.45 + 0.15;
+  float diffuse = max(dot(normal, view.sunDirection.xyz) * 0.6 + 0.4, 0.0);
+  // Ambient light, more from above than below, only slightly tinted by the sky so that group
+  // colours keep their hue.
+  vec3 skyTint = mix(vec3(1.0), view.skyZenith.rgb / max(view.skyZenith.b, 1e-3), 0.15);
+  vec3 ambient = (0.4 + 0.15 * (0.5 + 0.5 * normal.y)) * skyTint;
   vec3 halfway = normalize(view.sunDirection.xyz + toEye);
-  float specular = pow(max(dot(normal, halfway), 0.0), 40.0) * 0.25;
-  vec3 lit = base * (ambient + view.sunColour.rgb * diffuse * 0.75) + view.sunColour.rgb * specular;
+  float specular = pow(max(dot(normal, halfway), 0.0), 40.0) * 0.12;
+  vec3 lit = base * (ambient + view.sunColour.rgb * diffuse * 0.45) + view.sunColour.rgb * specular;
   return applyFog(lit, worldPosition);
 }

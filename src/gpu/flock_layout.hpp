@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include <glad/gl.h>
+#include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
 #include "gpu/shader_library.hpp"
@@ -47,12 +48,13 @@ enum StorageBinding : GLuint {
   kScanIn = 13,     // gpu::PrefixSum
   kScanOut = 14,
   kScanSums = 15,
-  kStorageBindingCount = 16,
+  kWalls = 16,      // uint per wall cell (sim::WallGrid), 1 = blocked
+  kStorageBindingCount = 17,
 };
 
 enum UniformBinding : GLuint { kStepParams = 0 };
 
-// std140 uniform block StepParamsBlock: 256 bytes. Everything a step needs besides the buffers,
+// std140 uniform block StepParamsBlock: 272 bytes. Everything a step needs besides the buffers,
 // derived on the host from sim::makeStepContext and sim::makeGridSpec (so both backends use the
 // very same float constants, e.g. cos(fov/2) and R^2).
 struct StepParams {
@@ -98,9 +100,15 @@ struct StepParams {
   std::uint32_t goalOffset;      // 228  inputs[goalOffset, + groupCount)
   std::uint32_t predatorOffset;  // 232  inputs[predatorOffset, + predatorCount)
   std::uint32_t predatorCount;   // 236
-  std::uint32_t pad[4];          // 240
+  float wWalls;                  // 240
+  float wallCellSize;            // 244
+  std::uint32_t wallWidth;       // 248  0: no walls
+  std::uint32_t wallHeight;      // 252
+  glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
+  std::uint32_t pad[2];          // 264
 };
-static_assert(sizeof(StepParams) == 256);
+static_assert(sizeof(StepParams) == 272);
+static_assert(offsetof(StepParams, wallOrigin) == 256);
 static_assert(offsetof(StepParams, gridCells) == 80);
 static_assert(offsetof(StepParams, radius2) == 128);
 static_assert(offsetof(StepParams, wCruise) == 192);

@@ -31,6 +31,7 @@ Defines bindingDefines() {
       {"BINDING_SCAN_IN", std::to_string(kScanIn)},
       {"BINDING_SCAN_OUT", std::to_string(kScanOut)},
       {"BINDING_SCAN_SUMS", std::to_string(kScanSums)},
+      {"BINDING_WALLS", std::to_string(kWalls)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
   };
 }
@@ -253,7 +254,25 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.goalOffset = p.obstacleCount;
   p.predatorOffset = p.goalOffset + static_cast<std::uint32_t>(packed.goals.size());
   p.predatorCount = static_cast<std::uint32_t>(packed.predators.size());
+  p.wWalls = w.walls;
+  uploadWalls(ctx.walls);
+  if (ctx.walls != nullptr) {
+    p.wallCellSize = ctx.walls->cellSize;
+    p.wallWidth = ctx.walls->width;
+    p.wallHeight = ctx.walls->height;
+    p.wallOrigin = ctx.walls->origin;
+  }
   stepParams_.upload(std::span<const layout::StepParams>(&p, 1));
+}
+
+void FlockPipeline::uploadWalls(const sim::WallGrid* walls) {
+  // Walls are static in a scene: uploaded when the grid changes, not every step.
+  if (walls == uploadedWalls_ && walls_) return;
+  uploadedWalls_ = walls;
+  std::vector<std::uint32_t> cells(walls != nullptr ? walls->blocked.size() : 1, 0u);
+  if (walls != nullptr) std::copy(walls->blocked.begin(), walls->blocked.end(), cells.begin());
+  walls_ = Buffer(cells.size() * sizeof(std::uint32_t));
+  walls_.upload(std::span<const std::uint32_t>(cells));
 }
 
 void FlockPipeline::bindStorage() const {
@@ -268,6 +287,7 @@ void FlockPipeline::bindStorage() const {
   sortedPositions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedPositions);
   sortedHeadings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedHeadings);
   inputs_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kInputs);
+  walls_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kWalls);
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
   summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
   stepParams_.bindBase(GL_UNIFORM_BUFFER, layout::kStepParams);

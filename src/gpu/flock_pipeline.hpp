@@ -99,6 +99,7 @@ class FlockPipeline {
   void prepareGrid(const sim::ModelParams& params);
   void writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
   void bindStorage() const;
+  void uploadWalls(const sim::WallGrid* walls);
   void reduce();
 
   const ContextInfo& info_;
@@ -119,6 +120,8 @@ class FlockPipeline {
   Buffer cellCounts_, cellStarts_;
   Buffer stepParams_;
   Buffer inputs_;                   // vec4 obstacles, goals, predators
+  Buffer walls_;  // uint per wall cell (at least one entry, so the binding is never empty)
+  const sim::WallGrid* uploadedWalls_ = nullptr;  // the grid walls_ holds
   std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;

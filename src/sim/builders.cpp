@@ -133,4 +133,29 @@ Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims) {
   return scene;
 }
 
+Scene fixedCandidateScene(std::uint32_t count, float candidates, int dims) {
+  Scene scene;
+  scene.count = count;
+  scene.model.dims = dims;
+  scene.model.boundary = Boundary::Wrap;
+  scene.model.fovDegrees = 360.0f;
+  const float r = scene.model.perceptionRadius;
+  const double neighbourhood = dims == 3 ? 27.0 : 9.0;  // cells around a boid, its own included
+  const double cellsInWorld = neighbourhood * static_cast<double>(count) / static_cast<double>(candidates);
+  const double perAxis = std::round(dims == 3 ? std::cbrt(cellsInWorld) : std::sqrt(cellsInWorld));
+  const float cellWidth = r * (1.0f + 1e-4f);
+  const float side = static_cast<float>(std::max(1.0, perAxis)) * cellWidth;
+  const float height = dims == 3 ? side : 2.0f * r;
+  scene.model.worldMin = glm::vec3(-0.5f * side, -0.5f * height, -0.5f * side);
+  scene.model.worldMax = glm::vec3(0.5f * side, 0.5f * height, 0.5f * side);
+  return scene;
+}
+
+Scene defaultWorldScene(std::uint32_t count, int dims) {
+  Scene scene;
+  scene.count = count;
+  scene.model.dims = dims;
+  return scene;
+}
+
 }  // namespace murmur::sim

@@ -25,4 +25,17 @@ Scene defaultDensityScene(std::uint32_t count, int dims = 3);
 // perception radius (uniform density): the fixed-neighbour workload of OpenSteer's boids plugin.
 Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims = 3);
 
+// A wrap-around cube (2D: square) world of k x k x k grid cells, each one perception radius wide
+// (R (1 + 1e-4), so that sim::makeGridSpec makes exactly k cells per axis), with k chosen so that
+// a boid's 3x3x3 (2D: 3x3) neighbouring cells hold about `candidates` boids (candidates tested per
+// boid per step by the grid search; about 0.155 x candidates of them within R in 3D); fov 360 as in
+// fixedNeighbourScene. k rounds, so the mean is within a few per cent of `candidates` for
+// count >= 10,000 (27 count / k^3; 9 count / k^2 in 2D). candidates = 200 at a million boids is
+// the dense fixed-density case of the GPU benchmarks.
+Scene fixedCandidateScene(std::uint32_t count, float candidates, int dims = 3);
+
+// The default model and world (200 x 100 x 200, containing) with `count` boids: the fixed-world
+// workload, where density (and the candidates per boid) grows with N.
+Scene defaultWorldScene(std::uint32_t count, int dims = 3);
+
 }  // namespace murmur::sim

@@ -2,11 +2,14 @@
 // Boid state, structure of arrays, indexed by id (the boid's index at creation).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+
+#include "sim/walls.hpp"
 
 namespace murmur::sim {
 
@@ -30,6 +33,7 @@ struct StepInputs {
   std::vector<float> obstacleRadius;          // r_k
   std::vector<std::optional<glm::vec3>> goal;  // T_g, one entry per group (nullopt: no goal)
   std::vector<glm::vec3> predators;           // P_m
+  std::shared_ptr<const WallGrid> walls;      // blocked cells the boids steer around, or null
 };
 
 }  // namespace murmur::sim

@@ -71,23 +71,28 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
     if (!(best2 < r2))  // nothing within R: the nearest boid may lie beyond the adjacent cells
       for (std::size_t j = 0; j < n; ++j)
         if (j != i) best2 = std::min(best2, distance2(j));
-    polarization[i] = glm::length(headingSum / double(count));
+    polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
     nearest[i] = std::sqrt(double(best2));
   }
   double polarizationSum = 0.0, speedSum = 0.0, nearestSum = 0.0;
+  std::size_t withNeighbours = 0;
   m.minSpeed = std::numeric_limits<double>::infinity();
   m.maxSpeed = 0.0;
   m.minPairDistance = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < n; ++i) {
     const double speed = glm::length(glm::dvec3(state.velocity[i]));
-    polarizationSum += polarization[i];
+    if (polarization[i] >= 0.0) {
+      polarizationSum += polarization[i];
+      ++withNeighbours;
+    }
     speedSum += speed;
     nearestSum += nearest[i];
     m.minSpeed = std::min(m.minSpeed, speed);
     m.maxSpeed = std::max(m.maxSpeed, speed);
     m.minPairDistance = std::min(m.minPairDistance, nearest[i]);
   }
-  m.localPolarization = polarizationSum / double(n);
+  m.localPolarization = withNeighbours > 0 ? polarizationSum / double(withNeighbours) : 0.0;
+  m.boidsWithNeighbours = withNeighbours;
   m.meanSpeed = speedSum / double(n);
   m.meanNearestDistance = n > 1 ? nearestSum / double(n) : 0.0;
   if (n < 2) m.minPairDistance = 0.0;

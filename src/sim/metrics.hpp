@@ -1,5 +1,6 @@
 #pragma once
 // Flock measurements shared by `murmur run/compare`, the behaviour tests and the demo panel.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -20,9 +21,12 @@ struct GroupSummary {
 std::vector<GroupSummary> summarizeGroups(const FlockState& state);
 
 struct FlockMetrics {
-  // Mean over boids of |mean heading of the boid and its same-group boids within R| (fov ignored):
-  // 1 when every local neighbourhood moves as one, about 1/sqrt(k) for random headings.
+  // Mean, over boids with at least one same-group boid within R (fov ignored), of |mean heading of
+  // the boid and those neighbours|: 1 when every local neighbourhood moves as one, about
+  // 1/sqrt(k+1) for k neighbours with random headings. Isolated boids are left out (a lone boid
+  // is trivially aligned with itself); 0 when no boid has a neighbour.
   double localPolarization = 0.0;
+  std::size_t boidsWithNeighbours = 0;  // the boids the polarization averages over
   double meanSpeed = 0.0;
   double minSpeed = 0.0;
   double maxSpeed = 0.0;

@@ -20,6 +20,7 @@ struct Weights {
   float goal = 0.5f;
   float flee = 3.0f;
   float cruise = 3.0f;
+  float walls = 3.0f;  // the wall term (map worlds; docs/model.md step 6b), not in model v1's table
 };
 
 struct ModelParams {

@@ -64,6 +64,27 @@ bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inp
   return false;
 }
 
+bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
+                            std::uint32_t i, double slack) {
+  if (inputs.walls == nullptr || inputs.walls->blocked.empty()) return false;
+  const WallGrid& walls = *inputs.walls;
+  const glm::dvec3 p(state.position[i]);
+  glm::dvec3 ahead(heading(state.velocity[i]));
+  ahead.y = 0.0;
+  const double aheadLen = glm::length(ahead);
+  const double reach = double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
+  auto nearCellEdge = [&](glm::dvec3 q) {
+    const double fx = (q.x - walls.origin.x) / walls.cellSize, fz = (q.z - walls.origin.y) / walls.cellSize;
+    const double edge = slack / walls.cellSize;
+    return std::abs(fx - std::round(fx)) <= edge || std::abs(fz - std::round(fz)) <= edge;
+  };
+  if (nearCellEdge(p)) return true;
+  if (aheadLen < 1e-6) return false;
+  for (int k = 1; k <= kWallProbes; ++k)
+    if (nearCellEdge(p + ahead / aheadLen * (reach * k / kWallProbes))) return true;
+  return false;
+}
+
 ParityReport compareOneStep(const ModelParams& params, const StepInputs& inputs, const FlockState& initial,
                             const FlockState& reference, const FlockState& candidate,
                             const ParityTolerance& tolerance) {
@@ -87,7 +108,8 @@ ParityReport compareOneStep(const ModelParams& params, const StepInputs& inputs,
       ++report.overTolerance;
       if (std::isfinite(dp + dv) &&
           (hasNeighbourOnPerceptionEdge(params, initial, static_cast<std::uint32_t>(i), slack) ||
-           hasObstacleOnDetectionEdge(params, inputs, initial, static_cast<std::uint32_t>(i), slack)))
+           hasObstacleOnDetectionEdge(params, inputs, initial, static_cast<std::uint32_t>(i), slack) ||
+           hasWallProbeOnCellEdge(params, inputs, initial, static_cast<std::uint32_t>(i), slack)))
         ++report.explainedByEdge;
       else
         report.unexplained.push_back(static_cast<std::uint32_t>(i));

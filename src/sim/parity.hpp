@@ -51,4 +51,9 @@ bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& s
 bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
                                 std::uint32_t i, double slack);
 
+// True when boid i or one of its wall probes lies within `slack` of a wall-cell boundary, where
+// the two backends may place it in different cells.
+bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
+                            std::uint32_t i, double slack);
+
 }  // namespace murmur::sim

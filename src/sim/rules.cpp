@@ -24,6 +24,7 @@ PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std
     if (inputs.goal[g]) packed.goals[g] = glm::vec4(planar(params, *inputs.goal[g]), 1.0f);
   packed.predators.reserve(inputs.predators.size());
   for (const glm::vec3& p : inputs.predators) packed.predators.push_back(planar(params, p));
+  packed.walls = inputs.walls.get();
   return packed;
 }
 
@@ -42,6 +43,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.obstacles = packed.obstacles;
   ctx.goals = packed.goals;
   ctx.predators = packed.predators;
+  ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
   ctx.needFront = params.goalMode == GoalMode::Front && anyGoal;
@@ -160,6 +162,40 @@ glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
   return self.heading * (ctx.params->cruiseSpeed - length(self.velocity));
 }
 
+glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
+  if (ctx.walls == nullptr) return glm::vec3(0.0f);
+  const WallGrid& walls = *ctx.walls;
+  const ModelParams& p = *ctx.params;
+  // Inside a wall cell: straight out, away from its centre.
+  const std::int64_t own = walls.cellAt(self.position);
+  if (own >= 0 && walls.blocked[static_cast<std::size_t>(own)] != 0) {
+    glm::vec3 away = self.position - walls.cellCentre(own);
+    away.y = 0.0f;
+    const float len = length(away);
+    return 2.0f * p.maxSpeed * (len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : away / len);
+  }
+  // Probes at L k / 8 along the heading in the x-z plane; the first in a wall cell steers sideways,
+  // away from that cell's centre, harder the nearer it is.
+  glm::vec3 ahead(self.heading.x, 0.0f, self.heading.z);
+  const float aheadLen = length(ahead);
+  if (aheadLen < kEps) return glm::vec3(0.0f);
+  ahead /= aheadLen;
+  const float reach = p.perceptionRadius + length(self.velocity) * p.lookahead;
+  for (int k = 1; k <= kWallProbes; ++k) {
+    const float t = reach * static_cast<float>(k) / static_cast<float>(kWallProbes);
+    const std::int64_t cell = walls.cellAt(self.position + ahead * t);
+    if (cell < 0 || walls.blocked[static_cast<std::size_t>(cell)] == 0) continue;
+    glm::vec3 away = self.position - walls.cellCentre(cell);
+    away.y = 0.0f;
+    glm::vec3 lateral = away - glm::dot(away, ahead) * ahead;
+    const float lateralLen = length(lateral);
+    lateral = lateralLen < kEps ? glm::vec3(-ahead.z, 0.0f, ahead.x) : lateral / lateralLen;
+    const float s = 1.0f - t / reach;
+    return p.maxSpeed * (1.0f + s) * lateral;
+  }
+  return glm::vec3(0.0f);
+}
+
 Forces computeForces(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   Forces f;
   f.separation = separationForce(ctx, sums);
@@ -170,6 +206,7 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
   f.goal = goalForce(ctx, self, sums);
   f.flee = fleeForce(ctx, self);
   f.cruise = cruiseForce(ctx, self);
+  f.walls = wallForce(ctx, self);
   return f;
 }
 
@@ -178,7 +215,7 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   const Weights& w = p.weights;
   glm::vec3 force = w.separation * f.separation + w.alignment * f.alignment + w.cohesion * f.cohesion +
                     w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
-                    w.flee * f.flee + w.cruise * f.cruise;
+                    w.flee * f.flee + w.cruise * f.cruise + w.walls * f.walls;
   if (p.dims == 2) force.y = 0.0f;
   const float forceLen = length(force);
   if (forceLen > p.maxForce) force *= p.maxForce / forceLen;

@@ -35,6 +35,7 @@ struct StepContext {
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
   std::span<const glm::vec3> predators;  // y = 0 in 2D
+  const WallGrid* walls = nullptr;       // map walls, or null
 };
 
 // Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
@@ -42,8 +43,10 @@ struct PackedInputs {
   std::vector<glm::vec4> obstacles;
   std::vector<glm::vec4> goals;
   std::vector<glm::vec3> predators;
+  const WallGrid* walls = nullptr;
 };
 
+// walls is shared with (not copied from) the inputs, which must outlive the packed form.
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
 StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed);
 
@@ -110,7 +113,7 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   }
 }
 
-// The eight forces, unweighted, as model.md defines them.
+// The nine forces, unweighted: model.md's eight and the wall term.
 struct Forces {
   glm::vec3 separation{0.0f};
   glm::vec3 alignment{0.0f};
@@ -120,6 +123,7 @@ struct Forces {
   glm::vec3 goal{0.0f};
   glm::vec3 flee{0.0f};
   glm::vec3 cruise{0.0f};
+  glm::vec3 walls{0.0f};
 };
 
 glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
@@ -130,6 +134,9 @@ glm::vec3 containmentForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
+// Probes the wall grid ahead of the boid (docs/model.md, step 6b).
+inline constexpr int kWallProbes = 8;
+glm::vec3 wallForce(const StepContext& ctx, const BoidView& self);
 
 Forces computeForces(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 

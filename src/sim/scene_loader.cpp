@@ -113,6 +113,7 @@ void readWeights(TableReader& weights, Weights& w) {
   w.goal = real(weights, "goal", w.goal);
   w.flee = real(weights, "flee", w.flee);
   w.cruise = real(weights, "cruise", w.cruise);
+  w.walls = real(weights, "walls", w.walls);
   weights.finish();
 }
 
@@ -231,6 +232,7 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       {"weights.goal", w.goal},
       {"weights.flee", w.flee},
       {"weights.cruise", w.cruise},
+      {"weights.walls", w.walls},
   };
   for (const auto& [key, value] : reals)
     if (!std::isfinite(value)) fail(key, kFinite);

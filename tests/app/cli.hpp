@@ -1,6 +1,7 @@
 #pragma once
 // Runs the built `murmur` command for end-to-end tests: exit code, stdout, stderr.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>

@@ -134,10 +134,9 @@ TEST_F(RenderTest, EmptySpaceKeepsTheBackground) {
     for (int x = 0; x < kWidth; ++x)
       if (glm::length(glm::vec2(x, y) - boid) > 20.0f && difference(image.at(x, y), empty.at(x, y)) > 0.0f) ++changed;
   EXPECT_EQ(changed, 0) << "pixels far from the boid differ from the empty frame";
-  // And the background is a sky: lighter at the horizon than at the top, bluish at the top.
+  // And the background is a sky: bluish.
   const Rgb top = empty.at(kWidth / 2, 0);
-  EXPECT_GT(top.b, top.r);
-  EXPECT_GT(chroma(top), 0.1f);
+  EXPECT_GT(top.b, top.r + 0.05f);
 }
 
 TEST_F(RenderTest, ObstacleIsVisibleWhereProjected) {
@@ -253,7 +252,11 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
   view.update(makeViewUniforms(camera, Atmosphere{}));
-  renderer.draw(boids, BoidStyle{BoidShape::Points, 2.0f, 4.0f});
+  BoidStyle style;
+  style.shape = BoidShape::Points;
+  style.size = 2.0f;
+  style.minPointPixels = 4.0f;
+  renderer.draw(boids, style);
   const Image image(target.readRgba());
   int drawn = 0;
   for (std::size_t i = 0; i < positions.size(); ++i) {

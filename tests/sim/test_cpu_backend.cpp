@@ -108,13 +108,14 @@ TEST(CpuSimulator, EmptyAndSingleBoid) {
   EXPECT_NEAR(glm::length(one.velocity[0]), expected, 1e-4);
 }
 
-// Free flock, 600 boids, 15 simulated seconds: local groups align, speeds stay in bounds and
-// separation keeps every pair apart.
+// The shipped free flock with 600 boids, 15 simulated seconds: local groups align, speeds stay in
+// bounds and separation keeps every pair apart.
 TEST(Behaviour, FreeFlockForms) {
-  Scene scene = defaultDensityScene(600);
-  scene.seed = 7;
+  Scene scene = loadScene(MURMUR_SOURCE_DIR "/scenes/free.toml");
+  scene.count = 600;
+  ASSERT_NEAR(scene.model.dt * 900.0f, 15.0f, 1e-4f);
   FlockState state = spawnFlock(scene);
-  const StepInputs inputs = staticInputs(scene, 1);
+  const StepInputs inputs = staticInputs(scene, scene.groups);
   CpuSimulator sim(NeighbourSearch::Grid);
   const FlockMetrics before = measureFlock(scene.model, state);
   double closest = 1e9;

@@ -320,6 +320,54 @@ TEST(Rules, WrapAcrossTheSeam) {
   EXPECT_LT(next.position.x, 100.0f);
 }
 
+// A 10 x 10 grid of 2-unit cells from (0, 0) with one wall cell (5, 5): x in [10, 12), z in [10, 12),
+// centre (11, 11).
+std::shared_ptr<WallGrid> oneWallCell() {
+  auto walls = std::make_shared<WallGrid>();
+  walls->cellSize = 2.0f;
+  walls->width = walls->height = 10;
+  walls->blocked.assign(100, 0);
+  walls->blocked[5 * 10 + 5] = 1;
+  return walls;
+}
+
+TEST(Rules, WallAheadSteersSideways) {
+  Fixture f;
+  f.inputs.walls = oneWallCell();
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Speed 10: L = 5 + 10 = 15, probes every 1.875; the 4th (t = 7.5, x = 10.5) is in the wall cell.
+  // s = 1 - 7.5/15 = 0.5. Dead ahead of the centre: lateral = (-f.z, 0, f.x) = (0,0,1).
+  expectVec(wallForce(ctx, boid({3, 0, 11}, {10, 0, 0})), {0, 0, 15});
+  // Half a unit to +z of the centre line: away from the centre, +z.
+  expectVec(wallForce(ctx, boid({3, 0, 11.5f}, {10, 0, 0})), {0, 0, 15});
+  expectVec(wallForce(ctx, boid({3, 0, 10.5f}, {10, 0, 0})), {0, 0, -15});
+  // Walls are infinite in y: a 3D boid far above still sees it, and the force has no y.
+  expectVec(wallForce(ctx, boid({3, 40, 11.5f}, {10, 0, 0})), {0, 0, 15});
+  // Heading away from the wall, or a probe line that misses it: nothing.
+  expectVec(wallForce(ctx, boid({3, 0, 11}, {-10, 0, 0})), {0, 0, 0});
+  expectVec(wallForce(ctx, boid({3, 0, 15}, {10, 0, 0})), {0, 0, 0});
+  // Heading straight up (no x-z heading): nothing.
+  expectVec(wallForce(ctx, boid({3, 0, 11}, {0, 10, 0})), {0, 0, 0});
+}
+
+TEST(Rules, InsideAWallCellPushesOut) {
+  Fixture f;
+  f.inputs.walls = oneWallCell();
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // At (10.5, 11.5): away from the centre (11, 11) is (-0.5, 0, 0.5): 2 * 10 * that, normalised.
+  const float c = 20.0f * 0.70710678f;
+  expectVec(wallForce(ctx, boid({10.5f, 0, 11.5f}, {1, 0, 0})), {-c, 0, c});
+  // At the centre: (1,0,0).
+  expectVec(wallForce(ctx, boid({11, 0, 11}, {1, 0, 0})), {20, 0, 0});
+  // No grid, or an empty one: no force.
+  f.inputs.walls = std::make_shared<WallGrid>();
+  const PackedInputs empty = packInputs(f.params, f.inputs, 1);
+  const StepContext none = makeStepContext(f.params, empty);
+  expectVec(wallForce(none, boid({10.5f, 0, 11.5f}, {1, 0, 0})), {0, 0, 0});
+}
+
 TEST(Rules, TwoDimensionsKeepYZero) {
   Fixture f;
   f.params.dims = 2;
