@@ -25,15 +25,21 @@ class CompareCommand final : public Command {
   }
 
   int run() override {
-    const World world = loadWorld(scene_);
+    World world = loadWorld(scene_);
     const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     std::unique_ptr<FlockBackend> reference = makeBackend(reference_, device_);
     std::unique_ptr<FlockBackend> candidate = makeBackend(candidate_, device_);
     const sim::ModelParams& params = world.scene.model;
 
-    // One step from the same state.
+    // One step from the same state, with the same inputs (the agents decide once, on the
+    // reference's summaries of that state).
     reference->setState(world.initial);
     candidate->setState(world.initial);
+    std::optional<ai::AgentDirector> candidateDirector =
+        world.director ? ai::AgentDirector::fromScene(world.scene) : std::nullopt;
+    sim::StepInputs candidateInputs = world.inputs;
+    advanceAgents(world, *reference);
+    if (candidateDirector) candidateDirector->update(params.dt, reference->groupSummaries(), candidateInputs);
     reference->step(params, world.inputs);
     candidate->step(params, world.inputs);
     const sim::FlockState referenceNext = reference->state();
@@ -54,16 +60,20 @@ class CompareCommand final : public Command {
                parity.overTolerance, parity.boids ? 100.0 * double(parity.overTolerance) / double(parity.boids) : 0.0,
                parity.explainedByEdge, parity.unexplained.size(), passed ? "PASS" : "FAIL");
 
-    // Free-running: both continue from their own state for `steps` more steps.
-    auto runOn = [&](FlockBackend& backend) {
+    // Free-running: both continue from their own state for `steps` more steps, each with its own
+    // agents (they react to the flock they see).
+    auto runOn = [&](FlockBackend& backend, std::optional<ai::AgentDirector>& director, sim::StepInputs& inputs) {
       const auto start = std::chrono::steady_clock::now();
-      for (std::uint64_t s = 1; s < steps; ++s) backend.step(params, world.inputs);
+      for (std::uint64_t s = 1; s < steps; ++s) {
+        if (director) director->update(params.dt, backend.groupSummaries(), inputs);
+        backend.step(params, inputs);
+      }
       sim::FlockState state = backend.state();
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return std::tuple{sim::measureFlock(params, state), backend.groupSummaries(), seconds};
     };
-    const auto [refMetrics, refGroups, refSeconds] = runOn(*reference);
-    const auto [candMetrics, candGroups, candSeconds] = runOn(*candidate);
+    const auto [refMetrics, refGroups, refSeconds] = runOn(*reference, world.director, world.inputs);
+    const auto [candMetrics, candGroups, candSeconds] = runOn(*candidate, candidateDirector, candidateInputs);
     fmt::print("after {} steps:          {:>12} {:>12}\n", steps, reference->name(), candidate->name());
     auto row = [](const char* label, double a, double b) { fmt::print("  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b); };
     row("local polarization", refMetrics.localPolarization, candMetrics.localPolarization);

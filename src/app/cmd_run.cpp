@@ -58,6 +58,7 @@ class RunCommand final : public Command {
     Progress progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
+      advanceAgents(world, *backend);
       backend->step(world.scene.model, world.inputs);
       progress.update(s + 1);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ai/scene_agents.hpp"
 #include "sim/builders.hpp"
 #include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
@@ -41,7 +42,16 @@ World loadWorld(const SceneOptions& options) {
     world.initial.groups = world.scene.groups;
   }
   world.inputs = sim::staticInputs(world.scene, world.initial.groups);
+  ai::SceneAgents agents = ai::loadSceneAgents(world.scene);
+  world.inputs.walls = agents.walls;
+  world.director = ai::AgentDirector::create(world.scene, std::move(agents));
   return world;
+}
+
+void advanceAgents(World& world, FlockBackend& backend) {
+  if (!world.director) return;
+  const std::vector<sim::GroupSummary> flock = backend.groupSummaries();
+  world.director->update(world.scene.model.dt, flock, world.inputs);
 }
 
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback) {

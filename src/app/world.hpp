@@ -7,6 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/backend.hpp"
+
+#include "ai/director.hpp"
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
 
@@ -27,12 +30,17 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
 struct World {
   sim::Scene scene;
   sim::FlockState initial;
-  sim::StepInputs inputs;  // the scene's static goals, predators and obstacles
+  sim::StepInputs inputs;  // the scene's static goals, predators, obstacles and map walls
+  std::optional<ai::AgentDirector> director;  // the scene's [[agents]], if any
 };
 
-// Loads and validates the scene, applies --boids/--seed, reads --init or spawns. InputError on
-// any bad input.
+// Loads and validates the scene (its [navigation] and [[agents]] too), applies --boids/--seed,
+// reads --init or spawns. InputError on any bad input.
 World loadWorld(const SceneOptions& options);
+
+// Before a step: the agents perceive the flock (the backend's group summaries), decide and move,
+// and write their goals and predator points into world.inputs. Nothing without agents.
+void advanceAgents(World& world, FlockBackend& backend);
 
 // --steps: the option when given (>= 0, else InputError), else the scene's sim.steps when > 0, else fallback.
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback);

@@ -73,7 +73,7 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   heading_.resize(n);
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
-#pragma omp parallel for num_threads(threads_) schedule(static)
+#pragma omp parallel for num_threads(threads_) if(n >= kParallelMinBoids) schedule(static)
   for (std::size_t i = 0; i < n; ++i) heading_[i] = heading(state.velocity[i]);
   if (search_ == NeighbourSearch::Naive)
     stepNaive(params, inputs, state);
@@ -96,7 +96,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
   const std::uint32_t* order = cells_.order.data();
   // Every other boid is a candidate, visited in cell order: the grid search visits its candidates
   // in that same order, so the two searches agree bit for bit unless the grid misses a neighbour.
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
+#pragma omp parallel for num_threads(threads_) if(n >= kParallelMinBoids) schedule(dynamic, 64)
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order[k];
     const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
@@ -122,7 +122,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   sortedHeading_.resize(n);
   sortedGroup_.resize(n);
   const std::uint32_t* order = cells_.order.data();
-#pragma omp parallel for num_threads(threads_) schedule(static)
+#pragma omp parallel for num_threads(threads_) if(n >= kParallelMinBoids) schedule(static)
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order[k];
     sortedX_[k] = state.position[i].x;
@@ -147,7 +147,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
   // candidates come in increasing slot order (forEachNeighbourRange visits cells in index order).
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
+#pragma omp parallel for num_threads(threads_) if(n >= kParallelMinBoids) schedule(dynamic, 256)
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order[k];
     const std::uint32_t slot = static_cast<std::uint32_t>(k);

@@ -30,7 +30,7 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   const std::size_t n = positions.size();
   const std::uint32_t cellCount = grid.cellCount();
   cellOf.resize(n);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) if(n >= kParallelMinBoids) schedule(static)
   for (std::size_t i = 0; i < n; ++i) cellOf[i] = grid.cellIndex(grid.cellCoord(positions[i]));
   cellStart.assign(std::size_t(cellCount) + 1, 0u);
   for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,6 +40,10 @@ struct GridSpec {
 // Cells of at least R per active axis; when that would exceed maxCells the cells grow (still
 // correct: every cell stays at least R wide, only more candidates are tested).
 GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells = 1u << 24);
+
+// Below this many boids a step runs on one thread: forking and joining OpenMP threads costs more
+// than the work (and idle threads spinning at barriers starve everything else on a busy machine).
+inline constexpr std::size_t kParallelMinBoids = 4096;
 
 // Boids sorted by cell: a counting sort, stable in id, so every sum over neighbours visits them in
 // the same order whatever the thread count.

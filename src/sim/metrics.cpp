@@ -42,7 +42,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   for (std::size_t i = 0; i < n; ++i) headings[i] = heading(state.velocity[i]);
   std::vector<double> polarization(n), nearest(n);
   std::uint64_t nonFinite = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : nonFinite)
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : nonFinite) if(n >= kParallelMinBoids)
   for (std::size_t i = 0; i < n; ++i) {
     const glm::vec3 pi = state.position[i];
     const glm::vec3 vi = state.velocity[i];
