@@ -1,11 +1,13 @@
 #version 430 core
-// The overlay shapes (obstacle spheres, goal diamonds, predator spikes, agents): one mesh drawn
-// for a run of instances, each a position, a scale and a colour (render::ShapeInstance).
+// The overlay shapes (obstacle spheres, wall blocks, goal diamonds, predator spikes, agents): one
+// mesh drawn for a run of instances, each a position, a scale per axis and a colour
+// (render::ShapeInstance).
 #include "render/View.glsl"
 
 struct ShapeInstance {
-  vec4 positionScale;  // xyz: centre; w: scale (a sphere's radius)
-  vec4 colour;         // rgb; a: unused
+  vec4 position;  // xyz: centre; w: unused
+  vec4 scale;     // xyz: half-size along each axis (a sphere's radius); w: unused
+  vec4 colour;    // rgb; a: unused
 };
 layout(std430, binding = SHAPE_BINDING) readonly buffer Shapes { ShapeInstance shapes[]; };
 
@@ -20,8 +22,8 @@ flat out vec3 vColour;
 
 void main() {
   ShapeInstance shape = shapes[uFirstInstance + uint(gl_InstanceID)];
-  vWorldPosition = shape.positionScale.xyz + shape.positionScale.w * aPositionWing.xyz;
-  vNormal = aNormal;
+  vWorldPosition = shape.position.xyz + shape.scale.xyz * aPositionWing.xyz;
+  vNormal = aNormal / shape.scale.xyz;  // the inverse transpose of the scaling
   vColour = shape.colour.rgb;
   gl_Position = view.viewProjection * vec4(vWorldPosition, 1.0);
 }

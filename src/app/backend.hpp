@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/shader_library.hpp"
 #include "sim/flock.hpp"
 #include "sim/metrics.hpp"
 #include "sim/params.hpp"
@@ -42,7 +43,11 @@ class FlockBackend {
 // the demo shares its window or offscreen context this way), else on its own headless context
 // (EGL device deviceIndex, -1: the first that works). Throws InputError for an unknown name, or for
 // gpu when no context can be created. MURMUR_SHADER_DIR, when set, loads shaders from that
-// directory instead of the embedded copies (shader development without rebuilding).
+// directory instead of the embedded copies (see shaderLibrary()).
+// The shaders: embedded, or loaded from MURMUR_SHADER_DIR when that is set (shader development
+// without rebuilding). The gpu backend and the demo's renderer both use it.
+gpu::ShaderLibrary shaderLibrary();
+
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
                                           gpu::Context* context = nullptr);
 

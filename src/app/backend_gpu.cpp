@@ -11,12 +11,12 @@
 #include "sim/error.hpp"
 
 namespace murmur::app {
-namespace {
-
 gpu::ShaderLibrary shaderLibrary() {
   const char* dir = std::getenv("MURMUR_SHADER_DIR");
   return dir != nullptr && *dir != '\0' ? gpu::ShaderLibrary(dir) : gpu::ShaderLibrary();
 }
+
+namespace {
 
 class GpuFlockBackend final : public FlockBackend {
  public:

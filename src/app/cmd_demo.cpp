@@ -23,16 +23,24 @@ class DemoCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, options_.scene, false);
-    sub.add_option("--backend", options_.backend, "gpu, cpu, cpu-naive or auto (default: gpu when available)");
+    sub.add_option("--backend", options_.backend,
+                   "gpu, cpu, cpu-naive or auto (default: gpu when available)");
     sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)");
     sub.add_option("--size", size_, "Window or frame size WIDTHxHEIGHT (default 1280x720)");
-    sub.add_option("--steps", options_.steps,
-                   "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)");
+    sub.add_option("--msaa", options_.msaa,
+                   "Samples per pixel (default 4; 1 is much faster on software renderers)")
+        ->check(CLI::Range(1, 16));
+    sub.add_option(
+        "--steps", options_.steps,
+        "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)");
     sub.add_flag("--headless", headless_, "Render PNG frames offscreen instead of opening a window");
-    sub.add_option("--frames", options_.frames, "Directory for the headless frames (default ./murmur-frames)");
+    sub.add_option("--frames", options_.frames,
+                   "Directory for the headless frames (default ./murmur-frames)");
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)");
-    sub.add_flag("--no-fallback", noFallback_, "Fail when no window can be opened instead of rendering headless");
-    sub.add_flag("--exit-after-steps", options_.exitAfterSteps, "Window: close once --steps steps are simulated");
+    sub.add_flag("--no-fallback", noFallback_,
+                 "Fail when no window can be opened instead of rendering headless");
+    sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
+                 "Window: close once --steps steps are simulated");
   }
 
   int run() override {

@@ -27,14 +27,16 @@ void prepareFrameDirectory(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
-    throw InputError(dir, 0, "--frames", "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
+    throw InputError(dir, 0, "--frames",
+                     "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
   sim::checkWritable((fs::path(dir) / "frame_000000.png").string());
 }
 
 // A progress bar on stderr, only on a terminal, at most five times a second.
 class ProgressBar {
  public:
-  explicit ProgressBar(std::uint64_t total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total > 0) {}
+  explicit ProgressBar(std::uint64_t total)
+      : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total > 0) {}
   void update(std::uint64_t done, std::uint64_t frames) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
@@ -42,9 +44,10 @@ class ProgressBar {
     last_ = now;
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(kWidth * done / total_);
-    std::fprintf(stderr, "\r[%s%s] step %llu/%llu, %llu frames", std::string(std::size_t(filled), '#').c_str(),
-                 std::string(std::size_t(kWidth - filled), '.').c_str(), static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total_), static_cast<unsigned long long>(frames));
+    std::fprintf(
+        stderr, "\r[%s%s] step %llu/%llu, %llu frames", std::string(std::size_t(filled), '#').c_str(),
+        std::string(std::size_t(kWidth - filled), '.').c_str(), static_cast<unsigned long long>(done),
+        static_cast<unsigned long long>(total_), static_cast<unsigned long long>(frames));
     if (done == total_) std::fprintf(stderr, "\n");
   }
 
@@ -78,7 +81,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
   DemoSession session(options.scene, options.backend, options.device, *context);
   const std::uint64_t steps = resolveSteps(options.steps, session.world().scene, kDefaultHeadlessSteps);
-  render::OffscreenTarget target(options.width, options.height);
+  render::OffscreenTarget target(options.width, options.height, options.msaa);
   session.camera().setViewport(options.width, options.height);
   session.frameWorld();
 

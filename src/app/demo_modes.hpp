@@ -15,6 +15,7 @@ struct DemoOptions {
   int device = -1;
   int width = 1280;
   int height = 720;
+  int msaa = 4;                 // samples per pixel of the offscreen target (clamped to the device's maximum)
   std::int64_t steps = kUnset;  // headless: default the scene's sim.steps, else 600; window: until closed
   std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
   std::string frames;           // headless: the frame directory (default ./murmur-frames)

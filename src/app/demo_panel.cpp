@@ -28,7 +28,8 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::BeginCombo("scene", fs::path(current).filename().c_str())) {
     for (const std::string& path : siblingScenes(current)) {
       const bool selected = fs::path(path).filename() == fs::path(current).filename();
-      if (ImGui::Selectable(fs::path(path).filename().c_str(), selected) && !selected) controls.sceneRequested = path;
+      if (ImGui::Selectable(fs::path(path).filename().c_str(), selected) && !selected)
+        controls.sceneRequested = path;
     }
     ImGui::EndCombo();
   }
@@ -54,14 +55,19 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
 }
 
 void modelSection(sim::ModelParams& model) {
-  if (ImGui::CollapsingHeader("weights", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader("weights")) {
     sim::Weights& w = model.weights;
-    for (auto [label, value] : {std::pair{"separation", &w.separation}, {"alignment", &w.alignment},
-                                {"cohesion", &w.cohesion}, {"avoidance", &w.avoidance}, {"bounds", &w.bounds},
-                                {"goal", &w.goal}, {"flee", &w.flee}, {"cruise", &w.cruise}})
+    for (auto [label, value] : {std::pair{"separation", &w.separation},
+                                {"alignment", &w.alignment},
+                                {"cohesion", &w.cohesion},
+                                {"avoidance", &w.avoidance},
+                                {"bounds", &w.bounds},
+                                {"goal", &w.goal},
+                                {"flee", &w.flee},
+                                {"cruise", &w.cruise}})
       ImGui::SliderFloat(label, value, 0.0f, 10.0f, "%.2f");
   }
-  if (ImGui::CollapsingHeader("perception and speed", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader("perception and speed")) {
     // The grids hold (extent / R)^3 cells: a floor on R keeps them small, and a wrapping world
     // needs every extent to be at least 2 R.
     const glm::vec3 size = model.worldSize();
@@ -82,14 +88,15 @@ void modelSection(sim::ModelParams& model) {
 }
 
 void viewSection(DemoSession& session, DemoControls& controls) {
-  if (!ImGui::CollapsingHeader("view", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::CollapsingHeader("view")) return;
   render::Camera& camera = session.camera();
   float fov = camera.fieldOfView();
   if (ImGui::SliderFloat("camera field of view", &fov, 20.0f, 100.0f, "%.0f deg")) camera.setFieldOfView(fov);
   render::FrameOptions& options = session.frameOptions();
   ImGui::SliderFloat("boid size", &options.boids.size, 0.1f, 10.0f, "%.2f");
   int shape = static_cast<int>(options.boids.shape);
-  if (ImGui::Combo("boid shape", &shape, "birds\0points\0auto\0")) options.boids.shape = render::BoidShape(shape);
+  if (ImGui::Combo("boid shape", &shape, "birds\0points\0auto\0"))
+    options.boids.shape = render::BoidShape(shape);
   ImGui::Checkbox("box", &options.overlay.box);
   ImGui::SameLine();
   ImGui::Checkbox("grid", &options.overlay.grid);
@@ -113,16 +120,19 @@ void viewSection(DemoSession& session, DemoControls& controls) {
 
 void statisticsSection(DemoSession& session, const DemoStats& stats) {
   if (!ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::Text("%.1f fps | %llu boids | step %llu", stats.fps, static_cast<unsigned long long>(session.boidCount()),
+  ImGui::Text("%.1f fps | %llu boids | step %llu", stats.fps,
+              static_cast<unsigned long long>(session.boidCount()),
               static_cast<unsigned long long>(session.steps()));
   const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
-  ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next), overlay.c_str(),
-                   0.0f, std::max(50.0f, 1.2f * latest), ImVec2(0, 60));
+  ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next),
+                   overlay.c_str(), 0.0f, std::max(50.0f, 1.2f * latest), ImVec2(0, 60));
   ImGui::Text("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
   ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
-  for (const auto& [stage, ms] : session.backend().stageMilliseconds()) ImGui::Text("gpu: %-8s %.3f ms", stage.c_str(), ms);
-  ImGui::TextWrapped("device: %s (%s)", session.backend().device().c_str(), session.contextInfo().renderer.c_str());
+  for (const auto& [stage, ms] : session.backend().stageMilliseconds())
+    ImGui::Text("gpu: %-8s %.3f ms", stage.c_str(), ms);
+  ImGui::TextWrapped("simulation: %s", session.backend().device().c_str());
+  ImGui::TextWrapped("rendering: %s", session.contextInfo().renderer.c_str());
 }
 
 }  // namespace
@@ -131,21 +141,28 @@ void DemoStats::addFrame(double milliseconds) {
   frameMs[next] = static_cast<float>(milliseconds);
   next = (next + 1) % kFrames;
   ++frames;
-  // An exponential average over about half a second at 60 fps.
-  const double instant = milliseconds > 0.0 ? 1000.0 / milliseconds : 0.0;
-  fps = fps == 0.0 ? instant : 0.95 * fps + 0.05 * instant;
+  ++windowFrames;
+  windowMs += milliseconds;
+  if (windowMs >= 500.0) {
+    fps = 1000.0 * double(windowFrames) / windowMs;
+    windowFrames = 0;
+    windowMs = 0.0;
+  }
 }
 
-void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats, const std::string& status) {
+void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
+                   const std::string& status) {
   if (!controls.showPanel) return;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("murmur", &controls.showPanel);
+  ImGui::PushItemWidth(-170.0f);  // room for the labels
   sceneSection(session, controls);
   if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
+  statisticsSection(session, stats);
   modelSection(session.world().scene.model);
   viewSection(session, controls);
-  statisticsSection(session, stats);
+  ImGui::PopItemWidth();
   ImGui::TextDisabled("H or F1: help");
   ImGui::End();
 }

@@ -31,14 +31,17 @@ struct DemoStats {
   static constexpr std::size_t kFrames = 240;
   std::array<float, kFrames> frameMs{};
   std::size_t next = 0;  // where the next frame time goes
-  double fps = 0.0;
+  double fps = 0.0;      // over the latest half second
   double renderGpuMs = 0.0;
   std::uint64_t frames = 0;
+  std::uint64_t windowFrames = 0;  // frames and milliseconds since fps was last updated
+  double windowMs = 0.0;
 
   void addFrame(double milliseconds);
 };
 
-void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats, const std::string& status);
+void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
+                   const std::string& status);
 
 // The keys and mouse controls, in a window of its own.
 void drawHelpOverlay(bool& open);

@@ -1,55 +1,67 @@
 #include "app/demo_session.hpp"
 
-#include <algorithm>
 #include <utility>
 
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
+#include "render/palette.hpp"
 #include "sim/builders.hpp"
 
 namespace murmur::app {
-namespace {
 
-// A bird as long as the body is wide, times three: close to its neighbours at the separation
-// distance, as a flock should look. A scene without a body radius falls back on the perception radius.
-float boidSize(const sim::ModelParams& model) {
-  return model.radius > 0.0f ? 3.2f * model.radius : 0.32f * model.perceptionRadius;
-}
-
-}  // namespace
-
-DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context)
+DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, int device,
+                         gpu::Context& context)
     : context_(context),
       device_(device),
       world_(loadWorld(scene)),
       backend_(makeBackend(backend, device, &context)),
+      shaders_(shaderLibrary()),
       renderer_(shaders_) {
   startWorld();
 }
 
 void DemoSession::startWorld() {
+  overlayCurrent_ = false;
   backend_->setState(world_.initial);
   count_ = static_cast<std::uint32_t>(world_.initial.size());
   steps_ = 0;
   hostBuffersCurrent_ = false;
-  renderer_.setOverlay(render::simulationOverlay(world_.scene.model, world_.inputs));
-  options_.boids.size = boidSize(world_.scene.model);
+  options_.boids = world_.view.boids;
+  options_.overlay = world_.view.overlay;
   frameWorld();
 }
 
 void DemoSession::frameWorld() {
-  // Flat worlds are seen from higher up: the flock spreads over the plane.
-  const float pitch = world_.scene.model.dims == 2 ? 0.9f : 0.32f;
-  camera_.setOrbit(camera_.target(), camera_.distance(), 0.55f, pitch);
-  camera_.frameBox(world_.scene.model.worldMin, world_.scene.model.worldMax);
+  camera_ = render::sceneCamera(world_.view, world_.scene.model, camera_.width(), camera_.height());
 }
 
 void DemoSession::step() {
   const auto start = std::chrono::steady_clock::now();
+  if (world_.director) {
+    advanceAgents(world_, *backend_);
+    overlayCurrent_ = false;
+  }
   backend_->step(world_.scene.model, world_.inputs);
   lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++steps_;
   hostBuffersCurrent_ = false;
+}
+
+void DemoSession::updateOverlay() {
+  render::Overlay overlay = render::sceneOverlay(world_.scene, world_.inputs.walls.get());
+  const std::optional<ai::AgentDirector>& director = world_.director;
+  for (std::size_t i = 0; director && i < director->size(); ++i) {
+    const bool leader = director->kind(i) == ai::AgentKind::Leader;
+    const std::uint32_t group = director->group(i);
+    overlay.agents.push_back(
+        {director->position(i), leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
+    std::vector<glm::vec3> path = director->path(i);
+    if (path.size() >= 2)
+      overlay.paths.push_back(
+          {std::move(path), leader ? render::groupColour(group) : render::kPredatorColour});
+  }
+  renderer_.setOverlay(overlay);
+  overlayCurrent_ = true;
 }
 
 render::BoidBuffers DemoSession::boidBuffers() {
@@ -69,9 +81,14 @@ render::BoidBuffers DemoSession::boidBuffers() {
   return hostBuffers_.buffers();
 }
 
-void DemoSession::render() { renderer_.render(camera_, boidBuffers(), options_); }
+void DemoSession::render() {
+  if (!overlayCurrent_) updateOverlay();
+  renderer_.render(camera_, boidBuffers(), options_);
+}
 
 void DemoSession::reset() {
+  startAgents(world_);
+  overlayCurrent_ = false;
   backend_->setState(world_.initial);
   steps_ = 0;
   hostBuffersCurrent_ = false;
@@ -80,7 +97,6 @@ void DemoSession::reset() {
 void DemoSession::respawn(std::uint32_t count) {
   world_.scene.count = count;
   world_.initial = sim::spawnFlock(world_.scene);
-  world_.inputs = sim::staticInputs(world_.scene, world_.initial.groups);
   count_ = count;
   reset();
 }

@@ -1,12 +1,15 @@
 #pragma once
 // What the demo's window and headless modes share: the world, the backend that steps it, the
-// renderer that draws it on the current GL context, and the camera framing it.
+// scene's CPU agents that steer it, the renderer that draws it on the current GL context, and the
+// camera framing it.
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "ai/director.hpp"
 #include "app/backend.hpp"
 #include "app/world.hpp"
 #include "gpu/context.hpp"
@@ -14,30 +17,33 @@
 #include "render/boid_buffers.hpp"
 #include "render/camera.hpp"
 #include "render/frame_renderer.hpp"
+#include "render/scene_view.hpp"
 
 namespace murmur::app {
 
 class DemoSession {
  public:
-  // Loads the scene (InputError on bad input), makes the backend on `context` (which must be
-  // current and outlive the session; the gpu backend computes in it) and the renderer.
+  // Loads the scene, its [render] view and its agents (InputError on bad input), makes the backend
+  // on `context` (which must be current and outlive the session; the gpu backend computes in it)
+  // and the renderer.
   DemoSession(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
 
-  // One fixed step of the simulation (dt from the scene).
+  // One fixed step (dt from the scene): the agents read the flock and move, then the boids.
   void step();
   // Draws the current state into the bound framebuffer with the session's camera and options.
   void render();
 
-  // The initial flock again.
+  // The initial flock and agents again.
   void reset();
-  // A new flock of `count` boids, spawned as the scene says.
+  // A new flock of `count` boids, spawned as the scene says (agents back at their start).
   void respawn(std::uint32_t count);
-  // Another scene: the world, the flock, the camera (InputError on a bad scene; nothing changes then).
+  // Another scene: the world, the flock, the agents, the camera (InputError on a bad scene; nothing
+  // changes then).
   void loadScene(const std::string& path);
   // Moves the flock to another backend (gpu, cpu, cpu-naive) with the state carried over.
   // InputError when that backend cannot be made; the current one stays.
   void switchBackend(std::string_view name);
-  // Frames the whole world box again.
+  // The camera of the scene's [render] section again (by default: the whole world box in view).
   void frameWorld();
 
   World& world() { return world_; }
@@ -45,14 +51,18 @@ class DemoSession {
   FlockBackend& backend() { return *backend_; }
   std::uint32_t boidCount() const { return count_; }
   std::uint64_t steps() const { return steps_; }
+  std::size_t agentCount() const { return world_.director ? world_.director->size() : 0; }
   double lastStepMilliseconds() const { return lastStepMs_; }
   render::Camera& camera() { return camera_; }
   render::FrameOptions& frameOptions() { return options_; }
   const gpu::ContextInfo& contextInfo() const { return context_.info(); }
 
  private:
-  // Puts world_'s initial flock on the backend, its overlay in the renderer, the camera on it.
+  // Puts world_'s initial flock on the backend, its overlay in the renderer, its [render] camera
+  // on it.
   void startWorld();
+  // The overlay of the scene with the agents where they are now.
+  void updateOverlay();
   render::BoidBuffers boidBuffers();
 
   gpu::Context& context_;
@@ -64,6 +74,7 @@ class DemoSession {
   double lastStepMs_ = 0.0;
   gpu::ShaderLibrary shaders_;
   render::FrameRenderer renderer_;
+  bool overlayCurrent_ = false;          // agents move every step
   render::HostBoidBuffers hostBuffers_;  // the state of a cpu backend, uploaded when it changed
   bool hostBuffersCurrent_ = false;
   render::Camera camera_;

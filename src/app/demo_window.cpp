@@ -3,13 +3,19 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+// GL comes from glad (gpu/context.hpp), never from GLFW's GL/gl.h.
+#define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 #include <glm/common.hpp>
@@ -75,8 +81,9 @@ class WindowDemo {
   }
 
   int run() {
-    fmt::print("demo: {} | backend {} ({}) | {} boids | {}\n", session_.world().scene.path, session_.backend().name(),
-               session_.backend().device(), session_.boidCount(), window_.info().renderer);
+    fmt::print("demo: {} | backend {} ({}) | {} boids | {}\n", session_.world().scene.path,
+               session_.backend().name(), session_.backend().device(), session_.boidCount(),
+               window_.info().renderer);
     std::fflush(stdout);
     Clock::time_point last = Clock::now();
     double accumulator = 0.0;
@@ -98,8 +105,8 @@ class WindowDemo {
       if (options_.exitAfterSteps && session_.steps() >= stepLimit_) window_.requestClose();
     }
     const glm::ivec2 size = window_.framebufferSize();
-    fmt::print("rendered {} frames in a window ({}x{}, {}), {} steps\n", stats_.frames, size.x, size.y,
-               window_.info().platform, session_.steps());
+    fmt::print("rendered {} frames in a window ({}x{}, {}), {} steps, {:.1f} fps\n", stats_.frames, size.x,
+               size.y, window_.info().platform, session_.steps(), stats_.fps);
     return 0;
   }
 
@@ -109,7 +116,8 @@ class WindowDemo {
     const ImGuiIO& io = ImGui::GetIO();
     render::Camera& camera = session_.camera();
     if (!io.WantCaptureMouse) {
-      if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) camera.orbit(-0.005f * io.MouseDelta.x, 0.005f * io.MouseDelta.y);
+      if (ImGui::IsMouseDragging(ImGuiMouseButton_Left))
+        camera.orbit(-0.005f * io.MouseDelta.x, 0.005f * io.MouseDelta.y);
       if (ImGui::IsMouseDragging(ImGuiMouseButton_Right) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))
         camera.pan(glm::vec2(io.MouseDelta.x, io.MouseDelta.y) * io.DisplayFramebufferScale.x);
       if (io.MouseWheel != 0.0f) camera.zoom(std::pow(0.9f, io.MouseWheel));
@@ -176,7 +184,8 @@ class WindowDemo {
     const double dt = session_.world().scene.model.dt;
     accumulator += frameSeconds;
     int steps = 0;
-    while (accumulator >= dt && steps < kMaxStepsPerFrame && !(stepLimit_ > 0 && session_.steps() >= stepLimit_)) {
+    while (accumulator >= dt && steps < kMaxStepsPerFrame &&
+           !(stepLimit_ > 0 && session_.steps() >= stepLimit_)) {
       session_.step();
       accumulator -= dt;
       ++steps;
@@ -199,7 +208,7 @@ class WindowDemo {
     const glm::ivec2 size = window_.framebufferSize();
     if (size.x > 0 && size.y > 0) {  // minimised: nothing to draw into
       if (!target_ || target_->width() != size.x || target_->height() != size.y)
-        target_ = std::make_unique<render::OffscreenTarget>(size.x, size.y);
+        target_ = std::make_unique<render::OffscreenTarget>(size.x, size.y, options_.msaa);
       session_.camera().setViewport(size.x, size.y);
       session_.frameOptions().atmosphere.time = static_cast<float>(glfwGetTime());
       target_->bind();
@@ -256,6 +265,8 @@ class WindowDemo {
 
 }  // namespace
 
-int runWindowDemo(const DemoOptions& options, WindowContext& window) { return WindowDemo(options, window).run(); }
+int runWindowDemo(const DemoOptions& options, WindowContext& window) {
+  return WindowDemo(options, window).run();
+}
 
 }  // namespace murmur::app

@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+// GL comes from glad (gpu/context.hpp), never from GLFW's GL/gl.h.
+#define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 #include "gpu/error.hpp"
@@ -66,11 +68,17 @@ WindowContext::~WindowContext() {
   glfwTerminate();
 }
 
-void WindowContext::makeCurrent() { glfwMakeContextCurrent(window_); }
+void WindowContext::makeCurrent() {
+  glfwMakeContextCurrent(window_);
+}
 
-bool WindowContext::shouldClose() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+bool WindowContext::shouldClose() const {
+  return glfwWindowShouldClose(window_) == GLFW_TRUE;
+}
 
-void WindowContext::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void WindowContext::requestClose() {
+  glfwSetWindowShouldClose(window_, GLFW_TRUE);
+}
 
 glm::ivec2 WindowContext::framebufferSize() const {
   glm::ivec2 size(0);
@@ -78,6 +86,8 @@ glm::ivec2 WindowContext::framebufferSize() const {
   return size;
 }
 
-void WindowContext::swapBuffers() { glfwSwapBuffers(window_); }
+void WindowContext::swapBuffers() {
+  glfwSwapBuffers(window_);
+}
 
 }  // namespace murmur::app

@@ -41,11 +41,17 @@ World loadWorld(const SceneOptions& options) {
     world.scene.groups = std::max(world.scene.groups, world.initial.groups);
     world.initial.groups = world.scene.groups;
   }
+  world.view = render::readSceneView(world.scene);
+  startAgents(world);
+  return world;
+}
+
+void startAgents(World& world) {
   world.inputs = sim::staticInputs(world.scene, world.initial.groups);
   ai::SceneAgents agents = ai::loadSceneAgents(world.scene);
+  // The boids avoid a navigation map's walls whether or not agents run.
   world.inputs.walls = agents.walls;
   world.director = ai::AgentDirector::create(world.scene, std::move(agents));
-  return world;
 }
 
 void advanceAgents(World& world, FlockBackend& backend) {

@@ -10,6 +10,7 @@
 #include "app/backend.hpp"
 
 #include "ai/director.hpp"
+#include "render/scene_view.hpp"
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
 
@@ -32,11 +33,16 @@ struct World {
   sim::FlockState initial;
   sim::StepInputs inputs;  // the scene's static goals, predators, obstacles and map walls
   std::optional<ai::AgentDirector> director;  // the scene's [[agents]], if any
+  render::SceneView view;                     // the scene's [render] section (validated for every command)
 };
 
 // Loads and validates the scene (its [navigation] and [[agents]] too), applies --boids/--seed,
 // reads --init or spawns. InputError on any bad input.
 World loadWorld(const SceneOptions& options);
+
+// (Re)starts the scene's agents from their initial state: world.inputs back to the scene's static
+// inputs with the navigation map's walls, a fresh director. loadWorld calls it; the demo's reset too.
+void startAgents(World& world);
 
 // Before a step: the agents perceive the flock (the backend's group summaries), decide and move,
 // and write their goals and predator points into world.inputs. Nothing without agents.

@@ -16,17 +16,18 @@ namespace {
 constexpr GLint kSizeLocation = 0;
 constexpr GLint kGroupSourceLocation = 1;
 constexpr GLint kHasFlagsLocation = 2;
-constexpr GLint kMinPointSizeLocation = 3;
+constexpr GLint kMinPixelsLocation = 3;
 
 gpu::Defines boidDefines() {
   gpu::Defines defines = viewDefines();
-  defines.insert(defines.end(), {{"POSITION_BINDING", std::to_string(BoidRenderer::kPositionBinding)},
-                                 {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
-                                 {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
-                                 {"FLAGS_BINDING", std::to_string(BoidRenderer::kFlagsBinding)},
-                                 {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"},
-                                 {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
-                                 {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"}});
+  defines.insert(defines.end(),
+                 {{"POSITION_BINDING", std::to_string(BoidRenderer::kPositionBinding)},
+                  {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
+                  {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
+                  {"FLAGS_BINDING", std::to_string(BoidRenderer::kFlagsBinding)},
+                  {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"},
+                  {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
+                  {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"}});
   return defines;
 }
 
@@ -40,7 +41,8 @@ std::uint32_t boidsPerDraw(std::uint32_t asked) {
   const std::int64_t granule = std::max<std::int64_t>(alignment / std::int64_t(sizeof(std::uint32_t)), 1);
   std::int64_t perDraw = blockBytes / std::int64_t(sizeof(glm::vec4));
   if (asked > 0) perDraw = std::min<std::int64_t>(perDraw, asked);
-  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(perDraw / granule * granule, granule, UINT32_MAX));
+  return static_cast<std::uint32_t>(
+      std::clamp<std::int64_t>(perDraw / granule * granule, granule, UINT32_MAX));
 }
 
 void bindArray(GLuint binding, GLuint buffer, GLintptr offset, std::size_t elementBytes, std::uint32_t first,
@@ -67,6 +69,9 @@ BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxB
   glEnableVertexArrayAttrib(birdArray_.id(), 0);
   glVertexArrayAttribFormat(birdArray_.id(), 0, 4, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, position));
   glVertexArrayAttribBinding(birdArray_.id(), 0, 0);
+  glEnableVertexArrayAttrib(birdArray_.id(), 1);
+  glVertexArrayAttribFormat(birdArray_.id(), 1, 3, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, normal));
+  glVertexArrayAttribBinding(birdArray_.id(), 1, 0);
   placeholder_.fill(0);
 }
 
@@ -78,18 +83,18 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
   program.setUniform(kSizeLocation, style.size);
   program.setUniform(kGroupSourceLocation, static_cast<std::uint32_t>(boids.groupSource));
   program.setUniform(kHasFlagsLocation, std::int32_t{boids.flags != 0});
-  if (points) {
-    program.setUniform(kMinPointSizeLocation, style.minPointSize);
-    glEnable(GL_PROGRAM_POINT_SIZE);
-  }
+  program.setUniform(kMinPixelsLocation, points ? style.minPointPixels : style.minBirdPixels);
+  if (points) glEnable(GL_PROGRAM_POINT_SIZE);
   program.use();
   (points ? pointArray_ : birdArray_).bind();
   // Compute shaders may have just written the buffers.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   for (std::uint32_t first = 0; first < boids.count; first += maxBoidsPerDraw_) {
     const std::uint32_t n = std::min(maxBoidsPerDraw_, boids.count - first);
-    bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n, placeholder_);
-    bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n, placeholder_);
+    bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n,
+              placeholder_);
+    bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n,
+              placeholder_);
     const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
     bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
     bindArray(kFlagsBinding, boids.flags, boids.flagsOffset, sizeof(std::uint32_t), first, n, placeholder_);

@@ -19,8 +19,9 @@ inline constexpr std::uint32_t kMaxAutoBirds = 500'000;
 
 struct BoidStyle {
   BoidShape shape = BoidShape::Auto;
-  float size = 1.6f;          // world units: a bird's length, a point's diameter
-  float minPointSize = 1.5f;  // pixels: points never shrink below it
+  float size = 1.6f;            // world units: a bird's length, a point's diameter
+  float minBirdPixels = 5.0f;   // far birds are drawn larger, to stay this long on screen
+  float minPointPixels = 1.5f;  // and far points this wide
 };
 
 class BoidRenderer {

@@ -1,8 +1,11 @@
 #include "render/camera.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 
+#include <glm/common.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/trigonometric.hpp>
 
@@ -26,23 +29,57 @@ void Camera::setViewport(int width, int height) {
   height_ = std::max(height, 1);
 }
 
-void Camera::setFieldOfView(float verticalDegrees) { fovYDegrees_ = std::clamp(verticalDegrees, 5.0f, 150.0f); }
+void Camera::setFieldOfView(float verticalDegrees) {
+  fovYDegrees_ = std::clamp(verticalDegrees, 5.0f, 150.0f);
+}
 
 void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
-  target_ = 0.5f * (min + max);
+  const glm::vec3 centre = 0.5f * (min + max);
   sceneRadius_ = std::max(0.5f * glm::length(max - min), 1.0f);
-  // Back off until every corner lies within both half-angles of view: a corner at (x, y) across
-  // the view and z along it is seen at depth distance + z.
+  std::array<glm::vec3, 8> corners;
+  for (int i = 0; i < 8; ++i)
+    corners[i] = glm::vec3((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
+  // The box's outline on screen, centred by moving the target (a box seen from above projects
+  // lower than its centre): its larger half-extent in normalised device coordinates, infinite
+  // while a corner is behind the near plane.
   const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
   const float tanX = tanY * float(width_) / float(height_);
-  float distance = kMinDistance;
-  for (int corner = 0; corner < 8; ++corner) {
-    const glm::vec3 c = glm::vec3((corner & 1) ? max.x : min.x, (corner & 2) ? max.y : min.y,
-                                  (corner & 4) ? max.z : min.z) - target_;
-    const float z = glm::dot(c, forward());
-    distance = std::max({distance, std::abs(glm::dot(c, right())) / tanX - z, std::abs(glm::dot(c, up())) / tanY - z});
+  auto centredExtent = [&](float distance) {
+    target_ = centre;
+    distance_ = distance;
+    float extent = 0.0f;
+    for (int round = 0; round < 3; ++round) {
+      // Per axis: the lowest and highest corner on screen, and their depths.
+      glm::vec2 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+      glm::vec2 loDepth(1.0f), hiDepth(1.0f);
+      const glm::mat4 viewProjection = this->viewProjection();
+      for (const glm::vec3& corner : corners) {
+        const glm::vec4 clip = viewProjection * glm::vec4(corner, 1.0f);
+        if (clip.w <= nearPlane()) return std::numeric_limits<float>::infinity();
+        for (int axis = 0; axis < 2; ++axis) {
+          const float ndc = clip[axis] / clip.w;
+          if (ndc < lo[axis]) lo[axis] = ndc, loDepth[axis] = clip.w;
+          if (ndc > hi[axis]) hi[axis] = ndc, hiDepth[axis] = clip.w;
+        }
+      }
+      extent = 0.5f * std::max(hi.x - lo.x, hi.y - lo.y);
+      // Sliding the camera by s units moves a point at depth w by s / (w tan) on screen: the
+      // slide that makes the two extremes symmetric.
+      const glm::vec2 tangent(tanX, tanY);
+      const glm::vec2 slide = (lo + hi) / (1.0f / (loDepth * tangent) + 1.0f / (hiDepth * tangent));
+      target_ += slide.x * right() + slide.y * up();
+    }
+    return extent;
+  };
+  // The extent shrinks as the distance grows: bisect for the distance where it fills kFill of the
+  // view, starting from one where the bounding sphere fits.
+  constexpr float kFill = 0.94f;
+  float near = 0.0f, far = sceneRadius_ / std::sin(std::min(std::atan(tanX), std::atan(tanY)));
+  for (int i = 0; i < 24; ++i) {
+    const float middle = 0.5f * (near + far);
+    (centredExtent(middle) > kFill ? near : far) = middle;
   }
-  distance_ = 1.04f * distance;  // a small margin around the box
+  centredExtent(far);
 }
 
 void Camera::orbit(float deltaYaw, float deltaPitch) {
@@ -50,41 +87,58 @@ void Camera::orbit(float deltaYaw, float deltaPitch) {
   pitch_ = std::clamp(pitch_ + deltaPitch, -kMaxPitch, kMaxPitch);
 }
 
-void Camera::zoom(float factor) { distance_ = std::max(distance_ * factor, kMinDistance); }
+void Camera::zoom(float factor) {
+  distance_ = std::max(distance_ * factor, kMinDistance);
+}
 
 void Camera::pan(glm::vec2 pixels) {
   const float unitsPerPixel = distance_ / pixelsPerUnit();
   target_ += (-pixels.x * right() + pixels.y * up()) * unitsPerPixel;
 }
 
-glm::vec3 Camera::eye() const { return target_ - distance_ * forward(); }
+glm::vec3 Camera::eye() const {
+  return target_ - distance_ * forward();
+}
 
 glm::vec3 Camera::forward() const {
   // From the eye, which sits at target + distance * (cos p sin y, sin p, cos p cos y).
   return -glm::vec3(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_));
 }
 
-glm::vec3 Camera::right() const { return glm::vec3(std::cos(yaw_), 0.0f, -std::sin(yaw_)); }
+glm::vec3 Camera::right() const {
+  return glm::vec3(std::cos(yaw_), 0.0f, -std::sin(yaw_));
+}
 
-glm::vec3 Camera::up() const { return glm::cross(right(), forward()); }
+glm::vec3 Camera::up() const {
+  return glm::cross(right(), forward());
+}
 
 // Both planes scale with the distance, so that the 24-bit depth buffer keeps its precision whether
 // the camera looks at the whole world or follows a flock from close by.
-float Camera::nearPlane() const { return std::max(0.01f * distance_, 0.01f); }
+float Camera::nearPlane() const {
+  return std::max(0.01f * distance_, 0.01f);
+}
 
-float Camera::farPlane() const { return distance_ + 4.0f * sceneRadius_; }
+float Camera::farPlane() const {
+  return distance_ + 4.0f * sceneRadius_;
+}
 
 float Camera::pixelsPerUnit() const {
   return float(height_) / (2.0f * std::tan(0.5f * glm::radians(fovYDegrees_)));
 }
 
-glm::mat4 Camera::view() const { return glm::lookAt(eye(), target_, up()); }
-
-glm::mat4 Camera::projection() const {
-  return glm::perspective(glm::radians(fovYDegrees_), float(width_) / float(height_), nearPlane(), farPlane());
+glm::mat4 Camera::view() const {
+  return glm::lookAt(eye(), target_, up());
 }
 
-glm::mat4 Camera::viewProjection() const { return projection() * view(); }
+glm::mat4 Camera::projection() const {
+  return glm::perspective(glm::radians(fovYDegrees_), float(width_) / float(height_), nearPlane(),
+                          farPlane());
+}
+
+glm::mat4 Camera::viewProjection() const {
+  return projection() * view();
+}
 
 std::optional<glm::vec2> Camera::project(glm::vec3 worldPoint) const {
   const glm::vec4 clip = viewProjection() * glm::vec4(worldPoint, 1.0f);

@@ -26,9 +26,7 @@ void FrameRenderer::setOverlay(const Overlay& overlay) {
 }
 
 void FrameRenderer::render(const Camera& camera, const BoidBuffers& boids, const FrameOptions& options) {
-  ViewUniforms uniforms = makeViewUniforms(camera, options.atmosphere);
-  uniforms.fog.x = fogDensity_;
-  view_.update(uniforms);
+  view_.update(makeViewUniforms(camera, options.atmosphere, fogDensity_));
 
   glViewport(0, 0, camera.width(), camera.height());
   glDisable(GL_BLEND);

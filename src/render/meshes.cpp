@@ -24,20 +24,17 @@ void addOutwardFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm
   addFace(mesh, a, b, c, glm::vec3(0.0f));
 }
 
-// Both sides of a thin surface (wings, tail): the two faces only differ in winding.
-void addTwoSidedFace(std::vector<MeshVertex>& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 wings) {
-  addFace(mesh, a, b, c, wings);
-  addFace(mesh, a, c, b, glm::vec3(wings.x, wings.z, wings.y));
-}
-
 }  // namespace
 
 std::vector<MeshVertex> birdMesh() {
+  // As few triangles as read as a bird: every vertex is shaded per instance, and a flock has
+  // millions of instances. Nothing is culled, so thin surfaces need one face only.
   std::vector<MeshVertex> mesh;
-  // Body: a diamond from the beak to the tail with its widest ring a little ahead of the middle.
+  // Body: a double pyramid from the beak to the tail around a triangular ring (back and belly
+  // sides), widest a little ahead of the middle.
   const glm::vec3 beak(0.5f, 0.0f, 0.0f), tail(-0.5f, 0.0f, 0.0f);
-  const std::array<glm::vec3, 4> ring = {glm::vec3(0.1f, 0.09f, 0.0f), glm::vec3(0.1f, 0.0f, 0.08f),
-                                         glm::vec3(0.1f, -0.07f, 0.0f), glm::vec3(0.1f, 0.0f, -0.08f)};
+  const std::array<glm::vec3, 3> ring = {glm::vec3(0.1f, 0.09f, 0.0f), glm::vec3(0.1f, -0.05f, 0.08f),
+                                         glm::vec3(0.1f, -0.05f, -0.08f)};
   for (std::size_t i = 0; i < ring.size(); ++i) {
     const glm::vec3 a = ring[i], b = ring[(i + 1) % ring.size()];
     addOutwardFace(mesh, beak, a, b);
@@ -47,12 +44,12 @@ std::vector<MeshVertex> birdMesh() {
   for (const float side : {1.0f, -1.0f}) {
     const glm::vec3 rootFront(0.18f, 0.02f, 0.05f * side), rootBack(-0.12f, 0.02f, 0.05f * side);
     const glm::vec3 tip(-0.22f, 0.08f, 0.6f * side), elbow(0.05f, 0.05f, 0.3f * side);
-    addTwoSidedFace(mesh, rootFront, rootBack, elbow, glm::vec3(0.0f, 0.0f, 0.5f));
-    addTwoSidedFace(mesh, elbow, rootBack, tip, glm::vec3(0.5f, 0.0f, 1.0f));
+    addFace(mesh, rootFront, rootBack, elbow, glm::vec3(0.0f, 0.0f, 0.5f));
+    addFace(mesh, elbow, rootBack, tip, glm::vec3(0.5f, 0.0f, 1.0f));
   }
   // Tail fan.
-  addTwoSidedFace(mesh, glm::vec3(-0.35f, 0.0f, 0.0f), glm::vec3(-0.6f, 0.0f, 0.14f),
-                  glm::vec3(-0.6f, 0.0f, -0.14f), glm::vec3(0.0f));
+  addFace(mesh, glm::vec3(-0.35f, 0.0f, 0.0f), glm::vec3(-0.6f, 0.0f, 0.14f), glm::vec3(-0.6f, 0.0f, -0.14f),
+          glm::vec3(0.0f));
   return mesh;
 }
 
@@ -92,6 +89,25 @@ std::vector<MeshVertex> diamondMesh() {
   return mesh;
 }
 
+std::vector<MeshVertex> boxMesh() {
+  std::vector<MeshVertex> mesh;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    for (const float side : {1.0f, -1.0f}) {
+      // The face's corners, (u, v) = (-1, -1), (1, -1), (1, 1), (-1, 1).
+      std::array<glm::vec3, 4> corner;
+      for (int k = 0; k < 4; ++k) {
+        corner[k][axis] = side;
+        corner[k][u] = (k == 1 || k == 2) ? 1.0f : -1.0f;
+        corner[k][v] = k >= 2 ? 1.0f : -1.0f;
+      }
+      addOutwardFace(mesh, corner[0], corner[1], corner[2]);
+      addOutwardFace(mesh, corner[0], corner[2], corner[3]);
+    }
+  }
+  return mesh;
+}
+
 std::vector<MeshVertex> spikeMesh() {
   std::vector<MeshVertex> mesh;
   const float core = 0.35f;  // half the width of each spike's square base
@@ -102,7 +118,8 @@ std::vector<MeshVertex> spikeMesh() {
       const glm::vec3 tip = axes[k] * sign;
       const glm::vec3 base = axes[k] * (sign * core);
       const std::array<glm::vec3, 4> square = {base + u + v, base - u + v, base - u - v, base + u - v};
-      for (std::size_t i = 0; i < square.size(); ++i) addOutwardFace(mesh, tip, square[i], square[(i + 1) % 4]);
+      for (std::size_t i = 0; i < square.size(); ++i)
+        addOutwardFace(mesh, tip, square[i], square[(i + 1) % 4]);
     }
   }
   return mesh;

@@ -25,6 +25,9 @@ std::vector<MeshVertex> sphereMesh(int rings, int segments);
 // A diamond (octahedron) of radius 1, stretched along y; flat shaded.
 std::vector<MeshVertex> diamondMesh();
 
+// The cube [-1, 1]^3; flat shaded.
+std::vector<MeshVertex> boxMesh();
+
 // Six spikes along the axes around a small core (radius 1 at the tips); flat shaded.
 std::vector<MeshVertex> spikeMesh();
 

@@ -46,11 +46,14 @@ OffscreenTarget::OffscreenTarget(int width, int height, int samples)
   }
   glNamedFramebufferRenderbuffer(drawn_.id(), GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
   if (!drawn_.complete() || !resolved_.complete() || gpu::takeGlError() == GL_OUT_OF_MEMORY)
-    throw gpu::GpuError("offscreen target " + std::to_string(width) + "x" + std::to_string(height) + " with " +
-                        std::to_string(samples_) + " samples: the framebuffer is incomplete or out of memory");
+    throw gpu::GpuError("offscreen target " + std::to_string(width) + "x" + std::to_string(height) +
+                        " with " + std::to_string(samples_) +
+                        " samples: the framebuffer is incomplete or out of memory");
 }
 
-void OffscreenTarget::bind() const { glBindFramebuffer(GL_DRAW_FRAMEBUFFER, drawn_.id()); }
+void OffscreenTarget::bind() const {
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, drawn_.id());
+}
 
 void OffscreenTarget::resolve() const {
   if (samples_ <= 1) return;

@@ -10,7 +10,9 @@
 namespace murmur::render {
 
 // The owner of a renderbuffer (gl_objects.hpp has none; the offscreen target is its one user).
-inline void deleteRenderbuffer(GLuint id) { glDeleteRenderbuffers(1, &id); }
+inline void deleteRenderbuffer(GLuint id) {
+  glDeleteRenderbuffers(1, &id);
+}
 using Renderbuffer = gpu::GlName<deleteRenderbuffer>;
 
 class OffscreenTarget {
@@ -38,7 +40,7 @@ class OffscreenTarget {
   int width_;
   int height_;
   int samples_;
-  gpu::Texture colour_;    // single sample: the resolved image
+  gpu::Texture colour_;  // single sample: the resolved image
   gpu::Framebuffer resolved_;
   Renderbuffer msColour_;  // with samples > 1
   Renderbuffer depth_;

@@ -65,16 +65,39 @@ void addGrid(std::vector<LineVertex>& out, glm::vec3 lo, glm::vec3 hi, glm::vec4
 
 }  // namespace
 
-Overlay simulationOverlay(const sim::ModelParams& params, const sim::StepInputs& inputs) {
+Overlay sceneOverlay(const sim::Scene& scene, const sim::WallGrid* walls) {
   Overlay overlay;
-  overlay.worldMin = params.worldMin;
-  overlay.worldMax = params.worldMax;
-  for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k)
-    overlay.obstacles.push_back({inputs.obstacleCenter[k], inputs.obstacleRadius[k]});
-  for (std::size_t g = 0; g < inputs.goal.size(); ++g)
-    if (inputs.goal[g]) overlay.goals.push_back({*inputs.goal[g], static_cast<std::uint32_t>(g)});
-  overlay.predators = inputs.predators;
+  overlay.worldMin = scene.model.worldMin;
+  overlay.worldMax = scene.model.worldMax;
+  for (const sim::Obstacle& o : scene.obstacles) overlay.obstacles.push_back({o.center, o.radius});
+  for (const sim::Target& t : scene.targets) overlay.goals.push_back({t.position, t.group});
+  overlay.predators = scene.predators;
+  if (walls != nullptr) {
+    // Walls are infinite in y. In a flat world, where every boid flies at y = 0, full-height walls
+    // would hide the flock in the corridors from most angles: they stop just above it.
+    const float top = scene.model.dims == 2 ? std::min(scene.model.worldMax.y, 1.0f) : scene.model.worldMax.y;
+    overlay.walls = wallBlocks(*walls, scene.model.worldMin.y, top);
+  }
   return overlay;
+}
+
+std::vector<Block> wallBlocks(const sim::WallGrid& walls, float bottom, float top) {
+  std::vector<Block> blocks;
+  for (std::uint32_t z = 0; z < walls.height; ++z) {
+    const std::uint8_t* row = &walls.blocked[std::size_t(z) * walls.width];
+    for (std::uint32_t x = 0; x < walls.width;) {
+      if (row[x] == 0) {
+        ++x;
+        continue;
+      }
+      const std::uint32_t first = x;
+      while (x < walls.width && row[x] != 0) ++x;
+      const glm::vec2 lo = walls.origin + walls.cellSize * glm::vec2(float(first), float(z));
+      const glm::vec2 hi = walls.origin + walls.cellSize * glm::vec2(float(x), float(z + 1));
+      blocks.push_back({glm::vec3(lo.x, bottom, lo.y), glm::vec3(hi.x, top, hi.y)});
+    }
+  }
+  return blocks;
 }
 
 OverlayRenderer::OverlayRenderer(const gpu::ShaderLibrary& shaders) {
@@ -84,8 +107,10 @@ OverlayRenderer::OverlayRenderer(const gpu::ShaderLibrary& shaders) {
   lines_ = shaders.graphics("render/Line.vert.glsl", "render/Line.frag.glsl", defines);
 
   std::vector<MeshVertex> all;
-  const std::vector<MeshVertex> meshes[] = {sphereMesh(16, 32), diamondMesh(), spikeMesh()};
-  for (int m = 0; m < static_cast<int>(Mesh::Count); ++m) {
+  // In the order of Mesh.
+  const std::array<std::vector<MeshVertex>, std::size_t(Mesh::Count)> meshes = {sphereMesh(16, 32), boxMesh(),
+                                                                                diamondMesh(), spikeMesh()};
+  for (std::size_t m = 0; m < meshes.size(); ++m) {
     meshRanges_[m] = {GLint(all.size()), GLsizei(meshes[m].size())};
     all.insert(all.end(), meshes[m].begin(), meshes[m].end());
   }
@@ -121,23 +146,28 @@ void OverlayRenderer::set(const Overlay& overlay) {
     const auto count = GLsizei(instances.size()) - first;
     if (count > 0) shapeRuns_.push_back({mesh, shown, {first, count}});
   };
-  auto instance = [&instances](glm::vec3 position, float scale, glm::vec3 colour) {
-    instances.push_back({glm::vec4(position, scale), glm::vec4(colour, 1.0f)});
+  auto instance = [&instances](glm::vec3 position, glm::vec3 scale, glm::vec3 colour) {
+    instances.push_back({glm::vec4(position, 1.0f), glm::vec4(scale, 0.0f), glm::vec4(colour, 1.0f)});
   };
   run(Mesh::Sphere, &OverlayStyle::obstacles, [&] {
-    for (const Sphere& s : overlay.obstacles) instance(s.center, s.radius, kObstacleColour);
+    for (const Sphere& s : overlay.obstacles) instance(s.center, glm::vec3(s.radius), kObstacleColour);
+  });
+  run(Mesh::Box, &OverlayStyle::obstacles, [&] {
+    for (const Block& b : overlay.walls)
+      instance(0.5f * (b.min + b.max), 0.5f * (b.max - b.min), kWallColour);
   });
   run(Mesh::Diamond, &OverlayStyle::markers, [&] {
-    for (const GroupMarker& goal : overlay.goals) instance(goal.position, marker, groupColour(goal.group));
+    for (const GroupMarker& goal : overlay.goals)
+      instance(goal.position, glm::vec3(marker), groupColour(goal.group));
   });
   run(Mesh::Spike, &OverlayStyle::markers, [&] {
-    for (const glm::vec3& p : overlay.predators) instance(p, marker, kPredatorColour);
+    for (const glm::vec3& p : overlay.predators) instance(p, glm::vec3(marker), kPredatorColour);
     for (const AgentMarker& a : overlay.agents)
-      if (a.kind == AgentKind::Predator) instance(a.position, 0.8f * marker, kPredatorColour);
+      if (a.kind == AgentKind::Predator) instance(a.position, glm::vec3(0.8f * marker), kPredatorColour);
   });
   run(Mesh::Sphere, &OverlayStyle::markers, [&] {
     for (const AgentMarker& a : overlay.agents)
-      if (a.kind == AgentKind::Leader) instance(a.position, 0.4f * marker, groupColour(a.group));
+      if (a.kind == AgentKind::Leader) instance(a.position, glm::vec3(0.5f * marker), groupColour(a.group));
   });
   instances_.write(std::span<const ShapeInstance>(instances));
 
@@ -173,7 +203,7 @@ void OverlayRenderer::drawShapes(const OverlayStyle& style) const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kShapeBinding, instances_.id());
   for (const ShapeRun& run : shapeRuns_) {
     if (!(style.*run.shown)) continue;
-    const Range mesh = meshRanges_[static_cast<int>(run.mesh)];
+    const Range mesh = meshRanges_[static_cast<std::size_t>(run.mesh)];
     shapes_.setUniform(kFirstInstanceLocation, static_cast<std::uint32_t>(run.instances.first));
     glDrawArraysInstanced(GL_TRIANGLES, mesh.first, mesh.count, run.instances.count);
   }

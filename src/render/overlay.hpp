@@ -1,7 +1,9 @@
 #pragma once
 // Everything drawn besides the boids: the world box and a ground grid, obstacles as shaded
-// spheres, goals and predators as markers, and the CPU agents with their paths. Plain vectors of
-// points, so that the scene, the AI layer or a test can fill them without knowing GL.
+// spheres, walls as blocks, goals and predators as markers, and the CPU agents with their paths. Plain
+// vectors of points, so that the scene, the AI layer or a test can fill them without knowing GL.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -11,14 +13,20 @@
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/dynamic_buffer.hpp"
-#include "sim/flock.hpp"
-#include "sim/params.hpp"
+#include "sim/scene.hpp"
+#include "sim/walls.hpp"
 
 namespace murmur::render {
 
 struct Sphere {
   glm::vec3 center{0.0f};
   float radius = 1.0f;
+};
+
+// An axis-aligned block (a run of wall cells).
+struct Block {
+  glm::vec3 min{0.0f};
+  glm::vec3 max{0.0f};
 };
 
 struct GroupMarker {
@@ -43,27 +51,34 @@ struct Overlay {
   glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};
   glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
   std::vector<Sphere> obstacles;
-  std::vector<GroupMarker> goals;      // a group's goal, in the group's colour
-  std::vector<glm::vec3> predators;    // static predator points
-  std::vector<AgentMarker> agents;     // leaders and predators moved by the AI layer
-  std::vector<Polyline> paths;         // e.g. an agent's A* path
+  std::vector<Block> walls;
+  std::vector<GroupMarker> goals;    // a group's goal, in the group's colour
+  std::vector<glm::vec3> predators;  // static predator points
+  std::vector<AgentMarker> agents;   // leaders and predators moved by the AI layer
+  std::vector<Polyline> paths;       // e.g. an agent's A* path
 };
 
-// The overlay of a simulation: its world box, obstacles, goals and predators.
-Overlay simulationOverlay(const sim::ModelParams& params, const sim::StepInputs& inputs);
+// The overlay of a scene: its world box, obstacles, static goals ([[targets]]) and predators, and
+// the walls the boids avoid (null: none; see wallBlocks).
+Overlay sceneOverlay(const sim::Scene& scene, const sim::WallGrid* walls);
+
+// The blocked cells of a wall grid as blocks, one per run of blocked cells along x, between the
+// heights bottom and top.
+std::vector<Block> wallBlocks(const sim::WallGrid& walls, float bottom, float top);
 
 // What to show (the demo's toggles).
 struct OverlayStyle {
   bool box = true;
   bool grid = true;
-  bool obstacles = true;
-  bool markers = true;  // goals, predators, agents
+  bool obstacles = true;  // spheres and walls
+  bool markers = true;    // goals, predators, agents
   bool paths = true;
 };
 
 // One instance of an overlay shape (std430 mirror of Shape.vert.glsl's ShapeInstance).
 struct ShapeInstance {
-  glm::vec4 positionScale;
+  glm::vec4 position;
+  glm::vec4 scale;
   glm::vec4 colour;
 };
 
@@ -82,7 +97,7 @@ class OverlayRenderer {
   static constexpr GLuint kShapeBinding = 4;
 
  private:
-  enum class Mesh { Sphere, Diamond, Spike, Count };
+  enum class Mesh { Sphere, Box, Diamond, Spike, Count };
   struct Range {
     GLint first = 0;
     GLsizei count = 0;
@@ -101,7 +116,7 @@ class OverlayRenderer {
   gpu::Program shapes_;
   gpu::Program lines_;
   gpu::Buffer meshes_;
-  Range meshRanges_[static_cast<int>(Mesh::Count)];
+  std::array<Range, static_cast<std::size_t>(Mesh::Count)> meshRanges_;
   gpu::VertexArray meshArray_;
   DynamicBuffer instances_;
   std::vector<ShapeRun> shapeRuns_;

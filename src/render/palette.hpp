@@ -22,13 +22,16 @@ inline constexpr std::array<glm::vec3, 8> kGroupPalette = {
     glm::vec3(0.95f, 0.45f, 0.85f),  // pink, 312
 };
 
-inline glm::vec3 groupColour(std::uint32_t group) { return kGroupPalette[group % kGroupPalette.size()]; }
+inline glm::vec3 groupColour(std::uint32_t group) {
+  return kGroupPalette[group % kGroupPalette.size()];
+}
 
-inline constexpr glm::vec3 kSkyZenith{0.24f, 0.42f, 0.70f};
-inline constexpr glm::vec3 kSkyHorizon{0.80f, 0.86f, 0.92f};
-inline constexpr glm::vec3 kGroundHaze{0.52f, 0.57f, 0.63f};  // below the horizon and the ambient from below
+inline constexpr glm::vec3 kSkyZenith{0.28f, 0.48f, 0.78f};
+inline constexpr glm::vec3 kSkyHorizon{0.86f, 0.90f, 0.95f};
+inline constexpr glm::vec3 kGroundHaze{0.60f, 0.64f, 0.69f};  // below the horizon and the ambient from below
 inline constexpr glm::vec3 kSunColour{1.00f, 0.95f, 0.86f};
 inline constexpr glm::vec3 kObstacleColour{0.72f, 0.62f, 0.50f};  // sandstone: warm against the cool sky
+inline constexpr glm::vec3 kWallColour{0.58f, 0.55f, 0.52f};
 inline constexpr glm::vec3 kPredatorColour{0.85f, 0.10f, 0.08f};
 inline constexpr glm::vec3 kBoxColour{0.20f, 0.24f, 0.30f};
 inline constexpr glm::vec3 kGridColour{0.35f, 0.40f, 0.45f};

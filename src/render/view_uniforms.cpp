@@ -8,7 +8,7 @@
 
 namespace murmur::render {
 
-ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere) {
+ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity) {
   ViewUniforms u{};
   u.viewProjection = camera.viewProjection();
   u.inverseViewProjection = glm::inverse(u.viewProjection);
@@ -20,13 +20,14 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
   u.skyZenith = glm::vec4(kSkyZenith, 1.0f);
   u.skyHorizon = glm::vec4(kSkyHorizon, 1.0f);
   u.groundHaze = glm::vec4(kGroundHaze, 1.0f);
-  u.fog = glm::vec4(atmosphere.fogDensity, atmosphere.maxFog, 0.0f, 0.0f);
+  u.fog = glm::vec4(fogDensity, atmosphere.maxFog, 0.0f, 0.0f);
   for (std::size_t i = 0; i < kGroupPalette.size(); ++i) u.palette[i] = glm::vec4(kGroupPalette[i], 1.0f);
   return u;
 }
 
 gpu::Defines viewDefines() {
-  return {{"VIEW_BINDING", std::to_string(kViewBinding)}, {"PALETTE_SIZE", std::to_string(kGroupPalette.size())}};
+  return {{"VIEW_BINDING", std::to_string(kViewBinding)},
+          {"PALETTE_SIZE", std::to_string(kGroupPalette.size())}};
 }
 
 void ViewUniformBuffer::update(const ViewUniforms& uniforms) const {

@@ -20,10 +20,8 @@ inline constexpr GLuint kViewBinding = 0;
 // The atmosphere of a frame.
 struct Atmosphere {
   glm::vec3 sunDirection{0.45f, 0.75f, 0.35f};  // towards the sun; normalised when used
-  // Fog per unit of distance; fogDensity 0 means none. FrameRenderer sets it from the world's size.
-  float fogDensity = 0.0f;
-  float maxFog = 0.65f;
-  float time = 0.0f;  // seconds: the phase of the wing beats
+  float maxFog = 0.65f;                         // the most that fog hides of anything, however far
+  float time = 0.0f;                            // seconds: the phase of the wing beats
 };
 
 // std140 mirror of the View block.
@@ -43,7 +41,8 @@ struct ViewUniforms {
 };
 static_assert(sizeof(ViewUniforms) == 2 * 64 + (9 + kGroupPalette.size()) * 16, "std140 layout of View");
 
-ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere);
+// fogDensity: per unit of distance (0: no fog).
+ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity);
 
 // The defines every render program is compiled with (binding points, palette size).
 gpu::Defines viewDefines();

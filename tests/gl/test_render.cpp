@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -36,6 +38,9 @@ class Image {
  public:
   explicit Image(std::vector<std::uint8_t> rgba) : rgba_(std::move(rgba)) {}
   Rgb at(int x, int y) const {
+    if (x < 0 || y < 0 || x >= kWidth || y >= kHeight)
+      throw std::out_of_range("pixel " + std::to_string(x) + "," + std::to_string(y) +
+                              " is outside the image");
     const std::size_t i = (std::size_t(y) * kWidth + std::size_t(x)) * 4;
     return {rgba_[i] / 255.0f, rgba_[i + 1] / 255.0f, rgba_[i + 2] / 255.0f};
   }
@@ -46,13 +51,17 @@ class Image {
   std::vector<std::uint8_t> rgba_;
 };
 
-float difference(Rgb a, Rgb b) { return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b); }
+float difference(Rgb a, Rgb b) {
+  return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
+}
 
 // Hue in degrees: unchanged by shading that scales a colour or adds white to it.
 float hue(glm::vec3 c) {
   const float hi = std::max({c.r, c.g, c.b}), lo = std::min({c.r, c.g, c.b});
   if (hi - lo < 1e-6f) return 0.0f;
-  float h = hi == c.r ? (c.g - c.b) / (hi - lo) : hi == c.g ? 2.0f + (c.b - c.r) / (hi - lo) : 4.0f + (c.r - c.g) / (hi - lo);
+  float h = hi == c.r   ? (c.g - c.b) / (hi - lo)
+            : hi == c.g ? 2.0f + (c.b - c.r) / (hi - lo)
+                        : 4.0f + (c.r - c.g) / (hi - lo);
   return std::fmod(60.0f * h + 360.0f, 360.0f);
 }
 
@@ -70,7 +79,9 @@ std::uint32_t nearestGroup(Rgb pixel) {
 }
 
 // Grey-ness: 0 for a grey, larger for saturated colours.
-float chroma(Rgb c) { return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}); }
+float chroma(Rgb c) {
+  return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b});
+}
 
 sim::FlockState flock(std::vector<glm::vec3> positions, std::vector<std::uint32_t> groups) {
   sim::FlockState state;
@@ -119,7 +130,8 @@ TEST_F(RenderTest, BoidAppearsAtItsProjectedPixelInItsGroupColour) {
     const glm::vec2 pixel = *camera_.project(position);
     ASSERT_TRUE(pixel.x >= 0 && pixel.x < kWidth && pixel.y >= 0 && pixel.y < kHeight);
     const Rgb seen = image.at(pixel);
-    EXPECT_GT(difference(seen, empty.at(pixel)), 0.3f) << "group " << group << " at " << pixel.x << "," << pixel.y;
+    EXPECT_GT(difference(seen, empty.at(pixel)), 0.3f)
+        << "group " << group << " at " << pixel.x << "," << pixel.y;
     EXPECT_EQ(nearestGroup(seen), group) << seen.r << " " << seen.g << " " << seen.b;
   }
 }
@@ -132,7 +144,8 @@ TEST_F(RenderTest, EmptySpaceKeepsTheBackground) {
   int changed = 0;
   for (int y = 0; y < kHeight; ++y)
     for (int x = 0; x < kWidth; ++x)
-      if (glm::length(glm::vec2(x, y) - boid) > 20.0f && difference(image.at(x, y), empty.at(x, y)) > 0.0f) ++changed;
+      if (glm::length(glm::vec2(x, y) - boid) > 20.0f && difference(image.at(x, y), empty.at(x, y)) > 0.0f)
+        ++changed;
   EXPECT_EQ(changed, 0) << "pixels far from the boid differ from the empty frame";
   // And the background is a sky: bluish.
   const Rgb top = empty.at(kWidth / 2, 0);
@@ -200,11 +213,20 @@ TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
   overlay.worldMax = glm::vec3(15.0f);
   overlay.goals.push_back({glm::vec3(-6.0f, 4.0f, 0.0f), 1});
   overlay.predators.push_back(glm::vec3(6.0f, 4.0f, 0.0f));
-  overlay.paths.push_back({{glm::vec3(-10.0f, -5.0f, 5.0f), glm::vec3(10.0f, -5.0f, 5.0f)}, glm::vec3(1.0f, 0.0f, 1.0f)});
+  overlay.paths.push_back(
+      {{glm::vec3(-10.0f, -5.0f, 5.0f), glm::vec3(10.0f, -5.0f, 5.0f)}, glm::vec3(1.0f, 0.0f, 1.0f)});
+  overlay.walls.push_back({glm::vec3(-2.0f, -15.0f, -12.0f), glm::vec3(2.0f, -6.0f, -8.0f)});
+  overlay.agents.push_back({glm::vec3(0.0f, 8.0f, 0.0f), AgentKind::Leader, 3});
   options_.overlay.box = true;
   const Image image = render(flock({}, {}), overlay);
   const Image empty = render(flock({}, {}));
   EXPECT_EQ(nearestGroup(image.at(*camera_.project(overlay.goals[0].position))), 1u);
+  const glm::vec3 wall = 0.5f * (overlay.walls[0].min + overlay.walls[0].max);
+  const Rgb wallSeen = image.at(*camera_.project(wall)), wallSky = empty.at(*camera_.project(wall));
+  EXPECT_GT(difference(wallSeen, wallSky), 0.1f) << "walls are drawn";
+  EXPECT_GT(wallSeen.r, wallSeen.b) << "in warm stone";
+  EXPECT_EQ(nearestGroup(image.at(*camera_.project(overlay.agents[0].position))), 3u)
+      << "leaders in their group's colour";
   const Rgb predator = image.at(*camera_.project(overlay.predators[0]));
   EXPECT_GT(predator.r, 2.0f * predator.g) << "predators are red";
   const Rgb path = image.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)));
@@ -251,7 +273,7 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
-  view.update(makeViewUniforms(camera, Atmosphere{}));
+  view.update(makeViewUniforms(camera, Atmosphere{}, 0.0f));
   BoidStyle style;
   style.shape = BoidShape::Points;
   style.size = 2.0f;

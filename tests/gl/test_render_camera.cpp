@@ -1,12 +1,14 @@
-// The camera's projection and controls, and the meshes (no GL needed).
+// The camera's projection and controls, the meshes and the wall blocks (no GL needed).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "render/camera.hpp"
 #include "render/meshes.hpp"
+#include "render/overlay.hpp"
 
 namespace murmur::render {
 namespace {
@@ -61,18 +63,25 @@ TEST(Camera, OrbitKeepsTheTargetAndClampsThePitch) {
   EXPECT_NEAR(camera.distance(), 25.0f, 1e-4f);
 }
 
-TEST(Camera, FrameBoxKeepsTheWholeBoxInView) {
+TEST(Camera, FrameBoxFillsTheViewWithTheWholeBox) {
   Camera camera = testCamera();
-  const glm::vec3 lo(-100.0f, -50.0f, -100.0f), hi(100.0f, 50.0f, 100.0f);
+  const glm::vec3 lo(-100.0f, -40.0f, -100.0f), hi(100.0f, 40.0f, 100.0f);
   camera.frameBox(lo, hi);
+  glm::vec2 min(1e9f), max(-1e9f);
   for (int corner = 0; corner < 8; ++corner) {
     const glm::vec3 p((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y, (corner & 4) ? hi.z : lo.z);
     const glm::vec2 pixel = *camera.project(p);
-    EXPECT_GE(pixel.x, 0.0f);
-    EXPECT_LE(pixel.x, 200.0f);
-    EXPECT_GE(pixel.y, 0.0f);
-    EXPECT_LE(pixel.y, 100.0f);
+    min = glm::min(min, pixel);
+    max = glm::max(max, pixel);
   }
+  EXPECT_GE(min.x, 0.0f);
+  EXPECT_LE(max.x, 200.0f);
+  EXPECT_GE(min.y, 0.0f);
+  EXPECT_LE(max.y, 100.0f);
+  // Centred, and filling the view in one direction.
+  EXPECT_NEAR(min.x + max.x, 200.0f, 8.0f);
+  EXPECT_NEAR(min.y + max.y, 100.0f, 4.0f);
+  EXPECT_TRUE(max.x - min.x > 180.0f || max.y - min.y > 90.0f) << max.x - min.x << " x " << max.y - min.y;
 }
 
 // Closed shapes face outwards: counter-clockwise seen from outside, normals pointing away.
@@ -90,6 +99,23 @@ TEST(Meshes, ClosedShapesFaceOutwards) {
   expectOutward(sphereMesh(8, 12));
   expectOutward(diamondMesh());
   expectOutward(spikeMesh());
+  expectOutward(boxMesh());
+}
+
+TEST(Overlay, WallCellsBecomeOneBlockPerRunAlongX) {
+  sim::WallGrid walls;
+  walls.origin = glm::vec2(-10.0f, 20.0f);
+  walls.cellSize = 2.0f;
+  walls.width = 4;
+  walls.height = 2;
+  walls.blocked = {1, 1, 0, 1,   // row z = 0: a run of two, then one
+                   0, 0, 0, 0};  // row z = 1: free
+  const std::vector<Block> blocks = wallBlocks(walls, -5.0f, 1.0f);
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].min, glm::vec3(-10.0f, -5.0f, 20.0f));
+  EXPECT_EQ(blocks[0].max, glm::vec3(-6.0f, 1.0f, 22.0f));
+  EXPECT_EQ(blocks[1].min, glm::vec3(-4.0f, -5.0f, 20.0f));
+  EXPECT_EQ(blocks[1].max, glm::vec3(-2.0f, 1.0f, 22.0f));
 }
 
 TEST(Meshes, BirdIsOneUnitLongAlongX) {

@@ -1,0 +1,62 @@
+#include "render/scene_view.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <glm/trigonometric.hpp>
+
+#include "sim/scene_toml.hpp"
+
+namespace murmur::render {
+
+SceneView readSceneView(const sim::Scene& scene) {
+  SceneView view;
+  view.pitchDegrees = scene.model.dims == 2 ? 52.0f : view.pitchDegrees;
+  // Body length 3.2 radii: birds about as close as the separation distance keeps them.
+  view.boids.size =
+      scene.model.radius > 0.0f ? 3.2f * scene.model.radius : 0.32f * scene.model.perceptionRadius;
+  if (!scene.document) return view;
+  sim::TableReader root(scene.document->path, scene.document->root, "");
+  std::optional<sim::TableReader> section = root.table("render");
+  if (!section) return view;
+  sim::TableReader& r = *section;
+  view.yawDegrees = static_cast<float>(r.number("camera_yaw", view.yawDegrees));
+  view.pitchDegrees = static_cast<float>(r.number("camera_pitch", view.pitchDegrees));
+  if (view.pitchDegrees < -89.0 || view.pitchDegrees > 89.0)
+    r.fail("camera_pitch", "must be between -89 and 89");
+  view.distance = static_cast<float>(r.number("camera_distance", 0.0));
+  if (view.distance < 0.0f) r.fail("camera_distance", "must be >= 0 (0: frame the world box)");
+  // The reader only returns finite numbers: a NaN can only be the fallback, the key's absence.
+  const float absent = std::numeric_limits<float>::quiet_NaN();
+  if (const glm::vec3 target = r.vec3("camera_target", glm::vec3(absent)); !std::isnan(target.x))
+    view.target = target;
+  view.fovDegrees = static_cast<float>(r.number("fov", view.fovDegrees));
+  if (view.fovDegrees < 5.0f || view.fovDegrees > 150.0f) r.fail("fov", "must be between 5 and 150 degrees");
+  view.boids.shape = r.choice(
+      "boid_shape", {{"auto", BoidShape::Auto}, {"birds", BoidShape::Birds}, {"points", BoidShape::Points}},
+      view.boids.shape);
+  const double size = r.number("boid_size", 0.0);
+  if (size < 0.0) r.fail("boid_size", "must be >= 0 (0: from boids.radius)");
+  if (size > 0.0) view.boids.size = static_cast<float>(size);
+  view.overlay.box = r.boolean("show_box", view.overlay.box);
+  view.overlay.grid = r.boolean("show_grid", view.overlay.grid);
+  view.overlay.obstacles = r.boolean("show_obstacles", view.overlay.obstacles);
+  view.overlay.markers = r.boolean("show_markers", view.overlay.markers);
+  view.overlay.paths = r.boolean("show_paths", view.overlay.paths);
+  r.finish();
+  return view;
+}
+
+Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height) {
+  Camera camera;
+  camera.setViewport(width, height);
+  camera.setFieldOfView(view.fovDegrees);
+  camera.setOrbit(camera.target(), camera.distance(), glm::radians(view.yawDegrees),
+                  glm::radians(view.pitchDegrees));
+  camera.frameBox(model.worldMin, model.worldMax);
+  camera.setOrbit(view.target.value_or(camera.target()),
+                  view.distance > 0.0f ? view.distance : camera.distance(), camera.yaw(), camera.pitch());
+  return camera;
+}
+
+}  // namespace murmur::render

@@ -1,0 +1,42 @@
+#pragma once
+// The [render] section of a scene file: how the scene wants to be looked at. Every key is optional;
+// unknown keys are errors, like everywhere in a scene.
+//
+//   [render]
+//   camera_yaw = 32           # degrees about +y; 0 looks from +z
+//   camera_pitch = 18         # degrees above the horizontal plane
+//   camera_distance = 0       # units from the target; 0 frames the whole world box
+//   camera_target = [0, 0, 0] # default: where the world box is centred on the screen
+//   fov = 50                  # vertical field of view, degrees
+//   boid_shape = "auto"       # "birds", "points" or "auto" (points beyond 500,000 boids)
+//   boid_size = 0             # units: a bird's length; 0: 3.2 x boids.radius
+//   show_box = true           # and show_grid, show_obstacles, show_markers, show_paths
+#include <optional>
+
+#include <glm/vec3.hpp>
+
+#include "render/boid_renderer.hpp"
+#include "render/camera.hpp"
+#include "render/overlay.hpp"
+#include "sim/scene.hpp"
+
+namespace murmur::render {
+
+struct SceneView {
+  float yawDegrees = 32.0f;
+  float pitchDegrees = 18.0f;  // flat (2D) worlds default to 52: the flock spreads over the plane
+  float distance = 0.0f;
+  std::optional<glm::vec3> target;  // none: centred on the world box's outline
+  float fovDegrees = 50.0f;
+  BoidStyle boids;
+  OverlayStyle overlay;
+};
+
+// Reads scene.document's [render] section (defaults for a scene built in code or without one).
+// Throws murmur::InputError naming the file, line and key of a bad value or an unknown key.
+SceneView readSceneView(const sim::Scene& scene);
+
+// The camera the view asks for, with a viewport of width x height.
+Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height);
+
+}  // namespace murmur::render

@@ -1,0 +1,98 @@
+// The [render] section of a scene (no GL needed): defaults, every key, errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "render/scene_view.hpp"
+#include "sim/error.hpp"
+#include "sim/scene_loader.hpp"
+
+namespace murmur::render {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scene file written for one test.
+sim::Scene loadSceneText(const std::string& name, const std::string& text) {
+  const fs::path path =
+      fs::temp_directory_path() / ("murmur_scene_view_" + std::to_string(::getpid()) + name);
+  std::ofstream(path) << text;
+  try {
+    sim::Scene scene = sim::loadScene(path.string());
+    fs::remove(path);
+    return scene;
+  } catch (...) {
+    fs::remove(path);
+    throw;
+  }
+}
+
+TEST(SceneView, DefaultsWithoutARenderSection) {
+  const sim::Scene scene = loadSceneText("defaults.toml", "[boids]\nradius = 0.5\n");
+  const SceneView view = readSceneView(scene);
+  EXPECT_FLOAT_EQ(view.boids.size, 1.6f);
+  EXPECT_EQ(view.boids.shape, BoidShape::Auto);
+  EXPECT_TRUE(view.overlay.box);
+  EXPECT_FALSE(view.target.has_value());
+  // The camera frames the world box.
+  const Camera camera = sceneCamera(view, scene.model, 640, 360);
+  for (const glm::vec3 corner : {scene.model.worldMin, scene.model.worldMax}) {
+    const glm::vec2 pixel = *camera.project(corner);
+    EXPECT_GE(pixel.x, 0.0f);
+    EXPECT_LE(pixel.x, 640.0f);
+    EXPECT_GE(pixel.y, 0.0f);
+    EXPECT_LE(pixel.y, 360.0f);
+  }
+}
+
+TEST(SceneView, ReadsEveryKey) {
+  const sim::Scene scene = loadSceneText("keys.toml", R"([render]
+camera_yaw = 90
+camera_pitch = 30
+camera_distance = 120
+camera_target = [10, 0, -5]
+fov = 40
+boid_shape = "points"
+boid_size = 2.5
+show_box = false
+show_grid = false
+show_obstacles = false
+show_markers = false
+show_paths = false
+)");
+  const SceneView view = readSceneView(scene);
+  EXPECT_EQ(view.boids.shape, BoidShape::Points);
+  EXPECT_FLOAT_EQ(view.boids.size, 2.5f);
+  EXPECT_FALSE(view.overlay.box || view.overlay.grid || view.overlay.obstacles || view.overlay.markers ||
+               view.overlay.paths);
+  const Camera camera = sceneCamera(view, scene.model, 640, 360);
+  EXPECT_FLOAT_EQ(camera.distance(), 120.0f);
+  EXPECT_FLOAT_EQ(camera.fieldOfView(), 40.0f);
+  EXPECT_NEAR(camera.yaw(), 1.5707963f, 1e-5f);
+  EXPECT_NEAR(camera.pitch(), 0.5235988f, 1e-5f);
+  EXPECT_EQ(camera.target(), glm::vec3(10.0f, 0.0f, -5.0f));
+}
+
+TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
+  for (const auto& [text, key] :
+       {std::pair{"[render]\ncamera_zoom = 2\n", "camera_zoom"}, std::pair{"[render]\nfov = 200\n", "fov"},
+        std::pair{"[render]\nboid_shape = \"cubes\"\n", "boid_shape"},
+        std::pair{"[render]\nshow_box = 1\n", "show_box"}}) {
+    const sim::Scene scene = loadSceneText("bad.toml", text);
+    try {
+      readSceneView(scene);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+      EXPECT_EQ(e.line(), 2u) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace murmur::render
