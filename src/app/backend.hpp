@@ -1,6 +1,7 @@
 #pragma once
 // The simulation backends behind `murmur run`, `compare` and `demo`, one interface:
 // cpu-naive and cpu (the CPU reference) and gpu (the compute pipeline on a GL context).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,6 +35,9 @@ class FlockBackend {
   virtual std::vector<std::pair<std::string, double>> stageMilliseconds() { return {}; }
   // The device that runs it ("CPU, 2 threads", GL_RENDERER).
   virtual std::string device() const = 0;
+  // InputError naming the count and the limit when this backend cannot hold `boids` (checked
+  // before a flock is spawned, so that a too-large request fails at once).
+  virtual void requireCapacity(std::uint64_t /*boids*/) const {}
   // The GPU pipeline whose storage buffers hold the state (a renderer draws from them), or null.
   virtual gpu::FlockPipeline* gpuPipeline() { return nullptr; }
 };

@@ -32,6 +32,13 @@ class GpuFlockBackend final : public FlockBackend {
     }
   }
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override { pipeline_.step(params, inputs); }
+  void requireCapacity(std::uint64_t boids) const override {
+    try {
+      gpu::FlockPipeline::requireCapacity(context_.info(), boids);
+    } catch (const gpu::CapacityError& e) {
+      throw InputError("", 0, "boids", e.what());
+    }
+  }
   sim::FlockState state() override { return pipeline_.download(); }
   std::vector<sim::GroupSummary> groupSummaries() override { return pipeline_.groupSummaries(); }
   std::vector<std::pair<std::string, double>> stageMilliseconds() override {

@@ -25,10 +25,13 @@ class CompareCommand final : public Command {
   }
 
   int run() override {
-    World world = loadWorld(scene_);
-    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     std::unique_ptr<FlockBackend> reference = makeBackend(reference_, device_);
     std::unique_ptr<FlockBackend> candidate = makeBackend(candidate_, device_);
+    World world = loadWorld(scene_, [&](std::uint64_t boids) {
+      reference->requireCapacity(boids);
+      candidate->requireCapacity(boids);
+    });
+    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     const sim::ModelParams& params = world.scene.model;
 
     // One step from the same state, with the same inputs (the agents decide once, on the

@@ -50,9 +50,9 @@ class RunCommand final : public Command {
 
   int run() override {
     if (!dump_.empty()) sim::checkWritable(dump_);
-    World world = loadWorld(scene_);
-    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     std::unique_ptr<FlockBackend> backend = makeBackend(backend_, device_);
+    World world = loadWorld(scene_, [&](std::uint64_t boids) { backend->requireCapacity(boids); });
+    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     backend->setState(world.initial);
 
     Progress progress(steps);

@@ -18,7 +18,7 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
   command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)");
 }
 
-World loadWorld(const SceneOptions& options) {
+World loadWorld(const SceneOptions& options, const std::function<void(std::uint64_t)>& checkCount) {
   World world;
   world.scene = sim::loadScene(options.scene);
   if (options.boids != kUnset) {
@@ -34,9 +34,11 @@ World loadWorld(const SceneOptions& options) {
   }
   sim::validateScene(world.scene);
   if (options.init.empty()) {
+    if (checkCount) checkCount(world.scene.count);
     world.initial = sim::spawnFlock(world.scene);
   } else {
     world.initial = sim::readStateCsv(options.init, world.scene.model);
+    if (checkCount) checkCount(world.initial.size());
     world.scene.count = static_cast<std::uint32_t>(world.initial.size());
     world.scene.groups = std::max(world.scene.groups, world.initial.groups);
     world.initial.groups = world.scene.groups;

@@ -2,6 +2,7 @@
 // What run, compare and demo share: the scene options and the world they load (scene, initial
 // state, static step inputs).
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -38,7 +39,9 @@ struct World {
 
 // Loads and validates the scene (its [navigation] and [[agents]] too), applies --boids/--seed,
 // reads --init or spawns. InputError on any bad input.
-World loadWorld(const SceneOptions& options);
+// checkCount, when given, sees the boid count before the flock is spawned (or after --init is read)
+// and may throw (a backend's capacity).
+World loadWorld(const SceneOptions& options, const std::function<void(std::uint64_t)>& checkCount = {});
 
 // (Re)starts the scene's agents from their initial state: world.inputs back to the scene's static
 // inputs with the navigation map's walls, a fresh director. loadWorld calls it; the demo's reset too.

@@ -116,6 +116,16 @@ TEST(RunCli, NegativeStepsAndUnknownBackend) {
   expectBadInput(runMurmur("run --scene scenes/free.toml --backend cpu --boids -5"), "--boids");
 }
 
+// More boids than the device's storage buffers can address: refused before anything is spawned.
+TEST(RunCli, TooManyBoidsForTheGpuNamesCountAndLimit) {
+  const fs::path dir = scratchDir("run_capacity");
+  const CliResult r = runMurmur("run --scene scenes/free.toml --backend gpu --boids 100000000 --steps 1 --dump " +
+                                (dir / "out.csv").string());
+  expectBadInput(r, "100000000");
+  EXPECT_NE(r.err.find("at most"), std::string::npos) << r.err;  // the limit follows
+  EXPECT_FALSE(fs::exists(dir / "out.csv"));
+}
+
 TEST(RunCli, BadSceneNamesFileLineAndKey) {
   const fs::path dir = scratchDir("run_bad_scene");
   std::ofstream(dir / "bad.toml") << "[world]\ndims = 3\n\n[perception]\nradius = -1\n";
