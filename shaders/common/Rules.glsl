@@ -197,6 +197,11 @@ int wallCellAt(vec3 p) {
   return int(cz * P.wallWidth + cx);
 }
 
+bool wallBlockedAt(vec3 p) {
+  int cell = wallCellAt(p);
+  return cell >= 0 && wallCells[cell] != 0u;
+}
+
 vec3 wallCellCentre(int cell) {
   precise float cx = float(uint(cell) % P.wallWidth), cz = float(uint(cell) / P.wallWidth);
   precise vec3 c = vec3(P.wallOrigin.x + (cx + 0.5) * P.wallCellSize, 0.0, P.wallOrigin.y + (cz + 0.5) * P.wallCellSize);
@@ -291,6 +296,20 @@ BoidUpdate integrate(BoidView self, Forces f) {
         pos[k] = hi;
         v[k] = -abs(v[k]);
       }
+    }
+  }
+  // 15. Walls are solid (sim::integrate): slide along x, else along z, else stay and turn round.
+  if (P.wallWidth != 0u && wallBlockedAt(pos) && !wallBlockedAt(self.position)) {
+    vec3 alongX = vec3(pos.x, pos.y, self.position.z), alongZ = vec3(self.position.x, pos.y, pos.z);
+    if (!wallBlockedAt(alongX)) {
+      pos = alongX;
+      v.z = -v.z;
+    } else if (!wallBlockedAt(alongZ)) {
+      pos = alongZ;
+      v.x = -v.x;
+    } else {
+      pos = self.position;
+      v = -v;
     }
   }
   return BoidUpdate(pos, v);

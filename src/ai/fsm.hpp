@@ -14,6 +14,7 @@
 // says why instead of logging; building errors (null or duplicate ids) throw std::invalid_argument
 // since they are programmer errors (a scene loader validates user input before building a machine).
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>

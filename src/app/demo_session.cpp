@@ -96,7 +96,7 @@ void DemoSession::reset() {
 
 void DemoSession::respawn(std::uint32_t count) {
   world_.scene.count = count;
-  world_.initial = sim::spawnFlock(world_.scene);
+  world_.initial = sim::spawnFlock(world_.scene, world_.agents.walls.get());
   count_ = count;
   reset();
 }

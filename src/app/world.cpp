@@ -33,9 +33,11 @@ World loadWorld(const SceneOptions& options, const std::function<void(std::uint6
     world.scene.seed = static_cast<std::uint64_t>(options.seed);
   }
   sim::validateScene(world.scene);
+  world.view = render::readSceneView(world.scene);
+  world.agents = ai::loadSceneAgents(world.scene);
   if (options.init.empty()) {
     if (checkCount) checkCount(world.scene.count);
-    world.initial = sim::spawnFlock(world.scene);
+    world.initial = sim::spawnFlock(world.scene, world.agents.walls.get());
   } else {
     world.initial = sim::readStateCsv(options.init, world.scene.model);
     if (checkCount) checkCount(world.initial.size());
@@ -43,17 +45,15 @@ World loadWorld(const SceneOptions& options, const std::function<void(std::uint6
     world.scene.groups = std::max(world.scene.groups, world.initial.groups);
     world.initial.groups = world.scene.groups;
   }
-  world.view = render::readSceneView(world.scene);
   startAgents(world);
   return world;
 }
 
 void startAgents(World& world) {
   world.inputs = sim::staticInputs(world.scene, world.initial.groups);
-  ai::SceneAgents agents = ai::loadSceneAgents(world.scene);
   // The boids avoid a navigation map's walls whether or not agents run.
-  world.inputs.walls = agents.walls;
-  world.director = ai::AgentDirector::create(world.scene, std::move(agents));
+  world.inputs.walls = world.agents.walls;
+  world.director = ai::AgentDirector::create(world.scene, world.agents);
 }
 
 void advanceAgents(World& world, FlockBackend& backend) {

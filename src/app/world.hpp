@@ -11,6 +11,7 @@
 #include "app/backend.hpp"
 
 #include "ai/director.hpp"
+#include "ai/scene_agents.hpp"
 #include "render/scene_view.hpp"
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
@@ -33,7 +34,8 @@ struct World {
   sim::Scene scene;
   sim::FlockState initial;
   sim::StepInputs inputs;  // the scene's static goals, predators, obstacles and map walls
-  std::optional<ai::AgentDirector> director;  // the scene's [[agents]], if any
+  ai::SceneAgents agents;                     // the scene's [navigation] and [[agents]], as loaded
+  std::optional<ai::AgentDirector> director;  // those agents running, if any
   render::SceneView view;                     // the scene's [render] section (validated for every command)
 };
 
@@ -43,8 +45,8 @@ struct World {
 // and may throw (a backend's capacity).
 World loadWorld(const SceneOptions& options, const std::function<void(std::uint64_t)>& checkCount = {});
 
-// (Re)starts the scene's agents from their initial state: world.inputs back to the scene's static
-// inputs with the navigation map's walls, a fresh director. loadWorld calls it; the demo's reset too.
+// (Re)starts world.agents from their initial state: world.inputs back to the scene's static inputs
+// with the navigation map's walls, a fresh director. loadWorld calls it; the demo's reset too.
 void startAgents(World& world);
 
 // Before a step: the agents perceive the flock (the backend's group summaries), decide and move,

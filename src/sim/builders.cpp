@@ -24,7 +24,7 @@ glm::vec3 randomDirection(Pcg32& rng, int dims) {
 
 }  // namespace
 
-FlockState spawnFlock(const Scene& scene) {
+FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
   const ModelParams& p = scene.model;
   FlockState state;
   state.groups = scene.groups;
@@ -57,6 +57,7 @@ FlockState spawnFlock(const Scene& scene) {
     return pos;
   };
   auto insideObstacle = [&](glm::vec3 pos) {
+    if (walls != nullptr && !walls->blocked.empty() && walls->blockedAt(pos)) return true;
     for (const Obstacle& o : scene.obstacles) {
       glm::vec3 a = o.center - pos;
       if (p.dims == 2) a.y = 0.0f;

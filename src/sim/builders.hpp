@@ -5,14 +5,16 @@
 
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
+#include "sim/walls.hpp"
 
 namespace murmur::sim {
 
 // Seeded, deterministic spawn of scene.count boids in scene.groups groups (boid i in group
 // i % groups): positions by scene.spawn, velocities of random direction with speeds uniform in
 // [min_speed, max_speed]. Positions closer than R to an obstacle's clearance (radius + body
-// radius) are redrawn, up to 64 times per boid. In 2D every y is 0.
-FlockState spawnFlock(const Scene& scene);
+// radius) are redrawn, up to 64 times per boid, and so are positions in a blocked cell of `walls`
+// (a map world). In 2D every y is 0.
+FlockState spawnFlock(const Scene& scene, const WallGrid* walls = nullptr);
 
 // The scene's static inputs: its obstacles, its [[targets]] as group goals, its [[predators]].
 StepInputs staticInputs(const Scene& scene, std::uint32_t groups);
@@ -29,9 +31,9 @@ Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims = 3);
 // (R (1 + 1e-4), so that sim::makeGridSpec makes exactly k cells per axis), with k chosen so that
 // a boid's 3x3x3 (2D: 3x3) neighbouring cells hold about `candidates` boids (candidates tested per
 // boid per step by the grid search; about 0.155 x candidates of them within R in 3D); fov 360 as in
-// fixedNeighbourScene. k rounds, so the mean is within a few per cent of `candidates` for
-// count >= 10,000 (27 count / k^3; 9 count / k^2 in 2D). candidates = 200 at a million boids is
-// the dense fixed-density case of the GPU benchmarks.
+// fixedNeighbourScene. k rounds, so the mean (27 count / k^3; 9 count / k^2 in 2D) is within
+// 15 per cent of `candidates` from 10,000 boids and within 3 per cent from a million (3D).
+// candidates = 200 at a million boids is the dense fixed-density case of the GPU benchmarks.
 Scene fixedCandidateScene(std::uint32_t count, float candidates, int dims = 3);
 
 // The default model and world (200 x 100 x 200, containing) with `count` boids: the fixed-world

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
@@ -65,7 +66,7 @@ bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inp
 }
 
 bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
-                            std::uint32_t i, double slack) {
+                            std::uint32_t i, double slack, std::optional<glm::vec3> next) {
   if (inputs.walls == nullptr || inputs.walls->blocked.empty()) return false;
   const WallGrid& walls = *inputs.walls;
   const glm::dvec3 p(state.position[i]);
@@ -78,7 +79,7 @@ bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs,
     const double edge = slack / walls.cellSize;
     return std::abs(fx - std::round(fx)) <= edge || std::abs(fz - std::round(fz)) <= edge;
   };
-  if (nearCellEdge(p)) return true;
+  if (nearCellEdge(p) || (next && nearCellEdge(glm::dvec3(*next)))) return true;
   if (aheadLen < 1e-6) return false;
   for (int k = 1; k <= kWallProbes; ++k)
     if (nearCellEdge(p + ahead / aheadLen * (reach * k / kWallProbes))) return true;
@@ -109,7 +110,8 @@ ParityReport compareOneStep(const ModelParams& params, const StepInputs& inputs,
       if (std::isfinite(dp + dv) &&
           (hasNeighbourOnPerceptionEdge(params, initial, static_cast<std::uint32_t>(i), slack) ||
            hasObstacleOnDetectionEdge(params, inputs, initial, static_cast<std::uint32_t>(i), slack) ||
-           hasWallProbeOnCellEdge(params, inputs, initial, static_cast<std::uint32_t>(i), slack)))
+           hasWallProbeOnCellEdge(params, inputs, initial, static_cast<std::uint32_t>(i), slack,
+                                  reference.position[i])))
         ++report.explainedByEdge;
       else
         report.unexplained.push_back(static_cast<std::uint32_t>(i));

@@ -5,7 +5,10 @@
 // decision (inside, detection box), where the two may legitimately decide differently.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
+
+#include <glm/vec3.hpp>
 
 #include "sim/flock.hpp"
 #include "sim/params.hpp"
@@ -51,9 +54,9 @@ bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& s
 bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
                                 std::uint32_t i, double slack);
 
-// True when boid i or one of its wall probes lies within `slack` of a wall-cell boundary, where
-// the two backends may place it in different cells.
+// True when boid i, one of its wall probes or its next position `next` (the solid-wall test) lies
+// within `slack` of a wall-cell boundary, where the two backends may place it in different cells.
 bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
-                            std::uint32_t i, double slack);
+                            std::uint32_t i, double slack, std::optional<glm::vec3> next = std::nullopt);
 
 }  // namespace murmur::sim

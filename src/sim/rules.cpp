@@ -249,6 +249,22 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
       }
     }
   }
+  // 15. Walls are solid: a move from a free cell into a wall cell keeps only its x part, else only
+  // its z part (sliding along the wall, the velocity across it reflected), else stays put and
+  // turns round. A boid already inside a wall cell moves freely; step 6b pushes it out.
+  if (ctx.walls != nullptr && ctx.walls->blockedAt(pos) && !ctx.walls->blockedAt(self.position)) {
+    const glm::vec3 alongX(pos.x, pos.y, self.position.z), alongZ(self.position.x, pos.y, pos.z);
+    if (!ctx.walls->blockedAt(alongX)) {
+      pos = alongX;
+      v.z = -v.z;
+    } else if (!ctx.walls->blockedAt(alongZ)) {
+      pos = alongZ;
+      v.x = -v.x;
+    } else {
+      pos = self.position;
+      v = -v;
+    }
+  }
   return {pos, v};
 }
 

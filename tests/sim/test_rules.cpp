@@ -368,6 +368,35 @@ TEST(Rules, InsideAWallCellPushesOut) {
   expectVec(wallForce(none, boid({10.5f, 0, 11.5f}, {1, 0, 0})), {0, 0, 0});
 }
 
+TEST(Rules, WallsAreSolid) {
+  Fixture f;
+  f.inputs.walls = oneWallCell();  // x in [10, 12), z in [10, 12)
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Moving +x into the wall cell: the x move is refused, the z move kept, v.x reflected.
+  const BoidUpdate slide = integrate(ctx, boid({9.99f, 0, 11}, {8, 0, 0.6f}), Forces{});
+  EXPECT_EQ(slide.position.x, 9.99f);
+  EXPECT_NEAR(slide.position.z, 11.0f + 0.6f / 60.0f, 1e-5f);
+  expectVec(slide.velocity, {-8, 0, 0.6f});
+  // Moving +z into it from below: the x move is kept, v.z reflected.
+  const BoidUpdate up = integrate(ctx, boid({11, 0, 9.99f}, {0.6f, 0, 8}), Forces{});
+  EXPECT_EQ(up.position.z, 9.99f);
+  expectVec(up.velocity, {0.6f, 0, -8});
+  // Diagonally into its corner: both single moves are blocked too, so it stays and turns round.
+  f.inputs.walls = oneWallCell();
+  auto walls = std::make_shared<WallGrid>(*oneWallCell());
+  walls->blocked[5 * 10 + 4] = walls->blocked[4 * 10 + 5] = 1;  // cells left of and below (5, 5)
+  f.inputs.walls = walls;
+  const PackedInputs cornered = packInputs(f.params, f.inputs, 1);
+  const StepContext corner = makeStepContext(f.params, cornered);
+  const BoidUpdate stuck = integrate(corner, boid({9.99f, 0, 9.99f}, {5, 0, 5}), Forces{});
+  expectVec(stuck.position, {9.99f, 0, 9.99f});
+  expectVec(stuck.velocity, {-5, 0, -5});
+  // Already inside: moves freely (the wall term pushes it out).
+  const BoidUpdate inside = integrate(ctx, boid({10.5f, 0, 11}, {6, 0, 0}), Forces{});
+  EXPECT_NEAR(inside.position.x, 10.6f, 1e-5f);
+}
+
 TEST(Rules, TwoDimensionsKeepYZero) {
   Fixture f;
   f.params.dims = 2;

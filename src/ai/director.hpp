@@ -1,0 +1,81 @@
+#pragma once
+// The agent director: runs a scene's CPU agents (leaders and predators) once per simulation step and
+// writes what they decide into the step's inputs. Each agent perceives the flock through the per-group
+// summaries (sight: the centroid passes the sight test; hearing: the group's mean speed is above the
+// agent's loud speed and the A* path to its centroid is within hearing range), runs its state machine
+// (ai/fsm.hpp; states, transitions and actions from the scene, ai/agents.hpp), follows or replans its
+// A* path, and moves: steering (ai/steering.hpp), then clamped to the world box, never into a blocked
+// navigation cell (it slides along the wall instead).
+//
+// Deterministic: the same scene (seed included) and the same summaries give the same agents.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "ai/agents.hpp"
+#include "ai/scene_agents.hpp"
+#include "sim/flock.hpp"
+#include "sim/metrics.hpp"
+#include "sim/scene.hpp"
+
+namespace murmur::ai {
+
+class AgentDirector {
+ public:
+  // The director of a loaded scene's [[agents]] (loadSceneAgents), or nullopt when it has none.
+  // Throws murmur::InputError for bad [navigation] or [[agents]] input.
+  static std::optional<AgentDirector> fromScene(const sim::Scene& scene);
+  // The same from sections already read (e.g. to take SceneAgents::walls when there are no agents);
+  // nullopt when agents.agents is empty.
+  static std::optional<AgentDirector> create(const sim::Scene& scene, SceneAgents agents);
+
+  // scene: the world box, dims, obstacles, seed and static [[targets]] / [[predators]] come from it.
+  // agents: validated against this scene (loadSceneAgents does it; code that builds specs must keep
+  // their limits: points inside the world and on passable cells, indices in range).
+  AgentDirector(const sim::Scene& scene, SceneAgents agents);
+  ~AgentDirector();
+  AgentDirector(AgentDirector&&) noexcept;
+  AgentDirector& operator=(AgentDirector&&) noexcept;
+  AgentDirector(const AgentDirector&) = delete;
+  AgentDirector& operator=(const AgentDirector&) = delete;
+
+  // One step of every agent, in scene order. dt: seconds since the last update, > 0 and finite
+  // (std::invalid_argument otherwise); flock: one summary per group from the state the boids are in
+  // (empty groups are not perceived). Then rewrites inputs from the scene's static inputs: goal (its
+  // size is kept; [[targets]] first, then each leader's position as the goal of its group), predators
+  // ([[predators]], then every predator agent's position) and walls (the navigation map's walls, or
+  // null). Obstacles are left as they are.
+  void update(double dt, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs);
+
+  // The boids' walls (what update writes into StepInputs::walls); null without a navigation map.
+  const std::shared_ptr<const sim::WallGrid>& walls() const;
+  // The grid the agents plan on; null without [navigation].
+  const NavigationGrid* navigation() const;
+
+  // ---- For rendering and tests: agents are indexed in scene order, i < size(). ----
+  std::size_t size() const;
+  AgentKind kind(std::size_t agent) const;
+  // The group a leader leads (meaningless for predators).
+  std::uint32_t group(std::size_t agent) const;
+  glm::vec3 position(std::size_t agent) const;
+  glm::vec3 velocity(std::size_t agent) const;
+  // Unit facing: the direction of the last non-zero velocity (the start: +x).
+  glm::vec3 heading(std::size_t agent) const;
+  std::string_view stateName(std::size_t agent) const;
+  Action action(std::size_t agent) const;
+  // The A* path being followed, from the agent's position through the waypoints still ahead; empty
+  // while the agent steers straight at its goal (in clear line of sight, or without a grid).
+  std::vector<glm::vec3> path(std::size_t agent) const;
+
+ private:
+  struct Runtime;  // the agents and what they share (director.cpp)
+  std::unique_ptr<Runtime> runtime_;
+};
+
+}  // namespace murmur::ai

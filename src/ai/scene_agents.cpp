@@ -1,0 +1,381 @@
+#include "ai/scene_agents.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <numbers>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <glm/common.hpp>
+#include <glm/vec2.hpp>
+
+#include "sim/scene_toml.hpp"
+
+namespace murmur::ai {
+namespace {
+
+using sim::TableReader;
+
+// Defaults of the [[agents]] keys (docs/ai.md).
+constexpr float kDefaultMaxSpeed = 10.0f;
+constexpr float kDefaultMaxForce = 20.0f;
+constexpr float kDefaultViewDistance = 40.0f;
+constexpr float kDefaultViewAngleDegrees = 120.0f;
+constexpr float kDefaultHearingRange = 60.0f;
+constexpr float kDefaultLoudSpeed = 6.0f;
+constexpr float kDefaultReplanInterval = 0.5f;
+constexpr float kDefaultClearance = 1.0f;
+
+// Whether a point lies inside the world box on every active axis (y does not count in 2D).
+bool insideWorld(const sim::ModelParams& model, const glm::vec3& point) {
+  for (int axis = 0; axis < 3; ++axis) {
+    if (model.dims == 2 && axis == 1) continue;
+    if (point[axis] < model.worldMin[axis] || point[axis] > model.worldMax[axis]) return false;
+  }
+  return true;
+}
+
+// What every key of one scene reader is checked against: the world, and the grid when there is one.
+struct Context {
+  const sim::Scene& scene;
+  const NavigationGrid* navigation;  // null: no grid
+};
+
+// A point of the scene as the agents use it: y dropped in 2D, inside the world, on a passable cell.
+// what: how the message names the point ("position", "waypoint 2").
+glm::vec3 checkedPoint(const Context& context, TableReader& table, std::string_view key, glm::vec3 point,
+                       std::string_view what) {
+  const sim::ModelParams& model = context.scene.model;
+  if (model.dims == 2) point.y = 0.0f;
+  if (!insideWorld(model, point))
+    table.fail(key, fmt::format("{} ({}, {}, {}) lies outside the world box", what, point.x, point.y, point.z));
+  if (context.navigation != nullptr) {
+    const Cell cell = context.navigation->placement.cellAt(point);
+    if (!context.navigation->map.passable(cell))
+      table.fail(key, fmt::format("{} ({}, {}, {}) lies on a blocked navigation cell ({}, {})", what, point.x,
+                                  point.y, point.z, cell.x, cell.y));
+  }
+  return point;
+}
+
+float positive(TableReader& table, std::string_view key, float fallback) {
+  const auto value = static_cast<float>(table.number(key, fallback));
+  if (!(value > 0.0f)) table.fail(key, "must be above 0");
+  return value;
+}
+
+float positive(TableReader& table, std::string_view key) {
+  const auto value = static_cast<float>(table.number(key));
+  if (!(value > 0.0f)) table.fail(key, "must be above 0");
+  return value;
+}
+
+float nonNegative(TableReader& table, std::string_view key, float fallback) {
+  const auto value = static_cast<float>(table.number(key, fallback));
+  if (value < 0.0f) table.fail(key, "must be at least 0");
+  return value;
+}
+
+float nonNegative(TableReader& table, std::string_view key) {
+  const auto value = static_cast<float>(table.number(key));
+  if (value < 0.0f) table.fail(key, "must be at least 0");
+  return value;
+}
+
+// A number that may be absent (TableReader's getters reject NaN in the file, so it marks absence).
+std::optional<double> optionalNumber(TableReader& table, std::string_view key) {
+  const double value = table.number(key, std::numeric_limits<double>::quiet_NaN());
+  return std::isnan(value) ? std::nullopt : std::optional<double>(value);
+}
+
+std::optional<float> optionalPositive(TableReader& table, std::string_view key) {
+  if (!optionalNumber(table, key)) return std::nullopt;
+  return positive(table, key);
+}
+
+std::optional<glm::vec3> optionalVec3(TableReader& table, std::string_view key) {
+  const glm::vec3 value = table.vec3(key, glm::vec3(std::numeric_limits<float>::quiet_NaN()));
+  return std::isnan(value.x) ? std::nullopt : std::optional<glm::vec3>(value);
+}
+
+// A group index that may be absent: in [0, groups).
+std::optional<std::uint32_t> optionalGroup(TableReader& table, std::string_view key, std::uint32_t groups) {
+  constexpr std::int64_t kAbsent = std::numeric_limits<std::int64_t>::min();
+  const std::int64_t group = table.integer(key, kAbsent);
+  if (group == kAbsent) return std::nullopt;
+  if (group < 0 || group >= std::int64_t{groups})
+    table.fail(key, fmt::format("must be in [0, {}] (boids.groups is {})", groups - 1, groups));
+  return static_cast<std::uint32_t>(group);
+}
+
+// ---- [navigation] ----
+
+std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const sim::Scene& scene) {
+  const std::string mapName = table.string("map", "");
+  const std::int64_t connect = table.integer("connect", 8);
+  if (connect != 4 && connect != 8) table.fail("connect", "must be 4 or 8");
+  const Connectivity connectivity = connect == 4 ? Connectivity::Four : Connectivity::Eight;
+
+  auto navigation = std::make_shared<NavigationGrid>();
+  if (!mapName.empty()) {
+    // The map's placement is automatic, so cell_size and clearance are not read: finish() names them
+    // as unknown keys, listing the accepted ones.
+    table.finish();
+    std::filesystem::path file(mapName);
+    if (file.is_relative()) file = std::filesystem::path(scene.path).parent_path() / file;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file, error))
+      table.fail("map", fmt::format("no such map file: {}", file.string()));
+    navigation->map = loadMovingAiMap(file);
+    navigation->placement = coveringPlacement(scene.model, navigation->map);
+    navigation->wallsFromMap = true;
+  } else {
+    const std::optional<float> cellSize = optionalPositive(table, "cell_size");
+    if (!cellSize)
+      table.fail("cell_size",
+                 "missing: [navigation] needs map (a MovingAI file) or cell_size (a grid rasterised from the "
+                 "obstacles)");
+    const float clearance = nonNegative(table, "clearance", kDefaultClearance);
+    table.finish();
+    const glm::vec3 size = scene.model.worldSize();
+    const double cells = std::max(std::floor(size.x / *cellSize), std::floor(size.z / *cellSize)) + 1.0;
+    if (cells > GridMap::kMaxSide)
+      table.fail("cell_size", fmt::format("too small: the grid would have {} cells on a side (at most {})", cells,
+                                          GridMap::kMaxSide));
+    *navigation = rasterizeObstacles(scene.model, scene.obstacles, *cellSize, clearance);
+  }
+  navigation->connectivity = connectivity;
+  return navigation;
+}
+
+// ---- [[agents]] ----
+
+// One [[agents.states]] table, its transitions left for later (they name states that may come after).
+StateSpec readState(const Context& context, TableReader& table, const AgentSpec& agent) {
+  StateSpec state;
+  state.name = table.string("name");
+  if (state.name.empty()) table.fail("name", "must not be empty");
+  const auto word = [](Action action) { return std::pair{toString(action), action}; };
+  state.action = table.choice<Action>(
+      "action", {word(Action::Patrol), word(Action::Seek), word(Action::Arrive), word(Action::Pursue),
+                 word(Action::Flee), word(Action::Evade), word(Action::Wander), word(Action::Rest)});
+  if (state.action != Action::Rest) {
+    const float speed = positive(table, "speed", agent.maxSpeed);
+    if (speed > agent.maxSpeed)
+      table.fail("speed", fmt::format("must be at most the agent's max_speed ({})", agent.maxSpeed));
+    state.speed = speed;
+  }
+  const auto readPoint = [&] {
+    if (const std::optional<glm::vec3> point = optionalVec3(table, "point"))
+      state.point = checkedPoint(context, table, "point", *point, "point");
+  };
+  switch (state.action) {
+    case Action::Patrol: {
+      const std::vector<glm::vec3> waypoints = table.vec3List("waypoints");
+      if (waypoints.empty()) table.fail("waypoints", "missing: patrol needs at least one waypoint");
+      for (std::size_t i = 0; i < waypoints.size(); ++i)
+        state.waypoints.push_back(
+            checkedPoint(context, table, "waypoints", waypoints[i], fmt::format("waypoint {}", i)));
+      state.arrivalRadius = positive(table, "arrival_radius", state.arrivalRadius);
+      state.slowRadius = optionalPositive(table, "slow_radius");
+      break;
+    }
+    case Action::Seek:
+    case Action::Flee:
+      readPoint();
+      break;
+    case Action::Arrive:
+      readPoint();
+      state.slowRadius = optionalPositive(table, "slow_radius");
+      break;
+    case Action::Pursue:
+    case Action::Evade:
+      readPoint();
+      state.maxPrediction = nonNegative(table, "max_prediction", state.maxPrediction);
+      break;
+    case Action::Wander:
+      state.wander.distance = nonNegative(table, "wander_distance", state.wander.distance);
+      state.wander.radius = positive(table, "wander_radius", state.wander.radius);
+      state.wander.jitter = nonNegative(table, "wander_jitter", state.wander.jitter);
+      break;
+    case Action::Rest:
+      break;
+  }
+  return state;
+}
+
+// Index of the state named `name`, if any.
+std::optional<std::size_t> findState(const std::vector<StateSpec>& states, std::string_view name) {
+  for (std::size_t i = 0; i < states.size(); ++i)
+    if (states[i].name == name) return i;
+  return std::nullopt;
+}
+
+std::string stateNames(const std::vector<StateSpec>& states) {
+  std::vector<std::string_view> names;
+  for (const StateSpec& state : states) names.push_back(state.name);
+  return fmt::format("\"{}\"", fmt::join(names, "\", \""));
+}
+
+TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& states, std::uint32_t groups) {
+  TransitionSpec transition;
+  const auto word = [](Condition condition) { return std::pair{toString(condition), condition}; };
+  transition.when = table.choice<Condition>(
+      "when", {word(Condition::Sees), word(Condition::Hears), word(Condition::Near), word(Condition::Far),
+               word(Condition::Timer), word(Condition::LostFor)});
+  const std::string to = table.string("to");
+  const std::optional<std::size_t> target = findState(states, to);
+  if (!target) table.fail("to", fmt::format("no state named \"{}\" (states: {})", to, stateNames(states)));
+  transition.to = *target;
+  switch (transition.when) {
+    case Condition::Near:
+    case Condition::Far:
+      transition.distance = positive(table, "distance");
+      [[fallthrough]];
+    case Condition::Sees:
+    case Condition::Hears:
+      transition.group = optionalGroup(table, "group", groups);
+      break;
+    case Condition::LostFor:
+      transition.group = optionalGroup(table, "group", groups);
+      [[fallthrough]];
+    case Condition::Timer:
+      transition.seconds = nonNegative(table, "seconds");
+      break;
+  }
+  table.finish();
+  return transition;
+}
+
+AgentSpec readAgent(const Context& context, TableReader& table) {
+  const sim::Scene& scene = context.scene;
+  AgentSpec agent;
+  agent.kind = table.choice<AgentKind>("kind", {{toString(AgentKind::Leader), AgentKind::Leader},
+                                                {toString(AgentKind::Predator), AgentKind::Predator}});
+  if (agent.kind == AgentKind::Leader) {
+    const std::optional<std::uint32_t> group = optionalGroup(table, "group", scene.groups);
+    if (!group) table.fail("group", "missing: a leader leads a group");
+    agent.group = *group;
+  }
+  agent.position = checkedPoint(context, table, "position", table.vec3("position"), "position");
+  agent.maxSpeed = positive(table, "max_speed", kDefaultMaxSpeed);
+  agent.maxForce = positive(table, "max_force", kDefaultMaxForce);
+  agent.sight.viewDistance = nonNegative(table, "view_distance", kDefaultViewDistance);
+  const float viewAngle = positive(table, "view_angle", kDefaultViewAngleDegrees);
+  if (viewAngle > 360.0f) table.fail("view_angle", "must be in (0, 360] degrees");
+  agent.sight.halfAngle = viewAngle * std::numbers::pi_v<float> / 360.0f;
+  agent.hearing.range = nonNegative(table, "hearing_range", kDefaultHearingRange);
+  agent.hearing.loudSpeed = nonNegative(table, "loud_speed", kDefaultLoudSpeed);
+  agent.replanInterval = nonNegative(table, "replan_interval", kDefaultReplanInterval);
+  const std::string initial = table.string("initial", "");
+
+  std::vector<TableReader> states = table.arrayOfTables("states");
+  if (states.empty()) table.fail("states", "missing: an agent needs at least one [[agents.states]]");
+  std::vector<std::vector<TableReader>> transitions;
+  for (TableReader& stateTable : states) {
+    StateSpec state = readState(context, stateTable, agent);
+    if (findState(agent.states, state.name))
+      stateTable.fail("name", fmt::format("duplicate state name \"{}\"", state.name));
+    agent.states.push_back(std::move(state));
+    transitions.push_back(stateTable.arrayOfTables("transitions"));
+    stateTable.finish();
+  }
+  for (std::size_t i = 0; i < states.size(); ++i)
+    for (TableReader& transition : transitions[i])
+      agent.states[i].transitions.push_back(readTransition(transition, agent.states, scene.groups));
+
+  if (!initial.empty()) {
+    const std::optional<std::size_t> found = findState(agent.states, initial);
+    if (!found)
+      table.fail("initial", fmt::format("no state named \"{}\" (states: {})", initial, stateNames(agent.states)));
+    agent.initial = *found;
+  }
+  table.finish();
+  return agent;
+}
+
+}  // namespace
+
+GridPlacement coveringPlacement(const sim::ModelParams& model, const GridMap& map) {
+  const glm::vec3 size = model.worldSize();
+  const glm::vec3 center = 0.5f * (model.worldMin + model.worldMax);
+  // A hair over the exact fit, so that the world's far edges lie on the map too.
+  constexpr float kCoverFactor = 1.0f + 1e-5f;
+  const float cellSize =
+      std::max(size.x / float(map.width()), size.z / float(map.height())) * kCoverFactor;
+  GridPlacement placement;
+  placement.cellSize = cellSize;
+  placement.origin = glm::vec2(center.x - 0.5f * cellSize * float(map.width()),
+                               center.z - 0.5f * cellSize * float(map.height()));
+  return placement;
+}
+
+NavigationGrid rasterizeObstacles(const sim::ModelParams& model, const std::vector<sim::Obstacle>& obstacles,
+                                  float cellSize, float clearance) {
+  const glm::vec3 size = model.worldSize();
+  // floor + 1 cells, so that the world's far edges lie on the grid too.
+  const double width = std::floor(size.x / cellSize) + 1.0;
+  const double height = std::floor(size.z / cellSize) + 1.0;
+  if (width > GridMap::kMaxSide || height > GridMap::kMaxSide)
+    throw std::invalid_argument("rasterizeObstacles: the grid would exceed GridMap::kMaxSide cells on a side");
+  NavigationGrid grid;
+  grid.map = GridMap(static_cast<std::int32_t>(width), static_cast<std::int32_t>(height));
+  grid.placement.origin = glm::vec2(model.worldMin.x, model.worldMin.z);
+  grid.placement.cellSize = cellSize;
+  for (const sim::Obstacle& obstacle : obstacles) {
+    const float reach = obstacle.radius + clearance;
+    const glm::vec2 center(obstacle.center.x, obstacle.center.z);
+    // Only the cells under the circle's bounding square can overlap it.
+    const Cell low = grid.placement.cellAt(glm::vec3(center.x - reach, 0.0f, center.y - reach));
+    const Cell high = grid.placement.cellAt(glm::vec3(center.x + reach, 0.0f, center.y + reach));
+    for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, grid.map.height() - 1); ++y) {
+      for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, grid.map.width() - 1); ++x) {
+        const glm::vec2 corner = grid.placement.origin + glm::vec2(float(x), float(y)) * cellSize;
+        const glm::vec2 closest = glm::clamp(center, corner, corner + glm::vec2(cellSize));
+        const glm::vec2 offset = closest - center;
+        if (offset.x * offset.x + offset.y * offset.y < reach * reach) grid.map.setPassable({x, y}, false);
+      }
+    }
+  }
+  return grid;
+}
+
+sim::WallGrid wallGridOf(const GridMap& map, const GridPlacement& placement) {
+  sim::WallGrid walls;
+  walls.origin = placement.origin;
+  walls.cellSize = placement.cellSize;
+  walls.width = static_cast<std::uint32_t>(map.width());
+  walls.height = static_cast<std::uint32_t>(map.height());
+  walls.blocked.resize(std::size_t{walls.width} * walls.height);
+  for (std::int32_t y = 0; y < map.height(); ++y)
+    for (std::int32_t x = 0; x < map.width(); ++x)
+      walls.blocked[std::size_t(y) * walls.width + std::size_t(x)] = map.passable({x, y}) ? 0 : 1;
+  return walls;
+}
+
+SceneAgents loadSceneAgents(const sim::Scene& scene) {
+  SceneAgents result;
+  if (!scene.document) return result;
+  // The other sections belong to the sim and render loaders: this reader never calls finish().
+  TableReader root(scene.document->path, scene.document->root, "");
+  std::optional<TableReader> navigation = root.table("navigation");
+  std::vector<TableReader> agents = root.arrayOfTables("agents");
+  if (navigation) {
+    result.navigation = readNavigation(*navigation, scene);
+    if (result.navigation->wallsFromMap)
+      result.walls = std::make_shared<const sim::WallGrid>(
+          wallGridOf(result.navigation->map, result.navigation->placement));
+  }
+  const Context context{scene, result.navigation.get()};
+  for (TableReader& agent : agents) result.agents.push_back(readAgent(context, agent));
+  return result;
+}
+
+}  // namespace murmur::ai
