@@ -1,57 +1,97 @@
-// CPU reference benchmarks: all-pairs against the uniform grid, one thread and all threads, in the
-// default scene density and in the fixed-neighbour workload of OpenSteer's boids plugin.
-// items_per_second = boid updates per second.
-#include <benchmark/benchmark.h>
+// CPU reference benchmarks on the shared workloads: all pairs (cpu-naive, all threads) and the
+// uniform grid (cpu, one thread and all threads). Real time per step; items_per_second = boid
+// updates per second; candidates_per_second = candidates tested per second (the grid: boids in
+// the 27 cells around each boid, counted once per case on the host; all pairs: N - 1 a boid).
 #include <omp.h>
+
+#include <cstdint>
+#include <vector>
 
 #include <fmt/format.h>
 
-#include "sim/builders.hpp"
+#include "bench_common.hpp"
 #include "sim/cpu_backend.hpp"
 
 namespace murmur::bench {
 namespace {
 
-void runCpuSteps(benchmark::State& state, const sim::Scene& scene, sim::NeighbourSearch search, int threads) {
-  sim::FlockState flock = sim::spawnFlock(scene);
-  const sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
+                 sim::NeighbourSearch search, int threads) {
+  const PreparedCase& prepared = prepare(workload, n);
+  const sim::ModelParams& params = prepared.scene.model;
+  sim::FlockState flock = prepared.flock;
   sim::CpuSimulator simulator(search, threads);
-  simulator.step(scene.model, inputs, flock);  // warm-up: sizes the scratch buffers
+  for (int k = 0; k < kWarmupSteps; ++k) simulator.step(params, prepared.inputs, flock);  // sizes the scratch
+  flock = prepared.flock;
+  int episode = 0;
   for (auto _ : state) {
-    simulator.step(scene.model, inputs, flock);
+    if (episode == kEpisodeSteps) {
+      state.PauseTiming();
+      flock = prepared.flock;  // same sizes: copies, no allocation
+      episode = 0;
+      state.ResumeTiming();
+    }
+    simulator.step(params, prepared.inputs, flock);
+    ++episode;
     benchmark::DoNotOptimize(flock.position.data());
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * scene.count);
-  state.counters["boids"] = scene.count;
+  const double candidates =
+      search == sim::NeighbourSearch::Naive ? static_cast<double>(n) - 1.0 : prepared.candidatesPerBoid;
+  setStepCounters(state, n, candidates, search == sim::NeighbourSearch::Naive ? 0u : prepared.cells);
   state.counters["threads"] = simulator.threads();
 }
 
+struct CpuPlan {
+  std::string_view workload;
+  std::vector<std::uint32_t> naive;       // all pairs, all threads
+  std::vector<std::uint32_t> oneThread;   // grid, one thread
+  std::vector<std::uint32_t> allThreads;  // grid, all threads
+};
+
+std::vector<CpuPlan> plans(Sweep sweep) {
+  if (sweep == Sweep::Quick)
+    return {
+        {"density",
+         {1000, 4000, 16000},
+         {1000, 4000, 16000, 64000, 256000},
+         {1000, 4000, 16000, 64000, 256000, 1000000}},
+        {"neighbours18", {}, {}, {16000, 64000}},
+        {"candidates200", {}, {}, {64000, 1000000}},
+        {"world", {}, {}, {1000, 4000, 16000, 64000}},
+    };
+  return {
+      {"density",
+       {1000, 4000, 16000},
+       {1000, 4000, 16000, 64000, 256000, 1000000},
+       {1000, 4000, 16000, 64000, 256000, 1000000}},
+      {"neighbours18", {}, {16000, 64000, 256000}, {16000, 64000, 256000, 1000000}},
+      {"candidates200", {}, {64000, 256000}, {64000, 256000, 1000000}},
+      {"world", {1000, 4000, 16000}, {1000, 4000, 16000, 64000}, {1000, 4000, 16000, 64000, 256000}},
+  };
+}
+
+void add(const Workload& workload, std::uint32_t n, sim::NeighbourSearch search, int threads) {
+  const std::string backend = search == sim::NeighbourSearch::Naive ? "cpu-naive" : "cpu";
+  benchmark::RegisterBenchmark(
+      fmt::format("{}/{}/threads:{}/n:{}", workload.name, backend, threads, n).c_str(),
+      [&workload, n, search, threads](benchmark::State& state) {
+        runCpuSteps(state, workload, n, search, threads);
+      })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
+}  // namespace
+
 void registerCpuBenchmarks() {
   const int allThreads = omp_get_max_threads();
-  for (const int threads : {1, allThreads}) {
-    for (const std::uint32_t n : {1000u, 4000u, 16000u, 64000u, 256000u}) {
-      for (const sim::NeighbourSearch search : {sim::NeighbourSearch::Naive, sim::NeighbourSearch::Grid}) {
-        if (search == sim::NeighbourSearch::Naive && n > 16000) continue;
-        benchmark::RegisterBenchmark(
-            fmt::format("BM_Step/default_density/{}/threads:{}/{}", sim::toString(search), threads, n).c_str(),
-            [=](benchmark::State& st) { runCpuSteps(st, sim::defaultDensityScene(n), search, threads); })
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime();
-      }
-    }
-    for (const std::uint32_t n : {10000u, 64000u, 100000u}) {
-      benchmark::RegisterBenchmark(
-          fmt::format("BM_Step/fixed18/cpu/threads:{}/{}", threads, n).c_str(),
-          [=](benchmark::State& st) {
-            runCpuSteps(st, sim::fixedNeighbourScene(n, 18.0f), sim::NeighbourSearch::Grid, threads);
-          })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    }
+  for (const CpuPlan& plan : plans(options().sweep)) {
+    const Workload& w = workload(plan.workload);
+    for (const std::uint32_t n : plan.naive) add(w, n, sim::NeighbourSearch::Naive, allThreads);
+    for (const std::uint32_t n : plan.oneThread) add(w, n, sim::NeighbourSearch::Grid, 1);
+    if (allThreads > 1)
+      for (const std::uint32_t n : plan.allThreads) add(w, n, sim::NeighbourSearch::Grid, allThreads);
   }
 }
 
-const bool registered = (registerCpuBenchmarks(), true);
-
-}  // namespace
 }  // namespace murmur::bench

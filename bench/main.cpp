@@ -1,25 +1,101 @@
-// murmur_bench: Google Benchmark with the machine in the context (CPU model, cores, build type).
+// murmur_bench: Google Benchmark with Murmur's own flags and the machine in the context.
+//
+//   murmur_bench [--device I] [--sweep quick|standard] [Google Benchmark flags]
+//
+// --device I picks the EGL device (numbered as `murmur devices` lists them; default: the first
+// that works); --sweep quick registers the reduced sizes of `scripts/bench.sh --quick`. Both are
+// taken out of argv before benchmark::Initialize. The context (the JSON's "context" object) names
+// the CPU, the build, the commit and, when a GL benchmark is selected, the GL device and driver;
+// the GL context is opened only then (CPU-only filters never touch GL).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
-#include <fstream>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench_common.hpp"
+#include "gpu/flock_pipeline.hpp"
+
+#ifndef MURMUR_GIT_DESCRIBE
+#define MURMUR_GIT_DESCRIBE "unknown"
+#endif
 
 namespace {
 
-std::string cpuModel() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
+using murmur::bench::Options;
+using murmur::bench::Sweep;
+
+// Takes --device and --sweep (as "--flag value" or "--flag=value") out of argv. False on a bad value.
+bool parseOwnFlags(int& argc, char** argv, Options& options) {
+  std::vector<char*> rest;
+  rest.push_back(argv[0]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    std::string value;
+    std::string_view flag;
+    for (const std::string_view name : {"--device", "--sweep"}) {
+      if (arg == name && i + 1 < argc) {
+        flag = name;
+        value = argv[++i];
+      } else if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
+        flag = name;
+        value = std::string(arg.substr(name.size() + 1));
+      }
+    }
+    if (flag.empty()) {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    if (flag == "--device") {
+      char* end = nullptr;
+      const long device = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || device < -1 || device > 1024) {
+        std::fprintf(stderr, "murmur_bench: --device takes an EGL device index (murmur devices), not '%s'\n",
+                     value.c_str());
+        return false;
+      }
+      options.device = static_cast<int>(device);
+    } else if (value == "quick" || value == "standard") {
+      options.sweep = value == "quick" ? Sweep::Quick : Sweep::Standard;
+    } else {
+      std::fprintf(stderr, "murmur_bench: --sweep takes quick or standard, not '%s'\n", value.c_str());
+      return false;
+    }
+  }
+  for (std::size_t i = 0; i < rest.size(); ++i) argv[i] = rest[i];
+  argc = static_cast<int>(rest.size());
+  argv[argc] = nullptr;
+  return true;
 }
 
-}  // namespace
+bool listOnly(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true" ||
+        arg == "--benchmark_list_tests=1")
+      return true;
+  }
+  return false;
+}
 
-int main(int argc, char** argv) {
-  benchmark::AddCustomContext("cpu_model", cpuModel());
+// "4.5 (Core Profile) Mesa 22.3.6" -> "Mesa 22.3.6"; "4.6.0 NVIDIA 550.54.15" -> "NVIDIA 550.54.15".
+std::string driverOf(std::string_view version) {
+  const std::size_t profile = version.find(')');
+  std::size_t start = profile != std::string_view::npos ? profile + 1 : version.find(' ');
+  if (start == std::string_view::npos) return std::string(version);
+  while (start < version.size() && version[start] == ' ') ++start;
+  return std::string(version.substr(start));
+}
+
+void addMachineContext(const Options& options) {
+  benchmark::AddCustomContext("cpu_model", murmur::bench::cpuModel());
   benchmark::AddCustomContext("cpu_cores", std::to_string(std::thread::hardware_concurrency()));
   benchmark::AddCustomContext("omp_threads", std::to_string(omp_get_max_threads()));
 #ifdef NDEBUG
@@ -27,9 +103,54 @@ int main(int argc, char** argv) {
 #else
   benchmark::AddCustomContext("murmur_build_type", "debug");
 #endif
+  // scripts/bench.sh passes the working tree's `git describe` (the compile-time one may be stale).
+  const char* commit = std::getenv("MURMUR_COMMIT");
+  benchmark::AddCustomContext("murmur_commit",
+                              commit != nullptr && *commit != '\0' ? commit : MURMUR_GIT_DESCRIBE);
+  benchmark::AddCustomContext("murmur_sweep", options.sweep == Sweep::Quick ? "quick" : "standard");
+  benchmark::AddCustomContext("murmur_warmup_steps", std::to_string(murmur::bench::kWarmupSteps));
+  benchmark::AddCustomContext("murmur_episode_steps", std::to_string(murmur::bench::kEpisodeSteps));
+  for (const murmur::bench::Workload& w : murmur::bench::workloads())
+    benchmark::AddCustomContext("workload_" + std::string(w.name), std::string(w.description));
+}
+
+void addGlContext(const Options& options, bool selected) {
+  benchmark::AddCustomContext("egl_device", std::to_string(options.device));
+  murmur::gpu::Context* context = selected ? murmur::bench::glContext() : nullptr;
+  if (context == nullptr) {
+    benchmark::AddCustomContext("gl_context", selected ? "failed: " + murmur::bench::glContextError()
+                                                       : "not opened: no GL benchmark selected");
+    benchmark::AddCustomContext("device_slug", "cpu-" + murmur::bench::deviceSlug(murmur::bench::cpuModel()));
+    return;
+  }
+  const murmur::gpu::ContextInfo& info = context->info();
+  benchmark::AddCustomContext("gl_context", info.platform);
+  benchmark::AddCustomContext("gl_vendor", info.vendor);
+  benchmark::AddCustomContext("gl_renderer", info.renderer);
+  benchmark::AddCustomContext("gl_version", info.version);
+  benchmark::AddCustomContext("gl_driver", driverOf(info.version));
+  benchmark::AddCustomContext("gl_max_storage_block_mib",
+                              std::to_string(info.maxShaderStorageBlockSize >> 20));
+  benchmark::AddCustomContext("gl_max_boids", std::to_string(murmur::gpu::FlockPipeline::maxBoids(info)));
+  benchmark::AddCustomContext("gl_timestamp_bits", std::to_string(info.timestampBits));
+  benchmark::AddCustomContext("device_slug", murmur::bench::deviceSlug(info.renderer));
+  murmur::bench::glContextInHeader() = true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options& options = murmur::bench::options();
+  if (!parseOwnFlags(argc, argv, options)) return 2;
+  murmur::bench::registerCpuBenchmarks();
+  murmur::bench::registerGpuBenchmarks();
+  addMachineContext(options);
+  const bool list = listOnly(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  addGlContext(options, !list && murmur::bench::glBenchmarksSelected(benchmark::GetBenchmarkFilter()));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  murmur::bench::releaseGlContext();
   return 0;
 }

@@ -24,7 +24,8 @@ int runReport(const std::string& args) {
 
 std::size_t countOf(const std::string& text, const std::string& what) {
   std::size_t count = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++count;
   return count;
 }
 
@@ -40,15 +41,17 @@ TEST(BenchReport, TableListsBackendsAndSizesAndChartHasOneLinePerSeries) {
 
   // The fixed-density series of the fixtures: four backends on llvmpipe, two on the example GPU.
   const std::vector<std::string> series = {
-      "llvmpipe: gpu",          "llvmpipe: cpu, 2 threads",   "llvmpipe: cpu, 1 thread",
-      "llvmpipe: cpu-naive, 2 threads", "example-gpu: gpu", "example-gpu: cpu, 16 threads",
+      "llvmpipe: gpu",           "llvmpipe: cpu, 2 threads",
+      "llvmpipe: cpu, 1 thread", "llvmpipe: cpu-naive, 2 threads",
+      "example-gpu: gpu",        "example-gpu: cpu, 16 threads",
   };
   for (const std::string& s : series) {
     EXPECT_NE(table.find("| " + s), std::string::npos) << s;
     EXPECT_EQ(countOf(svg, "data-series=\"" + s + "\""), 1u) << s;
   }
   EXPECT_EQ(countOf(svg, "<polyline"), series.size());
-  for (const std::string n : {"| 1k |", "| 4k |", "| 16k |", "| 1M |"}) EXPECT_NE(table.find(n), std::string::npos) << n;
+  for (const std::string n : {"| 1k |", "| 4k |", "| 16k |", "| 1M |"})
+    EXPECT_NE(table.find(n), std::string::npos) << n;
   // The GPU-against-CPU table and the memory floor use the copy bandwidth of the same file.
   EXPECT_NE(table.find("| llvmpipe | density | 4k |"), std::string::npos);
   EXPECT_NE(table.find("(bandwidth/gpu-copy)"), std::string::npos);

@@ -1,0 +1,106 @@
+#pragma once
+// What the suites of murmur_bench share: the command-line options, the named workloads (built by
+// the scene builders of src/sim/builders.hpp, never copies of them), the prepared case of a
+// workload (spawned flock and its neighbour-candidate count), the benchmark naming scheme that
+// bench/report.py parses, and the one GL context of the process.
+//
+// Names: <workload>/<backend>[/threads:T]/n:<N>, e.g. density/cpu/threads:1/n:16000,
+// density/gpu/n:1000000, density/gpu:forces/n:65536 (one GPU stage), bandwidth/gpu-copy/mib:256.
+//
+// The GL context is made lazily, once per process: main() opens it before the run only when the
+// benchmark filter selects a GL benchmark (registered with registerGlBenchmark), so that CPU-only
+// filters never touch GL; glContext() opens it on first use otherwise.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <benchmark/benchmark.h>
+
+#include "gpu/context.hpp"
+#include "sim/flock.hpp"
+#include "sim/scene.hpp"
+
+namespace murmur::bench {
+
+enum class Sweep { Quick, Standard };
+
+struct Options {
+  int device = -1;                // --device I: EGL device index (-1: the first that works)
+  Sweep sweep = Sweep::Standard;  // --sweep quick|standard
+};
+Options& options();
+
+// Steps run before timing (shader specialisation, first-touch page faults, caches), and the length
+// of an episode: every kEpisodeSteps timed steps the flock is put back to its spawned state
+// (outside the timed region), so every backend and every iteration count measures the same
+// workload; without it the flock would clump over thousands of steps and a fast backend (which
+// runs more iterations) would time a denser flock than a slow one. 32 steps at dt = 1/60 s move a
+// boid at most 5.3 units, about one perception radius.
+constexpr int kWarmupSteps = 3;
+constexpr int kEpisodeSteps = 32;
+// Steps a per-stage GPU benchmark times: a fixed count, since each runs whole steps and a stage can
+// be a hundredth of one (timing it to --benchmark_min_time would run a hundred times as many steps).
+constexpr benchmark::IterationCount kStageIterations = 64;
+
+struct Workload {
+  std::string_view name;
+  std::string_view description;
+  sim::Scene (*make)(std::uint32_t count);
+};
+// density, neighbours18, candidates200, world (see bench/README.md).
+std::span<const Workload> workloads();
+const Workload& workload(std::string_view name);
+
+// A workload at N boids, spawned, with the grid search's neighbour candidates counted on the host
+// (boids in the 27 cells around each boid, itself excluded; 9 cells in 2D) for the grid that
+// sim::makeGridSpec(params, maxCells) makes. Cached: the last case prepared is kept, so the
+// repeated calls Google Benchmark makes of one benchmark prepare it once.
+struct PreparedCase {
+  std::string key;
+  sim::Scene scene;
+  sim::FlockState flock;
+  sim::StepInputs inputs;
+  double candidatesPerBoid = 0.0;  // grid search, mean over boids
+  std::uint32_t cells = 0;
+};
+const PreparedCase& prepare(const Workload& workload, std::uint32_t count, std::uint32_t maxCells = 1u << 24);
+
+// Counters every step benchmark reports (bench/report.py reads them): boids, candidates_per_boid,
+// cells, and the rates items_per_second (boid updates) and candidates_per_second.
+void setStepCounters(benchmark::State& state, std::uint32_t boids, double candidatesPerBoid,
+                     std::uint32_t cells);
+
+// Registers a benchmark that needs the GL context (its name is remembered for the filter test).
+benchmark::internal::Benchmark* registerGlBenchmark(const std::string& name,
+                                                    std::function<void(benchmark::State&)> run);
+// True when `filter` (Google Benchmark's --benchmark_filter: a POSIX extended regex searched in the
+// name, "-" in front negates, "" and "all" select everything) selects a GL benchmark.
+bool glBenchmarksSelected(std::string filter);
+
+// The process's GL context on options().device, created on the first call; null when there is
+// none (glContextError() says why; the error is kept, no second attempt).
+gpu::Context* glContext();
+const std::string& glContextError();
+// Set by main when the context's GL_RENDERER went into the run's context block; a GL benchmark
+// that opens the context later (a filter glBenchmarksSelected missed) names the renderer in its
+// label instead.
+bool& glContextInHeader();
+// Runs the cleanups given to onGlRelease (last given, first run), then destroys the context
+// (main, after the run): GL objects and the context are never left to static destruction, which
+// runs after libEGL's own exit handlers. A suite that keeps GL objects in statics frees them in a
+// cleanup it registers when it makes them.
+void onGlRelease(std::function<void()> cleanup);
+void releaseGlContext();
+
+// "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe", "NVIDIA H100 80GB HBM3/PCIe/SSE2" ->
+// "nvidia-h100-80gb-hbm3": the directory under bench/results/.
+std::string deviceSlug(std::string_view renderer);
+std::string cpuModel();
+
+// The suites of bench_cpu.cpp and bench_gpu.cpp, registered by main() once the options are parsed.
+void registerCpuBenchmarks();
+void registerGpuBenchmarks();
+
+}  // namespace murmur::bench

@@ -1,0 +1,483 @@
+// GPU benchmarks: gpu::FlockPipeline on the shared workloads, timed by GL timestamp queries.
+//
+//   <workload>/gpu/n:N          one full step (manual time: GPU time from a timestamp before the
+//                               step to one after it); counters: wall_ms (wall-clock time per step,
+//                               CPU recording included), gpu_ms, and <stage>_ms for every stage of
+//                               FlockPipeline::kStages (means from the pipeline's GpuTimer)
+//   <workload>/gpu:<stage>/n:N  the same steps, manual time = that stage's GPU time (a fixed
+//                               kStageIterations steps)
+//   bandwidth/gpu-copy/mib:M    a compute shader copying M MiB (vec4 reads and writes, the stages'
+//                               own kind of access): bytes_per_second = 2 M MiB / time, the
+//                               device's practical memory-bandwidth floor for bench/report.py
+//
+// Timing never stalls the pipeline: kInFlight steps are queued before the loop, and iteration i
+// records step i + kInFlight and then reports the GPU time of step i (whose stamps are done by
+// then), so SetIterationTime is called once per iteration with one step's time and the GPU always
+// has work queued. The pipeline's GpuTimer is resolved after the loop.
+//
+// Sizes beyond the device are reported with SkipWithError, not left out: more boids than one
+// storage buffer addresses (FlockPipeline::maxBoids), an estimate of the memory the case needs
+// above what the device reports free (GL_NVX_gpu_memory_info, GL_ATI_meminfo; host memory for a
+// software renderer), or an allocation the driver refuses.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench_common.hpp"
+#include "gpu/error.hpp"
+#include "gpu/flock_pipeline.hpp"
+#include "gpu/gl_objects.hpp"
+#include "gpu/shader_library.hpp"
+
+namespace murmur::bench {
+namespace {
+
+constexpr int kInFlight = 2;
+constexpr std::size_t kRing = kInFlight + 1;
+// Device bytes a boid takes: the pipeline's 80 (src/gpu/flock_layout.hpp) plus the 32 of the
+// spawned-state copy that episodes restore from.
+constexpr std::uint64_t kDeviceBytesPerBoid = 80 + 32;
+// Host bytes a boid takes while a case is prepared and uploaded (spawned state, grid for the
+// candidate count, upload staging): generous.
+constexpr std::uint64_t kHostBytesPerBoid = 160;
+
+using Clock = std::chrono::steady_clock;
+
+bool hasExtension(std::string_view name) {
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+  for (GLint i = 0; i < count; ++i) {
+    const auto* ext = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+    if (ext != nullptr && name == ext) return true;
+  }
+  return false;
+}
+
+std::uint64_t hostAvailableBytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+// Free device memory in bytes, 0 when the driver does not say.
+std::uint64_t deviceAvailableBytes(const gpu::ContextInfo& info) {
+  if (hasExtension("GL_NVX_gpu_memory_info")) {
+    constexpr GLenum kCurrentAvailableVidmemNvx = 0x9049;  // KiB
+    GLint kib = 0;
+    glGetIntegerv(kCurrentAvailableVidmemNvx, &kib);
+    return static_cast<std::uint64_t>(kib) * 1024;
+  }
+  if (hasExtension("GL_ATI_meminfo")) {
+    constexpr GLenum kVboFreeMemoryAti = 0x87FB;  // KiB, 4 values: total free first
+    std::array<GLint, 4> kib{};
+    glGetIntegerv(kVboFreeMemoryAti, kib.data());
+    return static_cast<std::uint64_t>(kib[0]) * 1024;
+  }
+  if (info.renderer.find("llvmpipe") != std::string::npos ||
+      info.renderer.find("softpipe") != std::string::npos)
+    return hostAvailableBytes();
+  return 0;
+}
+
+gpu::ShaderLibrary shaderLibrary() {
+  const char* dir = std::getenv("MURMUR_SHADER_DIR");
+  return dir != nullptr && *dir != '\0' ? gpu::ShaderLibrary(dir) : gpu::ShaderLibrary();
+}
+
+// The pipeline and what a case keeps on the device, made once per process.
+struct GpuRig {
+  gpu::Context& context;
+  gpu::ShaderLibrary shaders;
+  gpu::FlockPipeline pipeline;
+  std::array<gpu::Query, kRing> begins, ends;
+  std::string loadedKey;  // PreparedCase::key of the flock the pipeline holds
+  gpu::Buffer initialPositions, initialVelocities;
+  gpu::Program copy;  // bandwidth/gpu-copy, compiled on first use
+
+  explicit GpuRig(gpu::Context& c) : context(c), shaders(shaderLibrary()), pipeline(context, shaders) {
+    for (std::size_t k = 0; k < kRing; ++k) {
+      begins[k] = gpu::Query(GL_TIMESTAMP);
+      ends[k] = gpu::Query(GL_TIMESTAMP);
+    }
+  }
+
+  // The flock back to its spawned state (GPU copies; no wait).
+  void restore() const {
+    const auto bytes = static_cast<GLsizeiptr>(pipeline.size() * sizeof(glm::vec4));
+    glCopyNamedBufferSubData(initialPositions.id(), pipeline.positionBuffer().id(), 0, 0, bytes);
+    glCopyNamedBufferSubData(initialVelocities.id(), pipeline.velocityBuffer().id(), 0, 0, bytes);
+  }
+
+  // Uploads the case (once while it stays loaded) and snapshots it. Throws gpu::CapacityError.
+  void load(const PreparedCase& prepared) {
+    if (loadedKey == prepared.key) return;
+    loadedKey.clear();
+    initialPositions = gpu::Buffer();
+    initialVelocities = gpu::Buffer();
+    pipeline.upload(prepared.flock);
+    const std::size_t bytes = pipeline.size() * sizeof(glm::vec4);
+    gpu::takeGlError();
+    initialPositions = gpu::Buffer(bytes, 0);
+    initialVelocities = gpu::Buffer(bytes, 0);
+    if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
+      initialPositions = gpu::Buffer();
+      initialVelocities = gpu::Buffer();
+      throw gpu::CapacityError(
+          fmt::format("out of GPU memory copying the spawned state of {} boids", pipeline.size()),
+          pipeline.size(), 0);
+    }
+    const auto size = static_cast<GLsizeiptr>(bytes);
+    glCopyNamedBufferSubData(pipeline.positionBuffer().id(), initialPositions.id(), 0, 0, size);
+    glCopyNamedBufferSubData(pipeline.velocityBuffer().id(), initialVelocities.id(), 0, 0, size);
+    loadedKey = prepared.key;
+  }
+};
+
+std::unique_ptr<GpuRig>& rigSlot() {
+  static std::unique_ptr<GpuRig> rig;
+  return rig;
+}
+
+// The rig, or null with `error` set.
+GpuRig* rig(std::string& error) {
+  static std::string rigError;
+  std::unique_ptr<GpuRig>& slot = rigSlot();
+  if (!slot && rigError.empty()) {
+    gpu::Context* context = glContext();
+    if (context == nullptr) {
+      rigError = "no OpenGL context: " + glContextError();
+    } else {
+      try {
+        slot = std::make_unique<GpuRig>(*context);
+        onGlRelease([] { rigSlot().reset(); });
+      } catch (const gpu::GpuError& e) {
+        rigError = std::string("the flock pipeline does not build: ") + e.what();
+      }
+    }
+  }
+  error = rigError;
+  return slot.get();
+}
+
+std::uint32_t pipelineMaxCells(const gpu::ContextInfo& info) {
+  // As FlockPipeline: 2^24 cells, less when a storage buffer cannot hold cells + 1 counts.
+  return static_cast<std::uint32_t>(
+      std::min<std::int64_t>(std::int64_t{1} << 24, info.maxShaderStorageBlockSize / 4 - 1));
+}
+
+// Leaves no framebuffer bound (another suite, e.g. the render benchmarks, may have left its
+// offscreen target bound). On llvmpipe a timestamp query issued while a framebuffer is bound is
+// binned into the rasterizer's scene and only written at the scene's next flush, which the next
+// glMemoryBarrier makes after the next compute dispatch has run: every stage's time then moves to
+// the stage before it (measured: "scatter" takes the forces time, "forces" almost none).
+void unbindFramebuffer() {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+double seconds(const gpu::Query& begin, const gpu::Query& end) {
+  const std::uint64_t b = begin.result();
+  const std::uint64_t e = end.result();
+  return e > b ? static_cast<double>(e - b) * 1e-9 : 0.0;
+}
+
+// One stage's time per step from the pipeline's GpuTimer, in step order. Samples arrive in batches
+// (whatever poll() finds done); a batch of k samples is handed out as k equal shares of its total.
+class StageFeed {
+ public:
+  explicit StageFeed(std::string_view stage) : stage_(stage) {}
+  double next(gpu::GpuTimer& timer) {
+    if (pending_.empty()) take(timer, false);
+    if (pending_.empty()) take(timer, true);
+    if (pending_.empty()) return 0.0;
+    const double value = pending_.front();
+    pending_.pop_front();
+    return value;
+  }
+
+ private:
+  void take(gpu::GpuTimer& timer, bool wait) {
+    if (wait)
+      timer.resolve();
+    else
+      timer.poll();
+    const gpu::StageTime* stage = timer.stage(stage_);
+    if (stage == nullptr || stage->samples <= seenSamples_) return;
+    const std::uint64_t count = stage->samples - seenSamples_;
+    const double share = (stage->totalMs - seenMs_) * 1e-3 / static_cast<double>(count);
+    pending_.insert(pending_.end(), count, share);
+    seenSamples_ = stage->samples;
+    seenMs_ = stage->totalMs;
+  }
+
+  std::string_view stage_;
+  std::uint64_t seenSamples_ = 0;
+  double seenMs_ = 0.0;
+  std::deque<double> pending_;
+};
+
+// A case the device cannot take, as a message; nullopt when it fits.
+std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint32_t n) {
+  const std::uint64_t maxBoids = gpu::FlockPipeline::maxBoids(info);
+  if (n > maxBoids)
+    return fmt::format(
+        "{} boids exceed the {} that one storage buffer of {} addresses "
+        "(GL_MAX_SHADER_STORAGE_BLOCK_SIZE {} MiB)",
+        n, maxBoids, info.renderer, info.maxShaderStorageBlockSize >> 20);
+  const std::uint64_t host = hostAvailableBytes();
+  if (host > 0 && std::uint64_t{n} * kHostBytesPerBoid > host)
+    return fmt::format("{} boids need about {} MiB of host memory to prepare; {} MiB available", n,
+                       (std::uint64_t{n} * kHostBytesPerBoid) >> 20, host >> 20);
+  const std::uint64_t device = deviceAvailableBytes(info);
+  const std::uint64_t need =
+      std::uint64_t{n} * kDeviceBytesPerBoid + (std::uint64_t{pipelineMaxCells(info)} + 1) * 8;
+  if (device > 0 && need > device - device / 10)
+    return fmt::format("{} boids need about {} MiB on {}; {} MiB free", n, need >> 20, info.renderer,
+                       device >> 20);
+  return std::nullopt;
+}
+
+// stage < 0: the full step.
+void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage) {
+  std::string error;
+  GpuRig* r = rig(error);
+  if (r == nullptr) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const gpu::ContextInfo& info = r->context.info();
+  if (const std::optional<std::string> reason = beyondDevice(info, n)) {
+    state.SkipWithError(reason->c_str());
+    return;
+  }
+  const PreparedCase& prepared = prepare(workload, n, pipelineMaxCells(info));
+  try {
+    r->load(prepared);
+  } catch (const gpu::CapacityError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  gpu::FlockPipeline& pipeline = r->pipeline;
+  gpu::GpuTimer& timer = pipeline.timer();
+  const sim::ModelParams& params = prepared.scene.model;
+
+  unbindFramebuffer();
+  r->restore();
+  for (int k = 0; k < kWarmupSteps; ++k) pipeline.step(params, prepared.inputs);
+  r->restore();
+  glFinish();
+  timer.resolve();
+  timer.reset();
+
+  std::uint64_t issued = 0;
+  int episode = 0;
+  auto issue = [&] {
+    if (episode == kEpisodeSteps) {
+      r->restore();
+      episode = 0;
+    }
+    const std::size_t slot = issued % kRing;
+    glQueryCounter(r->begins[slot].id(), GL_TIMESTAMP);
+    pipeline.step(params, prepared.inputs);
+    glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
+    ++issued;
+    ++episode;
+  };
+  std::optional<StageFeed> feed;
+  if (stage >= 0) feed.emplace(gpu::FlockPipeline::kStages[static_cast<std::size_t>(stage)]);
+
+  for (int k = 0; k < kInFlight; ++k) issue();
+  std::uint64_t reported = 0;
+  double stepTotal = 0.0;
+  const Clock::time_point start = Clock::now();
+  for (auto _ : state) {
+    issue();
+    const std::size_t slot = reported % kRing;
+    const double step = seconds(r->begins[slot], r->ends[slot]);
+    stepTotal += step;
+    state.SetIterationTime(feed ? feed->next(timer) : step);
+    ++reported;
+  }
+  glFinish();
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  timer.resolve();
+
+  const double iterations = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+  setStepCounters(state, n, prepared.candidatesPerBoid, pipeline.grid().cellCount());
+  state.counters["wall_ms"] = 1e3 * wall / iterations;
+  state.counters["gpu_ms"] = 1e3 * stepTotal / iterations;
+  if (stage < 0) {
+    for (const std::string_view name : gpu::FlockPipeline::kStages)
+      if (const gpu::StageTime* s = timer.stage(name))
+        state.counters[fmt::format("{}_ms", name)] = s->meanMs();
+  }
+  std::string label = glContextInHeader() ? "" : info.renderer;
+  if (pipeline.grid().cellCount() != prepared.cells)
+    label += fmt::format("{}candidates counted on a grid of {} cells, the GPU used {}",
+                         label.empty() ? "" : "; ", prepared.cells, pipeline.grid().cellCount());
+  if (!label.empty()) state.SetLabel(label);
+}
+
+constexpr const char* kCopyShader = R"(#version 430 core
+layout(local_size_x = 256) in;
+layout(std430, binding = 0) readonly buffer Src { vec4 src[]; };
+layout(std430, binding = 1) writeonly buffer Dst { vec4 dst[]; };
+layout(location = 0) uniform uint uCount;
+void main() {
+  uint stride = gl_NumWorkGroups.x * 256u;
+  for (uint i = gl_GlobalInvocationID.x; i < uCount; i += stride) dst[i] = src[i];
+}
+)";
+
+// The copy program, compiled here (a benchmark-only shader, not part of the library's set).
+gpu::Program copyProgram(std::string& error) {
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  glShaderSource(shader, 1, &kCopyShader, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    std::array<char, 2048> log{};
+    glGetShaderInfoLog(shader, static_cast<GLsizei>(log.size()), nullptr, log.data());
+    glDeleteShader(shader);
+    error = std::string("the copy shader does not compile: ") + log.data();
+    return {};
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, shader);
+  glLinkProgram(program);
+  glDeleteShader(shader);
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    glDeleteProgram(program);
+    error = "the copy shader does not link";
+    return {};
+  }
+  return gpu::Program(program);
+}
+
+void runCopy(benchmark::State& state, std::uint64_t mib) {
+  std::string error;
+  GpuRig* r = rig(error);
+  if (r == nullptr) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const gpu::ContextInfo& info = r->context.info();
+  const std::uint64_t bytes = mib << 20;
+  if (bytes > static_cast<std::uint64_t>(info.maxShaderStorageBlockSize)) {
+    state.SkipWithError(fmt::format("{} MiB exceed one storage buffer of {} ({} MiB)", mib, info.renderer,
+                                    info.maxShaderStorageBlockSize >> 20)
+                            .c_str());
+    return;
+  }
+  if (!r->copy) r->copy = copyProgram(error);
+  if (!r->copy) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const gpu::Program& program = r->copy;
+  gpu::takeGlError();
+  const gpu::Buffer src(bytes, 0), dst(bytes, 0);
+  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
+    state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", mib).c_str());
+    return;
+  }
+  src.fill(1u);
+  unbindFramebuffer();
+  const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
+  program.setUniform(0, count);
+  const auto groups = static_cast<GLuint>(std::min<std::uint64_t>((count + 255) / 256, 65535));
+  std::uint64_t issued = 0;
+  auto issue = [&] {
+    const std::size_t slot = issued % kRing;
+    src.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+    dst.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
+    program.use();
+    glQueryCounter(r->begins[slot].id(), GL_TIMESTAMP);
+    glDispatchCompute(groups, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
+    ++issued;
+  };
+  for (int k = 0; k < kWarmupSteps; ++k) issue();
+  glFinish();
+  issued = 0;
+  for (int k = 0; k < kInFlight; ++k) issue();
+  std::uint64_t reported = 0;
+  for (auto _ : state) {
+    issue();
+    const std::size_t slot = reported % kRing;
+    state.SetIterationTime(seconds(r->begins[slot], r->ends[slot]));
+    ++reported;
+  }
+  glFinish();
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(2 * bytes));
+  state.counters["mib"] = static_cast<double>(mib);
+  if (!glContextInHeader()) state.SetLabel(info.renderer);
+}
+
+struct GpuPlan {
+  std::string_view workload;
+  std::vector<std::uint32_t> steps;   // full step
+  std::vector<std::uint32_t> stages;  // one benchmark per stage
+};
+
+std::vector<GpuPlan> plans(Sweep sweep) {
+  if (sweep == Sweep::Quick)
+    return {
+        {"density", {1000, 4000, 16000, 64000, 256000, 1000000}, {16000, 64000}},
+        {"neighbours18", {16000, 64000}, {}},
+        {"candidates200", {64000, 1000000}, {}},
+        {"world", {1000, 4000, 16000, 64000}, {}},
+    };
+  const std::vector<std::uint32_t> upTo10M = {1000, 4000, 16000, 64000, 256000, 1000000, 4000000, 10000000};
+  return {
+      {"density", upTo10M, {16000, 256000, 1000000}},
+      {"neighbours18", {16000, 64000, 256000, 1000000, 4000000, 10000000}, {}},
+      {"candidates200", {64000, 256000, 1000000, 4000000, 10000000}, {1000000}},
+      {"world", {1000, 4000, 16000, 64000, 256000, 1000000}, {}},
+  };
+}
+
+}  // namespace
+
+void registerGpuBenchmarks() {
+  for (const GpuPlan& plan : plans(options().sweep)) {
+    const Workload& w = workload(plan.workload);
+    for (const std::uint32_t n : plan.steps)
+      registerGlBenchmark(fmt::format("{}/gpu/n:{}", w.name, n),
+                          [&w, n](benchmark::State& state) { runGpuSteps(state, w, n, -1); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseManualTime();
+    for (const std::uint32_t n : plan.stages)
+      for (std::size_t s = 0; s < gpu::FlockPipeline::kStages.size(); ++s)
+        registerGlBenchmark(
+            fmt::format("{}/gpu:{}/n:{}", w.name, gpu::FlockPipeline::kStages[s], n),
+            [&w, n, s](benchmark::State& state) { runGpuSteps(state, w, n, static_cast<int>(s)); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->Iterations(kStageIterations);
+  }
+  const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
+  registerGlBenchmark(fmt::format("bandwidth/gpu-copy/mib:{}", mib),
+                      [mib](benchmark::State& state) { runCopy(state, mib); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseManualTime();
+}
+
+}  // namespace murmur::bench

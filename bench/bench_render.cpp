@@ -1,0 +1,167 @@
+// Rendering benchmarks: whole frames (sky, overlay, flock; 4x MSAA resolved) of the default-density
+// flock into a 1920x1080 offscreen target, the frame finished (glFinish) inside the timing.
+//
+//   BM_Render/draw/<shape>/n:N        drawing only, the flock uploaded once (birds or points)
+//   BM_Render/step+draw/gpu/n:N       a gpu::FlockPipeline step, then the frame from its buffers
+//   BM_Render/step+draw/cpu/n:N       a CPU grid step, the state uploaded, then the frame: the
+//                                     demo's cpu backend path
+//
+// N = 10,000 and 100,000; 1,000,000 too when MURMUR_BENCH_RENDER_1M=1 (slow on llvmpipe). Counters:
+// boids, fps. items_per_second counts boids drawn.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench_common.hpp"
+#include "gpu/flock_pipeline.hpp"
+#include "gpu/shader_library.hpp"
+#include "render/boid_buffers.hpp"
+#include "render/camera.hpp"
+#include "render/frame_renderer.hpp"
+#include "render/offscreen.hpp"
+#include "render/overlay.hpp"
+#include "sim/builders.hpp"
+#include "sim/cpu_backend.hpp"
+
+namespace murmur::bench {
+namespace {
+
+constexpr int kWidth = 1920;
+constexpr int kHeight = 1080;
+
+// The renderer and the target, made once in the process's GL context (and destroyed before it:
+// this static is made after the context).
+struct RenderRig {
+  gpu::ShaderLibrary shaders;
+  render::FrameRenderer renderer{shaders};
+  render::OffscreenTarget target{kWidth, kHeight};
+};
+
+RenderRig* rig(benchmark::State& state) {
+  if (glContext() == nullptr) {
+    state.SkipWithError(("no GL context: " + glContextError()).c_str());
+    return nullptr;
+  }
+  static const std::unique_ptr<RenderRig> made = std::make_unique<RenderRig>();
+  return made.get();
+}
+
+// The scene's overlay in the renderer, and a camera framing its world.
+render::Camera prepareView(RenderRig& r, const sim::Scene& scene) {
+  r.renderer.setOverlay(render::sceneOverlay(scene, nullptr));
+  render::Camera camera;
+  camera.setViewport(kWidth, kHeight);
+  camera.frameBox(scene.model.worldMin, scene.model.worldMax);
+  return camera;
+}
+
+void drawFrame(RenderRig& r, const render::Camera& camera, const render::BoidBuffers& boids,
+               const render::FrameOptions& options) {
+  r.target.bind();
+  r.renderer.render(camera, boids, options);
+  r.target.resolve();
+}
+
+void setFrameCounters(benchmark::State& state, std::uint32_t boids) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * boids);
+  state.counters["boids"] = boids;
+  state.counters["fps"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+render::FrameOptions withShape(render::BoidShape shape) {
+  render::FrameOptions options;
+  options.boids.shape = shape;
+  return options;
+}
+
+void drawOnly(benchmark::State& state, std::uint32_t n, render::BoidShape shape) {
+  RenderRig* r = rig(state);
+  if (r == nullptr) return;
+  const sim::Scene scene = sim::defaultDensityScene(n);
+  const render::Camera camera = prepareView(*r, scene);
+  render::HostBoidBuffers boids;
+  boids.upload(sim::spawnFlock(scene));
+  const render::FrameOptions options = withShape(shape);
+  drawFrame(*r, camera, boids.buffers(), options);  // warm-up: shader variants, first touches
+  glFinish();
+  for (auto _ : state) {
+    drawFrame(*r, camera, boids.buffers(), options);
+    glFinish();
+  }
+  setFrameCounters(state, n);
+}
+
+void stepAndDrawGpu(benchmark::State& state, std::uint32_t n) {
+  RenderRig* r = rig(state);
+  if (r == nullptr) return;
+  const sim::Scene scene = sim::defaultDensityScene(n);
+  const sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  const render::Camera camera = prepareView(*r, scene);
+  gpu::FlockPipeline pipeline(*glContext(), r->shaders);
+  pipeline.upload(sim::spawnFlock(scene));
+  render::BoidBuffers boids;
+  boids.position = pipeline.positionBuffer().id();
+  boids.velocity = pipeline.velocityBuffer().id();
+  boids.groupSource = render::GroupSource::PositionW;
+  boids.count = n;
+  const render::FrameOptions options = withShape(render::BoidShape::Auto);
+  auto frame = [&] {
+    pipeline.step(scene.model, inputs);
+    drawFrame(*r, camera, boids, options);
+    glFinish();
+  };
+  frame();
+  for (auto _ : state) frame();
+  setFrameCounters(state, n);
+}
+
+void stepAndDrawCpu(benchmark::State& state, std::uint32_t n) {
+  RenderRig* r = rig(state);
+  if (r == nullptr) return;
+  const sim::Scene scene = sim::defaultDensityScene(n);
+  const sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  const render::Camera camera = prepareView(*r, scene);
+  sim::FlockState flock = sim::spawnFlock(scene);
+  sim::CpuSimulator simulator(sim::NeighbourSearch::Grid);
+  render::HostBoidBuffers boids;
+  const render::FrameOptions options = withShape(render::BoidShape::Auto);
+  auto frame = [&] {
+    simulator.step(scene.model, inputs, flock);
+    boids.upload(flock);
+    drawFrame(*r, camera, boids.buffers(), options);
+    glFinish();
+  };
+  frame();
+  for (auto _ : state) frame();
+  setFrameCounters(state, n);
+}
+
+void registerRenderBenchmarks() {
+  std::vector<std::uint32_t> sizes = {10'000, 100'000};
+  if (const char* large = std::getenv("MURMUR_BENCH_RENDER_1M");
+      large != nullptr && std::string(large) == "1")
+    sizes.push_back(1'000'000);
+  auto add = [](const std::string& name, auto run) {
+    registerGlBenchmark("BM_Render/" + name, run)->Unit(benchmark::kMillisecond)->UseRealTime();
+  };
+  for (const std::uint32_t n : sizes) {
+    for (const auto& [label, shape] :
+         {std::pair{"birds", render::BoidShape::Birds}, std::pair{"points", render::BoidShape::Points}})
+      add(fmt::format("draw/{}/n:{}", label, n), [n, shape](benchmark::State& s) { drawOnly(s, n, shape); });
+    add(fmt::format("step+draw/gpu/n:{}", n), [n](benchmark::State& s) { stepAndDrawGpu(s, n); });
+    if (n <= 100'000)
+      add(fmt::format("step+draw/cpu/n:{}", n), [n](benchmark::State& s) { stepAndDrawCpu(s, n); });
+  }
+}
+
+// Registered when the program loads (bench/main.cpp registers the cpu and gpu suites itself).
+const bool registered = (registerRenderBenchmarks(), true);
+
+}  // namespace
+}  // namespace murmur::bench
