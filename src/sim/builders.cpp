@@ -99,20 +99,15 @@ Scene defaultDensityScene(std::uint32_t count, int dims) {
   scene.count = count;
   scene.model.dims = dims;
   const ModelParams defaults;
-  const glm::vec3 size = defaults.worldSize();
-  if (dims == 3) {
-    const float scale = std::cbrt(static_cast<float>(count) / 10000.0f);
-    scene.model.worldMin = defaults.worldMin * scale;
-    scene.model.worldMax = defaults.worldMax * scale;
-  } else {
-    const float scale = std::sqrt(static_cast<float>(count) / 10000.0f);
-    scene.model.worldMin = glm::vec3(defaults.worldMin.x * scale, -0.5f * size.y, defaults.worldMin.z * scale);
-    scene.model.worldMax = glm::vec3(defaults.worldMax.x * scale, 0.5f * size.y, defaults.worldMax.z * scale);
-  }
-  // Keep the containment band and the interior sensible in tiny worlds.
-  const glm::vec3 extent = scene.model.worldSize();
-  const float smallest = dims == 3 ? std::min({extent.x, extent.y, extent.z}) : std::min(extent.x, extent.z);
-  scene.model.margin = std::min(defaults.margin, 0.25f * smallest);
+  // Boids spawn inside the containment band: scale that interior (180 x 80 x 180 for the default
+  // 10,000), then put the band back around it, so the density is the same for every N.
+  const glm::vec3 band(defaults.margin);
+  const glm::vec3 interior = defaults.worldSize() - 2.0f * band;
+  const float n = static_cast<float>(count) / 10000.0f;
+  glm::vec3 half = 0.5f * interior * (dims == 3 ? std::cbrt(n) : std::sqrt(n)) + band;
+  if (dims == 2) half.y = 0.5f * defaults.worldSize().y;  // y is inactive in 2D
+  scene.model.worldMin = -half;
+  scene.model.worldMax = half;
   return scene;
 }
 

@@ -19,8 +19,8 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls = nullptr);
 // The scene's static inputs: its obstacles, its [[targets]] as group goals, its [[predators]].
 StepInputs staticInputs(const Scene& scene, std::uint32_t groups);
 
-// The default model in a world whose size keeps the density of the default scene
-// (10,000 boids in 200 x 100 x 200) for any N.
+// The default model in a world whose spawn interior (inside the containment band) keeps the
+// density of the default scene, 10,000 boids in 180 x 80 x 180, for any N.
 Scene defaultDensityScene(std::uint32_t count, int dims = 3);
 
 // A wrap-around world sized so that each boid has about `neighbours` others within the

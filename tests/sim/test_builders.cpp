@@ -1,0 +1,89 @@
+// The scene builders the benchmarks and tests share: the densities they promise, measured on the
+// flocks they spawn (neighbours within R and candidates in the 27 neighbouring cells, by brute
+// force over the grid), and seeded, deterministic spawning.
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include "sim/builders.hpp"
+#include "sim/grid.hpp"
+#include "sim/rules.hpp"
+
+namespace murmur::sim {
+namespace {
+
+struct Density {
+  double neighbours = 0.0;  // mean boids within R (other than itself)
+  double candidates = 0.0;  // mean boids in the neighbouring cells (itself included)
+};
+
+Density measure(const Scene& scene) {
+  const FlockState flock = spawnFlock(scene);
+  const GridSpec grid = makeGridSpec(scene.model);
+  CellOrder cells;
+  cells.build(grid, flock.position, 1);
+  const float r2 = scene.model.perceptionRadius * scene.model.perceptionRadius;
+  const bool wrap = scene.model.boundary == Boundary::Wrap;
+  std::uint64_t neighbours = 0, candidates = 0;
+  for (std::size_t i = 0; i < flock.size(); ++i) {
+    forEachNeighbourRange(grid, cells, grid.cellCoord(flock.position[i]), scene.model.dims,
+                          [&](std::uint32_t begin, std::uint32_t end, bool) {
+                            candidates += end - begin;
+                            for (std::uint32_t s = begin; s < end; ++s) {
+                              const std::uint32_t j = cells.order[s];
+                              glm::vec3 d = flock.position[j] - flock.position[i];
+                              if (wrap) d = minimumImage(d, scene.model.worldSize());
+                              neighbours += j != i && glm::dot(d, d) < r2;
+                            }
+                          });
+  }
+  return {double(neighbours) / double(flock.size()), double(candidates) / double(flock.size())};
+}
+
+TEST(Builders, FixedNeighbourSceneHasTheRequestedNeighbours) {
+  for (const int dims : {2, 3}) {
+    const Density d = measure(fixedNeighbourScene(20000, 18.0f, dims));
+    EXPECT_NEAR(d.neighbours, 18.0, 18.0 * 0.05) << dims << "D";
+  }
+}
+
+TEST(Builders, FixedCandidateSceneHasTheRequestedCandidates) {
+  const Density d = measure(fixedCandidateScene(20000, 200.0f));
+  EXPECT_NEAR(d.candidates, 200.0, 200.0 * 0.15);
+}
+
+TEST(Builders, DefaultDensityKeepsDensityAndDefaultWorldKeepsTheWorld) {
+  // The same density at any N: the mean neighbour count does not depend on N (within noise).
+  const Density small = measure(defaultDensityScene(5000));
+  const Density large = measure(defaultDensityScene(40000));
+  EXPECT_NEAR(small.neighbours, large.neighbours, 0.15 * large.neighbours + 0.05);
+  // The default world: density grows with N, about 8 times the neighbours for 8 times the boids.
+  const Scene world = defaultWorldScene(40000);
+  EXPECT_EQ(world.model.worldMin, ModelParams{}.worldMin);
+  EXPECT_EQ(world.model.worldMax, ModelParams{}.worldMax);
+  const double ratio = measure(defaultWorldScene(40000)).neighbours / measure(defaultWorldScene(5000)).neighbours;
+  EXPECT_NEAR(ratio, 8.0, 1.0);
+}
+
+TEST(Builders, SpawnIsSeededAndInsideTheWorld) {
+  Scene scene = defaultDensityScene(2000);
+  scene.groups = 3;
+  const FlockState a = spawnFlock(scene), b = spawnFlock(scene);
+  EXPECT_EQ(a.position, b.position);
+  EXPECT_EQ(a.velocity, b.velocity);
+  scene.seed = 2;
+  EXPECT_NE(spawnFlock(scene).position, a.position);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a.group[i], i % 3);
+    const float speed = glm::length(a.velocity[i]);
+    EXPECT_GE(speed, scene.model.minSpeed - 1e-4f);
+    EXPECT_LE(speed, scene.model.maxSpeed + 1e-4f);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_GE(a.position[i][k], scene.model.worldMin[k] + scene.model.margin);
+      EXPECT_LE(a.position[i][k], scene.model.worldMax[k] - scene.model.margin);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace murmur::sim
