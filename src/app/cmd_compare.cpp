@@ -13,6 +13,17 @@
 namespace murmur::app {
 namespace {
 
+JsonObject backendJson(const FlockBackend& backend, double seconds, const sim::FlockMetrics& metrics,
+                       const std::vector<sim::GroupSummary>& groups) {
+  JsonObject json;
+  json.add("backend", backend.name())
+      .add("device", backend.device())
+      .add("wall_seconds", seconds)
+      .add("metrics", metricsJson(metrics))
+      .raw("groups", groupsJson(groups));
+  return json;
+}
+
 class CompareCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
@@ -110,18 +121,8 @@ class CompareCommand final : public Command {
           .add("scene", world.scene.path)
           .add("boids", static_cast<std::uint64_t>(world.initial.size()))
           .add("steps", steps)
-          .add("reference", JsonObject()
-                                .add("backend", reference->name())
-                                .add("device", reference->device())
-                                .add("wall_seconds", refSeconds)
-                                .add("metrics", metricsJson(refMetrics))
-                                .raw("groups", groupsJson(refGroups)))
-          .add("candidate", JsonObject()
-                                .add("backend", candidate->name())
-                                .add("device", candidate->device())
-                                .add("wall_seconds", candSeconds)
-                                .add("metrics", metricsJson(candMetrics))
-                                .raw("groups", groupsJson(candGroups)))
+          .add("reference", backendJson(*reference, refSeconds, refMetrics, refGroups))
+          .add("candidate", backendJson(*candidate, candSeconds, candMetrics, candGroups))
           .add("one_step", oneStep);
       fmt::print("{}\n", json.str());
     }
