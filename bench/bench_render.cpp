@@ -34,8 +34,8 @@ namespace {
 constexpr int kWidth = 1920;
 constexpr int kHeight = 1080;
 
-// The renderer and the target, made once in the process's GL context (and destroyed before it:
-// this static is made after the context).
+// The renderer and the target, made once in the process's GL context and freed by its release
+// (onGlRelease), before the context goes: never by static destruction.
 struct RenderRig {
   gpu::ShaderLibrary shaders;
   render::FrameRenderer renderer{shaders};
@@ -47,8 +47,15 @@ RenderRig* rig(benchmark::State& state) {
     state.SkipWithError(("no GL context: " + glContextError()).c_str());
     return nullptr;
   }
-  static const std::unique_ptr<RenderRig> made = std::make_unique<RenderRig>();
-  return made.get();
+  static RenderRig* made = nullptr;
+  if (made == nullptr) {
+    made = new RenderRig();
+    onGlRelease([] {
+      delete made;
+      made = nullptr;
+    });
+  }
+  return made;
 }
 
 // The scene's overlay in the renderer, and a camera framing its world.
