@@ -293,10 +293,38 @@ void FlockPipeline::bindStorage() const {
   stepParams_.bindBase(GL_UNIFORM_BUFFER, layout::kStepParams);
 }
 
+namespace {
+
+// llvmpipe writes GL timestamps late while a framebuffer object is bound, so that each stage's time
+// shows up under the stage before it (seen by the render benchmarks and the headless demo). The
+// compute passes need no framebuffer: they run with the default one bound, and the caller's
+// bindings come back afterwards.
+class DefaultFramebufferScope {
+ public:
+  DefaultFramebufferScope() {
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_);
+    if (draw_ != 0 || read_ != 0) glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  }
+  ~DefaultFramebufferScope() {
+    if (draw_ != 0) glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_));
+    if (read_ != 0) glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_));
+  }
+  DefaultFramebufferScope(const DefaultFramebufferScope&) = delete;
+  DefaultFramebufferScope& operator=(const DefaultFramebufferScope&) = delete;
+
+ private:
+  GLint draw_ = 0;
+  GLint read_ = 0;
+};
+
+}  // namespace
+
 void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& inputs) {
   prepareGrid(params);
   writeStepParams(params, inputs);
   if (count_ == 0) return;
+  const DefaultFramebufferScope defaultFramebuffer;
   bindStorage();
   const std::uint64_t n = count_;
   {

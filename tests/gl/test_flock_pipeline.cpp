@@ -518,5 +518,22 @@ TEST(FlockPipeline, TimesEveryStage) {
   }
 }
 
+// A step computes with the default framebuffer bound (llvmpipe's timestamps go astray under a
+// framebuffer object) and gives the caller's framebuffer back.
+TEST(FlockPipeline, StepLeavesTheCallersFramebufferBound) {
+  const sim::Scene scene = sim::defaultDensityScene(500, 3);
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(sim::spawnFlock(scene));
+  const Framebuffer target;
+  target.bind();
+  gpu.step(scene.model, sim::staticInputs(scene, 1));
+  GLint draw = 0, read = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+  EXPECT_EQ(static_cast<GLuint>(draw), target.id());
+  EXPECT_EQ(static_cast<GLuint>(read), target.id());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
 }  // namespace
 }  // namespace murmur::gpu
