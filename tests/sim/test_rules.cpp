@@ -361,10 +361,11 @@ TEST(Rules, InsideAWallCellPushesOut) {
   expectVec(wallForce(ctx, boid({10.5f, 0, 11.5f}, {1, 0, 0})), {-c, 0, c});
   // At the centre: (1,0,0).
   expectVec(wallForce(ctx, boid({11, 0, 11}, {1, 0, 0})), {20, 0, 0});
-  // No grid, or an empty one: no force.
-  f.inputs.walls = std::make_shared<WallGrid>();
-  const PackedInputs empty = packInputs(f.params, f.inputs, 1);
-  const StepContext none = makeStepContext(f.params, empty);
+  // An empty grid: no force.
+  Fixture e;
+  e.inputs.walls = std::make_shared<WallGrid>();
+  const PackedInputs empty = packInputs(e.params, e.inputs, 1);
+  const StepContext none = makeStepContext(e.params, empty);
   expectVec(wallForce(none, boid({10.5f, 0, 11.5f}, {1, 0, 0})), {0, 0, 0});
 }
 
@@ -382,19 +383,19 @@ TEST(Rules, WallsAreSolid) {
   const BoidUpdate up = integrate(ctx, boid({11, 0, 9.99f}, {0.6f, 0, 8}), Forces{});
   EXPECT_EQ(up.position.z, 9.99f);
   expectVec(up.velocity, {0.6f, 0, -8});
-  // Diagonally into its corner: both single moves are blocked too, so it stays and turns round.
-  f.inputs.walls = oneWallCell();
-  auto walls = std::make_shared<WallGrid>(*oneWallCell());
-  walls->blocked[5 * 10 + 4] = walls->blocked[4 * 10 + 5] = 1;  // cells left of and below (5, 5)
-  f.inputs.walls = walls;
-  const PackedInputs cornered = packInputs(f.params, f.inputs, 1);
-  const StepContext corner = makeStepContext(f.params, cornered);
-  const BoidUpdate stuck = integrate(corner, boid({9.99f, 0, 9.99f}, {5, 0, 5}), Forces{});
-  expectVec(stuck.position, {9.99f, 0, 9.99f});
-  expectVec(stuck.velocity, {-5, 0, -5});
   // Already inside: moves freely (the wall term pushes it out).
   const BoidUpdate inside = integrate(ctx, boid({10.5f, 0, 11}, {6, 0, 0}), Forces{});
   EXPECT_NEAR(inside.position.x, 10.6f, 1e-5f);
+  // Diagonally into its corner: both single moves are blocked too, so it stays and turns round.
+  Fixture c;
+  auto walls = oneWallCell();
+  walls->blocked[5 * 10 + 4] = walls->blocked[4 * 10 + 5] = 1;  // cells left of and below (5, 5)
+  c.inputs.walls = walls;
+  const PackedInputs cornered = packInputs(c.params, c.inputs, 1);
+  const StepContext corner = makeStepContext(c.params, cornered);
+  const BoidUpdate stuck = integrate(corner, boid({9.99f, 0, 9.99f}, {5, 0, 5}), Forces{});
+  expectVec(stuck.position, {9.99f, 0, 9.99f});
+  expectVec(stuck.velocity, {-5, 0, -5});
 }
 
 TEST(Rules, TwoDimensionsKeepYZero) {
