@@ -1,6 +1,4 @@
 // murmur run: a headless simulation of a scene on one backend, with a summary (and --json).
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 
@@ -9,6 +7,7 @@
 #include "app/backend.hpp"
 #include "app/command.hpp"
 #include "app/json.hpp"
+#include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
 #include "sim/metrics.hpp"
@@ -16,26 +15,6 @@
 
 namespace murmur::app {
 namespace {
-
-// A progress line on stderr, only on a terminal, at most five times a second.
-class Progress {
- public:
-  explicit Progress(std::uint64_t total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total >= 100) {}
-  void update(std::uint64_t done) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (done < total_ && now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    std::fprintf(stderr, "\rstep %llu/%llu (%3.0f%%)", static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total_), 100.0 * double(done) / double(total_));
-    if (done == total_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  std::uint64_t total_;
-  bool enabled_;
-  std::chrono::steady_clock::time_point last_{};
-};
 
 class RunCommand final : public Command {
  public:
@@ -55,7 +34,7 @@ class RunCommand final : public Command {
     const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     backend->setState(world.initial);
 
-    Progress progress(steps);
+    ProgressBar progress(steps, 100);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
       advanceAgents(world, *backend);

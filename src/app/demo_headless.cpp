@@ -1,5 +1,4 @@
 // `murmur demo --headless`: the flock rendered offscreen on the headless EGL context, PNG frames.
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -11,6 +10,7 @@
 
 #include "app/demo_modes.hpp"
 #include "app/demo_session.hpp"
+#include "app/progress.hpp"
 #include "gpu/context.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
@@ -31,31 +31,6 @@ void prepareFrameDirectory(const std::string& dir) {
                      "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
   sim::checkWritable((fs::path(dir) / "frame_000000.png").string());
 }
-
-// A progress bar on stderr, only on a terminal, at most five times a second.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::uint64_t total)
-      : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total > 0) {}
-  void update(std::uint64_t done, std::uint64_t frames) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (done < total_ && now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    constexpr int kWidth = 30;
-    const int filled = static_cast<int>(kWidth * done / total_);
-    std::fprintf(
-        stderr, "\r[%s%s] step %llu/%llu, %llu frames", std::string(std::size_t(filled), '#').c_str(),
-        std::string(std::size_t(kWidth - filled), '.').c_str(), static_cast<unsigned long long>(done),
-        static_cast<unsigned long long>(total_), static_cast<unsigned long long>(frames));
-    if (done == total_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  std::uint64_t total_;
-  bool enabled_;
-  std::chrono::steady_clock::time_point last_{};
-};
 
 }  // namespace
 
@@ -99,7 +74,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   for (std::uint64_t s = 1; s <= steps; ++s) {
     session.step();
     if (s % every == 0) writeFrame();
-    progress.update(s, frames);
+    progress.update(s, std::to_string(frames) + " frames");
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
