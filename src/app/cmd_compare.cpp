@@ -50,7 +50,7 @@ class CompareCommand final : public Command {
     reference->setState(world.initial);
     candidate->setState(world.initial);
     std::optional<ai::AgentDirector> candidateDirector =
-        world.director ? ai::AgentDirector::fromScene(world.scene) : std::nullopt;
+        ai::AgentDirector::create(world.scene, world.agents);
     sim::StepInputs candidateInputs = world.inputs;
     advanceAgents(world, *reference);
     if (candidateDirector) candidateDirector->update(params.dt, reference->groupSummaries(), candidateInputs);
