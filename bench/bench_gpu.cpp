@@ -53,16 +53,6 @@ constexpr std::uint64_t kHostBytesPerBoid = 160;
 
 using Clock = std::chrono::steady_clock;
 
-bool hasExtension(std::string_view name) {
-  GLint count = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
-  for (GLint i = 0; i < count; ++i) {
-    const auto* ext = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
-    if (ext != nullptr && name == ext) return true;
-  }
-  return false;
-}
-
 std::uint64_t hostAvailableBytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
@@ -70,26 +60,6 @@ std::uint64_t hostAvailableBytes() {
   std::string unit;
   while (meminfo >> key >> kib >> unit)
     if (key == "MemAvailable:") return kib * 1024;
-  return 0;
-}
-
-// Free device memory in bytes, 0 when the driver does not say.
-std::uint64_t deviceAvailableBytes(const gpu::ContextInfo& info) {
-  if (hasExtension("GL_NVX_gpu_memory_info")) {
-    constexpr GLenum kCurrentAvailableVidmemNvx = 0x9049;  // KiB
-    GLint kib = 0;
-    glGetIntegerv(kCurrentAvailableVidmemNvx, &kib);
-    return static_cast<std::uint64_t>(kib) * 1024;
-  }
-  if (hasExtension("GL_ATI_meminfo")) {
-    constexpr GLenum kVboFreeMemoryAti = 0x87FB;  // KiB, 4 values: total free first
-    std::array<GLint, 4> kib{};
-    glGetIntegerv(kVboFreeMemoryAti, kib.data());
-    return static_cast<std::uint64_t>(kib[0]) * 1024;
-  }
-  if (info.renderer.find("llvmpipe") != std::string::npos ||
-      info.renderer.find("softpipe") != std::string::npos)
-    return hostAvailableBytes();
   return 0;
 }
 
@@ -241,7 +211,7 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
   if (host > 0 && std::uint64_t{n} * kHostBytesPerBoid > host)
     return fmt::format("{} boids need about {} MiB of host memory to prepare; {} MiB available", n,
                        (std::uint64_t{n} * kHostBytesPerBoid) >> 20, host >> 20);
-  const std::uint64_t device = deviceAvailableBytes(info);
+  const std::uint64_t device = gpu::freeDeviceMemory(info);
   const std::uint64_t need =
       std::uint64_t{n} * kDeviceBytesPerBoid + (std::uint64_t{pipelineMaxCells(info)} + 1) * 8;
   if (device > 0 && need > device - device / 10)

@@ -21,11 +21,8 @@
 #include <fmt/format.h>
 
 #include "bench_common.hpp"
+#include "build_info.hpp"
 #include "gpu/flock_pipeline.hpp"
-
-#ifndef MURMUR_GIT_DESCRIBE
-#define MURMUR_GIT_DESCRIBE "unknown"
-#endif
 
 namespace {
 
@@ -85,28 +82,13 @@ bool listOnly(int argc, char** argv) {
   return false;
 }
 
-// "4.5 (Core Profile) Mesa 22.3.6" -> "Mesa 22.3.6"; "4.6.0 NVIDIA 550.54.15" -> "NVIDIA 550.54.15".
-std::string driverOf(std::string_view version) {
-  const std::size_t profile = version.find(')');
-  std::size_t start = profile != std::string_view::npos ? profile + 1 : version.find(' ');
-  if (start == std::string_view::npos) return std::string(version);
-  while (start < version.size() && version[start] == ' ') ++start;
-  return std::string(version.substr(start));
-}
-
 void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("cpu_model", murmur::bench::cpuModel());
   benchmark::AddCustomContext("cpu_cores", std::to_string(std::thread::hardware_concurrency()));
   benchmark::AddCustomContext("omp_threads", std::to_string(omp_get_max_threads()));
-#ifdef NDEBUG
-  benchmark::AddCustomContext("murmur_build_type", "release");
-#else
-  benchmark::AddCustomContext("murmur_build_type", "debug");
-#endif
-  // scripts/bench.sh passes the working tree's `git describe` (the compile-time one may be stale).
-  const char* commit = std::getenv("MURMUR_COMMIT");
-  benchmark::AddCustomContext("murmur_commit",
-                              commit != nullptr && *commit != '\0' ? commit : MURMUR_GIT_DESCRIBE);
+  benchmark::AddCustomContext("murmur_version", std::string(murmur::buildVersion()));
+  benchmark::AddCustomContext("murmur_build_type", std::string(murmur::buildType()));
+  benchmark::AddCustomContext("murmur_commit", std::string(murmur::buildCommit()));
   benchmark::AddCustomContext("murmur_sweep", options.sweep == Sweep::Quick ? "quick" : "standard");
   benchmark::AddCustomContext("murmur_warmup_steps", std::to_string(murmur::bench::kWarmupSteps));
   benchmark::AddCustomContext("murmur_episode_steps", std::to_string(murmur::bench::kEpisodeSteps));
@@ -128,7 +110,10 @@ void addGlContext(const Options& options, bool selected) {
   benchmark::AddCustomContext("gl_vendor", info.vendor);
   benchmark::AddCustomContext("gl_renderer", info.renderer);
   benchmark::AddCustomContext("gl_version", info.version);
-  benchmark::AddCustomContext("gl_driver", driverOf(info.version));
+  benchmark::AddCustomContext("gl_driver", info.driver);
+  benchmark::AddCustomContext("gl_memory_total_mib", std::to_string(info.memoryTotalBytes >> 20));
+  benchmark::AddCustomContext("gl_memory_free_mib", std::to_string(info.memoryFreeBytes >> 20));
+  benchmark::AddCustomContext("gl_memory_source", info.memorySource);
   benchmark::AddCustomContext("gl_max_storage_block_mib",
                               std::to_string(info.maxShaderStorageBlockSize >> 20));
   benchmark::AddCustomContext("gl_max_boids", std::to_string(murmur::gpu::FlockPipeline::maxBoids(info)));

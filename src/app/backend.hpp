@@ -15,6 +15,7 @@
 
 namespace murmur::gpu {
 class Context;
+struct ContextInfo;
 class FlockPipeline;
 }  // namespace murmur::gpu
 
@@ -40,6 +41,8 @@ class FlockBackend {
   virtual void requireCapacity(std::uint64_t /*boids*/) const {}
   // The GPU pipeline whose storage buffers hold the state (a renderer draws from them), or null.
   virtual gpu::FlockPipeline* gpuPipeline() { return nullptr; }
+  // The GL device the backend runs on (vendor, renderer, driver, memory), or null for the CPU.
+  virtual const gpu::ContextInfo* glDevice() const { return nullptr; }
 };
 
 // name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu when a GL 4.3 context can be created, else

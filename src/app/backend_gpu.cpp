@@ -49,6 +49,7 @@ class GpuFlockBackend final : public FlockBackend {
   }
   std::string device() const override { return context_.info().renderer; }
   gpu::FlockPipeline* gpuPipeline() override { return &pipeline_; }
+  const gpu::ContextInfo* glDevice() const override { return &context_.info(); }
 
  private:
   std::unique_ptr<gpu::Context> owned_;

@@ -18,6 +18,7 @@ JsonObject backendJson(const FlockBackend& backend, double seconds, const sim::F
   JsonObject json;
   json.add("backend", backend.name())
       .add("device", backend.device())
+      .raw("gl_device", glDeviceJson(backend))
       .add("wall_seconds", seconds)
       .add("metrics", metricsJson(metrics))
       .raw("groups", groupsJson(groups));

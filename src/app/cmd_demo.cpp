@@ -8,15 +8,19 @@
 
 #include "app/command.hpp"
 #include "app/demo_modes.hpp"
+#include "app/install_dirs.hpp"
 #include "app/window_context.hpp"
 #include "gpu/error.hpp"
 
 namespace murmur::app {
 namespace {
 
+// scenes/free.toml under the working directory, else the bundle's installed copy, else the source tree's.
 std::string defaultScene() {
   const char* relative = "scenes/free.toml";
-  return std::filesystem::exists(relative) ? relative : MURMUR_SOURCE_DIR "/scenes/free.toml";
+  if (std::filesystem::exists(relative)) return relative;
+  const std::filesystem::path installed = installedShareDir() / relative;
+  return std::filesystem::exists(installed) ? installed.string() : MURMUR_SOURCE_DIR "/scenes/free.toml";
 }
 
 class DemoCommand final : public Command {

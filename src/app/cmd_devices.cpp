@@ -1,5 +1,6 @@
-// `murmur devices`: the EGL devices of this machine and the headless context Murmur would use
-// (the one `murmur run --backend gpu` and the benchmarks get), with the limits that bound a flock.
+// `murmur devices`: the EGL devices of this machine (hardware and software) and the headless
+// context Murmur would use (the one `murmur run --backend gpu` and the benchmarks get), with the
+// limits that bound a flock.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -12,17 +13,24 @@
 namespace murmur::app {
 namespace {
 
+std::string mib(std::uint64_t bytes) {
+  return bytes > 0 ? fmt::format("{} MiB", bytes >> 20) : std::string("?");
+}
+
 class DevicesCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("--device", device_, "EGL device to open (index from the list; -1: the first that works)");
+    sub.add_option("--device", device_,
+                   "EGL device to open (index from the list; -1: hardware first, then software)");
   }
 
   int run() override {
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
     fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
+    const std::vector<int> order = gpu::preferredDeviceOrder(devices);
     for (const gpu::EglDevice& d : devices)
-      fmt::print("  {}: {}{}\n", d.index, d.name, d.software ? " [software]" : "");
+      fmt::print("  {}: {} [{}]{}\n", d.index, d.name, d.software ? "software" : "hardware",
+                 !order.empty() && order.front() == d.index ? " (default)" : "");
     std::unique_ptr<gpu::Context> context;
     try {
       context = gpu::createHeadlessContext(device_);
@@ -34,6 +42,9 @@ class DevicesCommand final : public Command {
     fmt::print("in use: {}\n", info.platform);
     fmt::print("  GL_VENDOR    {}\n  GL_RENDERER  {}\n  GL_VERSION   {}\n  GLSL         {}\n", info.vendor,
                info.renderer, info.version, info.glslVersion);
+    fmt::print("  driver       {}\n", info.driver);
+    fmt::print("  memory       {} total, {} free ({})\n", mib(info.memoryTotalBytes),
+               mib(info.memoryFreeBytes), info.memorySource);
     fmt::print("  max storage block  {} MiB: at most {} boids\n", info.maxShaderStorageBlockSize >> 20,
                gpu::FlockPipeline::maxBoids(info));
     fmt::print("  max work groups    {} x {} x {} (work group: {} invocations, {} KiB shared)\n",

@@ -70,6 +70,7 @@ class RunCommand final : public Command {
           .add("scene", world.scene.path)
           .add("backend", backend->name())
           .add("device", backend->device())
+          .raw("gl_device", glDeviceJson(*backend))
           .add("boids", static_cast<std::uint64_t>(final.size()))
           .add("steps", steps)
           .add("wall_seconds", seconds)

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "build_info.hpp"
 #include "sim/error.hpp"
 
 namespace murmur::app {
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
   using namespace murmur::app;
   CLI::App cli{"murmur: GPU flocking simulator and renderer"};
   cli.require_subcommand(1);
+  cli.set_version_flag("--version", fmt::format("murmur {} (commit {}, {} build)", murmur::buildVersion(),
+                                                murmur::buildCommit(), murmur::buildType()));
   auto& registry = commandRegistry();
   std::sort(registry.begin(), registry.end(),
             [](const CommandInfo& a, const CommandInfo& b) { return a.name < b.name; });
@@ -34,6 +37,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return cli.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return cli.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "murmur: %s\n", e.what());

@@ -3,7 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "app/backend.hpp"
 #include "app/json.hpp"
+#include "gpu/context.hpp"
 #include "sim/metrics.hpp"
 
 namespace murmur::app {
@@ -18,6 +20,22 @@ inline JsonObject metricsJson(const sim::FlockMetrics& m) {
       .add("min_pair_distance", m.minPairDistance)
       .add("non_finite", m.nonFinite);
   return json;
+}
+
+// The GL device a backend runs on ("null" for the CPU backends): what a shared result must name.
+inline std::string glDeviceJson(const FlockBackend& backend) {
+  const gpu::ContextInfo* info = backend.glDevice();
+  if (info == nullptr) return "null";
+  return JsonObject()
+      .add("vendor", info->vendor)
+      .add("renderer", info->renderer)
+      .add("driver", info->driver)
+      .add("gl_version", info->version)
+      .add("memory_total_bytes", info->memoryTotalBytes)
+      .add("memory_free_bytes", info->memoryFreeBytes)
+      .add("memory_source", info->memorySource)
+      .add("context", info->platform)
+      .str();
 }
 
 inline std::string groupsJson(const std::vector<sim::GroupSummary>& groups) {

@@ -1,6 +1,8 @@
 #include "gpu/context.hpp"
 
 #include <algorithm>
+#include <array>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -100,6 +102,13 @@ EglDevice describeDevice(int index, EGLDeviceEXT device) {
       name += (name.empty() ? "" : ", ") + std::string(file);
   if (name.empty()) name = out.software ? "software renderer (Mesa)" : "EGL device " + std::to_string(index);
   out.name = name;
+  return out;
+}
+
+std::vector<EglDevice> describeDevices(const std::vector<EGLDeviceEXT>& devices) {
+  std::vector<EglDevice> out;
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    out.push_back(describeDevice(static_cast<int>(i), devices[i]));
   return out;
 }
 
@@ -231,6 +240,59 @@ std::string getString(GLenum name) {
   return text != nullptr ? reinterpret_cast<const char*>(text) : "";
 }
 
+bool hasGlExtension(std::string_view name) {
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+  for (GLint i = 0; i < count; ++i) {
+    const auto* ext = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+    if (ext != nullptr && name == ext) return true;
+  }
+  return false;
+}
+
+// A /proc/meminfo figure ("MemTotal:", "MemAvailable:"), bytes; 0 when absent.
+std::uint64_t hostMemory(std::string_view key) {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name, unit;
+  std::uint64_t kib = 0;
+  while (meminfo >> name >> kib >> unit)
+    if (name == key) return kib * 1024;
+  return 0;
+}
+
+bool isSoftwareRenderer(const std::string& renderer) {
+  return renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
+}
+
+// Vendor memory queries (the enums of GL_NVX_gpu_memory_info and GL_ATI_meminfo; values in KiB).
+constexpr GLenum kDedicatedVidmemNvx = 0x9047;
+constexpr GLenum kCurrentAvailableVidmemNvx = 0x9049;
+constexpr GLenum kVboFreeMemoryAti = 0x87FB;  // 4 values: total free first
+
+struct DeviceMemory {
+  std::uint64_t total = 0;
+  std::uint64_t free = 0;
+  std::string source = "unknown";
+};
+
+DeviceMemory queryDeviceMemory(const std::string& renderer) {
+  DeviceMemory memory;
+  if (hasGlExtension("GL_NVX_gpu_memory_info")) {
+    GLint total = 0, free = 0;
+    glGetIntegerv(kDedicatedVidmemNvx, &total);
+    glGetIntegerv(kCurrentAvailableVidmemNvx, &free);
+    memory = {static_cast<std::uint64_t>(total) * 1024, static_cast<std::uint64_t>(free) * 1024,
+              "GL_NVX_gpu_memory_info"};
+  } else if (hasGlExtension("GL_ATI_meminfo")) {
+    std::array<GLint, 4> kib{};
+    glGetIntegerv(kVboFreeMemoryAti, kib.data());
+    memory = {0, static_cast<std::uint64_t>(kib[0]) * 1024, "GL_ATI_meminfo"};
+  } else if (isSoftwareRenderer(renderer)) {
+    memory = {hostMemory("MemTotal:"), hostMemory("MemAvailable:"), "host memory"};
+  }
+  return memory;
+}
+
 }  // namespace
 
 ContextInfo loadGl(GLADloadfunc load, std::string platform) {
@@ -244,6 +306,7 @@ ContextInfo loadGl(GLADloadfunc load, std::string platform) {
   info.renderer = getString(GL_RENDERER);
   info.version = getString(GL_VERSION);
   info.glslVersion = getString(GL_SHADING_LANGUAGE_VERSION);
+  info.driver = driverOf(info.version);
   if (!GLAD_GL_VERSION_4_3)
     throw ContextError("OpenGL 4.3 with compute shaders is needed; " + info.renderer + " offers " +
                        info.version);
@@ -265,16 +328,35 @@ ContextInfo loadGl(GLADloadfunc load, std::string platform) {
   GLint flags = 0;
   glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
   info.debugOutput = (flags & GL_CONTEXT_FLAG_DEBUG_BIT) != 0;
+  const DeviceMemory memory = queryDeviceMemory(info.renderer);
+  info.memoryTotalBytes = memory.total;
+  info.memoryFreeBytes = memory.free;
+  info.memorySource = memory.source;
   return info;
 }
 
+std::uint64_t freeDeviceMemory(const ContextInfo& info) {
+  return queryDeviceMemory(info.renderer).free;
+}
+
+std::string driverOf(std::string_view glVersion) {
+  const std::size_t profile = glVersion.find(')');
+  std::size_t start = profile != std::string_view::npos ? profile + 1 : glVersion.find(' ');
+  if (start == std::string_view::npos) return std::string(glVersion);
+  while (start < glVersion.size() && glVersion[start] == ' ') ++start;
+  return std::string(glVersion.substr(start));
+}
+
+std::vector<int> preferredDeviceOrder(const std::vector<EglDevice>& devices) {
+  std::vector<int> order;
+  for (const bool software : {false, true})
+    for (const EglDevice& device : devices)
+      if (device.software == software) order.push_back(device.index);
+  return order;
+}
+
 std::vector<EglDevice> listEglDevices() {
-  const ClientEgl client = loadEglClient();
-  std::vector<EglDevice> out;
-  const std::vector<EGLDeviceEXT> devices = queryDevices(client);
-  for (std::size_t i = 0; i < devices.size(); ++i)
-    out.push_back(describeDevice(static_cast<int>(i), devices[i]));
-  return out;
+  return describeDevices(queryDevices(loadEglClient()));
 }
 
 std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
@@ -295,12 +377,14 @@ std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
     reasons += (reasons.empty() ? "" : "; ") + candidate + ": " + reason;
   };
   if (devicePlatform) {
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      if (deviceIndex >= 0 && i != static_cast<std::size_t>(deviceIndex)) continue;
-      const EglDevice described = describeDevice(static_cast<int>(i), devices[i]);
-      const std::string platform = "EGL device " + std::to_string(i) + " (" + described.name + ")";
+    const std::vector<EglDevice> described = describeDevices(devices);
+    const std::vector<int> order =
+        deviceIndex >= 0 ? std::vector<int>{deviceIndex} : preferredDeviceOrder(described);
+    for (const int i : order) {
+      const auto at = static_cast<std::size_t>(i);
+      const std::string platform = "EGL device " + std::to_string(i) + " (" + described[at].name + ")";
       try {
-        return tryDisplay(platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i]), platform, debug);
+        return tryDisplay(platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[at]), platform, debug);
       } catch (const ContextError& e) {
         note(platform, e.what());
       }

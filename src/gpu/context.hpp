@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glad/gl.h>
@@ -22,6 +23,13 @@ struct ContextInfo {
   std::string renderer;  // GL_RENDERER
   std::string version;   // GL_VERSION
   std::string glslVersion;
+  std::string driver;  // the driver part of GL_VERSION: "Mesa 22.3.6", "NVIDIA 550.54.15"
+  // Memory of the device when the context was made, bytes (0: the driver does not say); where the
+  // figures come from: "GL_NVX_gpu_memory_info", "GL_ATI_meminfo" (free only), "host memory"
+  // (a software renderer), or "unknown".
+  std::uint64_t memoryTotalBytes = 0;
+  std::uint64_t memoryFreeBytes = 0;
+  std::string memorySource;
   int majorVersion = 0;
   int minorVersion = 0;
   std::int64_t maxShaderStorageBlockSize = 0;  // bytes one storage buffer binding may address
@@ -51,11 +59,17 @@ class Context {
 // GL_ARB_direct_state_access) and returns its strings and limits. Throws ContextError.
 ContextInfo loadGl(GLADloadfunc load, std::string platform);
 
+// Free device memory now, bytes (the current context's device; 0 when the driver does not say).
+std::uint64_t freeDeviceMemory(const ContextInfo& info);
+
+// "4.5 (Core Profile) Mesa 22.3.6" -> "Mesa 22.3.6"; "4.6.0 NVIDIA 550.54.15" -> "NVIDIA 550.54.15".
+std::string driverOf(std::string_view glVersion);
+
 // A headless OpenGL 4.5 core context (4.3 when 4.5 is refused), current on this thread with no
 // surface. deviceIndex selects an EGL device (EGL_EXT_device_enumeration + EGL_EXT_platform_device;
-// listEglDevices() numbers them); -1 takes the first device that works, then Mesa's surfaceless
-// platform. debug asks for a debug context (slower; GL errors reach the debug callback).
-// libEGL is loaded at run time (nothing links against it). Throws ContextError.
+// listEglDevices() numbers them); -1 tries the devices in preferredDeviceOrder() (hardware before
+// software), then Mesa's surfaceless platform. debug asks for a debug context (slower; GL errors reach the
+// debug callback). libEGL is loaded at run time (nothing links against it). Throws ContextError.
 std::unique_ptr<Context> createHeadlessContext(int deviceIndex = -1, bool debug = false);
 
 struct EglDevice {
@@ -64,6 +78,11 @@ struct EglDevice {
   std::string extensions;  // the device's EGL extensions
   bool software = false;   // EGL_MESA_device_software: llvmpipe
 };
+
+// The order in which createHeadlessContext(-1) tries devices: every hardware device (in EGL's
+// order) before every software one, so that a machine with a GPU uses it even when EGL lists
+// Mesa's software device first.
+std::vector<int> preferredDeviceOrder(const std::vector<EglDevice>& devices);
 
 // The EGL devices in the order createHeadlessContext numbers them (empty without
 // EGL_EXT_device_enumeration). Throws ContextError when libEGL cannot be loaded.
