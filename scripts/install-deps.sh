@@ -9,6 +9,7 @@ packages=(
   libglfw3-dev libimgui-dev          # the demo window and its panel
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
   libgtest-dev libbenchmark-dev
+  glslang-tools                      # glslangValidator: the shader validation test
   xvfb xauth                         # a virtual display for the window tests
 )
 

@@ -221,17 +221,22 @@ PreprocessedShader ShaderLibrary::preprocess(std::string_view name, const Define
   return Preprocessor(*this).run(name, defines);
 }
 
+const PreprocessedShader& ShaderLibrary::observed(GLenum stage, const PreprocessedShader& shader) const {
+  if (observer_) observer_(stage, shader);
+  return shader;
+}
+
 Program ShaderLibrary::compute(std::string_view name, const Defines& defines) const {
   StageList stages;
-  stages.add(compileStage(GL_COMPUTE_SHADER, preprocess(name, defines)));
+  stages.add(compileStage(GL_COMPUTE_SHADER, observed(GL_COMPUTE_SHADER, preprocess(name, defines))));
   return link(stages.release(), displayName(name));
 }
 
 Program ShaderLibrary::graphics(std::string_view vertexName, std::string_view fragmentName,
                                 const Defines& defines) const {
   StageList stages;
-  stages.add(compileStage(GL_VERTEX_SHADER, preprocess(vertexName, defines)));
-  stages.add(compileStage(GL_FRAGMENT_SHADER, preprocess(fragmentName, defines)));
+  stages.add(compileStage(GL_VERTEX_SHADER, observed(GL_VERTEX_SHADER, preprocess(vertexName, defines))));
+  stages.add(compileStage(GL_FRAGMENT_SHADER, observed(GL_FRAGMENT_SHADER, preprocess(fragmentName, defines))));
   return link(stages.release(), displayName(vertexName) + " + " + displayName(fragmentName));
 }
 

@@ -8,6 +8,7 @@
 // driver's messages, rewritten by the library, name the real file and line:
 //   ShaderError: shaders/flock/Step.comp.glsl:42: error: `foo' undeclared
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,8 +48,17 @@ class ShaderLibrary {
 
   const std::optional<std::filesystem::path>& overrideDir() const { return overrideDir_; }
 
+  // Called with every stage (GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ...) exactly as it goes to the
+  // driver, before it compiles: lets an offline compiler check the programs the pipeline and the
+  // renderers really build (tests/gl/test_glslang.cpp).
+  using StageObserver = std::function<void(GLenum stage, const PreprocessedShader& shader)>;
+  void observeStages(StageObserver observer) { observer_ = std::move(observer); }
+
  private:
+  const PreprocessedShader& observed(GLenum stage, const PreprocessedShader& shader) const;
+
   std::optional<std::filesystem::path> overrideDir_;
+  StageObserver observer_;
 };
 
 // Rewrites the locations of a driver log (Mesa "0:12(5):", NVIDIA "0(12) :", AMD/Intel

@@ -1,0 +1,85 @@
+// Every program the flock pipeline and the frame renderer build, exactly as they hand it to the
+// driver (includes resolved, their defines injected: ShaderLibrary::observeStages), checked by
+// glslangValidator (the Khronos reference compiler) as GLSL 4.30 core: what Mesa accepts is not
+// proof that NVIDIA's, AMD's or Intel's compilers will.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include "gl_test_env.hpp"
+#include "gpu/flock_pipeline.hpp"
+#include "render/frame_renderer.hpp"
+
+namespace murmur::gpu {
+namespace {
+
+struct Validation {
+  int exitCode = -1;
+  std::string log;
+};
+
+// glslangValidator on `text` as a shader of `stage`; the log's locations rewritten to shaders/ files.
+Validation validate(GLenum stage, const std::string& text, const std::vector<std::string>& files) {
+  const char* extension = stage == GL_COMPUTE_SHADER ? "comp" : stage == GL_VERTEX_SHADER ? "vert" : "frag";
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("murmur_glslang_" + std::to_string(::getpid()) + "." + extension);
+  std::ofstream(path) << text;
+  const std::string command = std::string("'") + GLSLANG_VALIDATOR + "' '" + path.string() + "' 2>&1";
+  Validation result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.log.append(buffer, n);
+  const int status = ::pclose(pipe);
+  std::filesystem::remove(path);
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.log = rewriteShaderLog(result.log, files);
+  return result;
+}
+
+TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
+  ShaderLibrary shaders;
+  std::vector<std::pair<GLenum, PreprocessedShader>> stages;
+  shaders.observeStages([&](GLenum stage, const PreprocessedShader& shader) { stages.emplace_back(stage, shader); });
+  {
+    const FlockPipeline pipeline(test::glContext(), shaders);
+    const render::FrameRenderer renderer(shaders);
+  }
+  // The pipeline: hash, count, scatter ids, reorder, forces, reduce, reduce groups, scan, scan add
+  // (9 compute shaders); the renderer: sky, shapes, lines, birds, points (5 vertex + fragment pairs).
+  ASSERT_EQ(stages.size(), 9u + 2u * 5u);
+  std::set<std::string> names;
+  for (const auto& [stage, shader] : stages) {
+    names.insert(shader.files.front());
+    EXPECT_EQ(shader.text.rfind("#version 430 core\n", 0), 0u) << shader.files.front();
+    const Validation result = validate(stage, shader.text, shader.files);
+    EXPECT_EQ(result.exitCode, 0) << shader.files.front() << ":\n" << result.log;
+  }
+  EXPECT_EQ(names.size(), stages.size()) << "each stage comes from its own file";
+}
+
+// The check can fail: glslang rejects what GLSL 4.30 core forbids (an implicit int to float
+// conversion is allowed, a 4.50-only built-in is not) even where a lenient driver would not.
+TEST(Glslang, RejectsAShaderBeyondGlsl430Core) {
+  const std::string text = R"(#version 430 core
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { float values[]; };
+void main() { values[0] = float(gl_CullDistance[0]); }
+)";
+  const Validation result = validate(GL_COMPUTE_SHADER, text, {"test/Beyond.comp.glsl"});
+  EXPECT_NE(result.exitCode, 0) << result.log;
+  EXPECT_NE(result.log.find("gl_CullDistance"), std::string::npos) << result.log;
+}
+
+}  // namespace
+}  // namespace murmur::gpu
