@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -38,7 +39,11 @@ const ScenarioSet& scenarioSet(const std::string& scenarioFile) {
   auto [slot, added] = cache.try_emplace(scenarioFile);
   ScenarioSet& set = slot->second;
   if (!added) return set;
-  const std::filesystem::path file = std::filesystem::path(MURMUR_DATA_DIR) / "movingai" / scenarioFile;
+  // The environment's MURMUR_DATA_DIR (a bundle far from the build tree) before the built-in one.
+  const char* dataDir = std::getenv("MURMUR_DATA_DIR");
+  const std::filesystem::path file =
+      std::filesystem::path(dataDir != nullptr && *dataDir != '\0' ? dataDir : MURMUR_DATA_DIR) / "movingai" /
+      scenarioFile;
   try {
     set.scenarios = murmur::ai::loadMovingAiScenarios(file);
     if (set.scenarios.empty()) throw murmur::InputError(file.string(), 0, "", "no scenarios");

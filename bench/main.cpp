@@ -125,10 +125,13 @@ void addGlContext(const Options& options, bool selected) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line-buffered even into a pipe: `murmur bench` follows the finished cases as they are printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Options& options = murmur::bench::options();
   if (!parseOwnFlags(argc, argv, options)) return 2;
   murmur::bench::registerCpuBenchmarks();
   murmur::bench::registerGpuBenchmarks();
+  murmur::bench::registerRenderBenchmarks();
   addMachineContext(options);
   const bool list = listOnly(argc, argv);
   benchmark::Initialize(&argc, argv);

@@ -1,12 +1,14 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Murmur benchmark report: Markdown tables and SVG charts from murmur_bench JSON results.
 
-    python3 bench/report.py bench/results/*/*.json --out bench/report
+    /usr/bin/python3 bench/report.py bench/results/*/*.json --out bench/report
 
-Reads any number of result files (Google Benchmark JSON written by scripts/bench.sh) and writes
-OUT/README.md (the tables) and OUT/time_per_step.svg (time per step against N, log-log, one line
-per machine and backend, for the fixed-density workload), plus OUT/time_per_step_<workload>.svg
-for the other workloads. Standard library only (no matplotlib): the SVG is written by hand.
+Reads any number of result files (Google Benchmark JSON written by `murmur bench`) and writes
+OUT/README.md (the tables) and, per workload, OUT/time_per_step_<workload>.svg and
+OUT/throughput_<workload>.svg (log-log against N, one line per machine and backend: a colour per
+machine, a line style per backend, the legend beside the plot). The charts need matplotlib
+(Debian: python3-matplotlib); without it the tables are written all the same and a one-line note
+on stderr says the charts were skipped.
 
 A result's benchmarks are named <workload>/<backend>[/threads:T]/n:<N> (bench/bench_common.hpp).
 Where a benchmark was repeated, its median is used (the aggregate rows of
@@ -20,7 +22,6 @@ measured (bandwidth/gpu-copy: a compute shader copying a large buffer).
 
 import argparse
 import json
-import math
 import os
 import re
 import sys
@@ -61,9 +62,8 @@ STAGE_BYTES = OrderedDict([
 # Without any cache reuse every candidate's sortedPositions and sortedHeadings are read: 32 B each.
 CANDIDATE_BYTES = 32
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-           "#7f7f7f", "#bcbd22"]
-DASHES = ["", "7 4", "2 3", "9 3 2 3"]
+# A case whose repetitions vary more than this (coefficient of variation of the time) is flagged.
+MAX_CV = 0.05
 
 
 # ---------------------------------------------------------------------------------------------
@@ -104,6 +104,7 @@ class Machine:
         self.label = self.slug
         self.results = []
         self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*)
+        self.noisy = []  # (name, cv) of the cases whose cv aggregate exceeds MAX_CV
 
     def copy_bandwidth(self):
         """Bytes per second of bandwidth/gpu-copy (the largest size measured), or None."""
@@ -168,6 +169,9 @@ def load(paths):
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
         machine = Machine(path, data.get("context", {}))
+        for row in data.get("benchmarks", []):
+            if row.get("aggregate_name") == "cv" and (row.get("real_time") or 0) > MAX_CV:
+                machine.noisy.append((strip_suffixes(row.get("run_name", row["name"])), row["real_time"]))
         for run, (row, error) in choose_rows(data.get("benchmarks", [])).items():
             name = strip_suffixes(run)
             m = NAME.match(name)
@@ -244,137 +248,60 @@ def md_table(header, rows):
     return "\n".join(lines)
 
 
-def xml_escape(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
 # ---------------------------------------------------------------------------------------------
-# SVG chart
+# Charts (matplotlib; skipped with a note when it is missing)
 
-def decade_label_n(v):
-    return fmt_n(int(round(v)))
-
-
-def decade_label_ms(v):
-    if v >= 1000:
-        return "%g s" % (v / 1000)
-    if v >= 1:
-        return "%g ms" % v
-    if v >= 0.001:
-        return "%g µs" % (v * 1000)
-    return "%g ns" % (v * 1e6)
+BACKEND_STYLE = {"gpu": ("-", "o"), "cpu": ("--", "s"), "cpu-naive": (":", "^")}
 
 
-def series_style(series_names, machines):
-    """Colour per series; dash pattern per machine (so one machine's lines read as a family)."""
-    machine_order = [m.label for m in machines]
-    styles = {}
-    for i, name in enumerate(series_names):
-        machine = name.split(": ")[0]
-        dash = DASHES[machine_order.index(machine) % len(DASHES)] if machine in machine_order else ""
-        styles[name] = (PALETTE[i % len(PALETTE)], dash)
-    return styles
+def series_style(label, machines):
+    """Colour per machine (ten distinct ones), line and marker per backend: one machine's lines read as
+    a family, and one backend looks the same on every machine."""
+    machine_labels = [m.label for m in machines]
+    machine, backend = label.split(": ", 1)
+    colour = "C%d" % (machine_labels.index(machine) % 10 if machine in machine_labels else 0)
+    kind = backend.split(",")[0]
+    line, marker = BACKEND_STYLE.get(kind, ("-.", "x"))
+    if kind == "cpu" and backend.endswith(" 1 thread"):
+        line = "-."
+    return colour, line, marker
 
 
-def svg_chart(title, subtitle, series, machines, width=960, height=600):
-    """series: OrderedDict label -> [(n, ms)], drawn log-log. Returns the SVG text."""
-    points = [(n, t) for pts in series.values() for n, t in pts if n > 0 and t and t > 0]
-    left, right, top, bottom = 80, 300, 64, 64
-    pw, ph = width - left - right, height - top - bottom
-    if points:
-        x0 = 10 ** math.floor(math.log10(min(p[0] for p in points)))
-        x1 = 10 ** math.ceil(math.log10(max(p[0] for p in points)))
-        y0 = 10 ** math.floor(math.log10(min(p[1] for p in points)))
-        y1 = 10 ** math.ceil(math.log10(max(p[1] for p in points)))
-    else:
-        x0, x1, y0, y1 = 1e3, 1e6, 1e-2, 1e3
-    if x1 <= x0:
-        x1 = x0 * 10
-    if y1 <= y0:
-        y1 = y0 * 10
-    lx0, lx1, ly0, ly1 = math.log10(x0), math.log10(x1), math.log10(y0), math.log10(y1)
+def write_chart(path, title, ylabel, series, machines):
+    """series: OrderedDict label -> [(n, value)], drawn log-log; the legend sits outside the axes and
+    the figure is cropped around everything drawn (bbox_inches="tight"), so it is never clipped."""
+    import matplotlib
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable files
+    matplotlib.rcParams["svg.hashsalt"] = "murmur"  # the same input gives the same file
+    import matplotlib.pyplot as plt
 
-    def px(n):
-        return left + (math.log10(n) - lx0) / (lx1 - lx0) * pw
-
-    def py(t):
-        return top + ph - (math.log10(t) - ly0) / (ly1 - ly0) * ph
-
-    out = []
-    out.append('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-               'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">' % (width, height, width, height))
-    out.append('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>' % (width, height))
-    out.append('<text x="%d" y="26" font-size="17" font-weight="bold">%s</text>' % (left, xml_escape(title)))
-    out.append('<text x="%d" y="46" font-size="12" fill="#555555">%s</text>' % (left, xml_escape(subtitle)))
-    # Grid: minor lines at 2..9 x each decade, major lines and labels at decades.
-    out.append('<g stroke="#eeeeee" stroke-width="1">')
-    for lo, hi, horizontal in ((lx0, lx1, False), (ly0, ly1, True)):
-        for d in range(int(round(lo)), int(round(hi))):
-            for k in range(2, 10):
-                v = math.log10(k * 10 ** d)
-                if horizontal:
-                    y = top + ph - (v - ly0) / (ly1 - ly0) * ph
-                    out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>' % (left, y, left + pw, y))
-                else:
-                    x = left + (v - lx0) / (lx1 - lx0) * pw
-                    out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>' % (x, top, x, top + ph))
-    out.append('</g>')
-    out.append('<g stroke="#cccccc" stroke-width="1">')
-    for d in range(int(round(lx0)), int(round(lx1)) + 1):
-        x = px(10 ** d)
-        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>' % (x, top, x, top + ph))
-    for d in range(int(round(ly0)), int(round(ly1)) + 1):
-        y = py(10 ** d)
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>' % (left, y, left + pw, y))
-    out.append('</g>')
-    out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333333"/>' % (left, top, pw, ph))
-    out.append('<g fill="#333333">')
-    for d in range(int(round(lx0)), int(round(lx1)) + 1):
-        x = px(10 ** d)
-        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#333333"/>' % (x, top + ph, x, top + ph + 6))
-        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x, top + ph + 22, decade_label_n(10 ** d)))
-    for d in range(int(round(ly0)), int(round(ly1)) + 1):
-        y = py(10 ** d)
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#333333"/>' % (left - 6, y, left, y))
-        out.append('<text x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>'
-                   % (left - 10, y, decade_label_ms(10 ** d)))
-    out.append('<text x="%.1f" y="%d" text-anchor="middle">boids N (log)</text>' % (left + pw / 2, height - 16))
-    out.append('<text transform="translate(20 %.1f) rotate(-90)" text-anchor="middle">time per step (log)</text>'
-               % (top + ph / 2))
-    out.append('</g>')
-    styles = series_style(list(series.keys()), machines)
-    for label, pts in series.items():
-        pts = sorted((n, t) for n, t in pts if n > 0 and t and t > 0)
-        if not pts:
+    figure, axes = plt.subplots(figsize=(9, 5.5))
+    for label, points in series.items():
+        points = sorted((n, v) for n, v in points if v)
+        if not points:
             continue
-        colour, dash = styles[label]
-        dash_attr = ' stroke-dasharray="%s"' % dash if dash else ""
-        coords = " ".join("%.1f,%.1f" % (px(n), py(t)) for n, t in pts)
-        out.append('<polyline class="series" data-series="%s" points="%s" fill="none" stroke="%s" '
-                   'stroke-width="2"%s/>' % (xml_escape(label), coords, colour, dash_attr))
-        out.append('<g fill="%s">' % colour)
-        for n, t in pts:
-            out.append('<circle cx="%.1f" cy="%.1f" r="3"><title>%s: N = %s, %s</title></circle>'
-                       % (px(n), py(t), xml_escape(label), fmt_n(n), fmt_ms(t) + " ms"))
-        out.append('</g>')
-    # Legend, right of the plot.
-    lx, ly = left + pw + 20, top + 4
-    out.append('<g font-size="12">')
-    for i, label in enumerate(series.keys()):
-        colour, dash = styles[label]
-        y = ly + i * 20
-        dash_attr = ' stroke-dasharray="%s"' % dash if dash else ""
-        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>'
-                   % (lx, y + 6, lx + 28, y + 6, colour, dash_attr))
-        out.append('<circle cx="%d" cy="%d" r="3" fill="%s"/>' % (lx + 14, y + 6, colour))
-        out.append('<text x="%d" y="%d" dominant-baseline="middle">%s</text>' % (lx + 36, y + 7, xml_escape(label)))
-    y = ly + len(series) * 20 + 14
-    for line in ("gpu: GPU time (GL timestamp queries)", "cpu: wall clock", "repeated cases: the median"):
-        out.append('<text x="%d" y="%d" fill="#666666" font-size="11">%s</text>' % (lx, y, xml_escape(line)))
-        y += 15
-    out.append('</g>')
-    out.append('</svg>')
-    return "\n".join(out) + "\n"
+        colour, line, marker = series_style(label, machines)
+        axes.plot([n for n, _ in points], [v for _, v in points], color=colour, linestyle=line, marker=marker,
+                  markersize=4, label=label, gid="series:" + label)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("boids (N)")
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    axes.grid(True, which="major", alpha=0.4)
+    axes.grid(True, which="minor", alpha=0.15)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
+    figure.savefig(path, bbox_inches="tight", metadata={"Date": None})
+    plt.close(figure)
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -526,6 +453,10 @@ def step_tables(machines, workload):
     return series, time_table, rate_table
 
 
+def noisy_list(machines):
+    return "\n".join("- %s: `%s`: CV %.0f%%" % (m.label, name, cv * 100) for m in machines for name, cv in m.noisy)
+
+
 def errors_list(machines):
     lines = []
     for m in machines:
@@ -551,18 +482,29 @@ def write_report(machines, out_dir):
               "only); CPU times are wall-clock. See bench/README.md for the method." % len(machines))
     md += ["", "## Machines", "", context_table(machines), ""]
     charts = []
+    draw = have_matplotlib()
+    if not draw:
+        print("report.py: charts skipped: no matplotlib for %s (apt install python3-matplotlib); the tables are "
+              "complete" % sys.executable, file=sys.stderr)
     for workload, description in WORKLOADS.items():
         tables = step_tables(machines, workload)
         if tables is None:
             continue
         series, time_table, rate_table = tables
-        svg_name = "time_per_step.svg" if workload == "density" else "time_per_step_%s.svg" % workload
-        pts = OrderedDict((label, [(n, r.ms()) for n, r in s.items() if r.error is None]) for label, s in series.items())
-        with open(os.path.join(out_dir, svg_name), "w", encoding="utf-8") as f:
-            f.write(svg_chart("Time per step: %s" % workload, description, pts, machines))
-        charts.append(svg_name)
-        md += ["## %s" % workload, "", description + ".", "", "![time per step, %s](%s)" % (workload, svg_name), "",
-               "Time per step (ms):", "", time_table, "", "Boid updates per second:", "", rate_table, ""]
+        md += ["## %s" % workload, "", description + ".", ""]
+        if draw:
+            times = OrderedDict((label, [(n, r.ms()) for n, r in s.items() if r.error is None])
+                                for label, s in series.items())
+            rates = OrderedDict((label, [(n, r.counter("items_per_second")) for n, r in s.items() if r.error is None])
+                                for label, s in series.items())
+            for name, title, ylabel, points in (
+                    ("time_per_step_%s.svg" % workload, "Time per step: %s" % workload, "ms per step", times),
+                    ("throughput_%s.svg" % workload, "Throughput: %s" % workload, "boid updates per second", rates)):
+                write_chart(os.path.join(out_dir, name), title, ylabel, points, machines)
+                charts.append(name)
+            md += ["![time per step, %s](time_per_step_%s.svg)" % (workload, workload), "",
+                   "![throughput, %s](throughput_%s.svg)" % (workload, workload), ""]
+        md += ["Time per step (ms):", "", time_table, "", "Boid updates per second:", "", rate_table, ""]
     md += ["## GPU against the CPU at the same N", "",
            "Each row compares backends of one run on one machine (same file). `cpu` is the uniform-grid CPU "
            "reference, `cpu-naive` all pairs. The speed-up of A over B is B's time / A's time: "
@@ -589,6 +531,11 @@ def write_report(machines, out_dir):
            "not the datasheet peak; on llvmpipe it is host memory as two CPU cores reach it.",
            "- `measured / floor` near 1 means the step is bandwidth bound; far above 1 means compute, latency, "
            "atomics or launch overhead dominate (small N, or the forces loop over the candidates).", ""]
+    noisy = noisy_list(machines)
+    if noisy:
+        md += ["## Noisy cases", "", "Cases whose repetitions varied by more than %d%% (coefficient of variation of "
+               "the time; `murmur bench` ran each once more and kept the steadier run): read them with care." %
+               (MAX_CV * 100), "", noisy, ""]
     errors = errors_list(machines)
     if errors:
         md += ["## Skipped", "", "Benchmarks that reported an error (sizes beyond the device, no GL context):", "",
@@ -612,7 +559,7 @@ def main(argv=None):
         print("report.py: %s" % e, file=sys.stderr)
         return 2
     charts = write_report(machines, args.out)
-    print("wrote %s and %s" % (os.path.join(args.out, "README.md"), ", ".join(os.path.join(args.out, c) for c in charts)))
+    print("wrote %s" % ", ".join(os.path.join(args.out, f) for f in ["README.md"] + charts))
     return 0
 
 

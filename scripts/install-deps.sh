@@ -8,6 +8,8 @@ packages=(
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri   # EGL + OpenGL (Mesa llvmpipe without a GPU)
   libglfw3-dev libimgui-dev          # the demo window and its panel
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
+  nlohmann-json3-dev                 # murmur bench reads the benchmark JSON
+  python3-matplotlib                 # bench/report.py's charts
   libgtest-dev libbenchmark-dev
   glslang-tools                      # glslangValidator: the shader validation test
   xvfb xauth                         # a virtual display for the window tests

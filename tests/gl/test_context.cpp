@@ -2,9 +2,11 @@
 // the GPU timer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -64,6 +66,39 @@ TEST(Context, ListsEglDevicesWithoutFailing) {
     EXPECT_EQ(devices[i].index, static_cast<int>(i));
     EXPECT_FALSE(devices[i].name.empty());
   }
+}
+
+TEST(Context, PrefersEveryHardwareDeviceToEverySoftwareOne) {
+  const std::vector<EglDevice> devices = {
+      {0, "llvmpipe", "", true}, {1, "NVIDIA H100", "", false}, {2, "softpipe", "", true}, {3, "AMD", "", false}};
+  EXPECT_EQ(preferredDeviceOrder(devices), (std::vector<int>{1, 3, 0, 2}));
+  EXPECT_EQ(preferredDeviceOrder({{0, "llvmpipe", "", true}}), (std::vector<int>{0}));
+  EXPECT_TRUE(preferredDeviceOrder({}).empty());
+}
+
+// Mesa lists its software device (llvmpipe) on every machine; chosen by index, it is the one used.
+TEST(Context, OpensTheSoftwareDeviceByIndex) {
+  const std::vector<EglDevice> devices = listEglDevices();
+  const auto software = std::find_if(devices.begin(), devices.end(), [](const EglDevice& d) { return d.software; });
+  ASSERT_NE(software, devices.end()) << "no EGL device with EGL_MESA_device_software";
+  {
+    const std::unique_ptr<Context> context = createHeadlessContext(software->index);
+    const ContextInfo& info = context->info();
+    EXPECT_NE(info.renderer.find("llvmpipe"), std::string::npos) << info.renderer;
+    EXPECT_EQ(info.platform.rfind("EGL device " + std::to_string(software->index) + " (", 0), 0u) << info.platform;
+    EXPECT_EQ(info.driver.rfind("Mesa ", 0), 0u) << info.version;
+    EXPECT_EQ(info.memorySource, "host memory");
+    EXPECT_GT(info.memoryTotalBytes, 0u);
+    EXPECT_GT(info.memoryFreeBytes, 0u);
+    EXPECT_LE(info.memoryFreeBytes, info.memoryTotalBytes);
+  }
+  test::glContext().makeCurrent();
+}
+
+TEST(Context, DriverIsTheVersionStringAfterTheGlVersion) {
+  EXPECT_EQ(driverOf("4.5 (Core Profile) Mesa 22.3.6"), "Mesa 22.3.6");
+  EXPECT_EQ(driverOf("4.6.0 NVIDIA 550.54.15"), "NVIDIA 550.54.15");
+  EXPECT_EQ(driverOf("4.6"), "4.6");
 }
 
 TEST(Context, RejectsAMissingDeviceIndexWithAReason) {

@@ -50,7 +50,8 @@ Validation validate(GLenum stage, const std::string& text, const std::vector<std
 TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   ShaderLibrary shaders;
   std::vector<std::pair<GLenum, PreprocessedShader>> stages;
-  shaders.observeStages([&](GLenum stage, const PreprocessedShader& shader) { stages.emplace_back(stage, shader); });
+  shaders.observeStages(
+      [&](GLenum stage, const PreprocessedShader& shader) { stages.emplace_back(stage, shader); });
   {
     const FlockPipeline pipeline(test::glContext(), shaders);
     const render::FrameRenderer renderer(shaders);

@@ -1,0 +1,76 @@
+// `murmur bench` end to end on this machine's GL device (llvmpipe in CI): the quick sweep cut down
+// to two cases by --filter, into a scratch --out directory. The results JSON names the device
+// (vendor, renderer, driver, memory) and the build, holds every selected case and nothing else, and
+// the report and its charts lie beside it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+
+namespace murmur::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(BenchCli, QuickFilteredRunWritesTheDeviceEveryCaseAndTheReport) {
+  const fs::path out = scratchDir("bench_cli");
+  const CliResult result =
+      runMurmur("bench --quick --filter '^density/(gpu|cpu/threads:1)/n:1000/' --out '" + out.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+
+  std::vector<fs::path> results;
+  for (const auto& entry : fs::directory_iterator(out))
+    if (entry.path().extension() == ".json") results.push_back(entry.path());
+  ASSERT_EQ(results.size(), 1u);
+  std::ifstream in(results.front());
+  const nlohmann::json json = nlohmann::json::parse(in);
+
+  const nlohmann::json& context = json.at("context");
+  for (const char* key :
+       {"gl_vendor", "gl_renderer", "gl_driver", "gl_version", "gl_memory_source", "cpu_model",
+        "murmur_version", "murmur_commit", "murmur_build_type", "date", "device_slug"})
+    EXPECT_FALSE(context.value(key, "").empty()) << key;
+  EXPECT_GT(std::stoll(context.value("gl_memory_total_mib", "0")), 0);
+  EXPECT_EQ(context.value("murmur_sweep", ""), "quick");
+
+  const std::set<std::string> expected = {"density/cpu/threads:1/n:1000/real_time",
+                                          "density/gpu/n:1000/manual_time"};
+  std::set<std::string> medians, all;
+  for (const nlohmann::json& row : json.at("benchmarks")) {
+    all.insert(row.value("run_name", ""));
+    EXPECT_FALSE(row.value("error_occurred", false)) << row.dump();
+    if (row.value("aggregate_name", "") == "median") {
+      medians.insert(row.value("run_name", ""));
+      EXPECT_GT(row.value("real_time", 0.0), 0.0) << row.dump();
+    }
+  }
+  EXPECT_EQ(all, expected);
+  EXPECT_EQ(medians, expected);
+
+  const fs::path report = out / (results.front().stem().string() + "-report");
+  const std::string readme = readFile(report / "README.md");
+  EXPECT_NE(readme.find("| " + context.value("device_slug", "") + ": gpu"), std::string::npos) << readme;
+  EXPECT_TRUE(fs::exists(report / "time_per_step_density.svg"));
+  EXPECT_TRUE(fs::exists(report / "throughput_density.svg"));
+
+  EXPECT_NE(result.out.find("results  " + results.front().string()), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("report   " + (report / "README.md").string()), std::string::npos) << result.out;
+  EXPECT_NE(result.err.find("[2/2]"), std::string::npos) << result.err;
+}
+
+TEST(BenchCli, AFilterThatSelectsNothingIsAnError) {
+  const fs::path out = scratchDir("bench_cli_nothing");
+  const CliResult result = runMurmur("bench --quick --filter '^no-such-case$' --out '" + out.string() + "'");
+  EXPECT_NE(result.exitCode, 0);
+  EXPECT_NE(result.err.find("no benchmark case matches"), std::string::npos) << result.err;
+  EXPECT_TRUE(fs::is_empty(out));
+}
+
+}  // namespace
+}  // namespace murmur::test
