@@ -2,7 +2,8 @@
 # directory under the system temp dir (away from the build tree), checks with readelf that every
 # NEEDED library of every binary and bundled library is in the bundle's lib/ or on the host list of
 # cmake/SystemLibraries.cmake, then runs `murmur --version`, `murmur devices` and a headless
-# `murmur run` (gpu backend, the bundle's own scene) from there with an empty LD_LIBRARY_PATH.
+# `murmur run` (gpu backend, the bundle's own scene) and a one-case `murmur bench` from there with an
+# empty LD_LIBRARY_PATH.
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DCPACK=... -DREADELF=... -P BundleTest.cmake
 cmake_minimum_required(VERSION 3.25)
 list(APPEND CMAKE_MODULE_PATH "${SOURCE_DIR}/cmake")
@@ -83,6 +84,13 @@ execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${root}/share/murmur
                 WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "\"boids\":300" OR NOT out MATCHES "\"gl_device\":\\{\"vendor\"")
   message(FATAL_ERROR "headless murmur run from the bundle failed (${rc}):\n${out}\n${err}")
+endif()
+# murmur bench finds murmur_bench beside it and the report script under share/.
+execute_process(COMMAND ${env} "${bin}/murmur" bench --quick --filter "^density/gpu/n:1000/" --out "${work}/bench"
+                WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(GLOB results "${work}/bench/*.json")
+if(NOT rc EQUAL 0 OR NOT results OR NOT out MATCHES "results  ")
+  message(FATAL_ERROR "murmur bench from the bundle failed (${rc}):\n${out}\n${err}")
 endif()
 file(REMOVE_RECURSE "${work}")
 message(STATUS "bundle ok: ${size_mib} MiB")
