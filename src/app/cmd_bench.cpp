@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -96,6 +97,30 @@ fs::path reportScript() {
   return fs::exists(installed) ? installed : fs::path(MURMUR_SOURCE_DIR) / "bench" / "report.py";
 }
 
+// Google Benchmark writes a counter that is not a number (the cv of a counter whose mean is 0) as a
+// bare NaN or Inf, which JSON has no word for; they are read as null.
+Json readResult(const fs::path& path) {
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex notANumber(R"((:\s*)-?(NaN|Infinity|Inf)\b)");
+  return Json::parse(std::regex_replace(text, notANumber, "$1null"));
+}
+
+// A row's number, 0 when it is missing or null.
+double number(const Json& row, const char* key) {
+  const auto it = row.find(key);
+  return it != row.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// A scratch directory for the runs' output, removed however the command ends.
+struct ScratchDir {
+  fs::path path = fs::temp_directory_path() / fmt::format("murmur-bench-{}", ::getpid());
+  ScratchDir() { fs::create_directories(path); }
+  ~ScratchDir() { fs::remove_all(path); }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
 // The rows of a result (references into it: Json::value() would return a copy).
 const Json& rowsOf(const Json& result) {
   static const Json none = Json::array();
@@ -116,7 +141,7 @@ std::set<std::string> noisyCases(const Json& result) {
   std::set<std::string> noisy;
   for (const auto& [name, rows] : aggregates(result)) {
     const auto cv = rows.find("cv");
-    if (cv != rows.end() && cv->second->value("real_time", 0.0) > kMaxCv) noisy.insert(name);
+    if (cv != rows.end() && number(*cv->second, "real_time") > kMaxCv) noisy.insert(name);
   }
   return noisy;
 }
@@ -125,7 +150,7 @@ double cvOf(const Json& result, const std::string& name) {
   const auto all = aggregates(result);
   const auto rows = all.find(name);
   if (rows == all.end() || !rows->second.contains("cv")) return 1e9;
-  return rows->second.at("cv")->value("real_time", 1e9);
+  return number(*rows->second.at("cv"), "real_time");
 }
 
 // The median row of a case, or null.
@@ -138,7 +163,7 @@ const Json* median(const Json& result, const std::string& name) {
 double msOf(const Json& row) {
   const std::string unit = row.value("time_unit", "ns");
   const double scale = unit == "ms" ? 1.0 : unit == "us" ? 1e-3 : unit == "s" ? 1e3 : 1e-6;
-  return row.value("real_time", 0.0) * scale;
+  return number(row, "real_time") * scale;
 }
 
 class BenchCommand final : public Command {
@@ -168,8 +193,8 @@ class BenchCommand final : public Command {
       throw std::runtime_error(filter_.empty() ? "murmur_bench lists no cases"
                                                : "no benchmark case matches --filter " + filter_);
 
-    const fs::path scratch = fs::temp_directory_path() / fmt::format("murmur-bench-{}", ::getpid());
-    fs::create_directories(scratch);
+    const ScratchDir scratchDir;
+    const fs::path& scratch = scratchDir.path;
     Json result = runCases(base, cases, scratch / "run.json", scratch / "stderr.log");
 
     const std::set<std::string> noisy = noisyCases(result);
@@ -189,7 +214,6 @@ class BenchCommand final : public Command {
     fs::create_directories(dir);
     const fs::path json = uniquePath(dir);
     std::ofstream(json) << result.dump(2) << "\n";
-    fs::remove_all(scratch);
 
     const fs::path reportDir = dir / (json.stem().string() + "-report");
     const std::string reportNote = writeReport(json, reportDir);
@@ -227,8 +251,7 @@ class BenchCommand final : public Command {
       const std::string text((std::istreambuf_iterator<char>(errors)), std::istreambuf_iterator<char>());
       throw std::runtime_error(fmt::format("murmur_bench failed ({}): {}", rc, text.substr(0, 2000)));
     }
-    std::ifstream in(out);
-    return Json::parse(in);
+    return readResult(out);
   }
 
   // Replaces the rows of each re-run case with the second run's when its CV came out lower; the
@@ -282,7 +305,7 @@ class BenchCommand final : public Command {
     const Json* million = row("density/gpu/n:1000000/manual_time");
     fmt::print("gpu, 1M boids (density)     {}\n",
                million != nullptr ? fmt::format("{:.3g} boid updates/s ({:.3f} ms a step)",
-                                                million->value("items_per_second", 0.0), msOf(*million))
+                                                number(*million, "items_per_second"), msOf(*million))
                                   : std::string("not run"));
     // GPU against the threaded CPU grid at the largest N both ran.
     std::optional<std::pair<std::uint64_t, double>> ratio;
