@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "gpu/context.hpp"
 #include "gpu/error.hpp"
@@ -15,10 +16,12 @@ namespace {
 class DevicesCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("--device", device_, "EGL device to open (index from the list; -1: the first that works)");
+    sub.add_option("--device", device_, "EGL device to open (index from the list; -1: the first that works)")
+        ->check(integerIn(-1, kMaxEglDevice));
   }
 
   int run() override {
+    checkDeviceIndex(device_);
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
     fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
     for (const gpu::EglDevice& d : devices)

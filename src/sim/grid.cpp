@@ -1,5 +1,7 @@
 #include "sim/grid.hpp"
 
+#include <limits>
+
 namespace murmur::sim {
 
 GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
@@ -7,12 +9,16 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
   grid.origin = params.worldMin;
   grid.wrap = params.boundary == Boundary::Wrap;
   const glm::vec3 size = params.worldSize();
-  float minCell = params.perceptionRadius * (1.0f + 1e-5f);
+  // R > 0 for a valid scene; a zero one would never grow below.
+  float minCell = std::max(params.perceptionRadius * (1.0f + 1e-5f), std::numeric_limits<float>::min());
   for (;;) {
     glm::ivec3 cells(1);
     for (int k = 0; k < 3; ++k) {
       if (k == 1 && params.dims == 2) continue;
-      cells[k] = std::max(1, static_cast<int>(std::floor(size[k] / minCell)));
+      // Clamped as a float before the cast: a huge world or a tiny R has no int cell count.
+      const float wanted = std::floor(size[k] / minCell);
+      const int most = static_cast<int>(std::min<std::uint32_t>(maxCells, std::numeric_limits<int>::max()));
+      cells[k] = wanted >= float(most) ? most : wanted >= 1.0f ? static_cast<int>(wanted) : 1;
     }
     const double total = double(cells.x) * double(cells.y) * double(cells.z);
     if (total <= double(maxCells)) {

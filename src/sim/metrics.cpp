@@ -2,13 +2,68 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "sim/grid.hpp"
 #include "sim/rules.hpp"
 
 namespace murmur::sim {
+namespace {
+
+// The squared distance from boid i (at p, in cell `home` of `grid`) to its nearest other boid, at
+// most `best2` (one already found). Searches the cells in rings of growing Chebyshev radius k around
+// `home`: a boid in a cell k or more cells away on some axis is at least (k - 1) cell widths away
+// (also through the wrap, where offsets are taken at their minimum image), so the search stops
+// once best2 is within that. On a grid of about one cell per boid this costs a few rings per boid
+// however sparse the flock, instead of a scan of every boid.
+template <class Distance2>
+float nearestByRings(const GridSpec& grid, const CellOrder& cells, int dims, std::size_t i, glm::ivec3 home,
+                     float best2, const Distance2& distance2) {
+  glm::ivec3 lo, hi;  // the cell offsets that reach each cell of an axis exactly once
+  float width = std::numeric_limits<float>::infinity();
+  int rings = 0;
+  for (int k = 0; k < 3; ++k) {
+    const int n = grid.cells[k];
+    if (grid.wrap) {
+      lo[k] = -(n - 1) / 2;
+      hi[k] = n / 2;
+    } else {
+      lo[k] = -home[k];
+      hi[k] = n - 1 - home[k];
+    }
+    rings = std::max({rings, -lo[k], hi[k]});
+    if (!(k == 1 && dims == 2)) width = std::min(width, grid.cellSize[k]);
+  }
+  const auto wrapped = [&](int c, int n) { return c < 0 ? c + n : c >= n ? c - n : c; };
+  const auto visitCell = [&](int x, int y, int z) {
+    const std::uint32_t cell = grid.cellIndex(
+        {wrapped(x, grid.cells.x), wrapped(y, grid.cells.y), wrapped(z, grid.cells.z)});
+    for (std::uint32_t s = cells.cellStart[cell]; s < cells.cellStart[cell + 1]; ++s) {
+      const std::uint32_t j = cells.order[s];
+      if (j != i) best2 = std::min(best2, distance2(j));
+    }
+  };
+  for (int k = 0; k <= rings; ++k) {
+    const float reach = float(k - 1) * width;  // every boid not yet visited is at least this far
+    if (k > 1 && best2 <= reach * reach) break;
+    for (int dz = std::max(lo.z, -k); dz <= std::min(hi.z, k); ++dz)
+      for (int dy = std::max(lo.y, -k); dy <= std::min(hi.y, k); ++dy) {
+        if (std::abs(dz) == k || std::abs(dy) == k) {  // a face of the ring: every x
+          for (int dx = std::max(lo.x, -k); dx <= std::min(hi.x, k); ++dx)
+            visitCell(home.x + dx, home.y + dy, home.z + dz);
+        } else {  // inside: only the two x ends
+          if (-k >= lo.x) visitCell(home.x - k, home.y + dy, home.z + dz);
+          if (k <= hi.x) visitCell(home.x + k, home.y + dy, home.z + dz);
+        }
+      }
+  }
+  return best2;
+}
+
+}  // namespace
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state) {
   std::vector<GroupSummary> groups(state.groups);
@@ -37,6 +92,10 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   const GridSpec grid = makeGridSpec(params);
   CellOrder cells;
   cells.build(grid, state.position, omp_get_max_threads());
+  // For boids with nobody within R: a coarser grid of about one cell per boid (cells still >= R).
+  const GridSpec sparseGrid = makeGridSpec(params, static_cast<std::uint32_t>(std::min<std::size_t>(n, kDefaultMaxCells)));
+  CellOrder sparseCells;
+  sparseCells.build(sparseGrid, state.position, omp_get_max_threads());
 
   std::vector<glm::vec3> headings(n);
   for (std::size_t i = 0; i < n; ++i) headings[i] = heading(state.velocity[i]);
@@ -69,8 +128,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
                             }
                           });
     if (!(best2 < r2))  // nothing within R: the nearest boid may lie beyond the adjacent cells
-      for (std::size_t j = 0; j < n; ++j)
-        if (j != i) best2 = std::min(best2, distance2(j));
+      best2 = nearestByRings(sparseGrid, sparseCells, params.dims, i, sparseGrid.cellCoord(pi), best2, distance2);
     polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
     nearest[i] = std::sqrt(double(best2));
   }
