@@ -230,8 +230,8 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
   }
   if (total > kMaxForceBound)
     fail(largest->first,
-         fmt::format("the forces of a step could reach {:.3g} (weights x speeds x boid count), over the "
-                     "float32-safe {:g} (docs/model.md, Limits)",
+         fmt::format("the forces of a step could reach {:.3g} (weights x speeds; separation also x Rs / "
+                     "perception.min_distance x boid count), over the float32-safe {:g} (docs/model.md, Limits)",
                      total, kMaxForceBound));
   const double acceleration = double(m.maxForce) / double(m.mass);
   if (acceleration > kMaxForceBound)
