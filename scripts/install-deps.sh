@@ -10,6 +10,7 @@ packages=(
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
   libgtest-dev libbenchmark-dev
   xvfb xauth                         # a virtual display for the window tests
+  clang-14 libclang-rt-14-dev libomp-14-dev   # libFuzzer (and OpenMP for clang) for scripts/fuzz.sh
 )
 
 missing=()

@@ -70,6 +70,10 @@ class RowParser {
 FlockState readStateCsv(const std::string& path, const ModelParams& params) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot open state file");
+  return parseStateCsv(in, path, params);
+}
+
+FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params) {
   std::string lineText;
   if (!std::getline(in, lineText)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
