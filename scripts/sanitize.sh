@@ -13,7 +13,8 @@ echo "sanitize: build took $((SECONDS - start)) s"
 
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=86
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
-build-sanitize/murmur_sim_tests --gtest_brief=1
+# Less summarising than simulating is a Release property; sanitizers slow the two unevenly.
+build-sanitize/murmur_sim_tests --gtest_brief=1 --gtest_filter=-SparseSummary.AHundredThousandBoidRunSummarisesFasterThanItSimulates
 build-sanitize/murmur_ai_tests --gtest_brief=1
 
 # A bad input's command: scenes are run, state CSVs are given to --init, maps and scenarios to path.

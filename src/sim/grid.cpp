@@ -42,8 +42,12 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
   for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
   order.resize(n);
-  std::vector<std::uint32_t> cursor(cellStart.begin(), cellStart.end() - 1);
-  for (std::size_t i = 0; i < n; ++i) order[cursor[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+  // cellStart doubles as the cursor (no second table of cellCount entries to allocate and fill):
+  // after the placement each entry has advanced to the next cell's start, so shifting the table
+  // up by one restores the starts.
+  for (std::size_t i = 0; i < n; ++i) order[cellStart[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+  std::copy_backward(cellStart.begin(), cellStart.end() - 1, cellStart.end());
+  cellStart[0] = 0;
 }
 
 AxisRuns neighbourRuns(int c, int cells, bool wrap) {

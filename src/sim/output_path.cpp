@@ -54,7 +54,8 @@ void checkOutputFile(const std::string& path, const std::string& option) {
     if (S_ISDIR(info.st_mode)) fail(path, option, "is a directory");
     if (!S_ISREG(info.st_mode))
       fail(path, option, "is not a regular file (a device, pipe or socket); murmur writes only regular files");
-    if (::access(path.c_str(), W_OK) != 0) fail(path, option, fmt::format("cannot write: {}", std::strerror(errno)));
+    if (::access(path.c_str(), W_OK) != 0)
+      fail(path, option, fmt::format("cannot write: {}", std::strerror(errno)));
   }
   requireWritableDirectory(parentOf(path), path, option);
 }

@@ -20,8 +20,9 @@ void checkOutputFile(const std::string& path, const std::string& option);
 void checkOutputDirectory(const std::string& dir, const std::string& option);
 
 // Writes path atomically: `write` fills a temporary file with a unique name in the same directory
-// (returning false on a write error), then it is renamed over path. The target is checked with checkOutputFile again just before; on any error the
-// temporary file is removed and InputError (naming option) thrown, leaving path as it was.
+// (returning false on a write error), then it is renamed over path. The target is checked with
+// checkOutputFile again just before; on any error the temporary file is removed and InputError
+// (naming option) thrown, leaving path as it was.
 void writeFileAtomically(const std::string& path, const std::string& option,
                          const std::function<bool(std::FILE*)>& write);
 

@@ -424,12 +424,14 @@ Scene parseScene(std::string_view text, const std::string& sourceName) {
 }
 
 std::uint64_t estimateRunBytes(std::uint64_t boids) {
-  // Per boid: the state (position, velocity, group) held by the run, the backend's two buffers and
-  // the dump/summary copy; the grid's cell of, order and cursor; the summary's heading and two
-  // doubles. Plus the grid's cell table (up to 2^24 + 1 cells of 4 bytes, twice).
+  // Per boid: the state (position, velocity, group: 28 bytes) four times (the run's, the backend's
+  // two buffers, the copy read back for the summary and dump); the grid's cell and sorted order; the
+  // summary's sorted positions, headings and groups, two doubles and up to 8 cells of 4 bytes. Plus
+  // the step's cell table (2^24 + 1 cells of 4 bytes at most).
   constexpr std::uint64_t kStateBytes = 3 * sizeof(float) * 2 + sizeof(std::uint32_t);
-  constexpr std::uint64_t kPerBoid = 4 * kStateBytes + 3 * sizeof(std::uint32_t) + 3 * sizeof(float) + 2 * sizeof(double);
-  constexpr std::uint64_t kGridBytes = 2 * ((1u << 24) + 1) * sizeof(std::uint32_t);
+  constexpr std::uint64_t kSummaryBytes = 2 * 3 * sizeof(float) + sizeof(std::uint32_t) + 2 * sizeof(double) + 8 * 4;
+  constexpr std::uint64_t kPerBoid = 4 * kStateBytes + 2 * sizeof(std::uint32_t) + kSummaryBytes;
+  constexpr std::uint64_t kGridBytes = ((1u << 24) + 1) * sizeof(std::uint32_t);
   return boids * kPerBoid + kGridBytes;
 }
 
@@ -438,7 +440,8 @@ void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std:
   if (needed > physicalBytes)
     throw InputError(path, 0, "boids.count",
                      fmt::format("{} boids need about {:.1f} GiB, more than this machine's {:.1f} GiB of memory",
-                                 boids, double(needed) / double(1ull << 30), double(physicalBytes) / double(1ull << 30)));
+                                 boids, double(needed) / double(1ull << 30),
+                                 double(physicalBytes) / double(1ull << 30)));
 }
 
 void checkRunMemory(std::uint64_t boids, const std::string& path) {

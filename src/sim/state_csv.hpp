@@ -10,7 +10,8 @@
 namespace murmur::sim {
 
 // Reads and validates a state file: header, 8 fields per row, ids 0..N-1 in order, groups
-// 0..1023, finite numbers (velocity components within +-kMaxMagnitude), positions inside the world box (y = 0 in 2D). groups = max group + 1.
+// 0..1023, finite numbers (velocity components within +-kMaxMagnitude), positions inside the world
+// box (y = 0 in 2D). groups = max group + 1.
 // Any problem: InputError naming file, line and column.
 FlockState readStateCsv(const std::string& path, const ModelParams& params);
 // The same for text read from `in`; path names it in messages.
