@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 
 #include "bench_common.hpp"
+#include "sim/builders.hpp"
 #include "sim/cpu_backend.hpp"
+#include "sim/metrics.hpp"
 
 namespace murmur::bench {
 namespace {
@@ -81,9 +83,44 @@ void add(const Workload& workload, std::uint32_t n, sim::NeighbourSearch search,
       ->UseRealTime();
 }
 
+// The summary of `murmur run`/`compare` (sim::measureFlock) against one step, in a sparse world: n
+// boids spawned in a 2000^3 wrap world (R = 5), where most boids have nobody within R (issue 13:
+// the summary scanned every boid for each of those, 61 s against a 0.59 s step at 1e5).
+sim::Scene sparseScene(std::uint32_t n) {
+  sim::Scene scene;
+  scene.model.boundary = sim::Boundary::Wrap;
+  scene.model.worldMin = glm::vec3(-1000.0f);
+  scene.model.worldMax = glm::vec3(1000.0f);
+  scene.count = n;
+  return scene;
+}
+
+void addSparseSummary(std::uint32_t n) {
+  benchmark::RegisterBenchmark(fmt::format("sparse/step/n:{}", n).c_str(), [n](benchmark::State& state) {
+    const sim::Scene scene = sparseScene(n);
+    const sim::FlockState spawned = sim::spawnFlock(scene);
+    const sim::StepInputs inputs = sim::staticInputs(scene, spawned.groups);
+    sim::CpuSimulator simulator(sim::NeighbourSearch::Grid);
+    sim::FlockState flock = spawned;
+    simulator.step(scene.model, inputs, flock);  // sizes the scratch
+    for (auto _ : state) {
+      simulator.step(scene.model, inputs, flock);
+      benchmark::DoNotOptimize(flock.position.data());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+  })->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark(fmt::format("sparse/summary/n:{}", n).c_str(), [n](benchmark::State& state) {
+    const sim::Scene scene = sparseScene(n);
+    const sim::FlockState flock = sim::spawnFlock(scene);
+    for (auto _ : state) benchmark::DoNotOptimize(sim::measureFlock(scene.model, flock).meanNearestDistance);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+  })->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
 }  // namespace
 
 void registerCpuBenchmarks() {
+  for (const std::uint32_t n : {100'000u, 1'000'000u}) addSparseSummary(n);
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);

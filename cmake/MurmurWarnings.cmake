@@ -5,11 +5,18 @@ function(murmur_target_warnings target)
   if(MURMUR_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
+  # float-cast-overflow is not part of GCC's "undefined"; -fno-sanitize-recover makes every report
+  # end the process with an error, so that a test or a replayed input fails on it.
+  set(sanitizers -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all)
   if(MURMUR_SANITIZE)
     # GCC's flow analysis of sanitizer-instrumented code reports maybe-uninitialized inside
     # libstdc++ (std::function in <regex>); a false positive, so not an error in these builds.
-    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
-                                             -Wno-maybe-uninitialized)
-    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    target_compile_options(${target} PRIVATE ${sanitizers} -fno-omit-frame-pointer -Wno-maybe-uninitialized)
+    target_link_options(${target} PRIVATE ${sanitizers})
+  endif()
+  if(MURMUR_FUZZ)
+    # Coverage for libFuzzer in every Murmur target (the drivers link the fuzzer itself).
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link ${sanitizers})
+    target_link_options(${target} PRIVATE ${sanitizers})
   endif()
 endfunction()

@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   glslang-tools                      # glslangValidator: the shader validation test
   xvfb xauth                         # a virtual display for the window tests
+  clang-14 libclang-rt-14-dev libomp-14-dev   # libFuzzer (and OpenMP for clang) for scripts/fuzz.sh
 )
 
 missing=()

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "app/backend.hpp"
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
@@ -29,10 +30,11 @@ class CompareCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, scene_, true);
-    sub.add_option("--steps", steps_, "Free-running steps after the one-step check (default: the scene's, else 600)");
+    sub.add_option("--steps", steps_, "Free-running steps after the one-step check (default: the scene's, else 600)")
+        ->check(integerIn(0, kMaxCliSteps));
     sub.add_option("--reference", reference_, "Reference backend (default cpu)");
     sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)");
-    sub.add_option("--device", device_, "EGL device index for the gpu backend");
+    sub.add_option("--device", device_, "EGL device index for the gpu backend")->check(integerIn(-1, kMaxEglDevice));
     sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
   }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/demo_modes.hpp"
 #include "app/install_dirs.hpp"
@@ -29,18 +30,21 @@ class DemoCommand final : public Command {
     addSceneOptions(sub, options_.scene, false);
     sub.add_option("--backend", options_.backend,
                    "gpu, cpu, cpu-naive or auto (default: gpu when available)");
-    sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)");
+    sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)")
+        ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--size", size_, "Window or frame size WIDTHxHEIGHT (default 1280x720)");
     sub.add_option("--msaa", options_.msaa,
                    "Samples per pixel (default 4; 1 is much faster on software renderers)")
-        ->check(CLI::Range(1, 16));
+        ->check(integerIn(1, 16));
     sub.add_option(
         "--steps", options_.steps,
-        "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)");
+        "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)")
+        ->check(integerIn(0, kMaxCliSteps));
     sub.add_flag("--headless", headless_, "Render PNG frames offscreen instead of opening a window");
     sub.add_option("--frames", options_.frames,
                    "Directory for the headless frames (default ./murmur-frames)");
-    sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)");
+    sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)")
+        ->check(integerIn(1, kMaxCliSteps));
     sub.add_flag("--no-fallback", noFallback_,
                  "Fail when no window can be opened instead of rendering headless");
     sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
@@ -48,6 +52,7 @@ class DemoCommand final : public Command {
   }
 
   int run() override {
+    checkDeviceIndex(options_.device);
     if (options_.scene.scene.empty()) options_.scene.scene = defaultScene();
     parseFrameSize(size_, options_);
     if (headless_) return runHeadlessDemo(options_);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "gpu/context.hpp"
 #include "gpu/error.hpp"
@@ -21,10 +22,12 @@ class DevicesCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     sub.add_option("--device", device_,
-                   "EGL device to open (index from the list; -1: hardware first, then software)");
+                   "EGL device to open (index from the list; -1: hardware first, then software)")
+        ->check(integerIn(-1, kMaxEglDevice));
   }
 
   int run() override {
+    checkDeviceIndex(device_);
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
     fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
     const std::vector<int> order = gpu::preferredDeviceOrder(devices);

@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include "app/backend.hpp"
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/json.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
 #include "sim/metrics.hpp"
+#include "sim/output_path.hpp"
 #include "sim/state_csv.hpp"
 
 namespace murmur::app {
@@ -20,15 +22,17 @@ class RunCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, scene_, true);
-    sub.add_option("--steps", steps_, "Steps to simulate (default: the scene's sim.steps, else 600)");
+    sub.add_option("--steps", steps_, "Steps to simulate (default: the scene's sim.steps, else 600)")
+        ->check(integerIn(0, kMaxCliSteps));
     sub.add_option("--backend", backend_, "gpu, cpu or cpu-naive (default: gpu when available)");
-    sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)");
+    sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
+        ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--dump", dump_, "Write the final state CSV here");
     sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
   }
 
   int run() override {
-    if (!dump_.empty()) sim::checkWritable(dump_);
+    if (!dump_.empty()) sim::checkOutputFile(dump_, "--dump");
     std::unique_ptr<FlockBackend> backend = makeBackend(backend_, device_);
     World world = loadWorld(scene_, [&](std::uint64_t boids) { backend->requireCapacity(boids); });
     const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);

@@ -15,21 +15,20 @@
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
 #include "sim/error.hpp"
-#include "sim/state_csv.hpp"
+#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Creates the directory and proves a file can be written in it, before any work.
-void prepareFrameDirectory(const std::string& dir) {
+// Creates the directory (checked by sim::checkOutputDirectory before any work).
+void createFrameDirectory(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
     throw InputError(dir, 0, "--frames",
                      "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
-  sim::checkWritable((fs::path(dir) / "frame_000000.png").string());
 }
 
 }  // namespace
@@ -50,12 +49,13 @@ int runHeadlessDemo(const DemoOptions& options) {
   const std::string dir = options.frames.empty() ? kDefaultFrameDirectory : options.frames;
   if (options.every != kUnset && options.every < 1) throw InputError("", 0, "--every", "must be >= 1");
   const auto every = options.every == kUnset ? kDefaultFrameEvery : static_cast<std::uint64_t>(options.every);
-  prepareFrameDirectory(dir);
+  sim::checkOutputDirectory(dir, "--frames");
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
   DemoSession session(options.scene, options.backend, options.device, *context);
   const std::uint64_t steps = resolveSteps(options.steps, session.world().scene, kDefaultHeadlessSteps);
+  createFrameDirectory(dir);  // only once the scene and the context are good: no empty directory
   render::OffscreenTarget target(options.width, options.height, options.msaa);
   session.camera().setViewport(options.width, options.height);
   session.frameWorld();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ai/scene_agents.hpp"
+#include "app/cli_checks.hpp"
 #include "sim/builders.hpp"
 #include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
@@ -14,8 +15,10 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
   CLI::Option* scene = command.add_option("--scene", options.scene, "Scene file (TOML), e.g. scenes/free.toml");
   if (sceneRequired) scene->required();
   command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)");
-  command.add_option("--boids", options.boids, "Boid count (overrides boids.count)");
-  command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)");
+  command.add_option("--boids", options.boids, "Boid count (overrides boids.count)")
+      ->check(integerIn(0, sim::kMaxBoids));
+  command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)")
+      ->check(integerIn(0, std::numeric_limits<std::int64_t>::max()));
 }
 
 World loadWorld(const SceneOptions& options, const std::function<void(std::uint64_t)>& checkCount) {
@@ -24,18 +27,16 @@ World loadWorld(const SceneOptions& options, const std::function<void(std::uint6
   if (options.boids != kUnset) {
     if (!options.init.empty())
       throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");
-    if (options.boids < 0 || options.boids > 100'000'000)
-      throw InputError("", 0, "--boids", "must be between 0 and 100000000");
     world.scene.count = static_cast<std::uint32_t>(options.boids);
   }
   if (options.seed != kUnset) {
-    if (options.seed < 0) throw InputError("", 0, "--seed", "must be >= 0");
     world.scene.seed = static_cast<std::uint64_t>(options.seed);
   }
   sim::validateScene(world.scene);
   world.view = render::readSceneView(world.scene);
   world.agents = ai::loadSceneAgents(world.scene);
   if (options.init.empty()) {
+    sim::checkRunMemory(world.scene.count, world.scene.path);
     if (checkCount) checkCount(world.scene.count);
     world.initial = sim::spawnFlock(world.scene, world.agents.walls.get());
   } else {

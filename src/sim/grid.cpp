@@ -1,5 +1,7 @@
 #include "sim/grid.hpp"
 
+#include <limits>
+
 namespace murmur::sim {
 
 GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
@@ -7,12 +9,16 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
   grid.origin = params.worldMin;
   grid.wrap = params.boundary == Boundary::Wrap;
   const glm::vec3 size = params.worldSize();
-  float minCell = params.perceptionRadius * (1.0f + 1e-5f);
+  // R > 0 for a valid scene; a zero one would never grow below.
+  float minCell = std::max(params.perceptionRadius * (1.0f + 1e-5f), std::numeric_limits<float>::min());
   for (;;) {
     glm::ivec3 cells(1);
     for (int k = 0; k < 3; ++k) {
       if (k == 1 && params.dims == 2) continue;
-      cells[k] = std::max(1, static_cast<int>(std::floor(size[k] / minCell)));
+      // Clamped as a float before the cast: a huge world or a tiny R has no int cell count.
+      const float wanted = std::floor(size[k] / minCell);
+      const int most = static_cast<int>(std::min<std::uint32_t>(maxCells, std::numeric_limits<int>::max()));
+      cells[k] = wanted >= float(most) ? most : wanted >= 1.0f ? static_cast<int>(wanted) : 1;
     }
     const double total = double(cells.x) * double(cells.y) * double(cells.z);
     if (total <= double(maxCells)) {
@@ -36,8 +42,12 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
   for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
   order.resize(n);
-  std::vector<std::uint32_t> cursor(cellStart.begin(), cellStart.end() - 1);
-  for (std::size_t i = 0; i < n; ++i) order[cursor[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+  // cellStart doubles as the cursor (no second table of cellCount entries to allocate and fill):
+  // after the placement each entry has advanced to the next cell's start, so shifting the table
+  // up by one restores the starts.
+  for (std::size_t i = 0; i < n; ++i) order[cellStart[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+  std::copy_backward(cellStart.begin(), cellStart.end() - 1, cellStart.end());
+  cellStart[0] = 0;
 }
 
 AxisRuns neighbourRuns(int c, int cells, bool wrap) {

@@ -28,9 +28,14 @@ struct GridSpec {
   }
   glm::ivec3 cellCoord(glm::vec3 p) const {
     const glm::vec3 c = (p - origin) / cellSize;
-    return glm::clamp(glm::ivec3(static_cast<int>(std::floor(c.x)), static_cast<int>(std::floor(c.y)),
-                                 static_cast<int>(std::floor(c.z))),
-                      glm::ivec3(0), cells - 1);
+    return {clampedCell(c.x, cells.x), clampedCell(c.y, cells.y), clampedCell(c.z, cells.z)};
+  }
+  // floor(c) clamped to [0, n - 1], clamped as a float first: a far or non-finite coordinate has no
+  // int value (NaN goes to 0).
+  static int clampedCell(float c, int n) {
+    if (!(c >= 0.0f)) return 0;
+    if (c >= float(n - 1)) return n - 1;
+    return static_cast<int>(c);
   }
   std::uint32_t cellIndex(glm::ivec3 c) const {
     return static_cast<std::uint32_t>((c.z * cells.y + c.y) * cells.x + c.x);
@@ -38,8 +43,11 @@ struct GridSpec {
 };
 
 // Cells of at least R per active axis; when that would exceed maxCells the cells grow (still
-// correct: every cell stays at least R wide, only more candidates are tested).
-GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells = 1u << 24);
+// correct: every cell stays at least R wide, only more candidates are tested). Scene validation
+// refuses worlds where they would grow beyond kMaxCellWidening R (docs/model.md, Limits).
+inline constexpr std::uint32_t kDefaultMaxCells = 1u << 24;
+inline constexpr float kMaxCellWidening = 4.0f;
+GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells = kDefaultMaxCells);
 
 // Below this many boids a step runs on one thread: forking and joining OpenMP threads costs more
 // than the work (and idle threads spinning at barriers starve everything else on a busy machine).

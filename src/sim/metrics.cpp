@@ -2,13 +2,69 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "sim/grid.hpp"
 #include "sim/rules.hpp"
 
 namespace murmur::sim {
+namespace {
+
+constexpr std::size_t kSummaryCellsPerBoid = 8;
+
+// The squared distance from the boid in sorted slot `slot` (in cell `home` of `grid`) to its
+// nearest other boid, at most `best2`, the nearest in the 3x3x3 cells around `home` (rings 0 and 1,
+// already searched). Searches the cells in rings of growing Chebyshev radius k >= 2 around `home`:
+// a boid in a cell k or more cells away on some axis is at least (k - 1) cell widths away (also
+// through the wrap, where offsets are taken at their minimum image), so the search stops once
+// best2 is within that. On a grid of a few cells per boid this is a ring or two however sparse the
+// flock, instead of a scan of every boid.
+template <class Distance2>
+float nearestByRings(const GridSpec& grid, const CellOrder& cells, std::span<const glm::vec3> sortedPositions,
+                     int dims, std::size_t slot, glm::ivec3 home, float best2, const Distance2& distance2) {
+  glm::ivec3 lo, hi;  // the cell offsets that reach each cell of an axis exactly once
+  float width = std::numeric_limits<float>::infinity();
+  int rings = 0;
+  for (int k = 0; k < 3; ++k) {
+    const int n = grid.cells[k];
+    if (grid.wrap) {
+      lo[k] = -(n - 1) / 2;
+      hi[k] = n / 2;
+    } else {
+      lo[k] = -home[k];
+      hi[k] = n - 1 - home[k];
+    }
+    rings = std::max({rings, -lo[k], hi[k]});
+    if (!(k == 1 && dims == 2)) width = std::min(width, grid.cellSize[k]);
+  }
+  const auto wrapped = [&](int c, int n) { return c < 0 ? c + n : c >= n ? c - n : c; };
+  const auto visitCell = [&](int x, int y, int z) {
+    const std::uint32_t cell = grid.cellIndex(
+        {wrapped(x, grid.cells.x), wrapped(y, grid.cells.y), wrapped(z, grid.cells.z)});
+    for (std::uint32_t s = cells.cellStart[cell]; s < cells.cellStart[cell + 1]; ++s)
+      if (s != slot) best2 = std::min(best2, distance2(sortedPositions[s]));
+  };
+  for (int k = 2; k <= rings; ++k) {
+    const float reach = float(k - 1) * width;  // every boid not yet visited is at least this far
+    if (best2 <= reach * reach) break;
+    for (int dz = std::max(lo.z, -k); dz <= std::min(hi.z, k); ++dz)
+      for (int dy = std::max(lo.y, -k); dy <= std::min(hi.y, k); ++dy) {
+        if (std::abs(dz) == k || std::abs(dy) == k) {  // a face of the ring: every x
+          for (int dx = std::max(lo.x, -k); dx <= std::min(hi.x, k); ++dx)
+            visitCell(home.x + dx, home.y + dy, home.z + dz);
+        } else {  // inside: only the two x ends
+          if (-k >= lo.x) visitCell(home.x - k, home.y + dy, home.z + dz);
+          if (k <= hi.x) visitCell(home.x + k, home.y + dy, home.z + dz);
+        }
+      }
+  }
+  return best2;
+}
+
+}  // namespace
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state) {
   std::vector<GroupSummary> groups(state.groups);
@@ -34,43 +90,52 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   const bool wrap = params.boundary == Boundary::Wrap;
   const glm::vec3 size = params.worldSize();
   const float r2 = params.perceptionRadius * params.perceptionRadius;
-  const GridSpec grid = makeGridSpec(params);
+  // Cells of at least R, at most kSummaryCellsPerBoid a boid: the table stays O(N) in a sparse world
+  // (a step's grid of up to 2^24 cells, allocated afresh, cost more than the whole summary).
+  const GridSpec grid = makeGridSpec(
+      params, static_cast<std::uint32_t>(std::min<std::size_t>(n * kSummaryCellsPerBoid, kDefaultMaxCells)));
   CellOrder cells;
   cells.build(grid, state.position, omp_get_max_threads());
-
-  std::vector<glm::vec3> headings(n);
-  for (std::size_t i = 0; i < n; ++i) headings[i] = heading(state.velocity[i]);
-  std::vector<double> polarization(n), nearest(n);
+  // Positions, headings and groups in cell order, and the boids visited in that order: neighbouring
+  // boids are read contiguously and stay in cache from one boid to the next.
+  std::vector<glm::vec3> sortedPositions(n), sortedHeadings(n);
+  std::vector<std::uint32_t> sortedGroups(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::uint32_t i = cells.order[s];
+    sortedPositions[s] = state.position[i];
+    sortedHeadings[s] = heading(state.velocity[i]);
+    sortedGroups[s] = state.group[i];
+  }
+  std::vector<double> polarization(n), nearest(n);  // per boid id
   std::uint64_t nonFinite = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : nonFinite) if(n >= kParallelMinBoids)
-  for (std::size_t i = 0; i < n; ++i) {
-    const glm::vec3 pi = state.position[i];
+  for (std::size_t slot = 0; slot < n; ++slot) {
+    const std::uint32_t i = cells.order[slot];
+    const glm::vec3 pi = sortedPositions[slot];
     const glm::vec3 vi = state.velocity[i];
     if (!std::isfinite(pi.x + pi.y + pi.z + vi.x + vi.y + vi.z)) ++nonFinite;
-    glm::dvec3 headingSum(headings[i]);
+    glm::dvec3 headingSum(sortedHeadings[slot]);
     std::size_t count = 1;
     float best2 = std::numeric_limits<float>::infinity();
-    auto distance2 = [&](std::size_t j) {
-      glm::vec3 d = state.position[j] - pi;
+    auto distance2 = [&](glm::vec3 pj) {
+      glm::vec3 d = pj - pi;
       if (wrap) d = minimumImage(d, size);
       return glm::dot(d, d);
     };
-    forEachNeighbourRange(grid, cells, grid.cellCoord(pi), params.dims,
-                          [&](std::uint32_t begin, std::uint32_t end, bool) {
-                            for (std::uint32_t s = begin; s < end; ++s) {
-                              const std::uint32_t j = cells.order[s];
-                              if (j == i) continue;
-                              const float d2 = distance2(j);
-                              best2 = std::min(best2, d2);
-                              if (d2 < r2 && state.group[j] == state.group[i]) {
-                                headingSum += glm::dvec3(headings[j]);
-                                ++count;
-                              }
-                            }
-                          });
+    const glm::ivec3 home = grid.cellCoord(pi);
+    forEachNeighbourRange(grid, cells, home, params.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {
+      for (std::uint32_t s = begin; s < end; ++s) {
+        if (s == slot) continue;
+        const float d2 = distance2(sortedPositions[s]);
+        best2 = std::min(best2, d2);
+        if (d2 < r2 && sortedGroups[s] == sortedGroups[slot]) {
+          headingSum += glm::dvec3(sortedHeadings[s]);
+          ++count;
+        }
+      }
+    });
     if (!(best2 < r2))  // nothing within R: the nearest boid may lie beyond the adjacent cells
-      for (std::size_t j = 0; j < n; ++j)
-        if (j != i) best2 = std::min(best2, distance2(j));
+      best2 = nearestByRings(grid, cells, sortedPositions, params.dims, slot, home, best2, distance2);
     polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
     nearest[i] = std::sqrt(double(best2));
   }

@@ -35,8 +35,9 @@ struct FlockMetrics {
   std::uint64_t nonFinite = 0;       // boids with a NaN or infinite component
 };
 
-// Uses the uniform grid; nearest distances beyond R are searched exhaustively only when no boid
-// lies within R (sparse flocks), so the cost stays O(N) for flocks.
+// Uses a uniform grid of cells at least R wide and at most 8 cells a boid; a boid with nobody within
+// R has its nearest boid searched in growing rings of cells, so the cost stays about O(N) for dense
+// and sparse flocks alike (an exhaustive scan made a 1e5-boid sparse world take 100 times a step).
 FlockMetrics measureFlock(const ModelParams& params, const FlockState& state);
 
 }  // namespace murmur::sim

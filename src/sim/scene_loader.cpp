@@ -12,15 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/grid.hpp"
 #include "sim/scene_toml.hpp"
 
 namespace murmur::sim {
 namespace {
 
-constexpr std::int64_t kMaxBoids = 100'000'000;
 constexpr std::int64_t kMaxGroups = 1024;
 constexpr const char* kAxisNames[] = {"x", "y", "z"};
 
@@ -196,6 +198,47 @@ std::size_t lineOf(const SceneDocument* document, std::string key) {
   return 0;
 }
 
+// The combination limit: a bound, in double, of the largest force the first step computes (each
+// steering term is at most a few speeds long; separation adds up to max_speed * Rs / d_min per
+// neighbour, every boid a neighbour at worst), and of the acceleration max_force / mass. Either over
+// kMaxForceBound fails, naming the key that contributes most.
+template <class Fail>
+void checkForceBound(const Scene& scene, const Fail& fail) {
+  const ModelParams& m = scene.model;
+  const Weights& w = m.weights;
+  // Velocities up to the larger of the speeds a step aims for and those a state CSV may hold.
+  const double speed = std::max({double(m.maxSpeed), double(m.cruiseSpeed), std::sqrt(3.0) * kMaxMagnitude});
+  const double separation =
+      double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) / double(m.minDistance) *
+      double(std::max<std::uint32_t>(scene.count, 1));
+  const std::pair<const char*, double> terms[] = {
+      {"weights.separation", separation},
+      {"weights.alignment", double(w.alignment) * 2.0 * speed},
+      {"weights.cohesion", double(w.cohesion) * 2.0 * speed},
+      {"weights.avoidance", double(w.avoidance) * 4.0 * speed},
+      {"weights.bounds", double(w.bounds) * 2.0 * speed},
+      {"weights.goal", double(w.goal) * 2.0 * speed},
+      {"weights.flee", double(w.flee) * 2.0 * speed * double(std::max<std::size_t>(scene.predators.size(), 1))},
+      {"weights.cruise", double(w.cruise) * 2.0 * speed},
+      {"weights.walls", double(w.walls) * 4.0 * speed},
+  };
+  double total = 0.0;
+  const std::pair<const char*, double>* largest = &terms[0];
+  for (const auto& term : terms) {
+    total += term.second;
+    if (term.second > largest->second) largest = &term;
+  }
+  if (total > kMaxForceBound)
+    fail(largest->first,
+         fmt::format("the forces of a step could reach {:.3g} (weights x speeds; separation also x Rs / "
+                     "perception.min_distance x boid count), over the float32-safe {:g} (docs/model.md, Limits)",
+                     total, kMaxForceBound));
+  const double acceleration = double(m.maxForce) / double(m.mass);
+  if (acceleration > kMaxForceBound)
+    fail("boids.mass", fmt::format("max_force / mass is {:.3g}, over the float32-safe {:g} (docs/model.md, Limits)",
+                                   acceleration, kMaxForceBound));
+}
+
 // Throws for the first limit the scene breaks, in the order of model.md's table.
 void checkScene(const Scene& scene, const SceneDocument* document) {
   const auto fail = [&](const std::string& key, const std::string& message) {
@@ -252,6 +295,29 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   for (std::size_t i = 0; i < scene.predators.size(); ++i)
     checkFiniteVec3(fmt::format("predators[{}].position", i), scene.predators[i]);
 
+  // Magnitudes (float32 headroom: squares and products of these stay finite).
+  const std::string kMagnitude = fmt::format("must be within +-{:g} (docs/model.md, Limits)", kMaxMagnitude);
+  for (const auto& [key, value] : reals)
+    if (std::abs(double(value)) > kMaxMagnitude) fail(key, kMagnitude);
+  const auto checkVec3Magnitude = [&](const std::string& key, const glm::vec3& v) {
+    for (int axis = 0; axis < 3; ++axis)
+      if (std::abs(double(v[axis])) > kMaxMagnitude) fail(key, kMagnitude);
+  };
+  checkVec3Magnitude("world.min", m.worldMin);
+  checkVec3Magnitude("world.max", m.worldMax);
+  if (scene.obstacles.size() > kMaxObstacles)
+    fail(fmt::format("obstacles[{}]", kMaxObstacles),
+         fmt::format("at most {} obstacles (each boid tests every obstacle every step)", kMaxObstacles));
+  for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
+    checkVec3Magnitude(fmt::format("obstacles[{}].center", i), scene.obstacles[i].center);
+    if (std::abs(double(scene.obstacles[i].radius)) > kMaxMagnitude)
+      fail(fmt::format("obstacles[{}].radius", i), kMagnitude);
+  }
+  for (std::size_t i = 0; i < scene.targets.size(); ++i)
+    checkVec3Magnitude(fmt::format("targets[{}].position", i), scene.targets[i].position);
+  for (std::size_t i = 0; i < scene.predators.size(); ++i)
+    checkVec3Magnitude(fmt::format("predators[{}].position", i), scene.predators[i]);
+
   // [world]
   if (m.dims != 2 && m.dims != 3) fail("world.dims", kDimsRule);
   const glm::vec3 extent = m.worldSize();
@@ -306,20 +372,22 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
                         "the {} extent is {}",
                         2.0f * m.perceptionRadius, kAxisNames[axis], extent[axis]));
   }
+  checkForceBound(scene, fail);
+  // The grid never degrades silently: cells may grow past R (the cell cap), but not by much.
+  const GridSpec grid = makeGridSpec(m);
+  for (int axis : activeAxes(m.dims))
+    if (grid.cellSize[axis] > kMaxCellWidening * m.perceptionRadius)
+      fail("perception.radius",
+           fmt::format("too small for the world: the neighbour grid is capped at {} cells, so its cells would "
+                       "be {:.3g} x perception.radius wide on {} (the limit is {:g}; docs/model.md, Limits)",
+                       kDefaultMaxCells, grid.cellSize[axis] / m.perceptionRadius, kAxisNames[axis],
+                       kMaxCellWidening));
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
     if (scene.obstacles[i].radius <= 0.0f) fail(fmt::format("obstacles[{}].radius", i), "must be above 0");
   for (std::size_t i = 0; i < scene.targets.size(); ++i)
     if (scene.targets[i].group >= scene.groups)
       fail(fmt::format("targets[{}].group", i), targetGroupRule(scene.groups));
-}
-
-// error.hpp promises one line per error; toml++ descriptions may quote a line break.
-std::string oneLine(std::string_view text) {
-  std::string line(text);
-  std::replace_if(
-      line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-  return line;
 }
 
 }  // namespace
@@ -332,7 +400,10 @@ Scene loadScene(const std::string& path) {
   if (!file) failRead("open");
   std::string text;
   char buffer[1 << 16];
-  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
+  // One byte over the limit is enough for checkSceneTextLimits to refuse the file.
+  while (text.size() <= kMaxSceneBytes)
+    if (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
+    else break;
   if (std::ferror(file.get())) failRead("read");
   return parseScene(text, path);
 }
@@ -340,15 +411,43 @@ Scene loadScene(const std::string& path) {
 Scene parseScene(std::string_view text, const std::string& sourceName) {
   auto document = std::make_shared<SceneDocument>();
   document->path = sourceName;
+  checkSceneTextLimits(text, sourceName);
   try {
     document->root = toml::parse(text, std::string_view(sourceName));
   } catch (const toml::parse_error& error) {
-    throw InputError(sourceName, error.source().begin.line, "", oneLine(error.description()));
+    throw InputError(sourceName, error.source().begin.line, "", std::string(error.description()));
   }
   Scene scene = readScene(*document);
   checkScene(scene, document.get());
   scene.document = std::move(document);
   return scene;
+}
+
+std::uint64_t estimateRunBytes(std::uint64_t boids) {
+  // Per boid: the state (position, velocity, group: 28 bytes) four times (the run's, the backend's
+  // two buffers, the copy read back for the summary and dump); the grid's cell and sorted order; the
+  // summary's sorted positions, headings and groups, two doubles and up to 8 cells of 4 bytes. Plus
+  // the step's cell table (2^24 + 1 cells of 4 bytes at most).
+  constexpr std::uint64_t kStateBytes = 3 * sizeof(float) * 2 + sizeof(std::uint32_t);
+  constexpr std::uint64_t kSummaryBytes = 2 * 3 * sizeof(float) + sizeof(std::uint32_t) + 2 * sizeof(double) + 8 * 4;
+  constexpr std::uint64_t kPerBoid = 4 * kStateBytes + 2 * sizeof(std::uint32_t) + kSummaryBytes;
+  constexpr std::uint64_t kGridBytes = ((1u << 24) + 1) * sizeof(std::uint32_t);
+  return boids * kPerBoid + kGridBytes;
+}
+
+void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std::string& path) {
+  const std::uint64_t needed = estimateRunBytes(boids);
+  if (needed > physicalBytes)
+    throw InputError(path, 0, "boids.count",
+                     fmt::format("{} boids need about {:.1f} GiB, more than this machine's {:.1f} GiB of memory",
+                                 boids, double(needed) / double(1ull << 30),
+                                 double(physicalBytes) / double(1ull << 30)));
+}
+
+void checkRunMemory(std::uint64_t boids, const std::string& path) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0) return;  // unknown: nothing to compare with
+  checkRunMemory(boids, std::uint64_t(pages) * std::uint64_t(pageSize), path);
 }
 
 void validateScene(const Scene& scene) {

@@ -1,12 +1,30 @@
 #pragma once
 // Loading scene files (TOML). Every problem is an InputError naming file, line and key:
 // unknown section or key, wrong type, out-of-range value. Defaults are model.md's.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "sim/scene.hpp"
 
 namespace murmur::sim {
+
+// Limits beyond the per-key ranges (docs/model.md, "Limits"), so that float32 arithmetic in a step
+// cannot overflow and a step's cost stays bounded.
+inline constexpr std::int64_t kMaxBoids = 100'000'000;
+// Every coordinate, length, speed and force of a scene (and of a state CSV): |x| <= this.
+inline constexpr double kMaxMagnitude = 1e9;
+// The largest force a step can compute before clamping to max_force (scene validation bounds it
+// from speeds, weights, radii and the boid count): its square stays finite in float32.
+inline constexpr double kMaxForceBound = 1e18;
+inline constexpr std::size_t kMaxObstacles = 1024;
+
+// Bytes a run of `boids` boids needs on the host (state, grid, metrics; docs/model.md).
+std::uint64_t estimateRunBytes(std::uint64_t boids);
+// Throws InputError (key boids.count, with both figures) when estimateRunBytes(boids) exceeds
+// physicalBytes; the form without it reads the machine's physical memory.
+void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std::string& path);
+void checkRunMemory(std::uint64_t boids, const std::string& path);
 
 // Reads and validates the scene at path (missing or unreadable file: InputError).
 Scene loadScene(const std::string& path);

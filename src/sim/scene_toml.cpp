@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -43,6 +44,16 @@ std::optional<double> numberValue(const toml::node& node) {
   return std::nullopt;
 }
 
+// Finite once rounded to float: 1e39 is a finite double but an infinite float.
+bool isFiniteFloat(double value) {
+  return std::isfinite(value) && std::abs(value) <= double(std::numeric_limits<float>::max());
+}
+constexpr std::string_view kNotFiniteFloat = "must be a finite number within float32 range (|x| <= 3.4e38)";
+
+bool isBareKeyChar(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
 bool isArrayOfTables(const toml::node& node) {
   const toml::array* array = node.as_array();
   return array && std::all_of(array->begin(), array->end(),
@@ -50,6 +61,61 @@ bool isArrayOfTables(const toml::node& node) {
 }
 
 }  // namespace
+
+void checkSceneTextLimits(std::string_view text, const std::string& path) {
+  if (text.size() > kMaxSceneBytes)
+    throw InputError(path, 0, "", fmt::format("the scene file is {} bytes; the limit is {} (docs/model.md)",
+                                              text.size(), kMaxSceneBytes));
+  // A cheap scan, outside strings and comments: `segments` counts the dots of the current dotted
+  // key (a float value has one), `brackets` the open [ and { (headers, arrays, inline tables).
+  std::size_t line = 1;
+  int segments = 0, brackets = 0;
+  const auto tooDeep = [&] {
+    throw InputError(path, line, "",
+                     fmt::format("nesting deeper than {} levels (dotted keys, headers, arrays, inline tables)",
+                                 kMaxSceneNesting));
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {  // a string: skipped whole (one segment of a quoted key)
+      const bool triple = text.substr(i, 3) == std::string_view(c == '"' ? "\"\"\"" : "'''");
+      const std::string_view close = triple ? text.substr(i, 3) : text.substr(i, 1);
+      std::size_t j = i + close.size();
+      bool closed = false;
+      while (j < text.size()) {
+        if (text.compare(j, close.size(), close) == 0) {
+          closed = true;
+          break;
+        }
+        if (text[j] == '\n') {
+          if (!triple) break;  // unterminated: toml++ reports it
+          ++line;
+        }
+        // An escape: the next character cannot close the string.
+        if (c == '"' && text[j] == '\\' && j + 1 < text.size() && text[j + 1] != '\n') ++j;
+        ++j;
+      }
+      i = closed ? j + close.size() - 1 : j - 1;
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '.') {
+      if (++segments > kMaxSceneNesting) tooDeep();
+    } else if (c == '[' || c == '{') {
+      if (++brackets > kMaxSceneNesting) tooDeep();
+      segments = 0;
+    } else if (c == ']' || c == '}') {
+      brackets = std::max(brackets - 1, 0);
+      segments = 0;
+    } else if (!isBareKeyChar(c) && c != ' ' && c != '\t') {
+      segments = 0;
+    }
+    if (c == '\n') ++line;
+  }
+}
 
 TableReader::TableReader(std::string path, const toml::table& table, std::string prefix)
     : path_(std::move(path)), table_(&table), prefix_(std::move(prefix)) {}
@@ -97,7 +163,7 @@ double TableReader::number(std::string_view key) {
   const toml::node& node = require(key);
   const std::optional<double> value = numberValue(node);
   if (!value) failWrongType(node, keyPath(key), "a number");
-  if (!std::isfinite(*value)) failAt(node, keyPath(key), "must be a finite number");
+  if (!isFiniteFloat(*value)) failAt(node, keyPath(key), std::string(kNotFiniteFloat));
   return *value;
 }
 
@@ -154,7 +220,7 @@ glm::vec3 TableReader::toVec3(const toml::node& node, const std::string& fullKey
     const toml::node& element = *array->get(static_cast<std::size_t>(axis));
     const std::optional<double> value = numberValue(element);
     if (!value) failWrongType(element, fullKey, kVec3);
-    if (!std::isfinite(*value)) failAt(element, fullKey, "must be a finite number");
+    if (!isFiniteFloat(*value)) failAt(element, fullKey, std::string(kNotFiniteFloat));
     result[axis] = static_cast<float>(*value);
   }
   return result;

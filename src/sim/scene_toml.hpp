@@ -30,6 +30,15 @@
 
 namespace murmur::sim {
 
+// Limits on the scene text, checked before toml++ sees it (its parser recurses once per nesting
+// level, so a small file of 50,000 dotted keys would overflow the stack): docs/model.md, "Limits".
+inline constexpr std::size_t kMaxSceneBytes = 16u << 20;
+inline constexpr int kMaxSceneNesting = 64;  // dotted-key segments, table headers, arrays, inline tables
+
+// Throws InputError at the first line whose nesting exceeds kMaxSceneNesting, or for a text over
+// kMaxSceneBytes.
+void checkSceneTextLimits(std::string_view text, const std::string& path);
+
 struct SceneDocument {
   toml::table root;
   std::string path;  // the file named in messages
@@ -44,7 +53,7 @@ class TableReader {
   // Getters. The form without a fallback requires the key (absent: "missing", at the table's line);
   // the form with one returns it when the key is absent. Both count the key as read.
 
-  // An integer or a float, finite.
+  // An integer or a float, finite in float32 (|x| <= FLT_MAX: the model computes in float).
   double number(std::string_view key);
   double number(std::string_view key, double fallback);
   // An integer (a float is the wrong type).
@@ -54,7 +63,7 @@ class TableReader {
   bool boolean(std::string_view key, bool fallback);
   std::string string(std::string_view key);
   std::string string(std::string_view key, std::string fallback);
-  // [x, y, z]: an array of exactly three finite numbers.
+  // [x, y, z]: an array of exactly three numbers finite in float32.
   glm::vec3 vec3(std::string_view key);
   glm::vec3 vec3(std::string_view key, glm::vec3 fallback);
   // [[x, y, z], ...]: an array of vec3s; absent: empty.

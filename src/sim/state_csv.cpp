@@ -3,17 +3,15 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <string_view>
-#include <system_error>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/output_path.hpp"
+#include "sim/scene_loader.hpp"
 
 namespace murmur::sim {
 namespace {
@@ -72,6 +70,10 @@ class RowParser {
 FlockState readStateCsv(const std::string& path, const ModelParams& params) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot open state file");
+  return parseStateCsv(in, path, params);
+}
+
+FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params) {
   std::string lineText;
   if (!std::getline(in, lineText)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
@@ -105,6 +107,9 @@ FlockState readStateCsv(const std::string& path, const ModelParams& params) {
       p[k] = parse.real(fields[2 + k], kColumns[2 + k]);
       v[k] = parse.real(fields[5 + k], kColumns[5 + k]);
     }
+    for (int k = 0; k < 3; ++k)
+      if (std::abs(double(v[k])) > kMaxMagnitude)
+        parse.fail(kColumns[5 + k], fmt::format("{} is beyond +-{:g} (docs/model.md, Limits)", v[k], kMaxMagnitude));
     if (params.dims == 2 && (p.y != 0.0f || v.y != 0.0f))
       parse.fail(p.y != 0.0f ? "y" : "vy", "must be 0 in a 2D scene");
     for (int k = 0; k < 3; ++k) {
@@ -124,33 +129,18 @@ FlockState readStateCsv(const std::string& path, const ModelParams& params) {
   return state;
 }
 
-void checkWritable(const std::string& path) {
-  const std::string probe = path + ".tmp";
-  std::FILE* f = std::fopen(probe.c_str(), "wb");
-  if (f == nullptr) throw InputError(path, 0, "", fmt::format("cannot create output file: {}", std::strerror(errno)));
-  std::fclose(f);
-  std::remove(probe.c_str());
-}
-
 void writeStateCsv(const std::string& path, const FlockState& state) {
-  const std::string temporary = path + ".tmp";
-  std::FILE* f = std::fopen(temporary.c_str(), "wb");
-  if (f == nullptr) throw InputError(path, 0, "", fmt::format("cannot create output file: {}", std::strerror(errno)));
-  std::string text = "id,group,x,y,z,vx,vy,vz\n";
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  for (std::size_t i = 0; i < state.size() && ok; ++i) {
-    const glm::vec3 p = state.position[i], v = state.velocity[i];
-    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z, v.x,
-                       v.y, v.z);
-    ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  }
-  ok = (std::fclose(f) == 0) && ok;
-  std::error_code ec;
-  if (ok) std::filesystem::rename(temporary, path, ec);
-  if (!ok || ec) {
-    std::remove(temporary.c_str());
-    throw InputError(path, 0, "", "cannot write output file");
-  }
+  writeFileAtomically(path, "", [&](std::FILE* file) {
+    std::string text = "id,group,x,y,z,vx,vy,vz\n";
+    bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    for (std::size_t i = 0; i < state.size() && ok; ++i) {
+      const glm::vec3 p = state.position[i], v = state.velocity[i];
+      text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z,
+                         v.x, v.y, v.z);
+      ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    }
+    return ok;
+  });
 }
 
 }  // namespace murmur::sim

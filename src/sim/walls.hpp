@@ -20,7 +20,9 @@ struct WallGrid {
   // The cell containing world point p, or -1 outside the grid.
   std::int64_t cellAt(glm::vec3 p) const {
     const float fx = (p.x - origin.x) / cellSize, fz = (p.z - origin.y) / cellSize;
-    if (!(fx >= 0.0f) || !(fz >= 0.0f)) return -1;  // also rejects NaN
+    // Range-checked as floats before the casts (a far point, 1e30, has no int64 value); also
+    // rejects NaN. float(width) may round up, hence the integer check after.
+    if (!(fx >= 0.0f && fx < float(width)) || !(fz >= 0.0f && fz < float(height))) return -1;
     const auto cx = static_cast<std::int64_t>(fx), cz = static_cast<std::int64_t>(fz);
     if (cx >= std::int64_t(width) || cz >= std::int64_t(height)) return -1;
     return cz * std::int64_t(width) + cx;

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The sanitizer job (.ci/run): builds only the sim and ai suites and the murmur command with
+# AddressSanitizer and UndefinedBehaviorSanitizer (float-cast-overflow included, every report fatal)
+# at -O1 in build-sanitize/, runs those suites, then replays every bad input of tests/data/bad/
+# through the command: each must end with exit code 2 and one line on stderr, and no report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE=-O1 \
+  -DCMAKE_C_FLAGS_SANITIZE=-O1 -DMURMUR_SANITIZE=ON -DMURMUR_BUILD_BENCH=OFF >/dev/null
+cmake --build build-sanitize -j"$(nproc)" --target murmur_sim_tests murmur_ai_tests murmur
+echo "sanitize: build took $((SECONDS - start)) s"
+
+export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=86
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
+# Less summarising than simulating is a Release property; sanitizers slow the two unevenly.
+build-sanitize/murmur_sim_tests --gtest_brief=1 --gtest_filter=-SparseSummary.AHundredThousandBoidRunSummarisesFasterThanItSimulates
+build-sanitize/murmur_ai_tests --gtest_brief=1
+
+# A bad input's command: scenes are run, state CSVs are given to --init, maps and scenarios to path.
+failures=0
+for file in tests/data/bad/*; do
+  case "$file" in
+    *.toml) args=(run --backend cpu --steps 3 --scene "$file") ;;
+    *.csv) args=(run --backend cpu --steps 3 --scene scenes/free.toml --init "$file") ;;
+    *.map) args=(path --map "$file" --from 0,0 --to 1,1) ;;
+    *.scen) args=(path --scen "$file") ;;
+    *) continue ;;
+  esac
+  set +e
+  err=$(build-sanitize/murmur "${args[@]}" 2>&1 >/dev/null)
+  code=$?
+  set -e
+  lines=$(printf '%s\n' "$err" | wc -l)
+  if [ "$code" -ne 2 ] || [ "$lines" -ne 1 ]; then
+    echo "sanitize: FAIL $file: exit code $code (expected 2), $lines line(s) on stderr:"
+    printf '%s\n' "$err" | head -20
+    failures=$((failures + 1))
+  fi
+done
+echo "sanitize: replayed $(ls tests/data/bad | wc -l) bad inputs, $failures failure(s); $((SECONDS - start)) s in all"
+[ "$failures" -eq 0 ]
