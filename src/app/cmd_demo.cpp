@@ -24,7 +24,7 @@ class DemoCommand final : public Command {
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, options_.scene, false);
     sub.add_option("--backend", options_.backend,
-                   "gpu, cpu, cpu-naive or auto (default: gpu when available)");
+                   "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software renderer)");
     sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)");
     sub.add_option("--size", size_, "Window or frame size WIDTHxHEIGHT (default 1280x720)");
     sub.add_option("--msaa", options_.msaa,

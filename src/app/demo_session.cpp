@@ -13,6 +13,7 @@ DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, 
                          gpu::Context& context)
     : context_(context),
       device_(device),
+      dataDir_(scene.dataDir),
       world_(loadWorld(scene)),
       backend_(makeBackend(backend, device, &context)),
       shaders_(shaderLibrary()),
@@ -104,6 +105,7 @@ void DemoSession::respawn(std::uint32_t count) {
 void DemoSession::loadScene(const std::string& path) {
   SceneOptions options;
   options.scene = path;
+  options.dataDir = dataDir_;
   world_ = loadWorld(options);
   startWorld();
 }

@@ -67,6 +67,7 @@ class DemoSession {
 
   gpu::Context& context_;
   int device_;
+  std::string dataDir_;  // --data-dir, for the scenes loaded later
   World world_;
   std::unique_ptr<FlockBackend> backend_;
   std::uint32_t count_ = 0;

@@ -63,28 +63,6 @@ void expectFrames(const fs::path& dir, std::size_t count, int width, int height)
   }
 }
 
-// Sets (or, with nullopt, unsets) an environment variable for the scope: the command inherits it.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 TEST(DemoCli, HeadlessWritesAFrameEveryKStepsOfTheRequestedSize) {
   const fs::path dir = scratchDir("demo_headless") / "frames";
   const CliResult r = runMurmur("demo --headless --frames " + dir.string() +
