@@ -9,7 +9,8 @@ packages=(
   libglfw3-dev libimgui-dev          # the demo window and its panel
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
   libgtest-dev libbenchmark-dev
-  xvfb xauth                         # a virtual display for the window tests
+  xvfb xauth xdotool                 # a virtual display for the window tests, synthetic key taps
+  ffmpeg                             # demo --video (an ffmpeg child fed raw frames), ffprobe in its test
 )
 
 missing=()

@@ -41,6 +41,10 @@ class DemoCommand final : public Command {
                  "Fail when no window can be opened instead of rendering headless");
     sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
                  "Window: close once --steps steps are simulated");
+    sub.add_option("--max-fps", options_.maxFps, "Window: at most this many frames a second (default: no limit)")
+        ->check(CLI::Range(0.1, 1000.0));
+    sub.add_option("--screenshot-dir", options_.screenshotDir,
+                   "Window: where screenshots (F12, P) go (default ./screenshots)");
   }
 
   int run() override {

@@ -20,6 +20,8 @@ struct DemoOptions {
   std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
   std::string frames;           // headless: the frame directory (default ./murmur-frames)
   bool exitAfterSteps = false;  // window: close once --steps steps are simulated
+  double maxFps = 0.0;          // window: at most this many frames a second (0: as the display allows)
+  std::string screenshotDir = "screenshots";  // window: where F12 / P put their PNGs
 };
 
 inline constexpr const char* kDefaultFrameDirectory = "murmur-frames";

@@ -47,11 +47,11 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   ImGui::TextUnformatted("backend");
   if (ImGui::Button(controls.paused ? "run" : "pause")) controls.paused = !controls.paused;
   ImGui::SameLine();
-  if (ImGui::Button("step")) controls.stepRequested = true;
+  if (ImGui::Button("step")) ++controls.stepsRequested;
   ImGui::SameLine();
   if (ImGui::Button("reset")) controls.resetRequested = true;
   ImGui::SameLine();
-  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
+  if (ImGui::Button("screenshot")) ++controls.screenshotsRequested;
 }
 
 void modelSection(sim::ModelParams& model) {
@@ -118,15 +118,26 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   }
 }
 
+// The frame-time graph's top: the next of 10, 20, 50, 100, ... ms above the largest frame time.
+float graphScale(float largestMs) {
+  for (float decade = 10.0f;; decade *= 10.0f)
+    for (const float step : {1.0f, 2.0f, 5.0f})
+      if (largestMs <= step * decade || decade > 1e5f) return step * decade;
+}
+
 void statisticsSection(DemoSession& session, const DemoStats& stats) {
   if (!ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::Text("%.1f fps | %llu boids | step %llu", stats.fps,
-              static_cast<unsigned long long>(session.boidCount()),
-              static_cast<unsigned long long>(session.steps()));
+  ImGui::Text("%.1f fps | %.0f steps/s | %llu boids", stats.fps, stats.stepsPerSecond,
+              static_cast<unsigned long long>(session.boidCount()));
+  ImGui::Text("step %llu | %.1f s simulated", static_cast<unsigned long long>(session.steps()),
+              double(session.steps()) * double(session.world().scene.model.dt));
   const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
+  const float scale = graphScale(*std::max_element(stats.frameMs.begin(), stats.frameMs.end()));
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
   ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next),
-                   overlay.c_str(), 0.0f, std::max(50.0f, 1.2f * latest), ImVec2(0, 60));
+                   overlay.c_str(), 0.0f, scale, ImVec2(0, 60));
+  ImGui::SameLine();
+  ImGui::Text("%.0f ms\n\n\n0", double(scale));
   ImGui::Text("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
   ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
   for (const auto& [stage, ms] : session.backend().stageMilliseconds())
@@ -137,7 +148,7 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
 
 }  // namespace
 
-void DemoStats::addFrame(double milliseconds) {
+void DemoStats::addFrame(double milliseconds, std::uint64_t totalSteps) {
   frameMs[next] = static_cast<float>(milliseconds);
   next = (next + 1) % kFrames;
   ++frames;
@@ -145,8 +156,10 @@ void DemoStats::addFrame(double milliseconds) {
   windowMs += milliseconds;
   if (windowMs >= 500.0) {
     fps = 1000.0 * double(windowFrames) / windowMs;
+    stepsPerSecond = 1000.0 * double(totalSteps - windowStartSteps) / windowMs;
     windowFrames = 0;
     windowMs = 0.0;
+    windowStartSteps = totalSteps;
   }
 }
 

@@ -14,9 +14,9 @@ namespace murmur::app {
 
 struct DemoControls {
   bool paused = false;
-  bool stepRequested = false;
+  int stepsRequested = 0;  // single steps asked for (N, ., the step button) since the last frame
   bool resetRequested = false;
-  bool screenshotRequested = false;
+  int screenshotsRequested = 0;
   bool showHelp = false;
   bool showPanel = true;
   int followGroup = -1;  // the group the camera follows; -1: none
@@ -30,14 +30,17 @@ struct DemoControls {
 struct DemoStats {
   static constexpr std::size_t kFrames = 240;
   std::array<float, kFrames> frameMs{};
-  std::size_t next = 0;  // where the next frame time goes
-  double fps = 0.0;      // over the latest half second
+  std::size_t next = 0;           // where the next frame time goes
+  double fps = 0.0;               // over the latest half second
+  double stepsPerSecond = 0.0;    // simulation steps per wall-clock second, same window
   double renderGpuMs = 0.0;
   std::uint64_t frames = 0;
   std::uint64_t windowFrames = 0;  // frames and milliseconds since fps was last updated
   double windowMs = 0.0;
+  std::uint64_t windowStartSteps = 0;  // the session's total steps when the window began
 
-  void addFrame(double milliseconds);
+  // A frame of `milliseconds`; totalSteps: the session's steps over the whole run so far.
+  void addFrame(double milliseconds, std::uint64_t totalSteps);
 };
 
 void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,

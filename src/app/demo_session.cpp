@@ -45,6 +45,7 @@ void DemoSession::step() {
   backend_->step(world_.scene.model, world_.inputs);
   lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++steps_;
+  ++totalSteps_;
   hostBuffersCurrent_ = false;
 }
 

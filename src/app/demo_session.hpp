@@ -50,7 +50,8 @@ class DemoSession {
   const World& world() const { return world_; }
   FlockBackend& backend() { return *backend_; }
   std::uint32_t boidCount() const { return count_; }
-  std::uint64_t steps() const { return steps_; }
+  std::uint64_t steps() const { return steps_; }  // since the flock (re)started
+  std::uint64_t totalSteps() const { return totalSteps_; }  // over the whole session
   std::size_t agentCount() const { return world_.director ? world_.director->size() : 0; }
   double lastStepMilliseconds() const { return lastStepMs_; }
   render::Camera& camera() { return camera_; }
@@ -72,6 +73,7 @@ class DemoSession {
   std::unique_ptr<FlockBackend> backend_;
   std::uint32_t count_ = 0;
   std::uint64_t steps_ = 0;
+  std::uint64_t totalSteps_ = 0;
   double lastStepMs_ = 0.0;
   gpu::ShaderLibrary shaders_;
   render::FrameRenderer renderer_;

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <sstream>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -158,6 +160,94 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("frames in a window"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("30 steps"), std::string::npos) << r.out;
+}
+
+// Runs a shell command and returns its stdout (for xdotool).
+std::string shellOutput(const std::string& command) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buffer[256];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
+
+// Key taps reach the demo however slow its frames: at 2 frames a second, several quick taps (a press
+// and its release within one frame) land in every frame, and each must act. P takes a screenshot
+// (one file per tap), Esc closes the window.
+TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const fs::path shots = scratchDir("demo_key_taps") / "shots";
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur("demo --boids 300 --backend cpu --size 320x180 --msaa 1 --max-fps 2 --screenshot-dir " +
+                  shots.string());
+  });
+  const std::string window = shellOutput("timeout 60 xdotool search --sync --name '^murmur$' | head -1");
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  constexpr int kTaps = 6;
+  for (int tap = 0; tap < kTaps; ++tap) {
+    EXPECT_EQ(std::system("xdotool key p"), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));  // about 4 taps in a 500 ms frame
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  demo.join();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::size_t files = 0;
+  if (fs::exists(shots))
+    for (const auto& entry : fs::directory_iterator(shots)) files += entry.path().extension() == ".png";
+  EXPECT_EQ(files, std::size_t{kTaps}) << r.out;
+  std::size_t lines = 0;
+  for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos; at = r.out.find("screenshot: ", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, std::size_t{kTaps}) << r.out;
+}
+
+// "gpu stages (ms): hash 0.1 count 0.2 ..." -> {name, ms}
+std::vector<std::pair<std::string, double>> stageTimes(const std::string& out) {
+  std::vector<std::pair<std::string, double>> stages;
+  const std::size_t at = out.find("gpu stages (ms):");
+  if (at == std::string::npos) return stages;
+  std::istringstream line(out.substr(at + 16, out.find('\n', at) - at - 16));
+  std::string name;
+  double ms = 0.0;
+  while (line >> name >> ms) stages.emplace_back(name, ms);
+  return stages;
+}
+
+// The per-stage GPU times the window reports are the ones `murmur run` measures on the same scene
+// (a framebuffer with pixels bound while the stages compute once shifted llvmpipe's timestamps, so
+// that each stage's time showed up under the one before it).
+TEST(DemoCli, WindowStageTimesMatchRun) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const std::string workload = "--scene scenes/predator.toml --boids 2000 --backend gpu --steps 200";
+  CliResult window;
+  {
+    const ScopedEnv display("DISPLAY", server.display());
+    window = runMurmur("demo " + workload + " --exit-after-steps --size 480x270 --msaa 1");
+  }
+  const CliResult run = runMurmur("run " + workload);
+  ASSERT_EQ(window.exitCode, 0) << window.err;
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  const auto inWindow = stageTimes(window.out), inRun = stageTimes(run.out);
+  ASSERT_EQ(inWindow.size(), 6u) << window.out;
+  ASSERT_EQ(inRun.size(), 6u) << run.out;
+  for (std::size_t s = 0; s < inRun.size(); ++s) {
+    const auto& [name, runMs] = inRun[s];
+    EXPECT_EQ(inWindow[s].first, name);
+    // Within noise: a factor of 2.5 either way, or 0.25 ms apart (the small stages).
+    const double windowMs = inWindow[s].second;
+    EXPECT_TRUE(std::abs(windowMs - runMs) < 0.25 || (windowMs < 2.5 * runMs && runMs < 2.5 * windowMs))
+        << name << ": window " << windowMs << " ms, run " << runMs << " ms\n" << window.out << run.out;
+  }
 }
 
 }  // namespace
