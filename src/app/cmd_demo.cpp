@@ -10,6 +10,7 @@
 #include "app/demo_modes.hpp"
 #include "app/window_context.hpp"
 #include "gpu/error.hpp"
+#include "sim/error.hpp"
 
 namespace murmur::app {
 namespace {
@@ -37,6 +38,10 @@ class DemoCommand final : public Command {
     sub.add_option("--frames", options_.frames,
                    "Directory for the headless frames (default ./murmur-frames)");
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)");
+    sub.add_option("--video", options_.video,
+                   "Headless: write the frames as a video (e.g. out.mp4) through ffmpeg instead of PNGs");
+    sub.add_option("--video-fps", options_.videoFps, "Frames per second of videos and recordings (default 30)")
+        ->check(CLI::Range(1.0, 240.0));
     sub.add_flag("--no-fallback", noFallback_,
                  "Fail when no window can be opened instead of rendering headless");
     sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
@@ -50,6 +55,8 @@ class DemoCommand final : public Command {
   int run() override {
     if (options_.scene.scene.empty()) options_.scene.scene = defaultScene();
     parseFrameSize(size_, options_);
+    if (!options_.video.empty() && !headless_)
+      throw InputError("", 0, "--video", "needs --headless (in a window, V or the record button records)");
     if (headless_) return runHeadlessDemo(options_);
 
     std::string reason;

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <vector>
 #include <regex>
 #include <system_error>
 
@@ -10,6 +12,7 @@
 
 #include "app/demo_modes.hpp"
 #include "app/demo_session.hpp"
+#include "app/demo_video.hpp"
 #include "app/progress.hpp"
 #include "gpu/context.hpp"
 #include "render/offscreen.hpp"
@@ -50,7 +53,11 @@ int runHeadlessDemo(const DemoOptions& options) {
   const std::string dir = options.frames.empty() ? kDefaultFrameDirectory : options.frames;
   if (options.every != kUnset && options.every < 1) throw InputError("", 0, "--every", "must be >= 1");
   const auto every = options.every == kUnset ? kDefaultFrameEvery : static_cast<std::uint64_t>(options.every);
-  prepareFrameDirectory(dir);
+  std::optional<VideoEncoder> video;
+  if (options.video.empty())
+    prepareFrameDirectory(dir);
+  else
+    video.emplace(options.video, options.width, options.height, options.videoFps, "--video");
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
@@ -61,12 +68,20 @@ int runHeadlessDemo(const DemoOptions& options) {
   session.frameWorld();
 
   std::uint64_t frames = 0;
+  double encodeSeconds = 0.0;  // handing frames to ffmpeg (the cost of --video per frame)
   auto writeFrame = [&] {
     session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene.model.dt;
     target.bind();
     session.render();
-    const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
-    render::writePng(path, target.width(), target.height(), target.readRgba());
+    if (video) {
+      const std::vector<std::uint8_t> rgba = target.readRgba();
+      const auto encodeStart = std::chrono::steady_clock::now();
+      video->write(rgba);
+      encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
+    } else {
+      const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
+      render::writePng(path, target.width(), target.height(), target.readRgba());
+    }
     ++frames;
   };
   ProgressBar progress(steps);
@@ -76,10 +91,20 @@ int runHeadlessDemo(const DemoOptions& options) {
     if (s % every == 0) writeFrame();
     progress.update(s, std::to_string(frames) + " frames");
   }
+  if (video) {
+    const auto encodeStart = std::chrono::steady_clock::now();
+    video->finish();
+    encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  fmt::print("wrote {} frames ({}x{}, frame_000000.png .. frame_{:06d}.png) to {}\n", frames, options.width,
-             options.height, frames - 1, fs::absolute(dir).lexically_normal().string());
+  if (video)
+    fmt::print("wrote a video of {} frames ({}x{}, {:g} fps) to {} | encoding {:.2f} ms a frame\n", frames,
+               options.width, options.height, options.videoFps, video->path(),
+               1000.0 * encodeSeconds / double(frames));
+  else
+    fmt::print("wrote {} frames ({}x{}, frame_000000.png .. frame_{:06d}.png) to {}\n", frames, options.width,
+               options.height, frames - 1, fs::absolute(dir).lexically_normal().string());
   fmt::print("scene {} | backend {} ({}) | {} boids | {} steps, a frame every {} | {:.2f} s ({})\n",
              session.world().scene.path, session.backend().name(), session.backend().device(),
              session.boidCount(), steps, every, seconds, session.contextInfo().renderer);

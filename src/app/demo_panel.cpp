@@ -52,6 +52,8 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::Button("reset")) controls.resetRequested = true;
   ImGui::SameLine();
   if (ImGui::Button("screenshot")) ++controls.screenshotsRequested;
+  ImGui::SameLine();
+  if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
 }
 
 void modelSection(sim::ModelParams& model) {
@@ -197,7 +199,8 @@ void drawHelpOverlay(bool& open) {
       {"B", "switch backend gpu <-> cpu (state carried over)"},
       {"F", "follow the next group with the camera"},
       {"C", "frame the whole world"},
-      {"F12 or P", "screenshot (PNG)"},
+      {"F12 or P", "screenshot (PNG, into screenshots/)"},
+      {"V", "record a video / stop (MP4 through ffmpeg, into screenshots/)"},
       {"Tab", "show / hide the panel"},
       {"H or F1", "this help"},
       {"Esc", "quit"},

@@ -17,6 +17,8 @@ struct DemoControls {
   int stepsRequested = 0;  // single steps asked for (N, ., the step button) since the last frame
   bool resetRequested = false;
   int screenshotsRequested = 0;
+  bool recordToggleRequested = false;  // start or stop a recording (V, the record button)
+  bool recording = false;              // a recording runs (set by the loop)
   bool showHelp = false;
   bool showPanel = true;
   int followGroup = -1;  // the group the camera follows; -1: none

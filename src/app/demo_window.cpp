@@ -25,6 +25,7 @@
 #include "app/demo_modes.hpp"
 #include "app/demo_panel.hpp"
 #include "app/demo_session.hpp"
+#include "app/demo_video.hpp"
 #include "gpu/timer.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
@@ -63,11 +64,12 @@ class ImGuiScope {
 
 // screenshots/murmur-20261123-104200-1.png: the time, then the screenshot's number in this run (several
 // may be asked for within a second).
-std::string screenshotPath(const DemoOptions& options, int number) {
+// (recordings: .mp4)
+std::string screenshotPath(const DemoOptions& options, int number, const char* extension) {
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return (fs::path(options.screenshotDir) / fmt::format("murmur-{}-{}.png", stamp, number)).string();
+  return (fs::path(options.screenshotDir) / fmt::format("murmur-{}-{}.{}", stamp, number, extension)).string();
 }
 
 class WindowDemo {
@@ -111,6 +113,7 @@ class WindowDemo {
         std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(1.0 / options_.maxFps)));
     }
+    if (recording_) stopRecording();
     printSummary(std::chrono::duration<double>(Clock::now() - start).count());
     return 0;
   }
@@ -156,6 +159,7 @@ class WindowDemo {
       case GLFW_KEY_R: controls_.resetRequested = true; break;
       case GLFW_KEY_F12:
       case GLFW_KEY_P: ++controls_.screenshotsRequested; break;
+      case GLFW_KEY_V: controls_.recordToggleRequested = !controls_.recordToggleRequested; break;
       case GLFW_KEY_B: controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu"; break;
       case GLFW_KEY_H:
       case GLFW_KEY_F1: controls_.showHelp = !controls_.showHelp; break;
@@ -251,6 +255,8 @@ class WindowDemo {
       renderTimer_.poll();
       if (const gpu::StageTime* render = renderTimer_.stage("render")) stats_.renderGpuMs = render->lastMs;
       for (int k = std::exchange(controls_.screenshotsRequested, 0); k > 0; --k) screenshot();
+      if (std::exchange(controls_.recordToggleRequested, false)) toggleRecording();
+      if (recording_) recordFrame();
       target_->present(0);
     }
     drawPanel();
@@ -267,7 +273,7 @@ class WindowDemo {
   }
 
   void screenshot() {
-    const std::string path = screenshotPath(options_, ++screenshots_);
+    const std::string path = screenshotPath(options_, ++screenshots_, "png");
     try {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
@@ -277,6 +283,47 @@ class WindowDemo {
     } catch (const InputError& e) {
       setStatus(e.what());
     }
+  }
+
+  // A recording: every frame the window shows, at its size, into screenshots/murmur-....mp4.
+  void toggleRecording() {
+    if (recording_) {
+      stopRecording();
+      return;
+    }
+    const std::string path = screenshotPath(options_, ++screenshots_, "mp4");
+    try {
+      std::error_code ec;
+      fs::create_directories(options_.screenshotDir, ec);
+      recording_.emplace(path, target_->width(), target_->height(), options_.videoFps, "record");
+      controls_.recording = true;
+      setStatus("recording " + path);
+    } catch (const std::exception& e) {
+      setStatus(e.what());
+    }
+  }
+
+  void recordFrame() {
+    try {
+      if (target_->width() * target_->height() * 4 != int(recording_->frameBytes()))
+        throw std::runtime_error("the window changed size");
+      recording_->write(target_->readRgba());
+    } catch (const std::exception& e) {
+      setStatus(std::string("recording stopped: ") + e.what());
+      stopRecording();
+    }
+  }
+
+  void stopRecording() {
+    try {
+      recording_->finish();
+      fmt::print("recording: {} ({} frames)\n", recording_->path(), recording_->frames());
+      setStatus(fmt::format("recorded {} frames to {}", recording_->frames(), recording_->path()));
+    } catch (const std::exception& e) {
+      setStatus(e.what());
+    }
+    recording_.reset();
+    controls_.recording = false;
   }
 
   void setStatus(std::string text) {
@@ -295,7 +342,8 @@ class WindowDemo {
   DemoStats stats_;
   std::string status_;
   double statusUntil_ = 0.0;
-  int screenshots_ = 0;
+  int screenshots_ = 0;  // screenshots and recordings so far (their file names' numbers)
+  std::optional<VideoEncoder> recording_;
 };
 
 }  // namespace

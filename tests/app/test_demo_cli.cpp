@@ -162,7 +162,7 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
   EXPECT_NE(r.out.find("30 steps"), std::string::npos) << r.out;
 }
 
-// Runs a shell command and returns its stdout (for xdotool).
+// Runs a shell command and returns its stdout (xdotool, ffprobe).
 std::string shellOutput(const std::string& command) {
   std::string out;
   FILE* pipe = ::popen(command.c_str(), "r");
@@ -248,6 +248,31 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
     EXPECT_TRUE(std::abs(windowMs - runMs) < 0.25 || (windowMs < 2.5 * runMs && runMs < 2.5 * windowMs))
         << name << ": window " << windowMs << " ms, run " << runMs << " ms\n" << window.out << run.out;
   }
+}
+
+// --video: the frames go through an ffmpeg child into an MP4 with exactly one video frame each
+// (ffprobe decodes and counts them). scripts/install-deps.sh installs ffmpeg: missing, this fails.
+TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
+  const fs::path video = scratchDir("demo_video") / "out.mp4";
+  const CliResult r = runMurmur("demo --headless --video " + video.string() +
+                                " --steps 29 --every 1 --size 322x242 --msaa 1 --boids 300 --backend cpu");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("a video of 30 frames"), std::string::npos) << r.out;
+  const std::string counted = shellOutput(
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
+      "-of csv=p=0 '" + video.string() + "'");
+  EXPECT_EQ(counted, "322,242,30\n");
+}
+
+TEST(DemoCli, VideoWithoutFfmpegIsAClearErrorBeforeAnyWork) {
+  const fs::path video = scratchDir("demo_no_ffmpeg") / "out.mp4";
+  const ScopedEnv path("PATH", "/nonexistent");
+  const CliResult r = runMurmur("demo --headless --video " + video.string() + " --steps 5 --boids 100 --backend cpu");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(countLines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg is not on PATH"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(video));
+  EXPECT_EQ(r.out, "");
 }
 
 }  // namespace
