@@ -38,6 +38,8 @@ class DemoCommand final : public Command {
     sub.add_option("--frames", options_.frames,
                    "Directory for the headless frames (default ./murmur-frames)");
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)");
+    sub.add_flag("!--no-stats", options_.stats,
+                 "Headless: no step / boid count / backend corner on the frames (scene: [render] show_stats)");
     sub.add_option("--video", options_.video,
                    "Headless: write the frames as a video (e.g. out.mp4) through ffmpeg instead of PNGs");
     sub.add_option("--video-fps", options_.videoFps, "Frames per second of videos and recordings (default 30)")

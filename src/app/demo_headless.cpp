@@ -1,5 +1,6 @@
 // `murmur demo --headless`: the flock rendered offscreen on the headless EGL context, PNG frames.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,7 +11,11 @@
 
 #include <fmt/format.h>
 
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
 #include "app/demo_modes.hpp"
+#include "app/demo_panel.hpp"
 #include "app/demo_session.hpp"
 #include "app/demo_video.hpp"
 #include "app/progress.hpp"
@@ -34,6 +39,53 @@ void prepareFrameDirectory(const std::string& dir) {
                      "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
   sim::checkWritable((fs::path(dir) / "frame_000000.png").string());
 }
+
+// The text corner of headless frames: the step, simulated time, boid count and backend, and the
+// colour legend, drawn by Dear ImGui into the offscreen target (no window, no input).
+class StatsOverlay {
+ public:
+  StatsOverlay() {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::StyleColorsDark();
+    ImGui_ImplOpenGL3_Init("#version 430 core");
+  }
+  StatsOverlay(const StatsOverlay&) = delete;
+  StatsOverlay& operator=(const StatsOverlay&) = delete;
+  ~StatsOverlay() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+
+  // Over what is drawn in the bound framebuffer (width x height).
+  void draw(DemoSession& session, int width, int height) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(width), float(height));
+    io.DeltaTime = 1.0f / 30.0f;
+    io.FontGlobalScale = std::max(1.0f, float(height) / 720.0f);  // as readable at 1080p as at 720p
+    // Twice: an auto-sized window takes its size from the frame before (the text changes every frame).
+    for (int pass = 0; pass < 2; ++pass) layout(session);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+
+ private:
+  void layout(DemoSession& session) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(8.0f, 8.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("stats", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                     ImGuiWindowFlags_NoSavedSettings);
+    ImGui::Text("step %llu | %.1f s | %u boids | backend %s", static_cast<unsigned long long>(session.steps()),
+                double(session.steps()) * double(session.world().scene.model.dt), session.boidCount(),
+                std::string(session.backend().name()).c_str());
+    drawLegend(session);
+    ImGui::End();
+    ImGui::Render();
+  }
+};
 
 }  // namespace
 
@@ -67,12 +119,15 @@ int runHeadlessDemo(const DemoOptions& options) {
   session.camera().setViewport(options.width, options.height);
   session.frameWorld();
 
+  std::optional<StatsOverlay> stats;
+  if (options.stats && session.world().view.showStats) stats.emplace();
   std::uint64_t frames = 0;
   double encodeSeconds = 0.0;  // handing frames to ffmpeg (the cost of --video per frame)
   auto writeFrame = [&] {
     session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene.model.dt;
     target.bind();
     session.render();
+    if (stats) stats->draw(session, target.width(), target.height());
     if (video) {
       const std::vector<std::uint8_t> rgba = target.readRgba();
       const auto encodeStart = std::chrono::steady_clock::now();

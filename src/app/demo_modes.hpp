@@ -20,7 +20,8 @@ struct DemoOptions {
   std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
   std::string frames;           // headless: the frame directory (default ./murmur-frames)
   std::string video;            // headless: a video file written through ffmpeg instead of PNG frames
-  double videoFps = 30.0;       // frames per second of a video (headless and the window's recordings)
+  double videoFps = 30.0;
+  bool stats = true;            // headless: the step / boids / backend corner (and the scene's show_stats)       // frames per second of a video (headless and the window's recordings)
   bool exitAfterSteps = false;  // window: close once --steps steps are simulated
   double maxFps = 0.0;          // window: at most this many frames a second (0: as the display allows)
   std::string screenshotDir = "screenshots";  // window: where F12 / P put their PNGs

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "render/palette.hpp"
+
 namespace murmur::app {
 namespace {
 
@@ -95,7 +97,12 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   float fov = camera.fieldOfView();
   if (ImGui::SliderFloat("camera field of view", &fov, 20.0f, 100.0f, "%.0f deg")) camera.setFieldOfView(fov);
   render::FrameOptions& options = session.frameOptions();
+  int colouring = static_cast<int>(options.boids.colouring);
+  if (ImGui::Combo("colour", &colouring, "group\0heading\0speed\0"))
+    options.boids.colouring = render::BoidColouring(colouring);
+  drawLegend(session);
   ImGui::SliderFloat("boid size", &options.boids.size, 0.1f, 10.0f, "%.2f");
+  ImGui::SliderFloat("min pixels", &options.boids.minBirdPixels, 1.0f, 30.0f, "%.0f");
   int shape = static_cast<int>(options.boids.shape);
   if (ImGui::Combo("boid shape", &shape, "birds\0points\0auto\0"))
     options.boids.shape = render::BoidShape(shape);
@@ -114,9 +121,14 @@ void viewSection(DemoSession& session, DemoControls& controls) {
         controls.followGroup = g;
     ImGui::EndCombo();
   }
+  if (ImGui::Button("frame the flock")) {
+    controls.followGroup = -1;
+    session.frameFlock(controls.panelRight);
+  }
+  ImGui::SameLine();
   if (ImGui::Button("frame the world")) {
     controls.followGroup = -1;
-    session.frameWorld();
+    session.frameWorld(controls.panelRight);
   }
 }
 
@@ -167,11 +179,20 @@ void DemoStats::addFrame(double milliseconds, std::uint64_t totalSteps) {
 
 void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
                    const std::string& status) {
+  controls.panelRight = 0;
   if (!controls.showPanel) return;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("murmur", &controls.showPanel);
-  ImGui::PushItemWidth(-170.0f);  // room for the labels
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
+  // Collapsed (the arrow in its title bar), it leaves the whole view to the flock.
+  const bool open = ImGui::Begin("murmur", &controls.showPanel);
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  if (open && !ImGui::IsWindowCollapsed())
+    controls.panelRight = int((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * scale.x);
+  if (!open) {
+    ImGui::End();
+    return;
+  }
+  ImGui::PushItemWidth(-120.0f);  // room for the labels
   sceneSection(session, controls);
   if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
   statisticsSection(session, stats);
@@ -180,6 +201,36 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
   ImGui::PopItemWidth();
   ImGui::TextDisabled("H or F1: help");
   ImGui::End();
+}
+
+void drawLegend(const DemoSession& session) {
+  const render::BoidStyle& style = session.frameOptions().boids;
+  switch (style.colouring) {
+    case render::BoidColouring::Group: {
+      const std::uint32_t groups = session.world().scene.groups;
+      for (std::uint32_t g = 0; g < groups; ++g) {
+        const glm::vec3 c = render::groupColour(g);
+        if (g > 0) ImGui::SameLine();
+        ImGui::ColorButton(fmt::format("group {}", g).c_str(), ImVec4(c.r, c.g, c.b, 1.0f),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::Text("group %u", g);
+      }
+      break;
+    }
+    case render::BoidColouring::Heading:
+      ImGui::TextUnformatted("colour: direction of flight (hue), lighter climbing");
+      break;
+    case render::BoidColouring::Speed:
+      ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow), double(style.speedHigh));
+      break;
+  }
+  if (session.hasPredator()) {
+    const glm::vec3 p = render::kPredatorColour;
+    ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+    ImGui::SameLine();
+    ImGui::TextUnformatted("predator; leaders: larger, lighter");
+  }
 }
 
 void drawHelpOverlay(bool& open) {
@@ -198,7 +249,8 @@ void drawHelpOverlay(bool& open) {
       {"R", "reset the flock"},
       {"B", "switch backend gpu <-> cpu (state carried over)"},
       {"F", "follow the next group with the camera"},
-      {"C", "frame the whole world"},
+      {"C", "frame the flock (beside the panel)"},
+      {"W", "frame the whole world"},
       {"F12 or P", "screenshot (PNG, into screenshots/)"},
       {"V", "record a video / stop (MP4 through ffmpeg, into screenshots/)"},
       {"Tab", "show / hide the panel"},

@@ -22,6 +22,7 @@ struct DemoControls {
   bool showHelp = false;
   bool showPanel = true;
   int followGroup = -1;  // the group the camera follows; -1: none
+  int panelRight = 0;    // pixels the panel covers from the window's left edge (0: hidden or collapsed)
   int boidInput = 0;     // the panel's boid count field (0: take the session's)
   std::optional<std::string> sceneRequested;
   std::optional<std::string> backendRequested;
@@ -50,5 +51,9 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
 
 // The keys and mouse controls, in a window of its own.
 void drawHelpOverlay(bool& open);
+
+// What the boids' colours mean (group swatches, or the heading / speed scale), in the current
+// ImGui window: the panel's, and the stats overlay of headless frames.
+void drawLegend(const DemoSession& session);
 
 }  // namespace murmur::app

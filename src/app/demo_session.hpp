@@ -43,8 +43,12 @@ class DemoSession {
   // Moves the flock to another backend (gpu, cpu, cpu-naive) with the state carried over.
   // InputError when that backend cannot be made; the current one stays.
   void switchBackend(std::string_view name);
-  // The camera of the scene's [render] section again (by default: the whole world box in view).
-  void frameWorld();
+  // The camera of the scene's [render] section again (by default: the whole world box in view), in
+  // the part of the viewport right of leftInset pixels (what a panel leaves free).
+  void frameWorld(int leftInset = 0);
+  // The camera turned as it is, moved to fit the flock (its boids between the 2nd and 98th
+  // percentile on each axis: a few strays do not shrink it) right of leftInset pixels.
+  void frameFlock(int leftInset = 0);
 
   World& world() { return world_; }
   const World& world() const { return world_; }
@@ -56,6 +60,8 @@ class DemoSession {
   double lastStepMilliseconds() const { return lastStepMs_; }
   render::Camera& camera() { return camera_; }
   render::FrameOptions& frameOptions() { return options_; }
+  const render::FrameOptions& frameOptions() const { return options_; }
+  bool hasPredator() const;
   const gpu::ContextInfo& contextInfo() const { return context_.info(); }
 
  private:

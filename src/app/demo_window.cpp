@@ -167,12 +167,16 @@ class WindowDemo {
       case GLFW_KEY_F: {
         const int groups = static_cast<int>(session_.world().scene.groups);
         controls_.followGroup = controls_.followGroup + 1 < groups ? controls_.followGroup + 1 : -1;
-        if (controls_.followGroup < 0) session_.frameWorld();
+        if (controls_.followGroup < 0) session_.frameFlock(controls_.panelRight);
         break;
       }
       case GLFW_KEY_C:
         controls_.followGroup = -1;
-        session_.frameWorld();
+        session_.frameFlock(controls_.panelRight);
+        break;
+      case GLFW_KEY_W:
+        controls_.followGroup = -1;
+        session_.frameWorld(controls_.panelRight);
         break;
       case GLFW_KEY_ESCAPE: window_.requestClose(); break;
       default: break;

@@ -162,6 +162,30 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
   EXPECT_NE(r.out.find("30 steps"), std::string::npos) << r.out;
 }
 
+// The 2D maze is drawn from straight above, orthographic: no wall hides a boid. At the first step
+// its 600 boids (coloured by heading: saturated hues) cover over 6,000 pixels of a 640x480 frame
+// (the oblique camera this replaced showed about 3,000), and the warm grey walls a large part.
+TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
+  const fs::path dir = scratchDir("demo_top_down");
+  const CliResult r = runMurmur("demo --headless --scene scenes/maze2d.toml --steps 0 --size 640x480 --msaa 1 "
+                                "--no-stats --backend cpu --frames " + dir.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load((dir / "frame_000000.png").c_str(), &w, &h, &channels, 3);
+  ASSERT_NE(pixels, nullptr);
+  std::size_t boid = 0, wall = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const int red = pixels[3 * i], green = pixels[3 * i + 1], blue = pixels[3 * i + 2];
+    const int high = std::max({red, green, blue}), low = std::min({red, green, blue});
+    if (high > 70 && (high - low) * 100 > 45 * high) ++boid;
+    // The walls (render::kWallColour, shaded): warm grey, blue the lowest channel.
+    if (high - low < high / 5 && red >= blue + 8 && green >= blue + 4) ++wall;
+  }
+  stbi_image_free(pixels);
+  EXPECT_GT(boid, 6000u);
+  EXPECT_GT(wall, std::size_t(w * h) / 8) << boid;
+}
+
 // Runs a shell command and returns its stdout (xdotool, ffprobe).
 std::string shellOutput(const std::string& command) {
   std::string out;
@@ -228,7 +252,7 @@ std::vector<std::pair<std::string, double>> stageTimes(const std::string& out) {
 TEST(DemoCli, WindowStageTimesMatchRun) {
   const Xvfb server;
   ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
-  const std::string workload = "--scene scenes/predator.toml --boids 2000 --backend gpu --steps 200";
+  const std::string workload = "--scene scenes/predator.toml --boids 4000 --backend gpu --steps 200";
   CliResult window;
   {
     const ScopedEnv display("DISPLAY", server.display());
@@ -240,13 +264,23 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
   const auto inWindow = stageTimes(window.out), inRun = stageTimes(run.out);
   ASSERT_EQ(inWindow.size(), 6u) << window.out;
   ASSERT_EQ(inRun.size(), 6u) << run.out;
+  // Within noise (the two runs share the machine with other tests): each stage's share of the step
+  // within 12 points, the whole step within a factor of 3. The shifted stamps moved half the step
+  // from forces to scatter.
+  double windowTotal = 0.0, runTotal = 0.0;
+  for (std::size_t s = 0; s < inRun.size(); ++s) {
+    windowTotal += inWindow[s].second;
+    runTotal += inRun[s].second;
+  }
+  ASSERT_GT(windowTotal, 0.0);
+  ASSERT_GT(runTotal, 0.0);
+  EXPECT_LT(windowTotal, 3.0 * runTotal) << window.out << run.out;
+  EXPECT_LT(runTotal, 3.0 * windowTotal) << window.out << run.out;
   for (std::size_t s = 0; s < inRun.size(); ++s) {
     const auto& [name, runMs] = inRun[s];
     EXPECT_EQ(inWindow[s].first, name);
-    // Within noise: a factor of 2.5 either way, or 0.25 ms apart (the small stages).
-    const double windowMs = inWindow[s].second;
-    EXPECT_TRUE(std::abs(windowMs - runMs) < 0.25 || (windowMs < 2.5 * runMs && runMs < 2.5 * windowMs))
-        << name << ": window " << windowMs << " ms, run " << runMs << " ms\n" << window.out << run.out;
+    EXPECT_NEAR(inWindow[s].second / windowTotal, runMs / runTotal, 0.12)
+        << name << ": window " << inWindow[s].second << " ms, run " << runMs << " ms\n" << window.out << run.out;
   }
 }
 

@@ -228,7 +228,11 @@ TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
   EXPECT_EQ(nearestGroup(image.at(*camera_.project(overlay.agents[0].position))), 3u)
       << "leaders in their group's colour";
   const Rgb predator = image.at(*camera_.project(overlay.predators[0]));
-  EXPECT_GT(predator.r, 2.0f * predator.g) << "predators are red";
+  const Rgb predatorSky = empty.at(*camera_.project(overlay.predators[0]));
+  // Near black (kPredatorColour): apart from every group's hue, and from the sky behind it.
+  EXPECT_LT(0.2126f * predator.r + 0.7152f * predator.g + 0.0722f * predator.b, 0.4f)
+      << predator.r << " " << predator.g << " " << predator.b << ": predators are dark";
+  EXPECT_GT(difference(predator, predatorSky), 0.3f);
   const Rgb path = image.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)));
   EXPECT_GT(difference(path, empty.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)))), 0.1f);
   options_.overlay.markers = false;
