@@ -152,7 +152,7 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
                    overlay.c_str(), 0.0f, scale, ImVec2(0, 60));
   ImGui::SameLine();
   ImGui::Text("%.0f ms\n\n\n0", double(scale));
-  ImGui::Text("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
+  ImGui::TextWrapped("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
   ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
   for (const auto& [stage, ms] : session.backend().stageMilliseconds())
     ImGui::Text("gpu: %-8s %.3f ms", stage.c_str(), ms);

@@ -191,6 +191,7 @@ class WindowDemo {
         session_.loadScene(*std::exchange(controls_.sceneRequested, std::nullopt));
         controls_.boidInput = static_cast<int>(session_.boidCount());
         controls_.followGroup = -1;
+        frameBesidePanel_ = true;
         setStatus("scene " + session_.world().scene.path);
       }
       if (controls_.respawnRequested) {
@@ -274,6 +275,8 @@ class WindowDemo {
     const double now = glfwGetTime();
     drawDemoPanel(session_, controls_, stats_, now < statusUntil_ ? status_ : std::string());
     drawHelpOverlay(controls_.showHelp);
+    // A new world is framed before the panel exists; once its width is known, beside it.
+    if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.frameWorld(controls_.panelRight);
   }
 
   void screenshot() {
@@ -346,6 +349,7 @@ class WindowDemo {
   DemoStats stats_;
   std::string status_;
   double statusUntil_ = 0.0;
+  bool frameBesidePanel_ = true;
   int screenshots_ = 0;  // screenshots and recordings so far (their file names' numbers)
   std::optional<VideoEncoder> recording_;
 };
