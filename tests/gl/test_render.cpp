@@ -136,6 +136,32 @@ TEST_F(RenderTest, BoidAppearsAtItsProjectedPixelInItsGroupColour) {
   }
 }
 
+// Heading: the hue turns with the direction of flight (same group, opposite directions: hues far
+// apart); speed: a slow boid is blue, a fast one yellow.
+TEST_F(RenderTest, HeadingAndSpeedColouring) {
+  const glm::vec3 a(-8.0f, 0.0f, 0.0f), b(8.0f, 0.0f, 0.0f);
+  sim::FlockState state = flock({a, b}, {0, 0});
+  state.velocity[0] = glm::vec3(0.0f, 0.0f, 5.0f);
+  state.velocity[1] = glm::vec3(0.0f, 0.0f, -9.0f);
+  options_.boids.colouring = BoidColouring::Heading;
+  Image image = render(state);
+  const float hueA = hue(glm::vec3(image.at(*camera_.project(a)).r, image.at(*camera_.project(a)).g,
+                                   image.at(*camera_.project(a)).b));
+  const float hueB = hue(glm::vec3(image.at(*camera_.project(b)).r, image.at(*camera_.project(b)).g,
+                                   image.at(*camera_.project(b)).b));
+  const float apart = std::min(std::abs(hueA - hueB), 360.0f - std::abs(hueA - hueB));
+  EXPECT_GT(apart, 120.0f) << hueA << " " << hueB;
+
+  options_.boids.colouring = BoidColouring::Speed;
+  options_.boids.speedLow = 5.0f;
+  options_.boids.speedHigh = 9.0f;
+  image = render(state);
+  const Rgb slow = image.at(*camera_.project(a)), fast = image.at(*camera_.project(b));
+  EXPECT_GT(slow.b, slow.r) << "slow is blue";
+  EXPECT_GT(fast.r, fast.b) << "fast is yellow";
+  EXPECT_GT(fast.g, fast.b);
+}
+
 TEST_F(RenderTest, EmptySpaceKeepsTheBackground) {
   const glm::vec3 position(0.0f, 0.0f, 0.0f);
   const Image image = render(flock({position}, {1}));
