@@ -12,7 +12,8 @@ packages=(
   python3-matplotlib                 # bench/report.py's charts
   libgtest-dev libbenchmark-dev
   glslang-tools                      # glslangValidator: the shader validation test
-  xvfb xauth                         # a virtual display for the window tests
+  xvfb xauth xdotool                 # a virtual display for the window tests, synthetic key taps
+  ffmpeg                             # demo --video (an ffmpeg child fed raw frames), ffprobe in its test
   clang-14 libclang-rt-14-dev libomp-14-dev   # libFuzzer (and OpenMP for clang) for scripts/fuzz.sh
 )
 

@@ -18,8 +18,38 @@ uint groupOf(uint i) {
 
 bool isLeader(uint i) { return uHasFlags && (boidFlags[i] & LEADER_FLAG) != 0u; }
 
-// Leaders are lit up: their group colour pushed towards white.
+// render::BoidColouring: 0 group, COLOUR_BY_HEADING, COLOUR_BY_SPEED; the speed ramp's ends.
+layout(location = 4) uniform uint uColouring;
+layout(location = 5) uniform float uSpeedLow;
+layout(location = 6) uniform float uSpeedHigh;
+
+// A saturated hue (0..1 around the colour wheel), a little muted so that shading keeps it readable.
+vec3 hueColour(float hue) {
+  vec3 rgb = clamp(abs(fract(hue + vec3(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
+  return mix(vec3(0.25), rgb, 0.8);
+}
+
+// Deep blue (slow), teal, yellow (fast): distinct from the sky and light enough to shade.
+vec3 speedColour(float t) {
+  vec3 slow = vec3(0.20, 0.25, 0.80), middle = vec3(0.10, 0.72, 0.62), fast = vec3(0.98, 0.86, 0.15);
+  return t < 0.5 ? mix(slow, middle, 2.0 * t) : mix(middle, fast, 2.0 * t - 1.0);
+}
+
+// Leaders are lit up: their colour pushed towards white.
 vec3 boidColour(uint i, bool leader) {
-  vec3 colour = groupColour(groupOf(i));
+  vec3 colour;
+  if (uColouring == COLOUR_BY_HEADING || uColouring == COLOUR_BY_SPEED) {
+    vec3 velocity = boidVelocity[i].xyz;
+    float speed = length(velocity);
+    if (uColouring == COLOUR_BY_SPEED) {
+      colour = speedColour(clamp((speed - uSpeedLow) / (uSpeedHigh - uSpeedLow), 0.0, 1.0));
+    } else {
+      float hue = atan(velocity.z, velocity.x) / 6.2831853 + 0.5;
+      float climb = speed > 1e-6 ? velocity.y / speed : 0.0;
+      colour = hueColour(hue) * (1.0 + 0.35 * climb);
+    }
+  } else {
+    colour = groupColour(groupOf(i));
+  }
   return leader ? mix(colour, vec3(1.0), 0.55) : colour;
 }

@@ -4,7 +4,7 @@ layout(std140, binding = VIEW_BINDING) uniform View {
   mat4 viewProjection;
   mat4 inverseViewProjection;
   vec4 eye;           // xyz: camera position; w: time in seconds (wing beats)
-  vec4 cameraRight;   // xyz: unit, screen right; w: pixels per unit at distance 1
+  vec4 cameraRight;   // xyz: unit, screen right; w: pixels per unit at clip depth 1 (Camera::pixelsPerUnitAtDepthOne)
   vec4 cameraUp;      // xyz: unit, screen up
   vec4 sunDirection;  // xyz: unit, towards the sun
   vec4 sunColour;

@@ -117,7 +117,30 @@ std::optional<std::uint32_t> optionalGroup(TableReader& table, std::string_view 
 
 // ---- [navigation] ----
 
-std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const sim::Scene& scene) {
+// A relative data path: beside the scene file, then in each data directory in turn; fails naming
+// every place tried.
+std::filesystem::path findDataFile(TableReader& table, std::string_view key, const std::string& name,
+                                   const sim::Scene& scene,
+                                   const std::vector<std::filesystem::path>& dataDirectories) {
+  const std::filesystem::path file(name);
+  std::vector<std::filesystem::path> candidates;
+  if (file.is_absolute()) {
+    candidates.push_back(file);
+  } else {
+    candidates.push_back(std::filesystem::path(scene.path).parent_path() / file);
+    for (const std::filesystem::path& dir : dataDirectories) candidates.push_back(dir / file);
+  }
+  std::error_code error;
+  std::string tried;
+  for (const std::filesystem::path& candidate : candidates) {
+    if (std::filesystem::is_regular_file(candidate, error)) return candidate;
+    tried += (tried.empty() ? "" : ", ") + candidate.lexically_normal().string();
+  }
+  table.fail(key, fmt::format("no such {} file '{}' (tried {})", key, name, tried));
+}
+
+std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const sim::Scene& scene,
+                                                     const std::vector<std::filesystem::path>& dataDirectories) {
   const std::string mapName = table.string("map", "");
   const std::int64_t connect = table.integer("connect", 8);
   if (connect != 4 && connect != 8) table.fail("connect", "must be 4 or 8");
@@ -128,11 +151,7 @@ std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const s
     // The map's placement is automatic, so cell_size and clearance are not read: finish() names them
     // as unknown keys, listing the accepted ones.
     table.finish();
-    std::filesystem::path file(mapName);
-    if (file.is_relative()) file = std::filesystem::path(scene.path).parent_path() / file;
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(file, error))
-      table.fail("map", fmt::format("no such map file: {}", file.string()));
+    const std::filesystem::path file = findDataFile(table, "map", mapName, scene, dataDirectories);
     navigation->map = loadMovingAiMap(file);
     navigation->placement = coveringPlacement(scene.model, navigation->map);
     navigation->wallsFromMap = true;
@@ -360,7 +379,7 @@ sim::WallGrid wallGridOf(const GridMap& map, const GridPlacement& placement) {
   return walls;
 }
 
-SceneAgents loadSceneAgents(const sim::Scene& scene) {
+SceneAgents loadSceneAgents(const sim::Scene& scene, const std::vector<std::filesystem::path>& dataDirectories) {
   SceneAgents result;
   if (!scene.document) return result;
   // The other sections belong to the sim and render loaders: this reader never calls finish().
@@ -368,7 +387,7 @@ SceneAgents loadSceneAgents(const sim::Scene& scene) {
   std::optional<TableReader> navigation = root.table("navigation");
   std::vector<TableReader> agents = root.arrayOfTables("agents");
   if (navigation) {
-    result.navigation = readNavigation(*navigation, scene);
+    result.navigation = readNavigation(*navigation, scene, dataDirectories);
     if (result.navigation->wallsFromMap)
       result.walls = std::make_shared<const sim::WallGrid>(
           wallGridOf(result.navigation->map, result.navigation->placement));

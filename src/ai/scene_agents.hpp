@@ -4,6 +4,7 @@
 // docs/ai.md documents the keys. The sim loader accepts these sections unread and keeps the parsed
 // document in Scene::document; this loader reads them with the same strict TableReader, so every
 // mistake is a murmur::InputError naming the file, the line and the key.
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -34,11 +35,13 @@ struct SceneAgents {
 };
 
 // Reads [navigation] and [[agents]] of a loaded scene (sim::loadScene). A scene built in code (no
-// document) has neither. A relative map path is relative to the scene file's directory. Throws
+// document) has neither. A relative map path is looked for beside the scene file, then in each of
+// dataDirectories in order (the caller's search path); the error names every place tried. Throws
 // murmur::InputError for any bad value, unknown key, unknown word (kind, action, condition), a
 // transition to a missing state, a duplicate state name, a point outside the world or on a blocked
 // cell, or a map that cannot be read.
-SceneAgents loadSceneAgents(const sim::Scene& scene);
+SceneAgents loadSceneAgents(const sim::Scene& scene,
+                             const std::vector<std::filesystem::path>& dataDirectories = {});
 
 // A grid covering the world's x-z extent with square cells: a map of w x h cells gets the cell size
 // max(world x size / w, world z size / h), centred on the world, so that every point of the world lies

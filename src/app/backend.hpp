@@ -45,8 +45,12 @@ class FlockBackend {
   virtual const gpu::ContextInfo* glDevice() const { return nullptr; }
 };
 
-// name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu when a GL 4.3 context can be created, else
-// cpu. The gpu backend runs on `context` when given (it must be current and outlive the backend;
+// True for Mesa's CPU rasterisers (llvmpipe, softpipe, swrast), named in GL_RENDERER.
+bool isSoftwareRenderer(std::string_view glRenderer);
+
+// name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu on a hardware GL 4.3 device and cpu on a
+// software renderer (where the cpu backend is faster) or without a context, and says which and why
+// on stderr. The gpu backend runs on `context` when given (it must be current and outlive the backend;
 // the demo shares its window or offscreen context this way), else on its own headless context
 // (EGL device deviceIndex, -1: the first that works). Throws InputError for an unknown name, or for
 // gpu when no context can be created. MURMUR_SHADER_DIR, when set, loads shaders from that

@@ -1,12 +1,14 @@
 // murmur compare: one step of two backends (default gpu against the cpu reference) from the same
 // state, errors and their explanation, then the free-running flocks' metrics side by side.
 #include <chrono>
+#include <cstdio>
 
 #include <fmt/format.h>
 
 #include "app/backend.hpp"
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
 #include "sim/parity.hpp"
@@ -35,7 +37,7 @@ class CompareCommand final : public Command {
     sub.add_option("--reference", reference_, "Reference backend (default cpu)");
     sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)");
     sub.add_option("--device", device_, "EGL device index for the gpu backend")->check(integerIn(-1, kMaxEglDevice));
-    sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
+    sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
   int run() override {
@@ -66,24 +68,29 @@ class CompareCommand final : public Command {
         sim::compareOneStep(params, world.inputs, world.initial, referenceNext, candidateNext, tolerance);
     const bool passed = parity.passed(tolerance);
 
-    fmt::print("compare {} ({}) against {} ({}) | scene {} | {} boids\n", candidate->name(), candidate->device(),
+    std::FILE* summary = summaryStream(json_);
+    fmt::print(summary, "compare {} ({}) against {} ({}) | scene {} | {} boids\n", candidate->name(), candidate->device(),
                reference->name(), reference->device(), world.scene.path, world.initial.size());
-    fmt::print("one step: position error max {:.3g} mean {:.3g} (tolerance {:g}) | velocity error max {:.3g} "
+    fmt::print(summary, "one step: position error max {:.3g} mean {:.3g} (tolerance {:g}) | velocity error max {:.3g} "
                "mean {:.3g} (tolerance {:g})\n",
                parity.maxPositionError, parity.meanPositionError, tolerance.position, parity.maxVelocityError,
                parity.meanVelocityError, tolerance.velocity);
-    fmt::print("over tolerance: {} boids ({:.3f}%), {} with a neighbour or obstacle within rounding of a "
+    fmt::print(summary, "over tolerance: {} boids ({:.3f}%), {} with a neighbour or obstacle within rounding of a "
                "perception edge, {} unexplained -> {}\n",
                parity.overTolerance, parity.boids ? 100.0 * double(parity.overTolerance) / double(parity.boids) : 0.0,
                parity.explainedByEdge, parity.unexplained.size(), passed ? "PASS" : "FAIL");
 
     // Free-running: both continue from their own state for `steps` more steps, each with its own
     // agents (they react to the flock they see).
+    const std::uint64_t freeSteps = steps > 0 ? steps - 1 : 0;
+    ProgressBar progress(2 * freeSteps);
+    std::uint64_t done = 0;
     auto runOn = [&](FlockBackend& backend, std::optional<ai::AgentDirector>& director, sim::StepInputs& inputs) {
       const auto start = std::chrono::steady_clock::now();
-      for (std::uint64_t s = 1; s < steps; ++s) {
+      for (std::uint64_t s = 0; s < freeSteps; ++s) {
         if (director) director->update(params.dt, backend.groupSummaries(), inputs);
         backend.step(params, inputs);
+        progress.update(++done, std::string(backend.name()));
       }
       sim::FlockState state = backend.state();
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -91,15 +98,15 @@ class CompareCommand final : public Command {
     };
     const auto [refMetrics, refGroups, refSeconds] = runOn(*reference, world.director, world.inputs);
     const auto [candMetrics, candGroups, candSeconds] = runOn(*candidate, candidateDirector, candidateInputs);
-    fmt::print("after {} steps:          {:>12} {:>12}\n", steps, reference->name(), candidate->name());
-    auto row = [](const char* label, double a, double b) { fmt::print("  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b); };
+    fmt::print(summary, "after {} steps:          {:>12} {:>12}\n", steps, reference->name(), candidate->name());
+    auto row = [summary](const char* label, double a, double b) { fmt::print(summary, "  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b); };
     row("local polarization", refMetrics.localPolarization, candMetrics.localPolarization);
     row("mean speed", refMetrics.meanSpeed, candMetrics.meanSpeed);
     row("mean nearest distance", refMetrics.meanNearestDistance, candMetrics.meanNearestDistance);
     row("min pair distance", refMetrics.minPairDistance, candMetrics.minPairDistance);
     row("wall seconds", refSeconds, candSeconds);
     for (std::size_t g = 0; g < refGroups.size() && g < candGroups.size(); ++g)
-      fmt::print("  group {} centroid       ({:.2f}, {:.2f}, {:.2f})  ({:.2f}, {:.2f}, {:.2f})\n", g,
+      fmt::print(summary, "  group {} centroid       ({:.2f}, {:.2f}, {:.2f})  ({:.2f}, {:.2f}, {:.2f})\n", g,
                  refGroups[g].centroid.x, refGroups[g].centroid.y, refGroups[g].centroid.z,
                  candGroups[g].centroid.x, candGroups[g].centroid.y, candGroups[g].centroid.z);
 

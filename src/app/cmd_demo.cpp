@@ -12,6 +12,7 @@
 #include "app/install_dirs.hpp"
 #include "app/window_context.hpp"
 #include "gpu/error.hpp"
+#include "sim/error.hpp"
 
 namespace murmur::app {
 namespace {
@@ -29,7 +30,8 @@ class DemoCommand final : public Command {
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, options_.scene, false);
     sub.add_option("--backend", options_.backend,
-                   "gpu, cpu, cpu-naive or auto (default: gpu when available)");
+                   "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software "
+                   "renderer)");
     sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--size", size_, "Window or frame size WIDTHxHEIGHT (default 1280x720)");
@@ -45,16 +47,28 @@ class DemoCommand final : public Command {
                    "Directory for the headless frames (default ./murmur-frames)");
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)")
         ->check(integerIn(1, kMaxCliSteps));
+    sub.add_flag("!--no-stats", options_.stats,
+                 "Headless: no step / boid count / backend corner on the frames (scene: [render] show_stats)");
+    sub.add_option("--video", options_.video,
+                   "Headless: write the frames as a video (e.g. out.mp4) through ffmpeg instead of PNGs");
+    sub.add_option("--video-fps", options_.videoFps, "Frames per second of videos and recordings (default 30)")
+        ->check(CLI::Range(1.0, 240.0));
     sub.add_flag("--no-fallback", noFallback_,
                  "Fail when no window can be opened instead of rendering headless");
     sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
                  "Window: close once --steps steps are simulated");
+    sub.add_option("--max-fps", options_.maxFps, "Window: at most this many frames a second (default: no limit)")
+        ->check(CLI::Range(0.1, 1000.0));
+    sub.add_option("--screenshot-dir", options_.screenshotDir,
+                   "Window: where screenshots (F12, P) go (default ./screenshots)");
   }
 
   int run() override {
     checkDeviceIndex(options_.device);
     if (options_.scene.scene.empty()) options_.scene.scene = defaultScene();
     parseFrameSize(size_, options_);
+    if (!options_.video.empty() && !headless_)
+      throw InputError("", 0, "--video", "needs --headless (in a window, V or the record button records)");
     if (headless_) return runHeadlessDemo(options_);
 
     std::string reason;

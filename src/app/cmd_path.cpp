@@ -18,6 +18,7 @@
 #include "ai/nav.hpp"
 #include "app/command.hpp"
 #include "app/json.hpp"
+#include "app/report.hpp"
 #include "sim/error.hpp"
 
 namespace murmur::app {
@@ -81,7 +82,7 @@ class PathCommand final : public Command {
     sub.add_option("--scen", scen_, "MovingAI .scen file: run every scenario and check its optimal length");
     sub.add_option("--connect", connect_, "4 or 8 neighbours (default 8; --scen needs 8)")
         ->check(CLI::IsMember({4, 8}));
-    sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
+    sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
   int run() override {
@@ -110,13 +111,13 @@ class PathCommand final : public Command {
     const ai::PathResult result = finder.findPath(start, goal, options);
     const double seconds = secondsSince(begin);
 
-    fmt::print("map {} ({}x{}) | {}-connected | ({},{}) -> ({},{})\n", map_, map.width(), map.height(),
+    fmt::print(summaryStream(json_), "map {} ({}x{}) | {}-connected | ({},{}) -> ({},{})\n", map_, map.width(), map.height(),
                connect_, start.x, start.y, goal.x, goal.y);
-    fmt::print("status {} | length {:.8f} | expansions {} | {:.3f} ms\n", ai::toString(result.status),
+    fmt::print(summaryStream(json_), "status {} | length {:.8f} | expansions {} | {:.3f} ms\n", ai::toString(result.status),
                result.length, result.expansions, seconds * 1e3);
     std::string cells;
     for (const Cell& cell : result.path) cells += fmt::format(" ({},{})", cell.x, cell.y);
-    fmt::print("path{}\n", cells.empty() ? " none" : cells);
+    fmt::print(summaryStream(json_), "path{}\n", cells.empty() ? " none" : cells);
     if (json_) {
       JsonObject json;
       json.add("command", "path")
@@ -190,17 +191,17 @@ class PathCommand final : public Command {
 
     std::string mapNames;
     for (const auto& [file, loaded] : maps) mapNames += (mapNames.empty() ? "" : ", ") + file.string();
-    fmt::print("scenarios {} | {} | map {}\n", scenarios.size(), scen_, mapNames);
-    fmt::print("mismatches {}\n", mismatches.size());
+    fmt::print(summaryStream(json_), "scenarios {} | {} | map {}\n", scenarios.size(), scen_, mapNames);
+    fmt::print(summaryStream(json_), "mismatches {}\n", mismatches.size());
     for (std::size_t k = 0; k < mismatches.size() && k < kMismatchesListed; ++k) {
       const ai::Scenario& s = scenarios[mismatches[k]];
       const ai::PathResult& r = results[mismatches[k]];
-      fmt::print("  line {}: ({},{}) -> ({},{}) optimal {:.8f}, got {} {:.8f}\n", s.line, s.start.x,
+      fmt::print(summaryStream(json_), "  line {}: ({},{}) -> ({},{}) optimal {:.8f}, got {} {:.8f}\n", s.line, s.start.x,
                  s.start.y, s.goal.x, s.goal.y, s.optimalLength, ai::toString(r.status), r.length);
     }
     if (mismatches.size() > kMismatchesListed)
-      fmt::print("  ... {} more\n", mismatches.size() - kMismatchesListed);
-    fmt::print("time per query {:.2f} us | total {:.4f} s | mean expansions {:.1f}\n", microsecondsPerQuery,
+      fmt::print(summaryStream(json_), "  ... {} more\n", mismatches.size() - kMismatchesListed);
+    fmt::print(summaryStream(json_), "time per query {:.2f} us | total {:.4f} s | mean expansions {:.1f}\n", microsecondsPerQuery,
                seconds, double(expansions) / count);
     if (json_) {
       std::string lines = "[";

@@ -24,11 +24,13 @@ class RunCommand final : public Command {
     addSceneOptions(sub, scene_, true);
     sub.add_option("--steps", steps_, "Steps to simulate (default: the scene's sim.steps, else 600)")
         ->check(integerIn(0, kMaxCliSteps));
-    sub.add_option("--backend", backend_, "gpu, cpu or cpu-naive (default: gpu when available)");
+    sub.add_option("--backend", backend_,
+                   "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software "
+                   "renderer)");
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--dump", dump_, "Write the final state CSV here");
-    sub.add_flag("--json", json_, "Print one JSON summary object as the last line");
+    sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
   int run() override {
@@ -38,7 +40,7 @@ class RunCommand final : public Command {
     const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
     backend->setState(world.initial);
 
-    ProgressBar progress(steps, 100);
+    ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
       advanceAgents(world, *backend);
@@ -52,20 +54,21 @@ class RunCommand final : public Command {
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
     if (!dump_.empty()) sim::writeStateCsv(dump_, final);
 
+    std::FILE* summary = summaryStream(json_);
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
-    fmt::print("scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene.path,
+    fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene.path,
                backend->name(), backend->device(), final.size(), steps, double(steps) * world.scene.model.dt);
-    fmt::print("wall {:.3f} s | {:.3g} boid updates/s\n", seconds, updatesPerSecond);
-    fmt::print("local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
+    fmt::print(summary, "wall {:.3f} s | {:.3g} boid updates/s\n", seconds, updatesPerSecond);
+    fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
                metrics.meanNearestDistance, metrics.minPairDistance);
     const auto stages = backend->stageMilliseconds();
     if (!stages.empty()) {
       std::string line = "gpu stages (ms):";
       for (const auto& [stage, ms] : stages) line += fmt::format(" {} {:.4f}", stage, ms);
-      fmt::print("{}\n", line);
+      fmt::print(summary, "{}\n", line);
     }
-    if (!dump_.empty()) fmt::print("wrote {}\n", dump_);
+    if (!dump_.empty()) fmt::print(summary, "wrote {}\n", dump_);
     if (json_) {
       JsonObject stageJson;
       for (const auto& [stage, ms] : stages) stageJson.add(stage, ms);

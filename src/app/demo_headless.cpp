@@ -1,15 +1,23 @@
 // `murmur demo --headless`: the flock rendered offscreen on the headless EGL context, PNG frames.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <vector>
 #include <regex>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
 #include "app/demo_modes.hpp"
+#include "app/demo_panel.hpp"
 #include "app/demo_session.hpp"
+#include "app/demo_video.hpp"
 #include "app/progress.hpp"
 #include "gpu/context.hpp"
 #include "render/offscreen.hpp"
@@ -31,6 +39,53 @@ void createFrameDirectory(const std::string& dir) {
                      "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
 }
 
+// The text corner of headless frames: the step, simulated time, boid count and backend, and the
+// colour legend, drawn by Dear ImGui into the offscreen target (no window, no input).
+class StatsOverlay {
+ public:
+  StatsOverlay() {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::StyleColorsDark();
+    ImGui_ImplOpenGL3_Init("#version 430 core");
+  }
+  StatsOverlay(const StatsOverlay&) = delete;
+  StatsOverlay& operator=(const StatsOverlay&) = delete;
+  ~StatsOverlay() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+
+  // Over what is drawn in the bound framebuffer (width x height).
+  void draw(DemoSession& session, int width, int height) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(width), float(height));
+    io.DeltaTime = 1.0f / 30.0f;
+    io.FontGlobalScale = std::max(1.0f, float(height) / 720.0f);  // as readable at 1080p as at 720p
+    // Twice: an auto-sized window takes its size from the frame before (the text changes every frame).
+    for (int pass = 0; pass < 2; ++pass) layout(session);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+
+ private:
+  void layout(DemoSession& session) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(8.0f, 8.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("stats", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                     ImGuiWindowFlags_NoSavedSettings);
+    ImGui::Text("step %llu | %.1f s | %u boids | backend %s", static_cast<unsigned long long>(session.steps()),
+                double(session.steps()) * double(session.world().scene.model.dt), session.boidCount(),
+                std::string(session.backend().name()).c_str());
+    drawLegend(session);
+    ImGui::End();
+    ImGui::Render();
+  }
+};
+
 }  // namespace
 
 void parseFrameSize(const std::string& text, DemoOptions& options) {
@@ -49,24 +104,43 @@ int runHeadlessDemo(const DemoOptions& options) {
   const std::string dir = options.frames.empty() ? kDefaultFrameDirectory : options.frames;
   if (options.every != kUnset && options.every < 1) throw InputError("", 0, "--every", "must be >= 1");
   const auto every = options.every == kUnset ? kDefaultFrameEvery : static_cast<std::uint64_t>(options.every);
-  sim::checkOutputDirectory(dir, "--frames");
+  if (options.video.empty())
+    sim::checkOutputDirectory(dir, "--frames");
+  else
+    checkVideoOutput(options.video, "--video");
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
   DemoSession session(options.scene, options.backend, options.device, *context);
   const std::uint64_t steps = resolveSteps(options.steps, session.world().scene, kDefaultHeadlessSteps);
-  createFrameDirectory(dir);  // only once the scene and the context are good: no empty directory
+  // Only once the scene and the context are good: no empty directory, no empty video.
+  std::optional<VideoEncoder> video;
+  if (options.video.empty())
+    createFrameDirectory(dir);
+  else
+    video.emplace(options.video, options.width, options.height, options.videoFps, "--video");
   render::OffscreenTarget target(options.width, options.height, options.msaa);
   session.camera().setViewport(options.width, options.height);
   session.frameWorld();
 
+  std::optional<StatsOverlay> stats;
+  if (options.stats && session.world().view.showStats) stats.emplace();
   std::uint64_t frames = 0;
+  double encodeSeconds = 0.0;  // handing frames to ffmpeg (the cost of --video per frame)
   auto writeFrame = [&] {
     session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene.model.dt;
     target.bind();
     session.render();
-    const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
-    render::writePng(path, target.width(), target.height(), target.readRgba());
+    if (stats) stats->draw(session, target.width(), target.height());
+    if (video) {
+      const std::vector<std::uint8_t> rgba = target.readRgba();
+      const auto encodeStart = std::chrono::steady_clock::now();
+      video->write(rgba);
+      encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
+    } else {
+      const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
+      render::writePng(path, target.width(), target.height(), target.readRgba());
+    }
     ++frames;
   };
   ProgressBar progress(steps);
@@ -76,10 +150,20 @@ int runHeadlessDemo(const DemoOptions& options) {
     if (s % every == 0) writeFrame();
     progress.update(s, std::to_string(frames) + " frames");
   }
+  if (video) {
+    const auto encodeStart = std::chrono::steady_clock::now();
+    video->finish();
+    encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  fmt::print("wrote {} frames ({}x{}, frame_000000.png .. frame_{:06d}.png) to {}\n", frames, options.width,
-             options.height, frames - 1, fs::absolute(dir).lexically_normal().string());
+  if (video)
+    fmt::print("wrote a video of {} frames ({}x{}, {:g} fps) to {} | encoding {:.2f} ms a frame\n", frames,
+               options.width, options.height, options.videoFps, video->path(),
+               1000.0 * encodeSeconds / double(frames));
+  else
+    fmt::print("wrote {} frames ({}x{}, frame_000000.png .. frame_{:06d}.png) to {}\n", frames, options.width,
+               options.height, frames - 1, fs::absolute(dir).lexically_normal().string());
   fmt::print("scene {} | backend {} ({}) | {} boids | {} steps, a frame every {} | {:.2f} s ({})\n",
              session.world().scene.path, session.backend().name(), session.backend().device(),
              session.boidCount(), steps, every, seconds, session.contextInfo().renderer);

@@ -19,7 +19,12 @@ struct DemoOptions {
   std::int64_t steps = kUnset;  // headless: default the scene's sim.steps, else 600; window: until closed
   std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
   std::string frames;           // headless: the frame directory (default ./murmur-frames)
+  std::string video;            // headless: a video file written through ffmpeg instead of PNG frames
+  double videoFps = 30.0;
+  bool stats = true;            // headless: the step / boids / backend corner (and the scene's show_stats)       // frames per second of a video (headless and the window's recordings)
   bool exitAfterSteps = false;  // window: close once --steps steps are simulated
+  double maxFps = 0.0;          // window: at most this many frames a second (0: as the display allows)
+  std::string screenshotDir = "screenshots";  // window: where F12 / P put their PNGs
 };
 
 inline constexpr const char* kDefaultFrameDirectory = "murmur-frames";
@@ -29,8 +34,9 @@ inline constexpr std::uint64_t kDefaultFrameEvery = 10;
 // "WxH" -> width, height (each 16..16384); InputError for --size otherwise.
 void parseFrameSize(const std::string& text, DemoOptions& options);
 
-// Writes frame_000000.png (the initial state) and one frame every `every` steps after it. Checks
-// the frame directory (InputError) before anything is simulated.
+// Writes frame_000000.png (the initial state) and one frame every `every` steps after it, or those
+// frames as a video (options.video). Checks the frame directory or the video file and ffmpeg
+// (InputError) before anything is simulated.
 int runHeadlessDemo(const DemoOptions& options);
 
 // Runs the window until it is closed (or, with exitAfterSteps, until --steps steps are done).

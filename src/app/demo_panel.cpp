@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "render/palette.hpp"
+
 namespace murmur::app {
 namespace {
 
@@ -47,11 +49,13 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   ImGui::TextUnformatted("backend");
   if (ImGui::Button(controls.paused ? "run" : "pause")) controls.paused = !controls.paused;
   ImGui::SameLine();
-  if (ImGui::Button("step")) controls.stepRequested = true;
+  if (ImGui::Button("step")) ++controls.stepsRequested;
   ImGui::SameLine();
   if (ImGui::Button("reset")) controls.resetRequested = true;
   ImGui::SameLine();
-  if (ImGui::Button("screenshot")) controls.screenshotRequested = true;
+  if (ImGui::Button("screenshot")) ++controls.screenshotsRequested;
+  ImGui::SameLine();
+  if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
 }
 
 void modelSection(sim::ModelParams& model) {
@@ -93,7 +97,12 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   float fov = camera.fieldOfView();
   if (ImGui::SliderFloat("camera field of view", &fov, 20.0f, 100.0f, "%.0f deg")) camera.setFieldOfView(fov);
   render::FrameOptions& options = session.frameOptions();
+  int colouring = static_cast<int>(options.boids.colouring);
+  if (ImGui::Combo("colour", &colouring, "group\0heading\0speed\0"))
+    options.boids.colouring = render::BoidColouring(colouring);
+  drawLegend(session);
   ImGui::SliderFloat("boid size", &options.boids.size, 0.1f, 10.0f, "%.2f");
+  ImGui::SliderFloat("min pixels", &options.boids.minBirdPixels, 1.0f, 30.0f, "%.0f");
   int shape = static_cast<int>(options.boids.shape);
   if (ImGui::Combo("boid shape", &shape, "birds\0points\0auto\0"))
     options.boids.shape = render::BoidShape(shape);
@@ -112,22 +121,38 @@ void viewSection(DemoSession& session, DemoControls& controls) {
         controls.followGroup = g;
     ImGui::EndCombo();
   }
+  if (ImGui::Button("frame the flock")) {
+    controls.followGroup = -1;
+    session.frameFlock(controls.panelRight);
+  }
+  ImGui::SameLine();
   if (ImGui::Button("frame the world")) {
     controls.followGroup = -1;
-    session.frameWorld();
+    session.frameWorld(controls.panelRight);
   }
+}
+
+// The frame-time graph's top: the next of 10, 20, 50, 100, ... ms above the largest frame time.
+float graphScale(float largestMs) {
+  for (float decade = 10.0f;; decade *= 10.0f)
+    for (const float step : {1.0f, 2.0f, 5.0f})
+      if (largestMs <= step * decade || decade > 1e5f) return step * decade;
 }
 
 void statisticsSection(DemoSession& session, const DemoStats& stats) {
   if (!ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::Text("%.1f fps | %llu boids | step %llu", stats.fps,
-              static_cast<unsigned long long>(session.boidCount()),
-              static_cast<unsigned long long>(session.steps()));
+  ImGui::Text("%.1f fps | %.0f steps/s | %llu boids", stats.fps, stats.stepsPerSecond,
+              static_cast<unsigned long long>(session.boidCount()));
+  ImGui::Text("step %llu | %.1f s simulated", static_cast<unsigned long long>(session.steps()),
+              double(session.steps()) * double(session.world().scene.model.dt));
   const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
+  const float scale = graphScale(*std::max_element(stats.frameMs.begin(), stats.frameMs.end()));
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
   ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next),
-                   overlay.c_str(), 0.0f, std::max(50.0f, 1.2f * latest), ImVec2(0, 60));
-  ImGui::Text("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
+                   overlay.c_str(), 0.0f, scale, ImVec2(0, 60));
+  ImGui::SameLine();
+  ImGui::Text("%.0f ms\n\n\n0", double(scale));
+  ImGui::TextWrapped("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
   ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
   for (const auto& [stage, ms] : session.backend().stageMilliseconds())
     ImGui::Text("gpu: %-8s %.3f ms", stage.c_str(), ms);
@@ -137,7 +162,7 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
 
 }  // namespace
 
-void DemoStats::addFrame(double milliseconds) {
+void DemoStats::addFrame(double milliseconds, std::uint64_t totalSteps) {
   frameMs[next] = static_cast<float>(milliseconds);
   next = (next + 1) % kFrames;
   ++frames;
@@ -145,18 +170,29 @@ void DemoStats::addFrame(double milliseconds) {
   windowMs += milliseconds;
   if (windowMs >= 500.0) {
     fps = 1000.0 * double(windowFrames) / windowMs;
+    stepsPerSecond = 1000.0 * double(totalSteps - windowStartSteps) / windowMs;
     windowFrames = 0;
     windowMs = 0.0;
+    windowStartSteps = totalSteps;
   }
 }
 
 void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
                    const std::string& status) {
+  controls.panelRight = 0;
   if (!controls.showPanel) return;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("murmur", &controls.showPanel);
-  ImGui::PushItemWidth(-170.0f);  // room for the labels
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
+  // Collapsed (the arrow in its title bar), it leaves the whole view to the flock.
+  const bool open = ImGui::Begin("murmur", &controls.showPanel);
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  if (open && !ImGui::IsWindowCollapsed())
+    controls.panelRight = int((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * scale.x);
+  if (!open) {
+    ImGui::End();
+    return;
+  }
+  ImGui::PushItemWidth(-120.0f);  // room for the labels
   sceneSection(session, controls);
   if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
   statisticsSection(session, stats);
@@ -165,6 +201,36 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
   ImGui::PopItemWidth();
   ImGui::TextDisabled("H or F1: help");
   ImGui::End();
+}
+
+void drawLegend(const DemoSession& session) {
+  const render::BoidStyle& style = session.frameOptions().boids;
+  switch (style.colouring) {
+    case render::BoidColouring::Group: {
+      const std::uint32_t groups = session.world().scene.groups;
+      for (std::uint32_t g = 0; g < groups; ++g) {
+        const glm::vec3 c = render::groupColour(g);
+        if (g > 0) ImGui::SameLine();
+        ImGui::ColorButton(fmt::format("group {}", g).c_str(), ImVec4(c.r, c.g, c.b, 1.0f),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::Text("group %u", g);
+      }
+      break;
+    }
+    case render::BoidColouring::Heading:
+      ImGui::TextUnformatted("colour: direction of flight (hue), lighter climbing");
+      break;
+    case render::BoidColouring::Speed:
+      ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow), double(style.speedHigh));
+      break;
+  }
+  if (session.hasPredator()) {
+    const glm::vec3 p = render::kPredatorColour;
+    ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+    ImGui::SameLine();
+    ImGui::TextUnformatted("predator; leaders: larger, lighter");
+  }
 }
 
 void drawHelpOverlay(bool& open) {
@@ -183,8 +249,10 @@ void drawHelpOverlay(bool& open) {
       {"R", "reset the flock"},
       {"B", "switch backend gpu <-> cpu (state carried over)"},
       {"F", "follow the next group with the camera"},
-      {"C", "frame the whole world"},
-      {"F12 or P", "screenshot (PNG)"},
+      {"C", "frame the flock (beside the panel)"},
+      {"W", "frame the whole world"},
+      {"F12 or P", "screenshot (PNG, into screenshots/)"},
+      {"V", "record a video / stop (MP4 through ffmpeg, into screenshots/)"},
       {"Tab", "show / hide the panel"},
       {"H or F1", "this help"},
       {"Esc", "quit"},

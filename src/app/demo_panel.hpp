@@ -14,12 +14,15 @@ namespace murmur::app {
 
 struct DemoControls {
   bool paused = false;
-  bool stepRequested = false;
+  int stepsRequested = 0;  // single steps asked for (N, ., the step button) since the last frame
   bool resetRequested = false;
-  bool screenshotRequested = false;
+  int screenshotsRequested = 0;
+  bool recordToggleRequested = false;  // start or stop a recording (V, the record button)
+  bool recording = false;              // a recording runs (set by the loop)
   bool showHelp = false;
   bool showPanel = true;
   int followGroup = -1;  // the group the camera follows; -1: none
+  int panelRight = 0;    // pixels the panel covers from the window's left edge (0: hidden or collapsed)
   int boidInput = 0;     // the panel's boid count field (0: take the session's)
   std::optional<std::string> sceneRequested;
   std::optional<std::string> backendRequested;
@@ -30,14 +33,17 @@ struct DemoControls {
 struct DemoStats {
   static constexpr std::size_t kFrames = 240;
   std::array<float, kFrames> frameMs{};
-  std::size_t next = 0;  // where the next frame time goes
-  double fps = 0.0;      // over the latest half second
+  std::size_t next = 0;           // where the next frame time goes
+  double fps = 0.0;               // over the latest half second
+  double stepsPerSecond = 0.0;    // simulation steps per wall-clock second, same window
   double renderGpuMs = 0.0;
   std::uint64_t frames = 0;
   std::uint64_t windowFrames = 0;  // frames and milliseconds since fps was last updated
   double windowMs = 0.0;
+  std::uint64_t windowStartSteps = 0;  // the session's total steps when the window began
 
-  void addFrame(double milliseconds);
+  // A frame of `milliseconds`; totalSteps: the session's steps over the whole run so far.
+  void addFrame(double milliseconds, std::uint64_t totalSteps);
 };
 
 void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
@@ -45,5 +51,9 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
 
 // The keys and mouse controls, in a window of its own.
 void drawHelpOverlay(bool& open);
+
+// What the boids' colours mean (group swatches, or the heading / speed scale), in the current
+// ImGui window: the panel's, and the stats overlay of headless frames.
+void drawLegend(const DemoSession& session);
 
 }  // namespace murmur::app

@@ -1,6 +1,8 @@
 #include "app/demo_session.hpp"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
@@ -13,6 +15,7 @@ DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, 
                          gpu::Context& context)
     : context_(context),
       device_(device),
+      dataDir_(scene.dataDir),
       world_(loadWorld(scene)),
       backend_(makeBackend(backend, device, &context)),
       shaders_(shaderLibrary()),
@@ -31,8 +34,50 @@ void DemoSession::startWorld() {
   frameWorld();
 }
 
-void DemoSession::frameWorld() {
-  camera_ = render::sceneCamera(world_.view, world_.scene.model, camera_.width(), camera_.height());
+namespace {
+
+// Frames [min, max] with `camera` in the viewport's part right of leftInset pixels: framed in a
+// viewport of that width, then slid so that the box's centre sits in the middle of that part.
+void frameBoxBeside(render::Camera& camera, glm::vec3 min, glm::vec3 max, int leftInset) {
+  const int width = camera.width(), height = camera.height();
+  const int inset = std::clamp(leftInset, 0, width / 2);
+  camera.setViewport(width - inset, height);
+  camera.frameBox(min, max);
+  camera.setViewport(width, height);
+  camera.pan(glm::vec2(0.5f * float(inset), 0.0f));
+}
+
+}  // namespace
+
+void DemoSession::frameWorld(int leftInset) {
+  camera_ = render::sceneCamera(world_.view, world_.scene.model, camera_.width() - std::max(leftInset, 0),
+                                camera_.height());
+  camera_.setViewport(camera_.width() + std::max(leftInset, 0), camera_.height());
+  camera_.pan(glm::vec2(0.5f * float(std::max(leftInset, 0)), 0.0f));
+}
+
+bool DemoSession::hasPredator() const {
+  for (std::size_t i = 0; i < agentCount(); ++i)
+    if (world_.director->kind(i) == ai::AgentKind::Predator) return true;
+  return false;
+}
+
+void DemoSession::frameFlock(int leftInset) {
+  const sim::FlockState state = backend_->state();
+  if (state.size() == 0) return;
+  glm::vec3 low, high;
+  std::vector<float> values(state.size());
+  for (int axis = 0; axis < 3; ++axis) {
+    for (std::size_t i = 0; i < state.size(); ++i) values[i] = state.position[i][axis];
+    const std::size_t lo = values.size() / 50, hi = values.size() - 1 - values.size() / 50;
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(lo), values.end());
+    low[axis] = values[lo];
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(hi), values.end());
+    high[axis] = values[hi];
+  }
+  // At least a few boid lengths across, so that a tight knot is not blown up to fill the screen.
+  const glm::vec3 margin(2.0f * options_.boids.size);
+  frameBoxBeside(camera_, low - margin, high + margin, leftInset);
 }
 
 void DemoSession::step() {
@@ -44,6 +89,7 @@ void DemoSession::step() {
   backend_->step(world_.scene.model, world_.inputs);
   lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++steps_;
+  ++totalSteps_;
   hostBuffersCurrent_ = false;
 }
 
@@ -104,6 +150,7 @@ void DemoSession::respawn(std::uint32_t count) {
 void DemoSession::loadScene(const std::string& path) {
   SceneOptions options;
   options.scene = path;
+  options.dataDir = dataDir_;
   world_ = loadWorld(options);
   startWorld();
 }

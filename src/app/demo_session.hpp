@@ -43,18 +43,25 @@ class DemoSession {
   // Moves the flock to another backend (gpu, cpu, cpu-naive) with the state carried over.
   // InputError when that backend cannot be made; the current one stays.
   void switchBackend(std::string_view name);
-  // The camera of the scene's [render] section again (by default: the whole world box in view).
-  void frameWorld();
+  // The camera of the scene's [render] section again (by default: the whole world box in view), in
+  // the part of the viewport right of leftInset pixels (what a panel leaves free).
+  void frameWorld(int leftInset = 0);
+  // The camera turned as it is, moved to fit the flock (its boids between the 2nd and 98th
+  // percentile on each axis: a few strays do not shrink it) right of leftInset pixels.
+  void frameFlock(int leftInset = 0);
 
   World& world() { return world_; }
   const World& world() const { return world_; }
   FlockBackend& backend() { return *backend_; }
   std::uint32_t boidCount() const { return count_; }
-  std::uint64_t steps() const { return steps_; }
+  std::uint64_t steps() const { return steps_; }  // since the flock (re)started
+  std::uint64_t totalSteps() const { return totalSteps_; }  // over the whole session
   std::size_t agentCount() const { return world_.director ? world_.director->size() : 0; }
   double lastStepMilliseconds() const { return lastStepMs_; }
   render::Camera& camera() { return camera_; }
   render::FrameOptions& frameOptions() { return options_; }
+  const render::FrameOptions& frameOptions() const { return options_; }
+  bool hasPredator() const;
   const gpu::ContextInfo& contextInfo() const { return context_.info(); }
 
  private:
@@ -67,10 +74,12 @@ class DemoSession {
 
   gpu::Context& context_;
   int device_;
+  std::string dataDir_;  // --data-dir, for the scenes loaded later
   World world_;
   std::unique_ptr<FlockBackend> backend_;
   std::uint32_t count_ = 0;
   std::uint64_t steps_ = 0;
+  std::uint64_t totalSteps_ = 0;
   double lastStepMs_ = 0.0;
   gpu::ShaderLibrary shaders_;
   render::FrameRenderer renderer_;

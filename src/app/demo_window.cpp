@@ -15,6 +15,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 #include <utility>
 
 #include <fmt/format.h>
@@ -23,6 +25,7 @@
 #include "app/demo_modes.hpp"
 #include "app/demo_panel.hpp"
 #include "app/demo_session.hpp"
+#include "app/demo_video.hpp"
 #include "gpu/timer.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
@@ -59,12 +62,14 @@ class ImGuiScope {
   }
 };
 
-std::string screenshotPath(const DemoOptions& options) {
+// screenshots/murmur-20261123-104200-1.png: the time, then the screenshot's number in this run (several
+// may be asked for within a second).
+// (recordings: .mp4)
+std::string screenshotPath(const DemoOptions& options, int number, const char* extension) {
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  const fs::path dir = options.frames.empty() ? fs::path(".") : fs::path(options.frames);
-  return (dir / fmt::format("murmur-screenshot-{}.png", stamp)).string();
+  return (fs::path(options.screenshotDir) / fmt::format("murmur-{}-{}.{}", stamp, number, extension)).string();
 }
 
 class WindowDemo {
@@ -85,14 +90,15 @@ class WindowDemo {
                session_.backend().name(), session_.backend().device(), session_.boidCount(),
                window_.info().renderer);
     std::fflush(stdout);
-    Clock::time_point last = Clock::now();
+    const Clock::time_point start = Clock::now();
+    Clock::time_point last = start;
     double accumulator = 0.0;
     while (!window_.shouldClose()) {
       glfwPollEvents();
       const Clock::time_point now = Clock::now();
       const double frameSeconds = std::chrono::duration<double>(now - last).count();
       last = now;
-      stats_.addFrame(1000.0 * frameSeconds);
+      stats_.addFrame(1000.0 * frameSeconds, session_.totalSteps());
 
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
@@ -103,15 +109,33 @@ class WindowDemo {
       followGroup(frameSeconds);
       drawFrame();
       if (options_.exitAfterSteps && session_.steps() >= stepLimit_) window_.requestClose();
+      if (options_.maxFps > 0.0)
+        std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(1.0 / options_.maxFps)));
     }
-    const glm::ivec2 size = window_.framebufferSize();
-    fmt::print("rendered {} frames in a window ({}x{}, {}), {} steps, {:.1f} fps\n", stats_.frames, size.x,
-               size.y, window_.info().platform, session_.steps(), stats_.fps);
+    if (recording_) stopRecording();
+    printSummary(std::chrono::duration<double>(Clock::now() - start).count());
     return 0;
   }
 
  private:
-  // Mouse and keys, unless the panel has them.
+  // The whole run: every frame, the mean frame rate, every step simulated (over scene loads and
+  // resets), and the GPU stage times averaged over the run.
+  void printSummary(double seconds) {
+    const glm::ivec2 size = window_.framebufferSize();
+    fmt::print("rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean; {} steps simulated\n",
+               stats_.frames, size.x, size.y, window_.info().platform, seconds,
+               seconds > 0.0 ? double(stats_.frames) / seconds : 0.0, session_.totalSteps());
+    const auto stages = session_.backend().stageMilliseconds();
+    if (!stages.empty()) {
+      std::string line = "gpu stages (ms):";
+      for (const auto& [stage, ms] : stages) line += fmt::format(" {} {:.4f}", stage, ms);
+      fmt::print("{}\n", line);
+    }
+  }
+
+  // Mouse and keys, unless the panel has them. Keys come as events (every press, however short the
+  // frame rate makes it); the mouse's motion and wheel add up between frames in ImGui.
   void handleInput() {
     const ImGuiIO& io = ImGui::GetIO();
     render::Camera& camera = session_.camera();
@@ -122,25 +146,41 @@ class WindowDemo {
         camera.pan(glm::vec2(io.MouseDelta.x, io.MouseDelta.y) * io.DisplayFramebufferScale.x);
       if (io.MouseWheel != 0.0f) camera.zoom(std::pow(0.9f, io.MouseWheel));
     }
-    if (io.WantCaptureKeyboard) return;
-    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-    if (pressed(GLFW_KEY_SPACE)) controls_.paused = !controls_.paused;
-    if (pressed(GLFW_KEY_N) || pressed(GLFW_KEY_PERIOD)) controls_.stepRequested = true;
-    if (pressed(GLFW_KEY_R)) controls_.resetRequested = true;
-    if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) controls_.screenshotRequested = true;
-    if (pressed(GLFW_KEY_B)) controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu";
-    if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) controls_.showHelp = !controls_.showHelp;
-    if (pressed(GLFW_KEY_TAB)) controls_.showPanel = !controls_.showPanel;
-    if (pressed(GLFW_KEY_F)) {
-      const int groups = static_cast<int>(session_.world().scene.groups);
-      controls_.followGroup = controls_.followGroup + 1 < groups ? controls_.followGroup + 1 : -1;
-      if (controls_.followGroup < 0) session_.frameWorld();
+    const std::vector<int> keys = window_.takeKeyPresses();
+    if (io.WantCaptureKeyboard) return;  // typed into the panel
+    for (const int key : keys) keyPressed(key);
+  }
+
+  void keyPressed(int key) {
+    switch (key) {
+      case GLFW_KEY_SPACE: controls_.paused = !controls_.paused; break;
+      case GLFW_KEY_N:
+      case GLFW_KEY_PERIOD: ++controls_.stepsRequested; break;
+      case GLFW_KEY_R: controls_.resetRequested = true; break;
+      case GLFW_KEY_F12:
+      case GLFW_KEY_P: ++controls_.screenshotsRequested; break;
+      case GLFW_KEY_V: controls_.recordToggleRequested = !controls_.recordToggleRequested; break;
+      case GLFW_KEY_B: controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu"; break;
+      case GLFW_KEY_H:
+      case GLFW_KEY_F1: controls_.showHelp = !controls_.showHelp; break;
+      case GLFW_KEY_TAB: controls_.showPanel = !controls_.showPanel; break;
+      case GLFW_KEY_F: {
+        const int groups = static_cast<int>(session_.world().scene.groups);
+        controls_.followGroup = controls_.followGroup + 1 < groups ? controls_.followGroup + 1 : -1;
+        if (controls_.followGroup < 0) session_.frameFlock(controls_.panelRight);
+        break;
+      }
+      case GLFW_KEY_C:
+        controls_.followGroup = -1;
+        session_.frameFlock(controls_.panelRight);
+        break;
+      case GLFW_KEY_W:
+        controls_.followGroup = -1;
+        session_.frameWorld(controls_.panelRight);
+        break;
+      case GLFW_KEY_ESCAPE: window_.requestClose(); break;
+      default: break;
     }
-    if (pressed(GLFW_KEY_C)) {
-      controls_.followGroup = -1;
-      session_.frameWorld();
-    }
-    if (pressed(GLFW_KEY_ESCAPE)) window_.requestClose();
   }
 
   // What the panel and the keys asked for that rebuilds or moves the flock; failures become the
@@ -151,6 +191,7 @@ class WindowDemo {
         session_.loadScene(*std::exchange(controls_.sceneRequested, std::nullopt));
         controls_.boidInput = static_cast<int>(session_.boidCount());
         controls_.followGroup = -1;
+        frameBesidePanel_ = true;
         setStatus("scene " + session_.world().scene.path);
       }
       if (controls_.respawnRequested) {
@@ -173,8 +214,8 @@ class WindowDemo {
   // Fixed steps of the scene's dt, as many as the frame's time covers.
   void simulate(double frameSeconds, double& accumulator) {
     const bool limited = stepLimit_ > 0 && session_.steps() >= stepLimit_;
-    if (std::exchange(controls_.stepRequested, false) && !limited) {
-      session_.step();
+    if (const int requested = std::exchange(controls_.stepsRequested, 0); requested > 0 && !limited) {
+      for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k) session_.step();
       return;
     }
     if (controls_.paused || limited) {
@@ -218,7 +259,9 @@ class WindowDemo {
       }
       renderTimer_.poll();
       if (const gpu::StageTime* render = renderTimer_.stage("render")) stats_.renderGpuMs = render->lastMs;
-      if (std::exchange(controls_.screenshotRequested, false)) screenshot();
+      for (int k = std::exchange(controls_.screenshotsRequested, 0); k > 0; --k) screenshot();
+      if (std::exchange(controls_.recordToggleRequested, false)) toggleRecording();
+      if (recording_) recordFrame();
       target_->present(0);
     }
     drawPanel();
@@ -232,17 +275,62 @@ class WindowDemo {
     const double now = glfwGetTime();
     drawDemoPanel(session_, controls_, stats_, now < statusUntil_ ? status_ : std::string());
     drawHelpOverlay(controls_.showHelp);
+    // A new world is framed before the panel exists; once its width is known, beside it.
+    if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.frameWorld(controls_.panelRight);
   }
 
   void screenshot() {
-    const std::string path = screenshotPath(options_);
+    const std::string path = screenshotPath(options_, ++screenshots_, "png");
     try {
+      std::error_code ec;
+      fs::create_directories(options_.screenshotDir, ec);
       render::writePng(path, target_->width(), target_->height(), target_->readRgba());
       fmt::print("screenshot: {}\n", path);
       setStatus("screenshot " + path);
     } catch (const InputError& e) {
       setStatus(e.what());
     }
+  }
+
+  // A recording: every frame the window shows, at its size, into screenshots/murmur-....mp4.
+  void toggleRecording() {
+    if (recording_) {
+      stopRecording();
+      return;
+    }
+    const std::string path = screenshotPath(options_, ++screenshots_, "mp4");
+    try {
+      std::error_code ec;
+      fs::create_directories(options_.screenshotDir, ec);
+      recording_.emplace(path, target_->width(), target_->height(), options_.videoFps, "record");
+      controls_.recording = true;
+      setStatus("recording " + path);
+    } catch (const std::exception& e) {
+      setStatus(e.what());
+    }
+  }
+
+  void recordFrame() {
+    try {
+      if (target_->width() * target_->height() * 4 != int(recording_->frameBytes()))
+        throw std::runtime_error("the window changed size");
+      recording_->write(target_->readRgba());
+    } catch (const std::exception& e) {
+      setStatus(std::string("recording stopped: ") + e.what());
+      stopRecording();
+    }
+  }
+
+  void stopRecording() {
+    try {
+      recording_->finish();
+      fmt::print("recording: {} ({} frames)\n", recording_->path(), recording_->frames());
+      setStatus(fmt::format("recorded {} frames to {}", recording_->frames(), recording_->path()));
+    } catch (const std::exception& e) {
+      setStatus(e.what());
+    }
+    recording_.reset();
+    controls_.recording = false;
   }
 
   void setStatus(std::string text) {
@@ -261,6 +349,9 @@ class WindowDemo {
   DemoStats stats_;
   std::string status_;
   double statusUntil_ = 0.0;
+  bool frameBesidePanel_ = true;
+  int screenshots_ = 0;  // screenshots and recordings so far (their file names' numbers)
+  std::optional<VideoEncoder> recording_;
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ std::vector<CommandInfo>& commandRegistry() {
 
 int main(int argc, char** argv) {
   using namespace murmur::app;
-  CLI::App cli{"murmur: GPU flocking simulator and renderer"};
+  CLI::App cli{"murmur: GPU flocking simulator and renderer", "murmur"};
   cli.require_subcommand(1);
   cli.set_version_flag("--version", fmt::format("murmur {} (commit {}, {} build)", murmur::buildVersion(),
                                                 murmur::buildCommit(), murmur::buildType()));
@@ -31,6 +31,10 @@ int main(int argc, char** argv) {
     auto command = info.make();
     command->configure(*sub);
     commands.emplace_back(sub, std::move(command));
+  }
+  if (argc == 1) {  // bare `murmur`: what it can do, rather than "A subcommand is required"
+    std::fputs(cli.help().c_str(), stdout);
+    return 0;
   }
   try {
     cli.parse(argc, argv);

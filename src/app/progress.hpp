@@ -1,6 +1,7 @@
 #pragma once
-// A progress line on stderr for long runs (murmur run, the headless demo): only on a terminal,
-// redrawn at most five times a second, finished with a newline at the last step.
+// A progress line on stderr for the commands that can run long (run, compare, the headless demo):
+// only on a terminal, only once the work has lasted a second (short runs show none), redrawn at most
+// five times a second, finished with a newline at the last step.
 #include <unistd.h>
 
 #include <chrono>
@@ -12,16 +13,18 @@ namespace murmur::app {
 
 class ProgressBar {
  public:
-  // Shown only when stderr is a terminal and total >= minTotal (short runs need none).
-  explicit ProgressBar(std::uint64_t total, std::uint64_t minTotal = 1)
-      : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total >= minTotal && total > 0) {}
+  explicit ProgressBar(std::uint64_t total)
+      : total_(total), enabled_(isatty(STDERR_FILENO) != 0 && total > 0), last_(std::chrono::steady_clock::now()) {}
 
   // done of total steps; detail follows the step count (e.g. "12 frames").
   void update(std::uint64_t done, const std::string& detail = {}) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
-    if (done < total_ && now - last_ < std::chrono::milliseconds(200)) return;
+    // The first line after a second, then one every 200 ms; the last one only when a line is shown.
+    const auto wait = drawn_ ? std::chrono::milliseconds(200) : std::chrono::milliseconds(1000);
+    if (now - last_ < wait && (done < total_ || !drawn_)) return;
     last_ = now;
+    drawn_ = true;
     constexpr std::uint64_t kWidth = 30;
     const std::uint64_t filled = kWidth * done / total_;
     std::fprintf(stderr, "\r[%s%s] step %llu/%llu%s%s", std::string(filled, '#').c_str(),
@@ -33,7 +36,8 @@ class ProgressBar {
  private:
   std::uint64_t total_;
   bool enabled_;
-  std::chrono::steady_clock::time_point last_{};
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_;
 };
 
 }  // namespace murmur::app

@@ -1,5 +1,6 @@
 #pragma once
 // Flock measurements as JSON for the --json summaries of run and compare.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,10 @@
 #include "sim/metrics.hpp"
 
 namespace murmur::app {
+
+// Where a command's human-readable summary goes: stdout, or stderr under --json so that stdout holds
+// only the JSON object (`murmur run --json > run.json` is a JSON file).
+inline std::FILE* summaryStream(bool json) { return json ? stderr : stdout; }
 
 inline JsonObject metricsJson(const sim::FlockMetrics& m) {
   JsonObject json;

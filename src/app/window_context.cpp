@@ -52,6 +52,8 @@ WindowContext::WindowContext(const std::string& title, int width, int height) {
     glfwTerminate();
     throw gpu::ContextError("cannot open an OpenGL 4.3 core window: " + lastGlfwError);
   }
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetKeyCallback(window_, onKey);
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(1);
   try {
@@ -88,6 +90,15 @@ glm::ivec2 WindowContext::framebufferSize() const {
 
 void WindowContext::swapBuffers() {
   glfwSwapBuffers(window_);
+}
+
+void WindowContext::onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
+  if (action != GLFW_PRESS || key == GLFW_KEY_UNKNOWN) return;
+  static_cast<WindowContext*>(glfwGetWindowUserPointer(window))->keyPresses_.push_back(key);
+}
+
+std::vector<int> WindowContext::takeKeyPresses() {
+  return std::exchange(keyPresses_, {});
 }
 
 }  // namespace murmur::app

@@ -3,6 +3,7 @@
 // behind the gpu::Context interface so that the GPU backend and the renderer share it.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <glm/vec2.hpp>
 
@@ -32,8 +33,17 @@ class WindowContext final : public gpu::Context {
   glm::ivec2 framebufferSize() const;
   void swapBuffers();
 
+  // The keys pressed since the last call, in order (GLFW key codes; repeats excluded). They come
+  // from GLFW's key callback, so a press released within the same frame is still here: polling key
+  // state once per frame would miss it at low frame rates. Installed before Dear ImGui's callbacks,
+  // which chain to it.
+  std::vector<int> takeKeyPresses();
+
  private:
+  static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+
   GLFWwindow* window_ = nullptr;
+  std::vector<int> keyPresses_;
   gpu::ContextInfo info_;
 };
 

@@ -1,6 +1,7 @@
 #include "app/world.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "ai/scene_agents.hpp"
 #include "app/cli_checks.hpp"
@@ -19,6 +20,17 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
       ->check(integerIn(0, sim::kMaxBoids));
   command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)")
       ->check(integerIn(0, std::numeric_limits<std::int64_t>::max()));
+  command.add_option("--data-dir", options.dataDir,
+                     "Where the scene's data files (maps) are looked for when not beside the scene "
+                     "(default: $MURMUR_DATA_DIR, then " MURMUR_DEFAULT_DATA_DIR ")");
+}
+
+std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) {
+  std::vector<std::filesystem::path> dirs;
+  if (!options.dataDir.empty()) dirs.emplace_back(options.dataDir);
+  if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
+  dirs.emplace_back(MURMUR_DEFAULT_DATA_DIR);
+  return dirs;
 }
 
 World loadWorld(const SceneOptions& options, const std::function<void(std::uint64_t)>& checkCount) {
@@ -34,7 +46,7 @@ World loadWorld(const SceneOptions& options, const std::function<void(std::uint6
   }
   sim::validateScene(world.scene);
   world.view = render::readSceneView(world.scene);
-  world.agents = ai::loadSceneAgents(world.scene);
+  world.agents = ai::loadSceneAgents(world.scene, dataDirectories(options));
   if (options.init.empty()) {
     sim::checkRunMemory(world.scene.count, world.scene.path);
     if (checkCount) checkCount(world.scene.count);

@@ -2,9 +2,11 @@
 // What run, compare and demo share: the scene options and the world they load (scene, initial
 // state, static step inputs).
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -26,7 +28,12 @@ struct SceneOptions {
   std::string init;    // --init STATE.csv
   std::int64_t boids = kUnset;  // --boids N
   std::int64_t seed = kUnset;   // --seed S
+  std::string dataDir;          // --data-dir: where a scene's relative data paths (maps) are looked for
 };
+
+// Where a scene's relative data paths are looked for after the scene's own directory, in order:
+// --data-dir, $MURMUR_DATA_DIR, then the data directory the build was configured with.
+std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options);
 
 void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired);
 

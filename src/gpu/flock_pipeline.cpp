@@ -295,23 +295,25 @@ void FlockPipeline::bindStorage() const {
 
 namespace {
 
-// llvmpipe writes GL timestamps late while a framebuffer object is bound, so that each stage's time
-// shows up under the stage before it (seen by the render benchmarks and the headless demo). The
-// compute passes need no framebuffer: they run with the default one bound, and the caller's
-// bindings come back afterwards.
-class DefaultFramebufferScope {
+// llvmpipe takes a GL timestamp when it rasterises the bound framebuffer's pending work, not when
+// the command is reached, unless that framebuffer has no pixels (then at once): under a window's
+// framebuffer or a framebuffer object, each stage's time shows up under the stage before it (seen
+// by the render benchmarks, the headless demo and the window's panel). The compute passes need no
+// framebuffer: they run with an empty one bound (no attachments: zero pixels, on any context), and
+// the caller's bindings come back afterwards.
+class EmptyFramebufferScope {
  public:
-  DefaultFramebufferScope() {
+  explicit EmptyFramebufferScope(const Framebuffer& empty) {
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_);
-    if (draw_ != 0 || read_ != 0) glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    empty.bind();
   }
-  ~DefaultFramebufferScope() {
-    if (draw_ != 0) glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_));
-    if (read_ != 0) glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_));
+  ~EmptyFramebufferScope() {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_));
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_));
   }
-  DefaultFramebufferScope(const DefaultFramebufferScope&) = delete;
-  DefaultFramebufferScope& operator=(const DefaultFramebufferScope&) = delete;
+  EmptyFramebufferScope(const EmptyFramebufferScope&) = delete;
+  EmptyFramebufferScope& operator=(const EmptyFramebufferScope&) = delete;
 
  private:
   GLint draw_ = 0;
@@ -324,7 +326,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   prepareGrid(params);
   writeStepParams(params, inputs);
   if (count_ == 0) return;
-  const DefaultFramebufferScope defaultFramebuffer;
+  const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
   const std::uint64_t n = count_;
   {

@@ -17,6 +17,9 @@ constexpr GLint kSizeLocation = 0;
 constexpr GLint kGroupSourceLocation = 1;
 constexpr GLint kHasFlagsLocation = 2;
 constexpr GLint kMinPixelsLocation = 3;
+constexpr GLint kColouringLocation = 4;
+constexpr GLint kSpeedLowLocation = 5;
+constexpr GLint kSpeedHighLocation = 6;
 
 gpu::Defines boidDefines() {
   gpu::Defines defines = viewDefines();
@@ -27,7 +30,9 @@ gpu::Defines boidDefines() {
                   {"FLAGS_BINDING", std::to_string(BoidRenderer::kFlagsBinding)},
                   {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"},
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
-                  {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"}});
+                  {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
+                  {"COLOUR_BY_HEADING", std::to_string(std::uint32_t(BoidColouring::Heading)) + "u"},
+                  {"COLOUR_BY_SPEED", std::to_string(std::uint32_t(BoidColouring::Speed)) + "u"}});
   return defines;
 }
 
@@ -84,6 +89,9 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
   program.setUniform(kGroupSourceLocation, static_cast<std::uint32_t>(boids.groupSource));
   program.setUniform(kHasFlagsLocation, std::int32_t{boids.flags != 0});
   program.setUniform(kMinPixelsLocation, points ? style.minPointPixels : style.minBirdPixels);
+  program.setUniform(kColouringLocation, static_cast<std::uint32_t>(style.colouring));
+  program.setUniform(kSpeedLowLocation, style.speedLow);
+  program.setUniform(kSpeedHighLocation, std::max(style.speedHigh, style.speedLow + 1e-3f));
   if (points) glEnable(GL_PROGRAM_POINT_SIZE);
   program.use();
   (points ? pointArray_ : birdArray_).bind();

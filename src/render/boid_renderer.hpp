@@ -17,11 +17,21 @@ enum class BoidShape {
 
 inline constexpr std::uint32_t kMaxAutoBirds = 500'000;
 
+// What a boid's colour tells (leaders are lit up in every mode).
+enum class BoidColouring {
+  Group,    // the group palette (render/palette.hpp)
+  Heading,  // hue from the direction of flight in the x-z plane, lighter climbing, darker diving
+  Speed,    // a ramp from slow (deep blue) through teal to fast (yellow), over [speedLow, speedHigh]
+};
+
 struct BoidStyle {
   BoidShape shape = BoidShape::Auto;
+  BoidColouring colouring = BoidColouring::Group;
+  float speedLow = 0.0f;  // the speed ramp's ends (the model's min and max speed)
+  float speedHigh = 10.0f;
   float size = 1.6f;            // world units: a bird's length, a point's diameter
-  float minBirdPixels = 5.0f;   // far birds are drawn larger, to stay this long on screen
-  float minPointPixels = 1.5f;  // and far points this wide
+  float minBirdPixels = 9.0f;   // far birds are drawn larger, to stay this long on screen at any zoom
+  float minPointPixels = 3.0f;  // and far points this wide
 };
 
 class BoidRenderer {

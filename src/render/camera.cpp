@@ -12,7 +12,8 @@
 namespace murmur::render {
 namespace {
 
-constexpr float kMaxPitch = glm::radians(89.0f);
+// Straight down is fine: right() depends on the yaw only, so the view never degenerates.
+constexpr float kMaxPitch = glm::radians(90.0f);
 constexpr float kMinDistance = 0.05f;
 
 }  // namespace
@@ -39,11 +40,24 @@ void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
   std::array<glm::vec3, 8> corners;
   for (int i = 0; i < 8; ++i)
     corners[i] = glm::vec3((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
+  constexpr float kFill = 0.94f;
+  const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
+  const float aspect = float(width_) / float(height_);
+  if (orthographic_) {
+    // No perspective: the outline's half-extents along screen right and up set the visible height.
+    glm::vec2 extent(0.0f);
+    for (const glm::vec3& corner : corners)
+      extent = glm::max(extent, glm::abs(glm::vec2(glm::dot(corner - centre, right()), glm::dot(corner - centre, up()))));
+    target_ = centre;
+    const float halfHeight = std::max(extent.y, extent.x / aspect) / kFill;
+    // The visible half-height is distance * tan(fov / 2), as in the perspective view's target plane.
+    distance_ = halfHeight / tanY;
+    return;
+  }
   // The box's outline on screen, centred by moving the target (a box seen from above projects
   // lower than its centre): its larger half-extent in normalised device coordinates, infinite
   // while a corner is behind the near plane.
-  const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
-  const float tanX = tanY * float(width_) / float(height_);
+  const float tanX = tanY * aspect;
   auto centredExtent = [&](float distance) {
     target_ = centre;
     distance_ = distance;
@@ -73,7 +87,6 @@ void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
   };
   // The extent shrinks as the distance grows: bisect for the distance where it fills kFill of the
   // view, starting from one where the bounding sphere fits.
-  constexpr float kFill = 0.94f;
   float near = 0.0f, far = sceneRadius_ / std::sin(std::min(std::atan(tanX), std::atan(tanY)));
   for (int i = 0; i < 24; ++i) {
     const float middle = 0.5f * (near + far);
@@ -127,11 +140,20 @@ float Camera::pixelsPerUnit() const {
   return float(height_) / (2.0f * std::tan(0.5f * glm::radians(fovYDegrees_)));
 }
 
+float Camera::pixelsPerUnitAtDepthOne() const {
+  return orthographic_ ? pixelsPerUnit() / distance_ : pixelsPerUnit();
+}
+
 glm::mat4 Camera::view() const {
   return glm::lookAt(eye(), target_, up());
 }
 
 glm::mat4 Camera::projection() const {
+  if (orthographic_) {
+    const float halfHeight = distance_ * std::tan(0.5f * glm::radians(fovYDegrees_));
+    const float halfWidth = halfHeight * float(width_) / float(height_);
+    return glm::ortho(-halfWidth, halfWidth, -halfHeight, halfHeight, nearPlane(), farPlane());
+  }
   return glm::perspective(glm::radians(fovYDegrees_), float(width_) / float(height_), nearPlane(),
                           farPlane());
 }

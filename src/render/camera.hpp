@@ -1,6 +1,8 @@
 #pragma once
-// An orbit camera with a perspective projection: it looks at a target from a distance, turned by a
-// yaw about +y and a pitch above the horizontal plane. The mouse controls of the demo (orbit, zoom,
+// An orbit camera with a perspective (or orthographic) projection: it looks at a target from a
+// distance, turned by a yaw about +y and a pitch above the horizontal plane. Orthographic, it shows
+// what the perspective view shows in the target's plane, without foreshortening (2D worlds, seen
+// from straight above). The mouse controls of the demo (orbit, zoom,
 // pan) and the tests (project) both use it.
 #include <optional>
 
@@ -17,11 +19,13 @@ class Camera {
   void setTarget(glm::vec3 target) { target_ = target; }
   void setViewport(int width, int height);
   void setFieldOfView(float verticalDegrees);
+  void setOrthographic(bool orthographic) { orthographic_ = orthographic; }
+  bool orthographic() const { return orthographic_; }
   // Puts the target at the centre of the box and moves back until the whole box fits the view;
   // yaw and pitch stay. The clip range follows the box's size from then on.
   void frameBox(glm::vec3 min, glm::vec3 max);
 
-  void orbit(float deltaYaw, float deltaPitch);  // pitch stays within +-89 degrees
+  void orbit(float deltaYaw, float deltaPitch);  // pitch stays within +-90 degrees
   void zoom(float factor);                       // distance *= factor
   // Moves the target so that the point under the mouse follows it (pixels, y down).
   void pan(glm::vec2 pixels);
@@ -42,6 +46,9 @@ class Camera {
   float farPlane() const;
   // Pixels covered by one unit seen at distance 1 (point sizes: size * this / distance).
   float pixelsPerUnit() const;
+  // What a unit of size at clip-space depth w covers, times w: pixelsPerUnit() in perspective,
+  // the target plane's pixels per unit orthographically (where w is 1). Shaders size boids by it.
+  float pixelsPerUnitAtDepthOne() const;
 
   glm::mat4 view() const;
   glm::mat4 projection() const;
@@ -58,6 +65,7 @@ class Camera {
   float yaw_ = 0.6f;
   float pitch_ = 0.35f;
   float fovYDegrees_ = 50.0f;
+  bool orthographic_ = false;
   float sceneRadius_ = 150.0f;  // what the clip range must hold around the target
   int width_ = 1280;
   int height_ = 720;

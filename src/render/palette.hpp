@@ -32,7 +32,8 @@ inline constexpr glm::vec3 kGroundHaze{0.60f, 0.64f, 0.69f};  // below the horiz
 inline constexpr glm::vec3 kSunColour{1.00f, 0.95f, 0.86f};
 inline constexpr glm::vec3 kObstacleColour{0.72f, 0.62f, 0.50f};  // sandstone: warm against the cool sky
 inline constexpr glm::vec3 kWallColour{0.58f, 0.55f, 0.52f};
-inline constexpr glm::vec3 kPredatorColour{0.85f, 0.10f, 0.08f};
+// Near black: apart from every group hue (the old red was close to the crimson group), on sky and floor.
+inline constexpr glm::vec3 kPredatorColour{0.10f, 0.09f, 0.11f};
 inline constexpr glm::vec3 kBoxColour{0.20f, 0.24f, 0.30f};
 inline constexpr glm::vec3 kGridColour{0.35f, 0.40f, 0.45f};
 

@@ -11,7 +11,15 @@ namespace murmur::render {
 
 SceneView readSceneView(const sim::Scene& scene) {
   SceneView view;
-  view.pitchDegrees = scene.model.dims == 2 ? 52.0f : view.pitchDegrees;
+  // A 2D flock is read from above, without perspective: walls never hide boids.
+  const bool flat = scene.model.dims == 2;
+  view.pitchDegrees = flat ? 90.0f : view.pitchDegrees;
+  view.yawDegrees = flat ? 0.0f : view.yawDegrees;  // north (-z) up, as a map is drawn
+  view.orthographic = flat;
+  // One group in one colour says nothing: the direction of flight shows the flock's structure.
+  view.boids.colouring = scene.groups > 1 ? BoidColouring::Group : BoidColouring::Heading;
+  view.boids.speedLow = scene.model.minSpeed;
+  view.boids.speedHigh = scene.model.maxSpeed;
   // Body length 3.2 radii: birds about as close as the separation distance keeps them.
   view.boids.size =
       scene.model.radius > 0.0f ? 3.2f * scene.model.radius : 0.32f * scene.model.perceptionRadius;
@@ -22,8 +30,9 @@ SceneView readSceneView(const sim::Scene& scene) {
   sim::TableReader& r = *section;
   view.yawDegrees = static_cast<float>(r.number("camera_yaw", view.yawDegrees));
   view.pitchDegrees = static_cast<float>(r.number("camera_pitch", view.pitchDegrees));
-  if (view.pitchDegrees < -89.0 || view.pitchDegrees > 89.0)
-    r.fail("camera_pitch", "must be between -89 and 89");
+  if (view.pitchDegrees < -90.0 || view.pitchDegrees > 90.0)
+    r.fail("camera_pitch", "must be between -90 and 90");
+  view.orthographic = r.choice("projection", {{"perspective", false}, {"orthographic", true}}, view.orthographic);
   view.distance = static_cast<float>(r.number("camera_distance", 0.0));
   if (view.distance < 0.0f) r.fail("camera_distance", "must be >= 0 (0: frame the world box)");
   // The reader only returns finite numbers: a NaN can only be the fallback, the key's absence.
@@ -38,6 +47,12 @@ SceneView readSceneView(const sim::Scene& scene) {
   const double size = r.number("boid_size", 0.0);
   if (size < 0.0) r.fail("boid_size", "must be >= 0 (0: from boids.radius)");
   if (size > 0.0) view.boids.size = static_cast<float>(size);
+  view.boids.colouring = r.choice("colour",
+                                  {{"group", BoidColouring::Group},
+                                   {"heading", BoidColouring::Heading},
+                                   {"speed", BoidColouring::Speed}},
+                                  view.boids.colouring);
+  view.showStats = r.boolean("show_stats", view.showStats);
   view.overlay.box = r.boolean("show_box", view.overlay.box);
   view.overlay.grid = r.boolean("show_grid", view.overlay.grid);
   view.overlay.obstacles = r.boolean("show_obstacles", view.overlay.obstacles);
@@ -51,6 +66,7 @@ Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int wid
   Camera camera;
   camera.setViewport(width, height);
   camera.setFieldOfView(view.fovDegrees);
+  camera.setOrthographic(view.orthographic);
   camera.setOrbit(camera.target(), camera.distance(), glm::radians(view.yawDegrees),
                   glm::radians(view.pitchDegrees));
   camera.frameBox(model.worldMin, model.worldMax);

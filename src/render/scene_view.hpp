@@ -3,13 +3,16 @@
 // unknown keys are errors, like everywhere in a scene.
 //
 //   [render]
-//   camera_yaw = 32           # degrees about +y; 0 looks from +z
-//   camera_pitch = 18         # degrees above the horizontal plane
+//   camera_yaw = 32           # degrees about +y; 0 looks from +z (2D worlds: 0, -z up)
+//   camera_pitch = 18         # degrees above the horizontal plane (2D worlds: 90, straight down)
+//   projection = "perspective" # or "orthographic" (the default for 2D worlds)
 //   camera_distance = 0       # units from the target; 0 frames the whole world box
 //   camera_target = [0, 0, 0] # default: where the world box is centred on the screen
 //   fov = 50                  # vertical field of view, degrees
 //   boid_shape = "auto"       # "birds", "points" or "auto" (points beyond 500,000 boids)
 //   boid_size = 0             # units: a bird's length; 0: 3.2 x boids.radius
+//   colour = "group"          # "group", "heading" or "speed" (default: group, heading for one group)
+//   show_stats = true         # headless frames: the step, boid count and backend in a corner
 //   show_box = true           # and show_grid, show_obstacles, show_markers, show_paths
 #include <optional>
 
@@ -23,13 +26,15 @@
 namespace murmur::render {
 
 struct SceneView {
-  float yawDegrees = 32.0f;
-  float pitchDegrees = 18.0f;  // flat (2D) worlds default to 52: the flock spreads over the plane
+  float yawDegrees = 32.0f;    // flat (2D) worlds default to 0
+  float pitchDegrees = 18.0f;  // flat (2D) worlds default to 90: seen from straight above
+  bool orthographic = false;   // flat (2D) worlds default to true
   float distance = 0.0f;
   std::optional<glm::vec3> target;  // none: centred on the world box's outline
   float fovDegrees = 50.0f;
   BoidStyle boids;
   OverlayStyle overlay;
+  bool showStats = true;  // the text overlay of headless frames
 };
 
 // Reads scene.document's [render] section (defaults for a scene built in code or without one).

@@ -13,7 +13,7 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
   u.viewProjection = camera.viewProjection();
   u.inverseViewProjection = glm::inverse(u.viewProjection);
   u.eye = glm::vec4(camera.eye(), atmosphere.time);
-  u.cameraRight = glm::vec4(camera.right(), camera.pixelsPerUnit());
+  u.cameraRight = glm::vec4(camera.right(), camera.pixelsPerUnitAtDepthOne());
   u.cameraUp = glm::vec4(camera.up(), 0.0f);
   u.sunDirection = glm::vec4(glm::normalize(atmosphere.sunDirection), 0.0f);
   u.sunColour = glm::vec4(kSunColour, 1.0f);

@@ -25,7 +25,7 @@ struct MazeRun {
 
 MazeRun runMaze(int steps) {
   sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml");
-  ai::SceneAgents agents = ai::loadSceneAgents(scene);
+  ai::SceneAgents agents = ai::loadSceneAgents(scene, {MURMUR_DATA_DIR});
   const sim::WallGrid& walls = *agents.walls;
   sim::FlockState state = sim::spawnFlock(scene, &walls);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);

@@ -60,7 +60,7 @@ TEST(SceneAgentsFiles, EveryShippedSceneLoads) {
     if (entry.path().extension() != ".toml") continue;
     SCOPED_TRACE(entry.path().string());
     const sim::Scene scene = sim::loadScene(entry.path().string());
-    EXPECT_NO_THROW(loadSceneAgents(scene));
+    EXPECT_NO_THROW(loadSceneAgents(scene, {MURMUR_DATA_DIR}));
   }
 }
 
@@ -87,7 +87,7 @@ TEST(SceneAgentsFiles, PredatorSceneHasALeaderPerGroupAndAPredator) {
 TEST(SceneAgentsFiles, Maze2dWallsComeFromTheMap) {
   const sim::Scene scene = sim::loadScene(scenePath("maze2d.toml"));
   EXPECT_EQ(scene.model.dims, 2);
-  const SceneAgents agents = loadSceneAgents(scene);
+  const SceneAgents agents = loadSceneAgents(scene, {MURMUR_DATA_DIR});
   ASSERT_NE(agents.navigation, nullptr);
   ASSERT_NE(agents.walls, nullptr);
   const GridMap& map = agents.navigation->map;
@@ -388,7 +388,7 @@ TEST(SceneAgentsErrors, NavigationProblems) {
                       "must be 4 or 8"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 0.001\n", 8, "navigation.cell_size", "too small"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"no-such.map\"\n", 8, "navigation.map",
-                      "no such map file: no-such.map"));
+                      "no such map file 'no-such.map' (tried "));
   // With a map the placement is automatic: cell_size is not accepted.
   const std::string map = std::string(MURMUR_DATA_DIR) + "/movingai/den312d.map";
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"" + map + "\"\ncell_size = 2\n", 9, "navigation.cell_size",
@@ -417,6 +417,32 @@ TEST(SceneAgentsGrids, MapPathsAreRelativeToTheSceneFile) {
   const SceneAgents agents = loadSceneAgents(sim::parseScene(text, scenePath("relative.toml")));
   ASSERT_NE(agents.navigation, nullptr);
   EXPECT_EQ(agents.navigation->map.width(), 65);
+}
+
+TEST(SceneAgentsGrids, MapPathsAreSearchedInTheDataDirectoriesAfterTheSceneFile) {
+  const std::string text = kWorld + "[navigation]\nmap = \"movingai/den312d.map\"\n";
+  const sim::Scene scene = sim::parseScene(text, scenePath("copied.toml"));
+  const std::filesystem::path data(MURMUR_DATA_DIR);
+  const SceneAgents agents = loadSceneAgents(scene, {"/no/such/dir", data});
+  ASSERT_NE(agents.navigation, nullptr);
+  EXPECT_EQ(agents.navigation->map.width(), 65);
+  // Not found anywhere: the error names every place tried, in order.
+  try {
+    loadSceneAgents(scene, {"/no/such/dir", "/nor/this"});
+    FAIL() << "a missing map must be an error";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    const std::size_t beside = message.find((std::filesystem::path(scenePath("x")).parent_path() /
+                                             "movingai/den312d.map").lexically_normal().string());
+    const std::size_t first = message.find("/no/such/dir/movingai/den312d.map");
+    const std::size_t second = message.find("/nor/this/movingai/den312d.map");
+    EXPECT_NE(beside, std::string::npos) << message;
+    EXPECT_LT(beside, first) << message;
+    EXPECT_NE(first, std::string::npos) << message;
+    EXPECT_LT(first, second) << message;
+    EXPECT_NE(second, std::string::npos) << message;
+    EXPECT_NE(message.find("navigation.map"), std::string::npos) << message;
+  }
 }
 
 }  // namespace

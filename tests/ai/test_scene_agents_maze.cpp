@@ -17,7 +17,7 @@ namespace {
 
 TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
   const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml");
-  const SceneAgents sceneAgents = loadSceneAgents(scene);
+  const SceneAgents sceneAgents = loadSceneAgents(scene, {MURMUR_DATA_DIR});
   ASSERT_EQ(sceneAgents.agents.size(), 1u);
   const std::vector<glm::vec3> waypoints = sceneAgents.agents[0].states.at(0).waypoints;
   ASSERT_GE(waypoints.size(), 4u);

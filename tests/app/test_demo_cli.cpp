@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <sstream>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,28 +64,6 @@ void expectFrames(const fs::path& dir, std::size_t count, int width, int height)
     stbi_image_free(pixels);
   }
 }
-
-// Sets (or, with nullopt, unsets) an environment variable for the scope: the command inherits it.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 TEST(DemoCli, HeadlessWritesAFrameEveryKStepsOfTheRequestedSize) {
   const fs::path dir = scratchDir("demo_headless") / "frames";
@@ -180,6 +160,153 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("frames in a window"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("30 steps"), std::string::npos) << r.out;
+}
+
+// The 2D maze is drawn from straight above, orthographic: no wall hides a boid. At the first step
+// its 600 boids (coloured by heading: saturated hues) cover over 6,000 pixels of a 640x480 frame
+// (the oblique camera this replaced showed about 3,000), and the warm grey walls a large part.
+TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
+  const fs::path dir = scratchDir("demo_top_down");
+  const CliResult r = runMurmur("demo --headless --scene scenes/maze2d.toml --steps 0 --size 640x480 --msaa 1 "
+                                "--no-stats --backend cpu --frames " + dir.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load((dir / "frame_000000.png").c_str(), &w, &h, &channels, 3);
+  ASSERT_NE(pixels, nullptr);
+  std::size_t boid = 0, wall = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const int red = pixels[3 * i], green = pixels[3 * i + 1], blue = pixels[3 * i + 2];
+    const int high = std::max({red, green, blue}), low = std::min({red, green, blue});
+    if (high > 70 && (high - low) * 100 > 45 * high) ++boid;
+    // The walls (render::kWallColour, shaded): warm grey, blue the lowest channel.
+    if (high - low < high / 5 && red >= blue + 8 && green >= blue + 4) ++wall;
+  }
+  stbi_image_free(pixels);
+  EXPECT_GT(boid, 6000u);
+  EXPECT_GT(wall, std::size_t(w * h) / 8) << boid;
+}
+
+// Runs a shell command and returns its stdout (xdotool, ffprobe).
+std::string shellOutput(const std::string& command) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buffer[256];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
+
+// Key taps reach the demo however slow its frames: at 2 frames a second, several quick taps (a press
+// and its release within one frame) land in every frame, and each must act. P takes a screenshot
+// (one file per tap), Esc closes the window.
+TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const fs::path shots = scratchDir("demo_key_taps") / "shots";
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur("demo --boids 300 --backend cpu --size 320x180 --msaa 1 --max-fps 2 --screenshot-dir " +
+                  shots.string());
+  });
+  const std::string window = shellOutput("timeout 60 xdotool search --sync --name '^murmur$' | head -1");
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  constexpr int kTaps = 6;
+  for (int tap = 0; tap < kTaps; ++tap) {
+    EXPECT_EQ(std::system("xdotool key p"), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));  // about 4 taps in a 500 ms frame
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  demo.join();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::size_t files = 0;
+  if (fs::exists(shots))
+    for (const auto& entry : fs::directory_iterator(shots)) files += entry.path().extension() == ".png";
+  EXPECT_EQ(files, std::size_t{kTaps}) << r.out;
+  std::size_t lines = 0;
+  for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos; at = r.out.find("screenshot: ", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, std::size_t{kTaps}) << r.out;
+}
+
+// "gpu stages (ms): hash 0.1 count 0.2 ..." -> {name, ms}
+std::vector<std::pair<std::string, double>> stageTimes(const std::string& out) {
+  std::vector<std::pair<std::string, double>> stages;
+  const std::size_t at = out.find("gpu stages (ms):");
+  if (at == std::string::npos) return stages;
+  std::istringstream line(out.substr(at + 16, out.find('\n', at) - at - 16));
+  std::string name;
+  double ms = 0.0;
+  while (line >> name >> ms) stages.emplace_back(name, ms);
+  return stages;
+}
+
+// The per-stage GPU times the window reports are the ones `murmur run` measures on the same scene
+// (a framebuffer with pixels bound while the stages compute once shifted llvmpipe's timestamps, so
+// that each stage's time showed up under the one before it).
+TEST(DemoCli, WindowStageTimesMatchRun) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const std::string workload = "--scene scenes/predator.toml --boids 4000 --backend gpu --steps 200";
+  CliResult window;
+  {
+    const ScopedEnv display("DISPLAY", server.display());
+    window = runMurmur("demo " + workload + " --exit-after-steps --size 480x270 --msaa 1");
+  }
+  const CliResult run = runMurmur("run " + workload);
+  ASSERT_EQ(window.exitCode, 0) << window.err;
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  const auto inWindow = stageTimes(window.out), inRun = stageTimes(run.out);
+  ASSERT_EQ(inWindow.size(), 6u) << window.out;
+  ASSERT_EQ(inRun.size(), 6u) << run.out;
+  // Within noise (the two runs share the machine with other tests): each stage's share of the step
+  // within 12 points, the whole step within a factor of 3. The shifted stamps moved half the step
+  // from forces to scatter.
+  double windowTotal = 0.0, runTotal = 0.0;
+  for (std::size_t s = 0; s < inRun.size(); ++s) {
+    windowTotal += inWindow[s].second;
+    runTotal += inRun[s].second;
+  }
+  ASSERT_GT(windowTotal, 0.0);
+  ASSERT_GT(runTotal, 0.0);
+  EXPECT_LT(windowTotal, 3.0 * runTotal) << window.out << run.out;
+  EXPECT_LT(runTotal, 3.0 * windowTotal) << window.out << run.out;
+  for (std::size_t s = 0; s < inRun.size(); ++s) {
+    const auto& [name, runMs] = inRun[s];
+    EXPECT_EQ(inWindow[s].first, name);
+    EXPECT_NEAR(inWindow[s].second / windowTotal, runMs / runTotal, 0.12)
+        << name << ": window " << inWindow[s].second << " ms, run " << runMs << " ms\n" << window.out << run.out;
+  }
+}
+
+// --video: the frames go through an ffmpeg child into an MP4 with exactly one video frame each
+// (ffprobe decodes and counts them). scripts/install-deps.sh installs ffmpeg: missing, this fails.
+TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
+  const fs::path video = scratchDir("demo_video") / "out.mp4";
+  const CliResult r = runMurmur("demo --headless --video " + video.string() +
+                                " --steps 29 --every 1 --size 322x242 --msaa 1 --boids 300 --backend cpu");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("a video of 30 frames"), std::string::npos) << r.out;
+  const std::string counted = shellOutput(
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
+      "-of csv=p=0 '" + video.string() + "'");
+  EXPECT_EQ(counted, "322,242,30\n");
+}
+
+TEST(DemoCli, VideoWithoutFfmpegIsAClearErrorBeforeAnyWork) {
+  const fs::path video = scratchDir("demo_no_ffmpeg") / "out.mp4";
+  const ScopedEnv path("PATH", "/nonexistent");
+  const CliResult r = runMurmur("demo --headless --video " + video.string() + " --steps 5 --boids 100 --backend cpu");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(countLines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg is not on PATH"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(video));
+  EXPECT_EQ(r.out, "");
 }
 
 }  // namespace

@@ -36,8 +36,10 @@ TEST(PathCli, ScenarioFileMatchesItsOptimalLengths) {
   // The rows name the map; without --map it is found beside the scenario file.
   const CliResult r = runMurmur("path --scen '" + kData + "maze-32-32-2-random-1.scen' --json");
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("scenarios 333"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("mismatches 0"), std::string::npos) << r.out;
+  // --json: the summary on stderr, stdout only the JSON object.
+  EXPECT_NE(r.err.find("scenarios 333"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mismatches 0"), std::string::npos) << r.err;
+  EXPECT_EQ(countLines(r.out), 1u) << r.out;
   const std::string json = lastLine(r.out);
   EXPECT_EQ(json.front(), '{') << json;
   EXPECT_EQ(json.back(), '}') << json;
@@ -60,16 +62,17 @@ TEST(PathCli, MismatchExitsOne) {
   const CliResult r =
       runMurmur("path --scen '" + (dir / "wrong.scen").string() + "' --map '" + kData + "arena.map' --json");
   EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("mismatches 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("mismatches 1"), std::string::npos) << r.err;
   EXPECT_NE(lastLine(r.out).find("\"mismatch_lines\":[2]"), std::string::npos) << r.out;
 }
 
 TEST(PathCli, SingleQuery) {
   const CliResult r = runMurmur("path --map '" + kData + "arena.map' --from 1,11 --to 4,12 --json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("status found"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("length 3.41421356"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("path (1,11) (2,12) (3,12) (4,12)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("status found"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("length 3.41421356"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("path (1,11) (2,12) (3,12) (4,12)"), std::string::npos) << r.err;
+  EXPECT_EQ(countLines(r.out), 1u) << r.out;
   const std::string json = lastLine(r.out);
   EXPECT_NE(json.find("\"status\":\"found\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"path\":[[1,11],[2,12],[3,12],[4,12]]"), std::string::npos) << json;

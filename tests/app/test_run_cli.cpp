@@ -63,15 +63,6 @@ TEST(RunCli, StepsZeroDumpsTheInitialStateAndInitRoundTrips) {
   EXPECT_EQ(readFile(dir / "direct.csv"), readFile(dir / "fromfile.csv"));
 }
 
-TEST(RunCli, JsonIsTheLastLine) {
-  const CliResult r = runMurmur("run --scene scenes/free.toml --boids 200 --steps 5 --backend cpu --json");
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
-  EXPECT_EQ(last.front(), '{');
-  EXPECT_NE(last.find("\"boid_updates_per_second\":"), std::string::npos);
-  EXPECT_NE(last.find("\"boids\":200"), std::string::npos);
-}
-
 class BadStateCsv : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = scratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }

@@ -518,8 +518,8 @@ TEST(FlockPipeline, TimesEveryStage) {
   }
 }
 
-// A step computes with the default framebuffer bound (llvmpipe's timestamps go astray under a
-// framebuffer object) and gives the caller's framebuffer back.
+// A step computes with an empty framebuffer bound (llvmpipe's timestamps go astray under one with
+// pixels) and gives the caller's framebuffer back.
 TEST(FlockPipeline, StepLeavesTheCallersFramebufferBound) {
   const sim::Scene scene = sim::defaultDensityScene(500, 3);
   FlockPipeline& gpu = pipeline();

@@ -136,6 +136,32 @@ TEST_F(RenderTest, BoidAppearsAtItsProjectedPixelInItsGroupColour) {
   }
 }
 
+// Heading: the hue turns with the direction of flight (same group, opposite directions: hues far
+// apart); speed: a slow boid is blue, a fast one yellow.
+TEST_F(RenderTest, HeadingAndSpeedColouring) {
+  const glm::vec3 a(-8.0f, 0.0f, 0.0f), b(8.0f, 0.0f, 0.0f);
+  sim::FlockState state = flock({a, b}, {0, 0});
+  state.velocity[0] = glm::vec3(0.0f, 0.0f, 5.0f);
+  state.velocity[1] = glm::vec3(0.0f, 0.0f, -9.0f);
+  options_.boids.colouring = BoidColouring::Heading;
+  Image image = render(state);
+  const float hueA = hue(glm::vec3(image.at(*camera_.project(a)).r, image.at(*camera_.project(a)).g,
+                                   image.at(*camera_.project(a)).b));
+  const float hueB = hue(glm::vec3(image.at(*camera_.project(b)).r, image.at(*camera_.project(b)).g,
+                                   image.at(*camera_.project(b)).b));
+  const float apart = std::min(std::abs(hueA - hueB), 360.0f - std::abs(hueA - hueB));
+  EXPECT_GT(apart, 120.0f) << hueA << " " << hueB;
+
+  options_.boids.colouring = BoidColouring::Speed;
+  options_.boids.speedLow = 5.0f;
+  options_.boids.speedHigh = 9.0f;
+  image = render(state);
+  const Rgb slow = image.at(*camera_.project(a)), fast = image.at(*camera_.project(b));
+  EXPECT_GT(slow.b, slow.r) << "slow is blue";
+  EXPECT_GT(fast.r, fast.b) << "fast is yellow";
+  EXPECT_GT(fast.g, fast.b);
+}
+
 TEST_F(RenderTest, EmptySpaceKeepsTheBackground) {
   const glm::vec3 position(0.0f, 0.0f, 0.0f);
   const Image image = render(flock({position}, {1}));
@@ -228,7 +254,11 @@ TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
   EXPECT_EQ(nearestGroup(image.at(*camera_.project(overlay.agents[0].position))), 3u)
       << "leaders in their group's colour";
   const Rgb predator = image.at(*camera_.project(overlay.predators[0]));
-  EXPECT_GT(predator.r, 2.0f * predator.g) << "predators are red";
+  const Rgb predatorSky = empty.at(*camera_.project(overlay.predators[0]));
+  // Near black (kPredatorColour): apart from every group's hue, and from the sky behind it.
+  EXPECT_LT(0.2126f * predator.r + 0.7152f * predator.g + 0.0722f * predator.b, 0.4f)
+      << predator.r << " " << predator.g << " " << predator.b << ": predators are dark";
+  EXPECT_GT(difference(predator, predatorSky), 0.3f);
   const Rgb path = image.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)));
   EXPECT_GT(difference(path, empty.at(*camera_.project(glm::vec3(0.0f, -5.0f, 5.0f)))), 0.1f);
   options_.overlay.markers = false;

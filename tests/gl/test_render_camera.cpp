@@ -5,6 +5,7 @@
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "render/camera.hpp"
 #include "render/meshes.hpp"
@@ -93,6 +94,32 @@ void expectOutward(const std::vector<MeshVertex>& mesh) {
     EXPECT_GT(glm::dot(glm::cross(b - a, c - a), centroid), 0.0f) << "triangle " << i / 3;
     EXPECT_GT(glm::dot(mesh[i].normal, centroid), 0.0f) << "triangle " << i / 3;
   }
+}
+
+// Orthographic: no foreshortening (a point's pixel does not depend on its depth), the target plane
+// as the perspective view shows it, and frameBox fits the box's outline in the view.
+TEST(Camera, OrthographicKeepsSizesWhateverTheDepth) {
+  Camera camera;
+  camera.setViewport(640, 480);
+  camera.setOrbit(glm::vec3(0.0f), 100.0f, 0.0f, glm::radians(90.0f));
+  const Camera perspective = camera;
+  camera.setOrthographic(true);
+  const glm::vec2 low = *camera.project(glm::vec3(10.0f, -20.0f, 5.0f));
+  const glm::vec2 high = *camera.project(glm::vec3(10.0f, 20.0f, 5.0f));
+  EXPECT_NEAR(low.x, high.x, 1e-3f);
+  EXPECT_NEAR(low.y, high.y, 1e-3f);
+  const glm::vec2 inPlane = *camera.project(glm::vec3(10.0f, 0.0f, 5.0f));
+  const glm::vec2 seen = *perspective.project(glm::vec3(10.0f, 0.0f, 5.0f));
+  EXPECT_NEAR(inPlane.x, seen.x, 1e-2f);
+  EXPECT_NEAR(inPlane.y, seen.y, 1e-2f);
+  EXPECT_NEAR(camera.pixelsPerUnitAtDepthOne(), camera.pixelsPerUnit() / 100.0f, 1e-4f);
+
+  camera.frameBox(glm::vec3(-80.0f, -5.0f, -20.0f), glm::vec3(80.0f, 5.0f, 20.0f));
+  const glm::vec2 left = *camera.project(glm::vec3(-80.0f, 0.0f, 0.0f));
+  const glm::vec2 right = *camera.project(glm::vec3(80.0f, 0.0f, 0.0f));
+  // The box is wide: its width fills 94% of the view's.
+  EXPECT_NEAR(right.x - left.x, 0.94f * 640.0f, 1.0f);
+  EXPECT_NEAR(0.5f * (left.x + right.x), 320.0f, 1e-2f);
 }
 
 TEST(Meshes, ClosedShapesFaceOutwards) {

@@ -82,7 +82,9 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
   for (const auto& [text, key] :
        {std::pair{"[render]\ncamera_zoom = 2\n", "camera_zoom"}, std::pair{"[render]\nfov = 200\n", "fov"},
         std::pair{"[render]\nboid_shape = \"cubes\"\n", "boid_shape"},
-        std::pair{"[render]\nshow_box = 1\n", "show_box"}}) {
+        std::pair{"[render]\nshow_box = 1\n", "show_box"}, std::pair{"[render]\ncolour = \"rainbow\"\n", "colour"},
+        std::pair{"[render]\nprojection = \"fisheye\"\n", "projection"},
+        std::pair{"[render]\ncamera_pitch = 91\n", "camera_pitch"}}) {
     const sim::Scene scene = loadSceneText("bad.toml", text);
     try {
       readSceneView(scene);
@@ -92,6 +94,37 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
       EXPECT_EQ(e.line(), 2u) << e.what();
     }
   }
+}
+
+// A flat world is seen from straight above (yaw 0: -z up, as a map is drawn), orthographic; one
+// group is coloured by heading (one colour would say nothing), several by group.
+TEST(SceneView, FlatWorldsAreSeenFromAboveAndOneGroupByHeading) {
+  const sim::Scene flat = loadSceneText("flat.toml", "[world]\ndims = 2\nmin = [-50, -10, -30]\nmax = [50, 10, 30]\n");
+  const SceneView view = readSceneView(flat);
+  EXPECT_TRUE(view.orthographic);
+  EXPECT_FLOAT_EQ(view.pitchDegrees, 90.0f);
+  EXPECT_FLOAT_EQ(view.yawDegrees, 0.0f);
+  EXPECT_EQ(view.boids.colouring, BoidColouring::Heading);
+  const Camera camera = sceneCamera(view, flat.model, 640, 480);
+  EXPECT_TRUE(camera.orthographic());
+  const glm::vec2 centre = *camera.project(glm::vec3(0.0f));
+  const glm::vec2 east = *camera.project(glm::vec3(20.0f, 0.0f, 0.0f));
+  const glm::vec2 north = *camera.project(glm::vec3(0.0f, 0.0f, -20.0f));
+  EXPECT_GT(east.x, centre.x + 10.0f);
+  EXPECT_NEAR(east.y, centre.y, 1e-3f);
+  EXPECT_LT(north.y, centre.y - 10.0f);
+  EXPECT_NEAR(north.x, centre.x, 1e-3f);
+
+  const sim::Scene groups = loadSceneText("groups.toml", "[boids]\ngroups = 3\n[render]\nprojection = \"orthographic\"\n");
+  const SceneView three = readSceneView(groups);
+  EXPECT_EQ(three.boids.colouring, BoidColouring::Group);
+  EXPECT_TRUE(three.orthographic);
+  EXPECT_FLOAT_EQ(three.pitchDegrees, 18.0f);
+  const sim::Scene speed = loadSceneText("speed.toml", "[render]\ncolour = \"speed\"\nshow_stats = false\n");
+  const SceneView bySpeed = readSceneView(speed);
+  EXPECT_EQ(bySpeed.boids.colouring, BoidColouring::Speed);
+  EXPECT_FALSE(bySpeed.showStats);
+  EXPECT_FLOAT_EQ(bySpeed.boids.speedHigh, speed.model.maxSpeed);
 }
 
 }  // namespace
