@@ -94,6 +94,9 @@ void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("murmur_episode_steps", std::to_string(murmur::bench::kEpisodeSteps));
   for (const murmur::bench::Workload& w : murmur::bench::workloads())
     benchmark::AddCustomContext("workload_" + std::string(w.name), std::string(w.description));
+  // The step's stages in order, so that the report needs no copy of their names.
+  benchmark::AddCustomContext("flock_stages",
+                              fmt::format("{}", fmt::join(murmur::gpu::FlockPipeline::kStages, ",")));
 }
 
 void addGlContext(const Options& options, bool selected) {

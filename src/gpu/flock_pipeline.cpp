@@ -330,38 +330,38 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   bindStorage();
   const std::uint64_t n = count_;
   {
-    StageScope stage(timer_, "hash");
+    StageScope stage(timer_, stageName(FlockStage::Hash));
     dispatchCompute(hashProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
   {
-    StageScope stage(timer_, "count");
+    StageScope stage(timer_, stageName(FlockStage::Count));
     cellCounts_.fill(0u);
     dispatchCompute(countProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
   {
-    StageScope stage(timer_, "scan");
+    StageScope stage(timer_, stageName(FlockStage::Scan));
     // cells + 1 values: the last count is 0, so cellStarts[cells] = N closes the last cell.
     prefixSum_.exclusiveScan(cellCounts_, cellStarts_, cells_ + 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
   {
-    StageScope stage(timer_, "scatter");
+    StageScope stage(timer_, stageName(FlockStage::Scatter));
     dispatchCompute(scatterIdsProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatchCompute(reorderProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
   {
-    StageScope stage(timer_, "forces");
+    StageScope stage(timer_, stageName(FlockStage::Forces));
     dispatchCompute(forcesProgram_, n, sizes_.forces, maxGroupsX_);
     // The next reader may be a shader, a vertex fetch (renderer) or a read-back.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
   }
   {
-    StageScope stage(timer_, "reduce");
+    StageScope stage(timer_, stageName(FlockStage::Reduce));
     reduce();
   }
   timer_.poll();

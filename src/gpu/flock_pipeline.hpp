@@ -52,10 +52,16 @@ struct GridSnapshot {
   std::vector<std::uint32_t> order;      // per sorted slot: the boid id
 };
 
+// The stages of one step, in the order they run.
+enum class FlockStage : std::uint8_t { Hash, Count, Scan, Scatter, Forces, Reduce };
+
 class FlockPipeline {
  public:
+  // The one table of stage names, indexed by FlockStage: the timer's stages and debug groups, the
+  // `run` summary, the benchmark names and their JSON context (`flock_stages`, read by the report).
   static constexpr std::array<std::string_view, 6> kStages = {"hash",    "count",  "scan",
                                                               "scatter", "forces", "reduce"};
+  static constexpr std::string_view stageName(FlockStage stage) { return kStages[static_cast<std::size_t>(stage)]; }
 
   // Compiles every shader (ShaderError on failure). The context must be current, and outlive the
   // pipeline.

@@ -17,15 +17,6 @@
 
 #include <glm/vec3.hpp>
 
-// Debian builds toml++ as a shared library (its CMake target adds these two definitions). Defining
-// them here too keeps every includer in the same mode, including targets that reach this header
-// through murmur::sim without linking tomlplusplus themselves (the tests).
-#ifndef TOML_HEADER_ONLY
-#define TOML_HEADER_ONLY 0
-#endif
-#ifndef TOML_SHARED_LIB
-#define TOML_SHARED_LIB 1
-#endif
 #include <toml++/toml.h>
 
 namespace murmur::sim {

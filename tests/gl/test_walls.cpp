@@ -68,6 +68,9 @@ TEST(Walls, OneGpuStepMatchesTheCpuReference) {
       EXPECT_TRUE(report.passed({})) << "dims " << dims << ": " << report.overTolerance << " over tolerance, "
                                      << report.unexplained.size() << " unexplained";
       EXPECT_LT(report.maxPositionError, 1e-4);
+      if (test::bitwiseParityExpected()) {
+        EXPECT_EQ(test::bitwiseDifference(cpuNext, gpuNext), "") << "dims " << dims << ": llvmpipe not bit for bit";
+      }
     }
   }
 }
