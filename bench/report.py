@@ -33,7 +33,6 @@ WORKLOADS = OrderedDict([
     ("candidates200", "Dense fixed density (about 200 candidates a boid in the 27 cells, 31 within R; wrap-around)"),
     ("world", "Fixed world (the default 200 x 100 x 200 world; density grows with N: 1.2 candidates a boid at 1k, 84 at 64k)"),
 ])
-STAGES = ["hash", "count", "scan", "scatter", "forces", "reduce"]
 
 # Compulsory bytes per step of each GPU stage: (bytes per boid, bytes per grid cell). Every buffer
 # element a stage touches is counted once (reads and writes alike; a read-modify-write twice);
@@ -105,6 +104,8 @@ class Machine:
         self.results = []
         self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*)
         self.noisy = []  # (name, cv) of the cases whose cv aggregate exceeds MAX_CV
+        # The step's stages in order, as murmur_bench names them (its context field flock_stages).
+        self.stages = [s for s in context.get("flock_stages", "").split(",") if s]
 
     def copy_bandwidth(self):
         """Bytes per second of bandwidth/gpu-copy (the largest size measured), or None."""
@@ -359,29 +360,39 @@ def ratio_table(machines):
     return md_table(header, rows) if rows else "(no N with the GPU and a CPU backend measured)"
 
 
+def all_stage_names(machines):
+    names = []
+    for m in machines:
+        names += [s for s in m.stages if s not in names]
+    return names
+
+
 def stage_table(machines):
+    names = all_stage_names(machines)
     rows = []
     for m in machines:
         for r in sorted((r for r in m.results if r.backend == "gpu" and r.error is None),
                         key=lambda r: (list(WORKLOADS).index(r.workload), r.n)):
-            stages = [r.counter(s + "_ms") for s in STAGES]
+            stages = [r.counter(s + "_ms") for s in names]
             if all(s is None for s in stages):
                 continue
             total = sum(s for s in stages if s is not None)
+            forces = r.counter("forces_ms")
             rows.append([m.label, r.workload, fmt_n(r.n)] + [fmt_ms(s) for s in stages] +
                         [fmt_ms(total), fmt_ms(r.ms()), fmt_ms(r.counter("wall_ms")),
-                         "%.0f%%" % (100 * stages[4] / total) if stages[4] and total else "-"])
-    header = ["device", "workload", "N"] + ["%s ms" % s for s in STAGES] + ["sum of stages", "step (GPU)",
-                                                                           "step (wall)", "forces share"]
+                         "%.0f%%" % (100 * forces / total) if forces and total else "-"])
+    header = ["device", "workload", "N"] + ["%s ms" % s for s in names] + ["sum of stages", "step (GPU)",
+                                                                          "step (wall)", "forces share"]
     return md_table(header, rows) if rows else "(no GPU results)"
 
 
 def stage_benchmark_table(machines):
+    names = all_stage_names(machines)
     rows = []
     for m in machines:
         for r in sorted((r for r in m.results if r.backend.startswith("gpu:") and r.error is None),
-                        key=lambda r: (list(WORKLOADS).index(r.workload), r.n, STAGES.index(r.backend[4:])
-                                       if r.backend[4:] in STAGES else 99)):
+                        key=lambda r: (list(WORKLOADS).index(r.workload), r.n, names.index(r.backend[4:])
+                                       if r.backend[4:] in names else 99)):
             rows.append([m.label, r.workload, fmt_n(r.n), r.backend[4:], fmt_ms(r.ms()),
                          fmt_rate(r.counter("items_per_second"), "boids/s")])
     return md_table(["device", "workload", "N", "stage", "GPU ms per step", "boids/s through the stage"], rows) \

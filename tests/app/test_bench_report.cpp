@@ -82,6 +82,26 @@ TEST(BenchReport, WithoutMatplotlibWritesTheTablesAndSkipsTheCharts) {
   EXPECT_FALSE(fs::exists(out / "report" / "time_per_step_density.svg"));
 }
 
+// The stage columns come from the results' own stage list (murmur_bench's flock_stages context),
+// not from a copy of the names in the report script.
+TEST(BenchReport, StageColumnsFollowTheStagesNamedInTheResults) {
+  const fs::path out = scratchDir("bench_report_stages");
+  std::string json = readFile(fs::path(MURMUR_SOURCE_DIR) / "tests/data/bench/llvmpipe.json");
+  const std::string listed = "\"flock_stages\": \"hash,count,scan,scatter,forces,reduce\"";
+  const std::size_t at = json.find(listed);
+  ASSERT_NE(at, std::string::npos);
+  std::ofstream(out / "results.json") << json.substr(0, at) << "\"flock_stages\": \"forces,hash\""
+                                       << json.substr(at + listed.size());
+  const fs::path report = out / "report";
+  std::string args = (out / "results.json").string();
+  args += " --out ";
+  args += report.string();
+  ASSERT_EQ(runReport(args), 0);
+  const std::string table = readFile(report / "README.md");
+  EXPECT_NE(table.find("| N | forces ms | hash ms | sum of stages |"), std::string::npos);
+  EXPECT_EQ(table.find("scan ms"), std::string::npos);
+}
+
 TEST(BenchReport, MissingResultFileIsAnError) {
   const fs::path out = scratchDir("bench_report_missing");
   EXPECT_EQ(runReport("tests/data/bench/no-such-file.json --out '" + out.string() + "'"), 2);
