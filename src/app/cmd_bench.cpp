@@ -26,6 +26,7 @@
 
 #include "app/command.hpp"
 #include "app/install_dirs.hpp"
+#include "app/shell.hpp"
 
 namespace murmur::app {
 namespace {
@@ -36,12 +37,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kMaxCv = 0.05;  // a case noisier than this (stddev / mean of its repetitions) runs again
 constexpr int kRepetitions = 3;
-
-std::string shellQuote(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string regexEscape(const std::string& text) {
   std::string out;
@@ -180,9 +175,9 @@ class BenchCommand final : public Command {
     const fs::path bench = executableDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
-    std::string base = shellQuote(bench.string()) + " --sweep " + (quick_ ? "quick" : "standard");
+    std::string base = shellQuoted(bench.string()) + " --sweep " + (quick_ ? "quick" : "standard");
     if (device_ >= 0) base += " --device " + std::to_string(device_);
-    if (!filter_.empty()) base += " --benchmark_filter=" + shellQuote(filter_);
+    if (!filter_.empty()) base += " --benchmark_filter=" + shellQuoted(filter_);
 
     std::vector<std::string> cases;
     if (runLines(base + " --benchmark_list_tests 2>/dev/null",
@@ -203,7 +198,7 @@ class BenchCommand final : public Command {
       std::string pattern;
       for (const std::string& name : noisy) pattern += (pattern.empty() ? "" : "|") + regexEscape(name);
       std::string again = base.substr(0, base.find(" --benchmark_filter="));
-      again += " --benchmark_filter=" + shellQuote("^(" + pattern + ")$");
+      again += " --benchmark_filter=" + shellQuoted("^(" + pattern + ")$");
       const Json second =
           runCases(again, {noisy.begin(), noisy.end()}, scratch / "again.json", scratch / "stderr.log");
       keepSteadier(result, second, noisy);
@@ -230,9 +225,9 @@ class BenchCommand final : public Command {
     std::set<std::string> done;
     const Clock::time_point start = Clock::now();
     const std::string full = command + fmt::format(" --benchmark_repetitions={}", kRepetitions) +
-                             " --benchmark_out=" + shellQuote(out.string()) +
+                             " --benchmark_out=" + shellQuoted(out.string()) +
                              " --benchmark_out_format=json --benchmark_color=false 2>" +
-                             shellQuote(log.string());
+                             shellQuoted(log.string());
     fmt::print(stderr, "{} cases\n", cases.size());
     const int rc = runLines(full, [&](const std::string& line) {
       const std::string name = line.substr(0, line.find(' '));
@@ -286,8 +281,8 @@ class BenchCommand final : public Command {
     if (!python)
       return fmt::format("no report: no python3 here; run bench/report.py {} elsewhere", json.string());
     const std::string command =
-        fmt::format("{} {} {} --out {} >/dev/null", *python, shellQuote(reportScript().string()),
-                    shellQuote(json.string()), shellQuote(reportDir.string()));
+        fmt::format("{} {} {} --out {} >/dev/null", *python, shellQuoted(reportScript().string()),
+                    shellQuoted(json.string()), shellQuoted(reportDir.string()));
     if (std::system(command.c_str()) != 0) return "bench/report.py failed (see above)";
     return withMatplotlib
                ? ""

@@ -12,17 +12,11 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "app/shell.hpp"
 #include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
-
-// For the shell that popen runs: the text in single quotes, its own quotes escaped.
-std::string shellQuoted(std::string_view text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 }  // namespace
 

@@ -61,7 +61,9 @@ class FlockPipeline {
   // `run` summary, the benchmark names and their JSON context (`flock_stages`, read by the report).
   static constexpr std::array<std::string_view, 6> kStages = {"hash",    "count",  "scan",
                                                               "scatter", "forces", "reduce"};
-  static constexpr std::string_view stageName(FlockStage stage) { return kStages[static_cast<std::size_t>(stage)]; }
+  static constexpr std::string_view stageName(FlockStage stage) {
+    return kStages[static_cast<std::size_t>(stage)];
+  }
 
   // Compiles every shader (ShaderError on failure). The context must be current, and outlive the
   // pipeline.

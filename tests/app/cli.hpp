@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "shell_command.hpp"
+
 namespace murmur::test {
 
 struct CliResult {
@@ -39,15 +41,8 @@ inline CliResult runMurmur(const std::string& args) {
   const auto errFile = std::filesystem::temp_directory_path() / ("murmur_cli_err_" + std::to_string(::getpid()));
   const std::string command = std::string("cd '") + MURMUR_SOURCE_DIR + "' && '" + MURMUR_EXE + "' " + args +
                               " 2>'" + errFile.string() + "'";
-  CliResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = readFile(errFile);
+  const CommandOutput run = runCommand(command);
+  CliResult result{run.exitCode, run.out, readFile(errFile)};
   std::filesystem::remove(errFile);
   return result;
 }

@@ -186,18 +186,6 @@ TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   EXPECT_GT(wall, std::size_t(w * h) / 8) << boid;
 }
 
-// Runs a shell command and returns its stdout (xdotool, ffprobe).
-std::string shellOutput(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buffer[256];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  ::pclose(pipe);
-  return out;
-}
-
 // Key taps reach the demo however slow its frames: at 2 frames a second, several quick taps (a press
 // and its release within one frame) land in every frame, and each must act. P takes a screenshot
 // (one file per tap), Esc closes the window.
@@ -211,7 +199,7 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
     r = runMurmur("demo --boids 300 --backend cpu --size 320x180 --msaa 1 --max-fps 2 --screenshot-dir " +
                   shots.string());
   });
-  const std::string window = shellOutput("timeout 60 xdotool search --sync --name '^murmur$' | head -1");
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
   ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
   const std::string id = window.substr(0, window.find('\n'));
   EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
@@ -292,9 +280,9 @@ TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
                                 " --steps 29 --every 1 --size 322x242 --msaa 1 --boids 300 --backend cpu");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("a video of 30 frames"), std::string::npos) << r.out;
-  const std::string counted = shellOutput(
+  const std::string counted = runCommand(
       "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
-      "-of csv=p=0 '" + video.string() + "'");
+      "-of csv=p=0 '" + video.string() + "'").out;
   EXPECT_EQ(counted, "322,242,30\n");
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gl_test_env.hpp"
+#include "shell_command.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "render/frame_renderer.hpp"
 
@@ -34,17 +35,9 @@ Validation validate(GLenum stage, const std::string& text, const std::vector<std
                                      ("murmur_glslang_" + std::to_string(::getpid()) + "." + extension);
   std::ofstream(path) << text;
   const std::string command = std::string("'") + GLSLANG_VALIDATOR + "' '" + path.string() + "' 2>&1";
-  Validation result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.log.append(buffer, n);
-  const int status = ::pclose(pipe);
+  const test::CommandOutput run = test::runCommand(command);
   std::filesystem::remove(path);
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.log = rewriteShaderLog(result.log, files);
-  return result;
+  return {run.exitCode, rewriteShaderLog(run.out, files)};
 }
 
 TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
