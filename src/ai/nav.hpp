@@ -1,6 +1,6 @@
 #pragma once
-// Navigation on a grid: the map (passable / blocked cells), MovingAI map and scenario loaders, A*
-// with 4- or 8-connectivity, and line-of-sight path smoothing.
+// Navigation on a grid: the map (passable / blocked cells), A* with 4- or 8-connectivity, and
+// line-of-sight path smoothing. ai/movingai.hpp reads maps and scenarios from MovingAI files.
 //
 // Coordinates are cells: x is the column (0..width-1, left to right), y the row (0..height-1, top to
 // bottom), as in MovingAI files. Lengths are in cells: an orthogonal step costs 1, a diagonal step
@@ -12,10 +12,7 @@
 // budget returns the partial path to the node closest to the goal.
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <iosfwd>
 #include <limits>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -87,38 +84,6 @@ class GridMap {
   std::vector<std::uint8_t> passable_;  // 1 passable, 0 blocked
   std::vector<std::uint8_t> moves_;     // nodeMoves per node
 };
-
-// ---- MovingAI files (movingai.com/benchmarks/formats.html) ----------------------------------------
-
-// A map file: "type octile", "height H", "width W" (either order), "map", then H rows of exactly W
-// characters. Passable: '.' 'G' 'S' (swamp); blocked: '@' 'O' 'T' (trees) 'W' (water: not entered
-// from ground). Trailing blank lines and a '\r' before each newline are accepted.
-// Throws murmur::InputError naming the file, the line and what is wrong.
-GridMap loadMovingAiMap(const std::filesystem::path& file);
-// Same from a stream; source names it in errors.
-GridMap parseMovingAiMap(std::istream& in, const std::string& source);
-
-struct Scenario {
-  std::uint32_t bucket = 0;
-  std::string map;  // the map file as the row names it (often a path the benchmark sets used)
-  std::int32_t mapWidth = 0;
-  std::int32_t mapHeight = 0;
-  Cell start;
-  Cell goal;
-  double optimalLength = 0.0;  // cells, 8-connected, diagonal sqrt(2), no corner cutting
-  std::size_t line = 0;        // 1-based line in the file, for messages
-};
-
-// A scenario file: "version 1" (or "version 1.0"), then one row per scenario: bucket, map, map width,
-// map height, start x, start y, goal x, goal y, optimal length (tab or space separated). Points must
-// lie inside the width and height the row gives. Throws murmur::InputError naming file and line.
-std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file);
-std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source);
-
-// The map file a scenario row names, looked up beside the scenario file: first the name as written
-// (relative to the scenario file's directory, or absolute), then its file name alone (benchmark sets
-// name maps by their place in the set, e.g. "maps/dao/arena.map"). Empty when neither exists.
-std::filesystem::path findScenarioMap(const std::filesystem::path& scenarioFile, const std::string& mapName);
 
 // ---- A* -------------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@
 #include <glm/common.hpp>
 #include <glm/vec2.hpp>
 
+#include "ai/movingai.hpp"
 #include "sim/scene_toml.hpp"
 
 namespace murmur::ai {

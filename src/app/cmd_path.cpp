@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "app/command.hpp"
 #include "app/json.hpp"
