@@ -1,16 +1,17 @@
 #include "ai/movingai.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <istream>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/parse_number.hpp"
 
 namespace murmur::ai {
 
@@ -63,19 +64,12 @@ bool isBlank(std::string_view text) {
   return text.find_first_not_of(" \t") == std::string_view::npos;
 }
 
-template <class Number>
-bool parseNumber(std::string_view word, Number& value) {
-  const char* end = word.data() + word.size();
-  auto [stop, error] = std::from_chars(word.data(), end, value);
-  return error == std::errc{} && stop == end;
-}
-
 // A map's side from a header line "height N" / "width N".
 std::int32_t parseSide(const LineReader& reader, std::string_view word, const std::string& key) {
-  std::int32_t side = 0;
-  if (!parseNumber(word, side) || side < 1 || side > GridMap::kMaxSide)
+  const std::optional<std::int32_t> side = sim::parseNumber<std::int32_t>(word);
+  if (!side || *side < 1 || *side > GridMap::kMaxSide)
     reader.fail(key, fmt::format("expected an integer in 1..{}, got '{}'", GridMap::kMaxSide, word));
-  return side;
+  return *side;
 }
 
 // MovingAI terrain: which characters are passable from ground, which are blocked.
@@ -179,10 +173,10 @@ std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string
     scenario.line = reader.number();
     scenario.map = std::string(words[1]);
     auto integer = [&](std::size_t field, const char* key, std::int32_t low, std::int32_t high) {
-      std::int32_t value = 0;
-      if (!parseNumber(words[field], value) || value < low || value > high)
+      const std::optional<std::int32_t> value = sim::parseNumber<std::int32_t>(words[field]);
+      if (!value || *value < low || *value > high)
         reader.fail(key, fmt::format("expected an integer in {}..{}, got '{}'", low, high, words[field]));
-      return value;
+      return *value;
     };
     scenario.bucket =
         static_cast<std::uint32_t>(integer(0, "bucket", 0, std::numeric_limits<std::int32_t>::max()));
@@ -192,9 +186,10 @@ std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string
     scenario.start.y = integer(5, "start y", 0, scenario.mapHeight - 1);
     scenario.goal.x = integer(6, "goal x", 0, scenario.mapWidth - 1);
     scenario.goal.y = integer(7, "goal y", 0, scenario.mapHeight - 1);
-    if (!parseNumber(words[8], scenario.optimalLength) || !std::isfinite(scenario.optimalLength) ||
-        scenario.optimalLength < 0.0)
+    const std::optional<double> optimalLength = sim::parseNumber<double>(words[8]);
+    if (!optimalLength || !std::isfinite(*optimalLength) || *optimalLength < 0.0)
       reader.fail("optimal length", fmt::format("expected a length >= 0, got '{}'", words[8]));
+    scenario.optimalLength = *optimalLength;
     scenarios.push_back(std::move(scenario));
   }
   return scenarios;

@@ -1,6 +1,5 @@
 // murmur path: A* on a MovingAI map, one query (--from/--to) or every scenario of a .scen file
 // (--scen), checked against the file's optimal lengths.
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -10,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -21,6 +19,7 @@
 #include "app/json.hpp"
 #include "app/report.hpp"
 #include "sim/error.hpp"
+#include "sim/parse_number.hpp"
 
 namespace murmur::app {
 namespace {
@@ -37,17 +36,13 @@ constexpr std::size_t kMismatchesListed = 10;
 // "X,Y" -> a cell; option names the flag in errors.
 Cell parsePoint(const std::string& text, const std::string& option) {
   const std::size_t comma = text.find(',');
-  Cell cell;
-  const auto parse = [](std::string_view word, std::int32_t& value) {
-    const char* end = word.data() + word.size();
-    auto [stop, error] = std::from_chars(word.data(), end, value);
-    return !word.empty() && error == std::errc{} && stop == end;
-  };
   const std::string_view all(text);
-  if (comma == std::string::npos || !parse(all.substr(0, comma), cell.x) ||
-      !parse(all.substr(comma + 1), cell.y))
-    throw InputError("", 0, option, fmt::format("expected X,Y (two integers), got '{}'", text));
-  return cell;
+  const std::optional<std::int32_t> x =
+      comma == std::string::npos ? std::nullopt : sim::parseNumber<std::int32_t>(all.substr(0, comma));
+  const std::optional<std::int32_t> y =
+      comma == std::string::npos ? std::nullopt : sim::parseNumber<std::int32_t>(all.substr(comma + 1));
+  if (!x || !y) throw InputError("", 0, option, fmt::format("expected X,Y (two integers), got '{}'", text));
+  return Cell{*x, *y};
 }
 
 // A query endpoint must be a passable cell of the map.
