@@ -378,23 +378,22 @@ std::int32_t cellCoordinate(double gridUnits) {
 }
 }  // namespace
 
-Cell GridPlacement::cellAt(const glm::vec3& position) const {
-  return Cell{cellCoordinate((double(position.x) - origin.x) / cellSize),
-              cellCoordinate((double(position.z) - origin.y) / cellSize)};
+Cell cellAt(const GridPlacement& placement, const glm::vec3& position) {
+  const glm::vec2 units = placement.gridUnits(position);
+  return Cell{cellCoordinate(units.x), cellCoordinate(units.y)};
 }
 
-glm::vec3 GridPlacement::centerOf(Cell cell, float height) const {
-  return glm::vec3(origin.x + (float(cell.x) + 0.5f) * cellSize, height,
-                   origin.y + (float(cell.y) + 0.5f) * cellSize);
+glm::vec3 centerOf(const GridPlacement& placement, Cell cell, float height) {
+  return placement.centreOf(float(cell.x), float(cell.y), height);
 }
 
 bool segmentClear(const GridMap& map, const GridPlacement& placement, const glm::vec3& a,
                   const glm::vec3& b) {
-  // Amanatides & Woo traversal in grid units (one unit per cell).
-  const double u0 = (double(a.x) - placement.origin.x) / placement.cellSize;
-  const double v0 = (double(a.z) - placement.origin.y) / placement.cellSize;
-  const double u1 = (double(b.x) - placement.origin.x) / placement.cellSize;
-  const double v1 = (double(b.z) - placement.origin.y) / placement.cellSize;
+  // Amanatides & Woo traversal in grid units (one unit per cell), from the end points' units as
+  // cellAt computes them, so that the walk starts and ends in the cells cellAt names.
+  const glm::vec2 unitsA = placement.gridUnits(a);
+  const glm::vec2 unitsB = placement.gridUnits(b);
+  const double u0 = unitsA.x, v0 = unitsA.y, u1 = unitsB.x, v1 = unitsB.y;
   Cell cell{cellCoordinate(u0), cellCoordinate(v0)};
   const Cell end{cellCoordinate(u1), cellCoordinate(v1)};
   if (!map.passable(cell) || !map.passable(end)) return false;

@@ -4,7 +4,8 @@
 //
 // Coordinates are cells: x is the column (0..width-1, left to right), y the row (0..height-1, top to
 // bottom), as in MovingAI files. Lengths are in cells: an orthogonal step costs 1, a diagonal step
-// sqrt(2). GridPlacement puts a grid in the world (x-z plane) for the agents and perception.
+// sqrt(2). GridPlacement (sim/walls.hpp) puts a grid in the world (x-z plane) for the agents and
+// perception.
 //
 // The search mirrors Recast/Detour's dtNavMeshQuery: a PathFinder owns a node pool sized to its map
 // and is reused for many queries (a generation counter marks which nodes the current query touched,
@@ -16,8 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+
+#include "sim/walls.hpp"
 
 namespace murmur::ai {
 
@@ -205,18 +207,15 @@ std::vector<Cell> smoothPath(const GridMap& map, const std::vector<Cell>& path);
 
 // ---- The grid in the world -----------------------------------------------------------------------
 
-// Where a grid lies in the world: cell (x, y) covers world x in [origin.x + x * cellSize, + cellSize)
-// and world z in [origin.y + y * cellSize, + cellSize) (map rows run along +z). World y (height) is
-// ignored: a blocked cell is a wall of any height.
-struct GridPlacement {
-  glm::vec2 origin{0.0f};  // world (x, z) of the map's top-left corner, units
-  float cellSize = 1.0f;   // units, > 0
+// Where a grid lies in the world (x-z plane): sim::GridPlacement, the rule the boids' walls use, so
+// that an agent and a boid agree on the cell a point is in. Map column x runs along world x, map row
+// y along world z.
+using sim::GridPlacement;
 
-  // The cell holding a world point (may lie outside the map).
-  Cell cellAt(const glm::vec3& position) const;
-  // The world point at the centre of a cell, at the given height (world y).
-  glm::vec3 centerOf(Cell cell, float height = 0.0f) const;
-};
+// The cell holding a world point (may lie outside the map).
+Cell cellAt(const GridPlacement& placement, const glm::vec3& position);
+// The world point at the centre of a cell, at the given height (world y).
+glm::vec3 centerOf(const GridPlacement& placement, Cell cell, float height = 0.0f);
 
 // Whether the world segment from a to b, projected on the x-z plane, crosses passable cells only
 // (same conservative rules as lineOfSight: corners touched exactly need both side cells free; cells

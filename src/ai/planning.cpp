@@ -53,7 +53,7 @@ void RoutePlanner::plan(const Vehicle& vehicle, const NavigationGrid& navigation
   sincePlan_ = 0.0;
   path_.clear();
   const glm::vec3 position = vehicle.position;
-  const Cell start = navigation.placement.cellAt(position);
+  const Cell start = cellAt(navigation.placement, position);
   // Moves never enter blocked cells and starts are validated, so start is passable; a blocked start
   // would only make findPath report NoPath.
   const PathResult result = finder.findPath(start, goalCell, searchOptions(navigation.connectivity));
@@ -63,9 +63,9 @@ void RoutePlanner::plan(const Vehicle& vehicle, const NavigationGrid& navigation
   const float steps = float(std::max<std::size_t>(cells.size() - 1, 1));
   for (std::size_t i = 1; i < cells.size(); ++i) {
     const float height = position.y + (goal.y - position.y) * (float(i) / steps);
-    waypoints.push_back(navigation.placement.centerOf(cells[i], height));
+    waypoints.push_back(centerOf(navigation.placement, cells[i], height));
   }
-  if (result.status == PathStatus::Found && navigation.placement.cellAt(goal) == goalCell) {
+  if (result.status == PathStatus::Found && cellAt(navigation.placement, goal) == goalCell) {
     if (waypoints.size() > 1)
       waypoints.back() = goal;
     else
@@ -84,7 +84,7 @@ glm::vec3 RoutePlanner::travel(const Vehicle& vehicle, const NavigationGrid* gri
     path_.clear();
     return direct;
   }
-  const std::optional<Cell> goalCell = nearestPassable(navigation.map, navigation.placement.cellAt(goal));
+  const std::optional<Cell> goalCell = nearestPassable(navigation.map, cellAt(navigation.placement, goal));
   if (!goalCell) {
     path_.clear();
     return direct;
