@@ -19,6 +19,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "sim/error.hpp"
 

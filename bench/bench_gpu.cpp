@@ -80,8 +80,8 @@ struct GpuRig {
 
   explicit GpuRig(gpu::Context& c) : context(c), shaders(shaderLibrary()), pipeline(context, shaders) {
     for (std::size_t k = 0; k < kRing; ++k) {
-      begins[k] = gpu::Query(GL_TIMESTAMP);
-      ends[k] = gpu::Query(GL_TIMESTAMP);
+      begins[k] = gpu::Query("bench begin", GL_TIMESTAMP);
+      ends[k] = gpu::Query("bench end", GL_TIMESTAMP);
     }
   }
 
@@ -101,8 +101,8 @@ struct GpuRig {
     pipeline.upload(prepared.flock);
     const std::size_t bytes = pipeline.size() * sizeof(glm::vec4);
     gpu::takeGlError();
-    initialPositions = gpu::Buffer(bytes, 0);
-    initialVelocities = gpu::Buffer(bytes, 0);
+    initialPositions = gpu::Buffer("bench initial positions", bytes, 0);
+    initialVelocities = gpu::Buffer("bench initial velocities", bytes, 0);
     if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
       initialPositions = gpu::Buffer();
       initialVelocities = gpu::Buffer();
@@ -336,7 +336,7 @@ gpu::Program copyProgram(std::string& error) {
     error = "the copy shader does not link";
     return {};
   }
-  return gpu::Program(program);
+  return gpu::Program(program, "bench copy");
 }
 
 void runCopy(benchmark::State& state, std::uint64_t mib) {
@@ -361,7 +361,7 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
   }
   const gpu::Program& program = r->copy;
   gpu::takeGlError();
-  const gpu::Buffer src(bytes, 0), dst(bytes, 0);
+  const gpu::Buffer src("bench copy source", bytes, 0), dst("bench copy destination", bytes, 0);
   if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
     state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", mib).c_str());
     return;

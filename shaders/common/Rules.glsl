@@ -187,7 +187,8 @@ vec3 cruiseForce(BoidView self) {
   return f;
 }
 
-// sim::WallGrid::cellAt: the cell containing p, or -1 outside the grid.
+// sim::WallGrid::cellAt (grid units as sim::GridPlacement::gridUnits): the cell containing p, or -1
+// outside the grid.
 int wallCellAt(vec3 p) {
   precise float fx = (p.x - P.wallOrigin.x) / P.wallCellSize;
   precise float fz = (p.z - P.wallOrigin.y) / P.wallCellSize;
@@ -202,6 +203,7 @@ bool wallBlockedAt(vec3 p) {
   return cell >= 0 && wallCells[cell] != 0u;
 }
 
+// sim::WallGrid::cellCentre (sim::GridPlacement::centreOf).
 vec3 wallCellCentre(int cell) {
   precise float cx = float(uint(cell) % P.wallWidth), cz = float(uint(cell) / P.wallWidth);
   precise vec3 c = vec3(P.wallOrigin.x + (cx + 0.5) * P.wallCellSize, 0.0, P.wallOrigin.y + (cz + 0.5) * P.wallCellSize);

@@ -9,8 +9,10 @@
 #include <glm/geometric.hpp>
 
 #include "ai/fsm.hpp"
+#include "ai/motion.hpp"
 #include "ai/nav.hpp"
 #include "ai/perception.hpp"
+#include "ai/planning.hpp"
 #include "ai/steering.hpp"
 
 namespace murmur::ai {
@@ -23,20 +25,11 @@ enum class TransitionId : std::uint32_t {};
 
 constexpr float kEpsilon = 1e-6f;
 constexpr double kNever = std::numeric_limits<double>::infinity();
-// Cells: how far from a goal that lies in a wall (a flock's centroid between two corridors) the planner
-// looks for a free cell to plan to instead.
-constexpr std::int32_t kGoalSearchRadius = 8;
-// A path waypoint within this many cells counts as reached (the follower also passes on to the next
-// one as soon as that one is in sight).
-constexpr float kReachCells = 0.75f;
 
 // What every agent of a director shares. Lives in the director's Runtime (on the heap), so the agents'
 // pointers to it stay valid when the director moves.
 struct Shared {
-  glm::vec3 worldMin{0.0f};
-  glm::vec3 worldMax{0.0f};
-  float margin = 0.0f;  // world.margin: free-roaming actions steer back inside this band
-  int dims = 3;
+  AgentSpace space;  // its navigation: the one below
   std::vector<sim::Obstacle> obstacles;
   std::shared_ptr<const NavigationGrid> navigation;  // null: no grid
   std::unique_ptr<PathFinder> paths;                 // on navigation->map (scratch for A* and hearing)
@@ -83,23 +76,14 @@ struct Agent {
   double sinceAnyPerceived = kNever;
   std::optional<Target> target;
 
-  // Navigation.
-  PathFollower path;
-  std::optional<Cell> plannedGoal;  // the goal cell of the last plan; nullopt: plan at the next need
-  double sincePlan = kNever;        // seconds since the last plan
+  RoutePlanner route;
 
   Machine machine;
 };
 
 glm::vec3 flat(const Shared& shared, glm::vec3 point) {
-  if (shared.dims == 2) point.y = 0.0f;
+  if (shared.space.dims == 2) point.y = 0.0f;
   return point;
-}
-
-// Drops the path and its goal, so that the next travel plans at once (a new state or waypoint).
-void forgetPath(Agent& agent) {
-  agent.path.clear();
-  agent.plannedGoal.reset();
 }
 
 // The point a Near / Far transition measures the distance to.
@@ -142,111 +126,11 @@ bool holds(const TransitionSpec& transition, const Agent& agent) {
   return false;
 }
 
-// The passable cell nearest to cell (itself when passable) within kGoalSearchRadius rings; ties go to
-// the first in scan order, so the choice is deterministic.
-std::optional<Cell> nearestPassable(const GridMap& map, Cell cell) {
-  if (map.passable(cell)) return cell;
-  for (std::int32_t ring = 1; ring <= kGoalSearchRadius; ++ring) {
-    std::optional<Cell> best;
-    std::int32_t bestSquared = std::numeric_limits<std::int32_t>::max();
-    for (std::int32_t dy = -ring; dy <= ring; ++dy) {
-      for (std::int32_t dx = -ring; dx <= ring; ++dx) {
-        if (std::max(std::abs(dx), std::abs(dy)) != ring) continue;
-        const Cell candidate{cell.x + dx, cell.y + dy};
-        const std::int32_t squared = dx * dx + dy * dy;
-        if (squared < bestSquared && map.passable(candidate)) {
-          best = candidate;
-          bestSquared = squared;
-        }
-      }
-    }
-    if (best) return best;
-  }
-  return std::nullopt;
-}
-
-// Plans an A* path from the agent's cell to goalCell, smoothed with line of sight, as world waypoints:
-// the agent's position, the kept cell centres, and the goal itself when it lies in goalCell. Heights
-// (3D) go linearly from the agent's to the goal's along the waypoints. No path: the path is cleared.
-void plan(Agent& agent, Cell goalCell, const glm::vec3& goal) {
-  const Shared& shared = *agent.shared;
-  const NavigationGrid& navigation = *shared.navigation;
-  agent.plannedGoal = goalCell;
-  agent.sincePlan = 0.0;
-  agent.path.clear();
-  const glm::vec3 position = agent.vehicle.position;
-  const Cell start = navigation.placement.cellAt(position);
-  // Moves never enter blocked cells and starts are validated, so start is passable; a blocked start
-  // would only make findPath report NoPath.
-  const PathResult result = shared.paths->findPath(start, goalCell, searchOptions(navigation.connectivity));
-  if (result.status == PathStatus::NoPath) return;
-  const std::vector<Cell> cells = smoothPath(navigation.map, result.path);
-  std::vector<glm::vec3> waypoints{position};
-  const float steps = float(std::max<std::size_t>(cells.size() - 1, 1));
-  for (std::size_t i = 1; i < cells.size(); ++i) {
-    const float height = position.y + (goal.y - position.y) * (float(i) / steps);
-    waypoints.push_back(navigation.placement.centerOf(cells[i], height));
-  }
-  if (result.status == PathStatus::Found && navigation.placement.cellAt(goal) == goalCell) {
-    if (waypoints.size() > 1)
-      waypoints.back() = goal;
-    else
-      waypoints.push_back(goal);
-  }
-  agent.path.assign(std::move(waypoints));
-}
-
-struct TravelParams {
-  bool arriveAtEnd = false;  // stop on the goal (arrive) instead of running through it (seek)
-  float slowRadius = 1.0f;   // units, > 0: arrive's slow-down radius at the goal
-};
-
-// The steering toward goal: `direct` (the action's own steering) when there is no grid or the goal
-// is in clear line of sight; else along an A* path, replanned when the goal's cell changes or the
-// next waypoint drops out of sight, at most every replanInterval seconds (at once for a new goal
-// when there is no path). A goal in a wall is replaced by the nearest free cell.
+// The agent's route toward goal (RoutePlanner::travel on the shared grid).
 glm::vec3 travel(Agent& agent, const glm::vec3& goal, const glm::vec3& direct, const TravelParams& params) {
-  const Shared& shared = *agent.shared;
-  if (!shared.navigation) return direct;
-  const NavigationGrid& navigation = *shared.navigation;
-  const glm::vec3 position = agent.vehicle.position;
-  if (segmentClear(navigation.map, navigation.placement, position, goal)) {
-    agent.path.clear();
-    return direct;
-  }
-  const std::optional<Cell> goalCell = nearestPassable(navigation.map, navigation.placement.cellAt(goal));
-  if (!goalCell) {
-    agent.path.clear();
-    return direct;
-  }
-  const bool due = agent.sincePlan >= agent.replanInterval;
-  const bool newGoal = !agent.plannedGoal || *agent.plannedGoal != *goalCell;
-  const bool replan =
-      agent.path.active()
-          ? due && (newGoal || !segmentClear(navigation.map, navigation.placement, position, agent.path.target()))
-          : newGoal || due;
-  if (replan) plan(agent, *goalCell, goal);
-  if (!agent.path.active()) return direct;
-  const PathFollowParams follow{kReachCells * navigation.placement.cellSize, params.slowRadius, params.arriveAtEnd};
-  return agent.path.steer(agent.vehicle, follow, &navigation.map, navigation.placement);
-}
-
-// Back inside the world box, for the actions that go where no waypoint leads (flee, evade, wander):
-// on each active axis, within world.margin of a side, a push inward growing to max speed at the side
-// (the model's containment rule).
-glm::vec3 containment(const Agent& agent) {
-  const Shared& shared = *agent.shared;
-  glm::vec3 push(0.0f);
-  if (shared.margin <= 0.0f) return push;
-  const glm::vec3& p = agent.vehicle.position;
-  for (int axis = 0; axis < 3; ++axis) {
-    if (shared.dims == 2 && axis == 1) continue;
-    const float low = shared.worldMin[axis] + shared.margin;
-    const float high = shared.worldMax[axis] - shared.margin;
-    if (p[axis] < low) push[axis] += agent.vehicle.maxSpeed * (low - p[axis]) / shared.margin;
-    if (p[axis] > high) push[axis] -= agent.vehicle.maxSpeed * (p[axis] - high) / shared.margin;
-  }
-  return push;
+  Shared& shared = *agent.shared;
+  return agent.route.travel(agent.vehicle, shared.navigation.get(), shared.paths.get(), agent.replanInterval, goal,
+                            direct, params);
 }
 
 // A state of a scene-defined machine: its spec's action while current, its transitions tried in order.
@@ -261,7 +145,7 @@ class ScriptedState final : public FsmState<Agent, StateId, TransitionId> {
 
   void enter(Agent& agent) override {
     agent.timeInState = 0.0;
-    forgetPath(agent);
+    agent.route.forget();
   }
 
   void reason(Agent& agent, Machine& machine) override {
@@ -301,7 +185,7 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
     case Action::Patrol: {
       if (glm::length(spec_.waypoints[patrolIndex_] - vehicle.position) < spec_.arrivalRadius) {
         patrolIndex_ = (patrolIndex_ + 1) % spec_.waypoints.size();
-        forgetPath(agent);
+        agent.route.forget();
       }
       const glm::vec3& waypoint = spec_.waypoints[patrolIndex_];
       return travel(agent, waypoint, arrive(vehicle, waypoint, slowRadius), {true, slowRadius});
@@ -317,13 +201,13 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
       return travel(agent, *goal, pursue(vehicle, *goal, targetVelocity, spec_.maxPrediction), {false, slowRadius});
     case Action::Flee:
       if (!goal) return -vehicle.velocity;
-      return flee(vehicle, *goal) + containment(agent);
+      return flee(vehicle, *goal) + containment(vehicle, agent.shared->space);
     case Action::Evade:
       if (!goal) return -vehicle.velocity;
-      return evade(vehicle, *goal, targetVelocity, spec_.maxPrediction) + containment(agent);
+      return evade(vehicle, *goal, targetVelocity, spec_.maxPrediction) + containment(vehicle, agent.shared->space);
     case Action::Wander:
-      return agent.wander.steer(vehicle, agent.heading, float(agent.dt), agent.shared->dims, spec_.wander) +
-             containment(agent);
+      return agent.wander.steer(vehicle, agent.heading, float(agent.dt), agent.shared->space.dims, spec_.wander) +
+             containment(vehicle, agent.shared->space);
   }
   return glm::vec3(0.0f);
 }
@@ -409,53 +293,6 @@ void perceive(Agent& agent) {
   }
 }
 
-// Applies the agent's steering, then moves it: clamped to the world box (the velocity along a clamped
-// axis is dropped) and, on a grid, never into a blocked cell: a move that would cross one keeps only
-// its x or only its z part (sliding along the wall, the larger part first), else the agent stops.
-void move(Agent& agent) {
-  const Shared& shared = *agent.shared;
-  Vehicle& vehicle = agent.vehicle;
-  const float dt = float(agent.dt);
-  applySteering(vehicle, agent.steering, dt, shared.dims);
-  const glm::vec3 from = vehicle.position;
-  glm::vec3 to = from + vehicle.velocity * dt;
-  for (int axis = 0; axis < 3; ++axis) {
-    if (shared.dims == 2 && axis == 1) continue;
-    if (to[axis] < shared.worldMin[axis] || to[axis] > shared.worldMax[axis]) {
-      to[axis] = std::clamp(to[axis], shared.worldMin[axis], shared.worldMax[axis]);
-      vehicle.velocity[axis] = 0.0f;
-    }
-  }
-  if (shared.navigation) {
-    const NavigationGrid& navigation = *shared.navigation;
-    const auto clear = [&](const glm::vec3& point) {
-      return segmentClear(navigation.map, navigation.placement, from, point);
-    };
-    if (!clear(to)) {
-      const glm::vec3 alongX(to.x, to.y, from.z);
-      const glm::vec3 alongZ(from.x, to.y, to.z);
-      const bool xFirst = std::abs(vehicle.velocity.x) >= std::abs(vehicle.velocity.z);
-      const glm::vec3& first = xFirst ? alongX : alongZ;
-      const glm::vec3& second = xFirst ? alongZ : alongX;
-      const int firstDropped = xFirst ? 2 : 0;
-      if (clear(first)) {
-        to = first;
-        vehicle.velocity[firstDropped] = 0.0f;
-      } else if (clear(second)) {
-        to = second;
-        vehicle.velocity[2 - firstDropped] = 0.0f;
-      } else {
-        to = glm::vec3(from.x, to.y, from.z);
-        vehicle.velocity.x = 0.0f;
-        vehicle.velocity.z = 0.0f;
-      }
-    }
-  }
-  vehicle.position = to;
-  const float speed = glm::length(vehicle.velocity);
-  if (speed > kEpsilon) agent.heading = vehicle.velocity / speed;
-}
-
 }  // namespace
 
 struct AgentDirector::Runtime {
@@ -478,13 +315,11 @@ std::optional<AgentDirector> AgentDirector::create(const sim::Scene& scene, Scen
 AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runtime_(std::make_unique<Runtime>()) {
   Runtime& runtime = *runtime_;
   Shared& shared = runtime.shared;
-  shared.worldMin = scene.model.worldMin;
-  shared.worldMax = scene.model.worldMax;
-  shared.margin = scene.model.margin;
-  shared.dims = scene.model.dims;
   shared.obstacles = scene.obstacles;
   shared.navigation = std::move(agents.navigation);
-  const auto dims = static_cast<std::uint32_t>(shared.dims);
+  shared.space = AgentSpace{scene.model.worldMin, scene.model.worldMax, scene.model.margin, scene.model.dims,
+                            shared.navigation.get()};
+  const auto dims = static_cast<std::uint32_t>(shared.space.dims);
   shared.sightWorld = PerceptionWorld{shared.obstacles, nullptr, GridPlacement{}, dims};
   shared.hearingWorld = PerceptionWorld{{}, nullptr, GridPlacement{}, dims};
   if (shared.navigation) {
@@ -525,13 +360,13 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
     agent.dt = dt;
     agent.flock = flock;
     agent.timeInState += dt;
-    agent.sincePlan += dt;
+    agent.route.advance(dt);
     agent.sinceAnyPerceived += dt;
     for (double& since : agent.sincePerceived) since += dt;
     perceive(agent);
     if (agent.machine.update(agent) != FsmStatus::Ok)
       throw std::logic_error("AgentDirector: an agent's machine is not started");
-    move(agent);
+    moveVehicle(agent.vehicle, agent.heading, agent.steering, float(dt), runtime.shared.space);
   }
 
   for (std::size_t g = 0; g < inputs.goal.size(); ++g)
@@ -588,10 +423,11 @@ Action AgentDirector::action(std::size_t agent) const {
 
 std::vector<glm::vec3> AgentDirector::path(std::size_t agent) const {
   const Agent& state = runtime_->agents.at(agent);
-  if (!state.path.active()) return {};
+  const PathFollower& route = state.route.path();
+  if (!route.active()) return {};
   std::vector<glm::vec3> points{state.vehicle.position};
-  const std::vector<glm::vec3>& waypoints = state.path.waypoints();
-  points.insert(points.end(), waypoints.begin() + std::ptrdiff_t(state.path.next()), waypoints.end());
+  const std::vector<glm::vec3>& waypoints = route.waypoints();
+  points.insert(points.end(), waypoints.begin() + std::ptrdiff_t(route.next()), waypoints.end());
   return points;
 }
 

@@ -2,17 +2,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cmath>
-#include <fstream>
-#include <istream>
 #include <numbers>
 #include <stdexcept>
-#include <system_error>
 
 #include <fmt/format.h>
-
-#include "sim/error.hpp"
 
 namespace murmur::ai {
 
@@ -59,204 +53,6 @@ void GridMap::setPassable(Cell cell, bool passable) {
 
 std::size_t GridMap::passableCount() const {
   return static_cast<std::size_t>(std::count(passable_.begin(), passable_.end(), std::uint8_t{1}));
-}
-
-// ---- MovingAI files -------------------------------------------------------------------------------
-
-namespace {
-
-// Reads lines, counting them (1-based) and dropping a trailing '\r'.
-class LineReader {
- public:
-  LineReader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
-
-  bool next() {
-    if (!std::getline(in_, text_)) return false;
-    ++number_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
-    return true;
-  }
-  const std::string& text() const { return text_; }
-  std::size_t number() const { return number_; }
-
-  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-    throw InputError(source_, number_, key, message);
-  }
-  // For "the file ended early": names the line that is missing.
-  [[noreturn]] void failAtEnd(const std::string& key, const std::string& message) const {
-    throw InputError(source_, number_ + 1, key, message);
-  }
-
- private:
-  std::istream& in_;
-  const std::string& source_;
-  std::string text_;
-  std::size_t number_ = 0;
-};
-
-std::vector<std::string_view> splitWords(std::string_view text) {
-  std::vector<std::string_view> words;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    position = text.find_first_not_of(" \t", position);
-    if (position == std::string_view::npos) break;
-    std::size_t end = text.find_first_of(" \t", position);
-    if (end == std::string_view::npos) end = text.size();
-    words.push_back(text.substr(position, end - position));
-    position = end;
-  }
-  return words;
-}
-
-bool isBlank(std::string_view text) {
-  return text.find_first_not_of(" \t") == std::string_view::npos;
-}
-
-template <class Number>
-bool parseNumber(std::string_view word, Number& value) {
-  const char* end = word.data() + word.size();
-  auto [stop, error] = std::from_chars(word.data(), end, value);
-  return error == std::errc{} && stop == end;
-}
-
-// A map's side from a header line "height N" / "width N".
-std::int32_t parseSide(const LineReader& reader, std::string_view word, const std::string& key) {
-  std::int32_t side = 0;
-  if (!parseNumber(word, side) || side < 1 || side > GridMap::kMaxSide)
-    reader.fail(key, fmt::format("expected an integer in 1..{}, got '{}'", GridMap::kMaxSide, word));
-  return side;
-}
-
-// MovingAI terrain: which characters are passable from ground, which are blocked.
-enum class Terrain { Passable, Blocked, Unknown };
-Terrain terrainOf(char c) {
-  switch (c) {
-    case '.':
-    case 'G':
-    case 'S':  // swamp: passable
-      return Terrain::Passable;
-    case '@':
-    case 'O':
-    case 'T':  // trees
-    case 'W':  // water: not entered from ground
-      return Terrain::Blocked;
-    default:
-      return Terrain::Unknown;
-  }
-}
-
-}  // namespace
-
-GridMap loadMovingAiMap(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), 0, "", "cannot open map file");
-  return parseMovingAiMap(in, file.string());
-}
-
-GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
-  LineReader reader(in, source);
-  if (!reader.next()) reader.failAtEnd("type", "empty file, expected 'type octile'");
-  {
-    std::vector<std::string_view> words = splitWords(reader.text());
-    if (words.size() != 2 || words[0] != "type") reader.fail("type", "expected 'type octile'");
-    if (words[1] != "octile") reader.fail("type", fmt::format("unsupported map type '{}'", words[1]));
-  }
-  std::int32_t height = 0;
-  std::int32_t width = 0;
-  while (height == 0 || width == 0) {
-    if (!reader.next()) reader.failAtEnd("", "file ends in the header, expected 'height H' and 'width W'");
-    std::vector<std::string_view> words = splitWords(reader.text());
-    if (words.size() == 2 && words[0] == "height" && height == 0) {
-      height = parseSide(reader, words[1], "height");
-    } else if (words.size() == 2 && words[0] == "width" && width == 0) {
-      width = parseSide(reader, words[1], "width");
-    } else {
-      reader.fail("", fmt::format("expected '{}'", height == 0 ? "height H" : "width W"));
-    }
-  }
-  if (!reader.next()) reader.failAtEnd("map", "file ends in the header, expected 'map'");
-  if (reader.text() != "map") reader.fail("map", "expected 'map'");
-
-  GridMap map(width, height, false);
-  for (std::int32_t y = 0; y < height; ++y) {
-    if (!reader.next()) reader.failAtEnd("", fmt::format("file ends after {} of {} map rows", y, height));
-    const std::string& row = reader.text();
-    if (row.size() != static_cast<std::size_t>(width))
-      reader.fail("", fmt::format("map row {} has {} characters, expected {}", y, row.size(), width));
-    for (std::int32_t x = 0; x < width; ++x) {
-      const char c = row[static_cast<std::size_t>(x)];
-      const Terrain terrain = terrainOf(c);
-      if (terrain == Terrain::Unknown) {
-        const bool printable = c > ' ' && c < 127;
-        reader.fail("", fmt::format("unexpected character {} at column {} (expected one of . G S @ O T W)",
-                                    printable ? fmt::format("'{}'", c)
-                                              : fmt::format("0x{:02x}", static_cast<unsigned char>(c)),
-                                    x + 1));
-      }
-      if (terrain == Terrain::Passable) map.setPassable(Cell{x, y}, true);
-    }
-  }
-  while (reader.next())
-    if (!isBlank(reader.text())) reader.fail("", fmt::format("text after the {} map rows", height));
-  return map;
-}
-
-std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), 0, "", "cannot open scenario file");
-  return parseMovingAiScenarios(in, file.string());
-}
-
-std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source) {
-  LineReader reader(in, source);
-  if (!reader.next()) reader.failAtEnd("version", "empty file, expected 'version 1'");
-  {
-    std::vector<std::string_view> words = splitWords(reader.text());
-    if (words.size() != 2 || words[0] != "version") reader.fail("version", "expected 'version 1'");
-    if (words[1] != "1" && words[1] != "1.0")
-      reader.fail("version", fmt::format("unsupported scenario version '{}'", words[1]));
-  }
-  std::vector<Scenario> scenarios;
-  while (reader.next()) {
-    if (isBlank(reader.text())) continue;
-    std::vector<std::string_view> words = splitWords(reader.text());
-    if (words.size() != 9)
-      reader.fail("", fmt::format("expected 9 fields (bucket map width height start-x start-y goal-x "
-                                  "goal-y optimal-length), got {}",
-                                  words.size()));
-    Scenario scenario;
-    scenario.line = reader.number();
-    scenario.map = std::string(words[1]);
-    auto integer = [&](std::size_t field, const char* key, std::int32_t low, std::int32_t high) {
-      std::int32_t value = 0;
-      if (!parseNumber(words[field], value) || value < low || value > high)
-        reader.fail(key, fmt::format("expected an integer in {}..{}, got '{}'", low, high, words[field]));
-      return value;
-    };
-    scenario.bucket =
-        static_cast<std::uint32_t>(integer(0, "bucket", 0, std::numeric_limits<std::int32_t>::max()));
-    scenario.mapWidth = integer(2, "width", 1, GridMap::kMaxSide);
-    scenario.mapHeight = integer(3, "height", 1, GridMap::kMaxSide);
-    scenario.start.x = integer(4, "start x", 0, scenario.mapWidth - 1);
-    scenario.start.y = integer(5, "start y", 0, scenario.mapHeight - 1);
-    scenario.goal.x = integer(6, "goal x", 0, scenario.mapWidth - 1);
-    scenario.goal.y = integer(7, "goal y", 0, scenario.mapHeight - 1);
-    if (!parseNumber(words[8], scenario.optimalLength) || !std::isfinite(scenario.optimalLength) ||
-        scenario.optimalLength < 0.0)
-      reader.fail("optimal length", fmt::format("expected a length >= 0, got '{}'", words[8]));
-    scenarios.push_back(std::move(scenario));
-  }
-  return scenarios;
-}
-
-std::filesystem::path findScenarioMap(const std::filesystem::path& scenarioFile, const std::string& mapName) {
-  const std::filesystem::path directory = scenarioFile.parent_path();
-  const std::filesystem::path named(mapName);
-  for (const std::filesystem::path& candidate : {directory / named, directory / named.filename()}) {
-    std::error_code error;
-    if (std::filesystem::is_regular_file(candidate, error)) return candidate;
-  }
-  return {};
 }
 
 // ---- A* -------------------------------------------------------------------------------------------
@@ -582,23 +378,22 @@ std::int32_t cellCoordinate(double gridUnits) {
 }
 }  // namespace
 
-Cell GridPlacement::cellAt(const glm::vec3& position) const {
-  return Cell{cellCoordinate((double(position.x) - origin.x) / cellSize),
-              cellCoordinate((double(position.z) - origin.y) / cellSize)};
+Cell cellAt(const GridPlacement& placement, const glm::vec3& position) {
+  const glm::vec2 units = placement.gridUnits(position);
+  return Cell{cellCoordinate(units.x), cellCoordinate(units.y)};
 }
 
-glm::vec3 GridPlacement::centerOf(Cell cell, float height) const {
-  return glm::vec3(origin.x + (float(cell.x) + 0.5f) * cellSize, height,
-                   origin.y + (float(cell.y) + 0.5f) * cellSize);
+glm::vec3 centerOf(const GridPlacement& placement, Cell cell, float height) {
+  return placement.centreOf(float(cell.x), float(cell.y), height);
 }
 
 bool segmentClear(const GridMap& map, const GridPlacement& placement, const glm::vec3& a,
                   const glm::vec3& b) {
-  // Amanatides & Woo traversal in grid units (one unit per cell).
-  const double u0 = (double(a.x) - placement.origin.x) / placement.cellSize;
-  const double v0 = (double(a.z) - placement.origin.y) / placement.cellSize;
-  const double u1 = (double(b.x) - placement.origin.x) / placement.cellSize;
-  const double v1 = (double(b.z) - placement.origin.y) / placement.cellSize;
+  // Amanatides & Woo traversal in grid units (one unit per cell), from the end points' units as
+  // cellAt computes them, so that the walk starts and ends in the cells cellAt names.
+  const glm::vec2 unitsA = placement.gridUnits(a);
+  const glm::vec2 unitsB = placement.gridUnits(b);
+  const double u0 = unitsA.x, v0 = unitsA.y, u1 = unitsB.x, v1 = unitsB.y;
   Cell cell{cellCoordinate(u0), cellCoordinate(v0)};
   const Cell end{cellCoordinate(u1), cellCoordinate(v1)};
   if (!map.passable(cell) || !map.passable(end)) return false;

@@ -1,10 +1,11 @@
 #pragma once
-// Navigation on a grid: the map (passable / blocked cells), MovingAI map and scenario loaders, A*
-// with 4- or 8-connectivity, and line-of-sight path smoothing.
+// Navigation on a grid: the map (passable / blocked cells), A* with 4- or 8-connectivity, and
+// line-of-sight path smoothing. ai/movingai.hpp reads maps and scenarios from MovingAI files.
 //
 // Coordinates are cells: x is the column (0..width-1, left to right), y the row (0..height-1, top to
 // bottom), as in MovingAI files. Lengths are in cells: an orthogonal step costs 1, a diagonal step
-// sqrt(2). GridPlacement puts a grid in the world (x-z plane) for the agents and perception.
+// sqrt(2). GridPlacement (sim/walls.hpp) puts a grid in the world (x-z plane) for the agents and
+// perception.
 //
 // The search mirrors Recast/Detour's dtNavMeshQuery: a PathFinder owns a node pool sized to its map
 // and is reused for many queries (a generation counter marks which nodes the current query touched,
@@ -12,15 +13,13 @@
 // budget returns the partial path to the node closest to the goal.
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <iosfwd>
 #include <limits>
-#include <string>
 #include <string_view>
 #include <vector>
 
-#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+
+#include "sim/walls.hpp"
 
 namespace murmur::ai {
 
@@ -87,38 +86,6 @@ class GridMap {
   std::vector<std::uint8_t> passable_;  // 1 passable, 0 blocked
   std::vector<std::uint8_t> moves_;     // nodeMoves per node
 };
-
-// ---- MovingAI files (movingai.com/benchmarks/formats.html) ----------------------------------------
-
-// A map file: "type octile", "height H", "width W" (either order), "map", then H rows of exactly W
-// characters. Passable: '.' 'G' 'S' (swamp); blocked: '@' 'O' 'T' (trees) 'W' (water: not entered
-// from ground). Trailing blank lines and a '\r' before each newline are accepted.
-// Throws murmur::InputError naming the file, the line and what is wrong.
-GridMap loadMovingAiMap(const std::filesystem::path& file);
-// Same from a stream; source names it in errors.
-GridMap parseMovingAiMap(std::istream& in, const std::string& source);
-
-struct Scenario {
-  std::uint32_t bucket = 0;
-  std::string map;  // the map file as the row names it (often a path the benchmark sets used)
-  std::int32_t mapWidth = 0;
-  std::int32_t mapHeight = 0;
-  Cell start;
-  Cell goal;
-  double optimalLength = 0.0;  // cells, 8-connected, diagonal sqrt(2), no corner cutting
-  std::size_t line = 0;        // 1-based line in the file, for messages
-};
-
-// A scenario file: "version 1" (or "version 1.0"), then one row per scenario: bucket, map, map width,
-// map height, start x, start y, goal x, goal y, optimal length (tab or space separated). Points must
-// lie inside the width and height the row gives. Throws murmur::InputError naming file and line.
-std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file);
-std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source);
-
-// The map file a scenario row names, looked up beside the scenario file: first the name as written
-// (relative to the scenario file's directory, or absolute), then its file name alone (benchmark sets
-// name maps by their place in the set, e.g. "maps/dao/arena.map"). Empty when neither exists.
-std::filesystem::path findScenarioMap(const std::filesystem::path& scenarioFile, const std::string& mapName);
 
 // ---- A* -------------------------------------------------------------------------------------------
 
@@ -240,18 +207,15 @@ std::vector<Cell> smoothPath(const GridMap& map, const std::vector<Cell>& path);
 
 // ---- The grid in the world -----------------------------------------------------------------------
 
-// Where a grid lies in the world: cell (x, y) covers world x in [origin.x + x * cellSize, + cellSize)
-// and world z in [origin.y + y * cellSize, + cellSize) (map rows run along +z). World y (height) is
-// ignored: a blocked cell is a wall of any height.
-struct GridPlacement {
-  glm::vec2 origin{0.0f};  // world (x, z) of the map's top-left corner, units
-  float cellSize = 1.0f;   // units, > 0
+// Where a grid lies in the world (x-z plane): sim::GridPlacement, the rule the boids' walls use, so
+// that an agent and a boid agree on the cell a point is in. Map column x runs along world x, map row
+// y along world z.
+using sim::GridPlacement;
 
-  // The cell holding a world point (may lie outside the map).
-  Cell cellAt(const glm::vec3& position) const;
-  // The world point at the centre of a cell, at the given height (world y).
-  glm::vec3 centerOf(Cell cell, float height = 0.0f) const;
-};
+// The cell holding a world point (may lie outside the map).
+Cell cellAt(const GridPlacement& placement, const glm::vec3& position);
+// The world point at the centre of a cell, at the given height (world y).
+glm::vec3 centerOf(const GridPlacement& placement, Cell cell, float height = 0.0f);
 
 // Whether the world segment from a to b, projected on the x-z plane, crosses passable cells only
 // (same conservative rules as lineOfSight: corners touched exactly need both side cells free; cells

@@ -89,8 +89,8 @@ Hearing hear(const PerceptionWorld& world, PathFinder* paths, const HearingParam
   }
   if (paths == nullptr || &paths->map() != world.grid)
     throw std::invalid_argument("hear: paths must be a PathFinder on world.grid");
-  const Cell from = world.placement.cellAt(listener);
-  const Cell to = world.placement.cellAt(source);
+  const Cell from = cellAt(world.placement, listener);
+  const Cell to = cellAt(world.placement, source);
   if (!world.grid->passable(from) || !world.grid->passable(to)) return Hearing::TooFar;
   SearchOptions options = searchOptions(Connectivity::Eight);
   options.maxLength = double(params.range) / double(world.placement.cellSize);

@@ -16,6 +16,7 @@
 #include <glm/common.hpp>
 #include <glm/vec2.hpp>
 
+#include "ai/movingai.hpp"
 #include "sim/scene_toml.hpp"
 
 namespace murmur::ai {
@@ -57,7 +58,7 @@ glm::vec3 checkedPoint(const Context& context, TableReader& table, std::string_v
   if (!insideWorld(model, point))
     table.fail(key, fmt::format("{} ({}, {}, {}) lies outside the world box", what, point.x, point.y, point.z));
   if (context.navigation != nullptr) {
-    const Cell cell = context.navigation->placement.cellAt(point);
+    const Cell cell = cellAt(context.navigation->placement, point);
     if (!context.navigation->map.passable(cell))
       table.fail(key, fmt::format("{} ({}, {}, {}) lies on a blocked navigation cell ({}, {})", what, point.x,
                                   point.y, point.z, cell.x, cell.y));
@@ -352,8 +353,8 @@ NavigationGrid rasterizeObstacles(const sim::ModelParams& model, const std::vect
     const float reach = obstacle.radius + clearance;
     const glm::vec2 center(obstacle.center.x, obstacle.center.z);
     // Only the cells under the circle's bounding square can overlap it.
-    const Cell low = grid.placement.cellAt(glm::vec3(center.x - reach, 0.0f, center.y - reach));
-    const Cell high = grid.placement.cellAt(glm::vec3(center.x + reach, 0.0f, center.y + reach));
+    const Cell low = cellAt(grid.placement, glm::vec3(center.x - reach, 0.0f, center.y - reach));
+    const Cell high = cellAt(grid.placement, glm::vec3(center.x + reach, 0.0f, center.y + reach));
     for (std::int32_t y = std::max(low.y, 0); y <= std::min(high.y, grid.map.height() - 1); ++y) {
       for (std::int32_t x = std::max(low.x, 0); x <= std::min(high.x, grid.map.width() - 1); ++x) {
         const glm::vec2 corner = grid.placement.origin + glm::vec2(float(x), float(y)) * cellSize;
@@ -368,8 +369,7 @@ NavigationGrid rasterizeObstacles(const sim::ModelParams& model, const std::vect
 
 sim::WallGrid wallGridOf(const GridMap& map, const GridPlacement& placement) {
   sim::WallGrid walls;
-  walls.origin = placement.origin;
-  walls.cellSize = placement.cellSize;
+  static_cast<GridPlacement&>(walls) = placement;
   walls.width = static_cast<std::uint32_t>(map.width());
   walls.height = static_cast<std::uint32_t>(map.height());
   walls.blocked.resize(std::size_t{walls.width} * walls.height);

@@ -88,8 +88,7 @@ std::optional<std::string> findPython(bool& withMatplotlib) {
 }
 
 fs::path reportScript() {
-  const fs::path installed = installedShareDir() / "bench" / "report.py";
-  return fs::exists(installed) ? installed : fs::path(MURMUR_SOURCE_DIR) / "bench" / "report.py";
+  return shareDir() / "bench" / "report.py";
 }
 
 // Google Benchmark writes a counter that is not a number (the cv of a counter whose mean is 0) as a

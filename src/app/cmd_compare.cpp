@@ -1,7 +1,10 @@
 // murmur compare: one step of two backends (default gpu against the cpu reference) from the same
 // state, errors and their explanation, then the free-running flocks' metrics side by side.
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,16 +19,14 @@
 namespace murmur::app {
 namespace {
 
-JsonObject backendJson(const FlockBackend& backend, double seconds, const sim::FlockMetrics& metrics,
-                       const std::vector<sim::GroupSummary>& groups) {
-  JsonObject json;
-  json.add("backend", backend.name())
-      .add("device", backend.device())
-      .raw("gl_device", glDeviceJson(backend))
-      .add("wall_seconds", seconds)
-      .add("metrics", metricsJson(metrics))
-      .raw("groups", groupsJson(groups));
-  return json;
+OrderedJson backendJson(const FlockBackend& backend, double seconds, const sim::FlockMetrics& metrics,
+                        const std::vector<sim::GroupSummary>& groups) {
+  return {{"backend", backend.name()},
+          {"device", backend.device()},
+          {"gl_device", glDeviceJson(backend)},
+          {"wall_seconds", jsonNumber(seconds)},
+          {"metrics", metricsJson(metrics)},
+          {"groups", groupsJson(groups)}};
 }
 
 class CompareCommand final : public Command {
@@ -111,30 +112,25 @@ class CompareCommand final : public Command {
                  candGroups[g].centroid.x, candGroups[g].centroid.y, candGroups[g].centroid.z);
 
     if (json_) {
-      std::string unexplained = "[";
-      for (std::size_t k = 0; k < parity.unexplained.size() && k < 100; ++k)
-        unexplained += (k ? "," : "") + std::to_string(parity.unexplained[k]);
-      unexplained += "]";
-      JsonObject oneStep;
-      oneStep.add("max_position_error", parity.maxPositionError)
-          .add("mean_position_error", parity.meanPositionError)
-          .add("max_velocity_error", parity.maxVelocityError)
-          .add("mean_velocity_error", parity.meanVelocityError)
-          .add("position_tolerance", tolerance.position)
-          .add("velocity_tolerance", tolerance.velocity)
-          .add("over_tolerance", static_cast<std::uint64_t>(parity.overTolerance))
-          .add("explained_by_edge", static_cast<std::uint64_t>(parity.explainedByEdge))
-          .raw("unexplained_ids", unexplained)
-          .add("passed", passed);
-      JsonObject json;
-      json.add("command", "compare")
-          .add("scene", world.scene.path)
-          .add("boids", static_cast<std::uint64_t>(world.initial.size()))
-          .add("steps", steps)
-          .add("reference", backendJson(*reference, refSeconds, refMetrics, refGroups))
-          .add("candidate", backendJson(*candidate, candSeconds, candMetrics, candGroups))
-          .add("one_step", oneStep);
-      fmt::print("{}\n", json.str());
+      const std::size_t listed = std::min<std::size_t>(parity.unexplained.size(), 100);
+      const OrderedJson oneStep = {
+          {"max_position_error", jsonNumber(parity.maxPositionError)},
+          {"mean_position_error", jsonNumber(parity.meanPositionError)},
+          {"max_velocity_error", jsonNumber(parity.maxVelocityError)},
+          {"mean_velocity_error", jsonNumber(parity.meanVelocityError)},
+          {"position_tolerance", jsonNumber(tolerance.position)},
+          {"velocity_tolerance", jsonNumber(tolerance.velocity)},
+          {"over_tolerance", parity.overTolerance},
+          {"explained_by_edge", parity.explainedByEdge},
+          {"unexplained_ids", std::vector(parity.unexplained.begin(), parity.unexplained.begin() + std::ptrdiff_t(listed))},
+          {"passed", passed}};
+      printJson({{"command", "compare"},
+                 {"scene", world.scene.path},
+                 {"boids", world.initial.size()},
+                 {"steps", steps},
+                 {"reference", backendJson(*reference, refSeconds, refMetrics, refGroups)},
+                 {"candidate", backendJson(*candidate, candSeconds, candMetrics, candGroups)},
+                 {"one_step", oneStep}});
     }
     return passed ? 0 : 1;
   }

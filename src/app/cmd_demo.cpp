@@ -17,12 +17,12 @@
 namespace murmur::app {
 namespace {
 
-// scenes/free.toml under the working directory, else the bundle's installed copy, else the source tree's.
+// scenes/free.toml under the working directory, else the copy in share/murmur (the bundle's or the
+// build tree's).
 std::string defaultScene() {
   const char* relative = "scenes/free.toml";
   if (std::filesystem::exists(relative)) return relative;
-  const std::filesystem::path installed = installedShareDir() / relative;
-  return std::filesystem::exists(installed) ? installed.string() : MURMUR_SOURCE_DIR "/scenes/free.toml";
+  return (shareDir() / relative).string();
 }
 
 class DemoCommand final : public Command {

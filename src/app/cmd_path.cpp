@@ -1,6 +1,5 @@
 // murmur path: A* on a MovingAI map, one query (--from/--to) or every scenario of a .scen file
 // (--scen), checked against the file's optimal lengths.
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -10,16 +9,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "app/command.hpp"
-#include "app/json.hpp"
 #include "app/report.hpp"
 #include "sim/error.hpp"
+#include "sim/parse_number.hpp"
 
 namespace murmur::app {
 namespace {
@@ -36,17 +35,13 @@ constexpr std::size_t kMismatchesListed = 10;
 // "X,Y" -> a cell; option names the flag in errors.
 Cell parsePoint(const std::string& text, const std::string& option) {
   const std::size_t comma = text.find(',');
-  Cell cell;
-  const auto parse = [](std::string_view word, std::int32_t& value) {
-    const char* end = word.data() + word.size();
-    auto [stop, error] = std::from_chars(word.data(), end, value);
-    return !word.empty() && error == std::errc{} && stop == end;
-  };
   const std::string_view all(text);
-  if (comma == std::string::npos || !parse(all.substr(0, comma), cell.x) ||
-      !parse(all.substr(comma + 1), cell.y))
-    throw InputError("", 0, option, fmt::format("expected X,Y (two integers), got '{}'", text));
-  return cell;
+  const std::optional<std::int32_t> x =
+      comma == std::string::npos ? std::nullopt : sim::parseNumber<std::int32_t>(all.substr(0, comma));
+  const std::optional<std::int32_t> y =
+      comma == std::string::npos ? std::nullopt : sim::parseNumber<std::int32_t>(all.substr(comma + 1));
+  if (!x || !y) throw InputError("", 0, option, fmt::format("expected X,Y (two integers), got '{}'", text));
+  return Cell{*x, *y};
 }
 
 // A query endpoint must be a passable cell of the map.
@@ -59,14 +54,14 @@ void checkEndpoint(const ai::GridMap& map, const std::string& mapFile, Cell cell
     throw InputError(mapFile, 0, option, fmt::format("({},{}) is a blocked cell", cell.x, cell.y));
 }
 
-std::string cellJson(Cell cell) {
-  return fmt::format("[{},{}]", cell.x, cell.y);
+OrderedJson cellJson(Cell cell) {
+  return OrderedJson::array({cell.x, cell.y});
 }
 
-std::string pathJson(const std::vector<Cell>& path) {
-  std::string json = "[";
-  for (std::size_t i = 0; i < path.size(); ++i) json += (i == 0 ? "" : ",") + cellJson(path[i]);
-  return json + "]";
+OrderedJson pathJson(const std::vector<Cell>& path) {
+  OrderedJson json = OrderedJson::array();
+  for (const Cell& cell : path) json.push_back(cellJson(cell));
+  return json;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
@@ -118,20 +113,17 @@ class PathCommand final : public Command {
     std::string cells;
     for (const Cell& cell : result.path) cells += fmt::format(" ({},{})", cell.x, cell.y);
     fmt::print(summaryStream(json_), "path{}\n", cells.empty() ? " none" : cells);
-    if (json_) {
-      JsonObject json;
-      json.add("command", "path")
-          .add("map", map_)
-          .add("connect", connect_)
-          .raw("from", cellJson(start))
-          .raw("to", cellJson(goal))
-          .add("status", ai::toString(result.status))
-          .add("length", result.length)
-          .add("expansions", static_cast<std::uint64_t>(result.expansions))
-          .add("seconds", seconds)
-          .raw("path", pathJson(result.path));
-      fmt::print("{}\n", json.str());
-    }
+    if (json_)
+      printJson({{"command", "path"},
+                 {"map", map_},
+                 {"connect", connect_},
+                 {"from", cellJson(start)},
+                 {"to", cellJson(goal)},
+                 {"status", ai::toString(result.status)},
+                 {"length", jsonNumber(result.length)},
+                 {"expansions", result.expansions},
+                 {"seconds", jsonNumber(seconds)},
+                 {"path", pathJson(result.path)}});
     return 0;
   }
 
@@ -204,21 +196,18 @@ class PathCommand final : public Command {
     fmt::print(summaryStream(json_), "time per query {:.2f} us | total {:.4f} s | mean expansions {:.1f}\n", microsecondsPerQuery,
                seconds, double(expansions) / count);
     if (json_) {
-      std::string lines = "[";
-      for (std::size_t k = 0; k < mismatches.size(); ++k)
-        lines += (k == 0 ? "" : ",") + std::to_string(scenarios[mismatches[k]].line);
-      JsonObject json;
-      json.add("command", "path")
-          .add("scen", scen_)
-          .add("map", mapNames)
-          .add("connect", 8)
-          .add("scenarios", static_cast<std::uint64_t>(scenarios.size()))
-          .add("mismatches", static_cast<std::uint64_t>(mismatches.size()))
-          .raw("mismatch_lines", lines + "]")
-          .add("seconds", seconds)
-          .add("us_per_query", microsecondsPerQuery)
-          .add("mean_expansions", double(expansions) / count);
-      fmt::print("{}\n", json.str());
+      OrderedJson lines = OrderedJson::array();
+      for (const std::size_t k : mismatches) lines.push_back(scenarios[k].line);
+      printJson({{"command", "path"},
+                 {"scen", scen_},
+                 {"map", mapNames},
+                 {"connect", 8},
+                 {"scenarios", scenarios.size()},
+                 {"mismatches", mismatches.size()},
+                 {"mismatch_lines", lines},
+                 {"seconds", jsonNumber(seconds)},
+                 {"us_per_query", jsonNumber(microsecondsPerQuery)},
+                 {"mean_expansions", jsonNumber(double(expansions) / count)}});
     }
     return mismatches.empty() ? 0 : 1;
   }

@@ -7,7 +7,6 @@
 #include "app/backend.hpp"
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
-#include "app/json.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
@@ -70,22 +69,21 @@ class RunCommand final : public Command {
     }
     if (!dump_.empty()) fmt::print(summary, "wrote {}\n", dump_);
     if (json_) {
-      JsonObject stageJson;
-      for (const auto& [stage, ms] : stages) stageJson.add(stage, ms);
-      JsonObject json;
-      json.add("command", "run")
-          .add("scene", world.scene.path)
-          .add("backend", backend->name())
-          .add("device", backend->device())
-          .raw("gl_device", glDeviceJson(*backend))
-          .add("boids", static_cast<std::uint64_t>(final.size()))
-          .add("steps", steps)
-          .add("wall_seconds", seconds)
-          .add("boid_updates_per_second", updatesPerSecond)
-          .add("gpu_stage_ms", stageJson)
-          .add("metrics", metricsJson(metrics));
-      if (!dump_.empty()) json.add("dump", dump_);
-      fmt::print("{}\n", json.str());
+      OrderedJson stageJson = OrderedJson::object();
+      for (const auto& [stage, ms] : stages) stageJson[stage] = jsonNumber(ms);
+      OrderedJson json = {{"command", "run"},
+                          {"scene", world.scene.path},
+                          {"backend", backend->name()},
+                          {"device", backend->device()},
+                          {"gl_device", glDeviceJson(*backend)},
+                          {"boids", final.size()},
+                          {"steps", steps},
+                          {"wall_seconds", jsonNumber(seconds)},
+                          {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
+                          {"gpu_stage_ms", stageJson},
+                          {"metrics", metricsJson(metrics)}};
+      if (!dump_.empty()) json["dump"] = dump_;
+      printJson(json);
     }
     return 0;
   }

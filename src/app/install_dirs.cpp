@@ -1,5 +1,7 @@
 #include "app/install_dirs.hpp"
 
+#include <system_error>
+
 namespace murmur::app {
 
 std::filesystem::path executableDir() {
@@ -8,8 +10,10 @@ std::filesystem::path executableDir() {
   return error ? std::filesystem::current_path() : self.parent_path();
 }
 
-std::filesystem::path installedShareDir() {
-  return (executableDir() / ".." / "share" / "murmur").lexically_normal();
+std::filesystem::path shareDir() {
+  const std::filesystem::path bundle = (executableDir() / ".." / "share" / "murmur").lexically_normal();
+  std::error_code error;
+  return std::filesystem::is_directory(bundle, error) ? bundle : executableDir() / "share" / "murmur";
 }
 
 }  // namespace murmur::app

@@ -1,61 +1,72 @@
 #pragma once
-// Flock measurements as JSON for the --json summaries of run and compare.
+// The --json summaries of run, compare and path: JSON values built with nlohmann-json, keys in the
+// order they are added, printed as one line.
+#include <cmath>
 #include <cstdio>
-#include <string>
 #include <vector>
 
+#include <fmt/format.h>
+#include <glm/vec3.hpp>
+#include <nlohmann/json.hpp>
+
 #include "app/backend.hpp"
-#include "app/json.hpp"
 #include "gpu/context.hpp"
 #include "sim/metrics.hpp"
 
 namespace murmur::app {
 
+// Keys stay in insertion order (nlohmann::json would sort them).
+using OrderedJson = nlohmann::ordered_json;
+
 // Where a command's human-readable summary goes: stdout, or stderr under --json so that stdout holds
 // only the JSON object (`murmur run --json > run.json` is a JSON file).
 inline std::FILE* summaryStream(bool json) { return json ? stderr : stdout; }
 
-inline JsonObject metricsJson(const sim::FlockMetrics& m) {
-  JsonObject json;
-  json.add("local_polarization", m.localPolarization)
-      .add("mean_speed", m.meanSpeed)
-      .add("min_speed", m.minSpeed)
-      .add("max_speed", m.maxSpeed)
-      .add("mean_nearest_distance", m.meanNearestDistance)
-      .add("min_pair_distance", m.minPairDistance)
-      .add("non_finite", m.nonFinite);
-  return json;
+// A measurement: JSON has no NaN or infinity, so a non-finite value is null (said here, not left to
+// the library's default). Finite values print round-trippable (the shortest text that reads back as
+// the same double).
+inline OrderedJson jsonNumber(double value) {
+  return std::isfinite(value) ? OrderedJson(value) : OrderedJson(nullptr);
 }
 
-// The GL device a backend runs on ("null" for the CPU backends): what a shared result must name.
-inline std::string glDeviceJson(const FlockBackend& backend) {
+inline OrderedJson jsonVector(glm::vec3 v) {
+  return OrderedJson::array({jsonNumber(v.x), jsonNumber(v.y), jsonNumber(v.z)});
+}
+
+// stdout: the one-line JSON object (text that is not UTF-8, such as a path, gets U+FFFD).
+inline void printJson(const OrderedJson& json) {
+  fmt::print("{}\n", json.dump(-1, ' ', false, OrderedJson::error_handler_t::replace));
+}
+
+inline OrderedJson metricsJson(const sim::FlockMetrics& m) {
+  return {{"local_polarization", jsonNumber(m.localPolarization)},
+          {"mean_speed", jsonNumber(m.meanSpeed)},
+          {"min_speed", jsonNumber(m.minSpeed)},
+          {"max_speed", jsonNumber(m.maxSpeed)},
+          {"mean_nearest_distance", jsonNumber(m.meanNearestDistance)},
+          {"min_pair_distance", jsonNumber(m.minPairDistance)},
+          {"non_finite", m.nonFinite}};
+}
+
+// The GL device a backend runs on (null for the CPU backends): what a shared result must name.
+inline OrderedJson glDeviceJson(const FlockBackend& backend) {
   const gpu::ContextInfo* info = backend.glDevice();
-  if (info == nullptr) return "null";
-  return JsonObject()
-      .add("vendor", info->vendor)
-      .add("renderer", info->renderer)
-      .add("driver", info->driver)
-      .add("gl_version", info->version)
-      .add("memory_total_bytes", info->memoryTotalBytes)
-      .add("memory_free_bytes", info->memoryFreeBytes)
-      .add("memory_source", info->memorySource)
-      .add("context", info->platform)
-      .str();
+  if (info == nullptr) return nullptr;
+  return {{"vendor", info->vendor},
+          {"renderer", info->renderer},
+          {"driver", info->driver},
+          {"gl_version", info->version},
+          {"memory_total_bytes", info->memoryTotalBytes},
+          {"memory_free_bytes", info->memoryFreeBytes},
+          {"memory_source", info->memorySource},
+          {"context", info->platform}};
 }
 
-inline std::string groupsJson(const std::vector<sim::GroupSummary>& groups) {
-  std::string out = "[";
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const sim::GroupSummary& s = groups[g];
-    out += (g ? "," : "") + JsonObject()
-                                .add("count", s.count)
-                                .raw("centroid", fmt::format("[{:.9g},{:.9g},{:.9g}]", s.centroid.x, s.centroid.y,
-                                                             s.centroid.z))
-                                .raw("mean_velocity", fmt::format("[{:.9g},{:.9g},{:.9g}]", s.meanVelocity.x,
-                                                                  s.meanVelocity.y, s.meanVelocity.z))
-                                .str();
-  }
-  return out + "]";
+inline OrderedJson groupsJson(const std::vector<sim::GroupSummary>& groups) {
+  OrderedJson out = OrderedJson::array();
+  for (const sim::GroupSummary& s : groups)
+    out.push_back({{"count", s.count}, {"centroid", jsonVector(s.centroid)}, {"mean_velocity", jsonVector(s.meanVelocity)}});
+  return out;
 }
 
 }  // namespace murmur::app

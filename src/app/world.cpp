@@ -5,6 +5,7 @@
 
 #include "ai/scene_agents.hpp"
 #include "app/cli_checks.hpp"
+#include "app/install_dirs.hpp"
 #include "sim/builders.hpp"
 #include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
@@ -22,14 +23,14 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
       ->check(integerIn(0, std::numeric_limits<std::int64_t>::max()));
   command.add_option("--data-dir", options.dataDir,
                      "Where the scene's data files (maps) are looked for when not beside the scene "
-                     "(default: $MURMUR_DATA_DIR, then " MURMUR_DEFAULT_DATA_DIR ")");
+                     "(then $MURMUR_DATA_DIR, then share/murmur/data beside the executable)");
 }
 
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) {
   std::vector<std::filesystem::path> dirs;
   if (!options.dataDir.empty()) dirs.emplace_back(options.dataDir);
   if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
-  dirs.emplace_back(MURMUR_DEFAULT_DATA_DIR);
+  dirs.push_back(shareDir() / "data");
   return dirs;
 }
 

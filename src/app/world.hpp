@@ -32,7 +32,8 @@ struct SceneOptions {
 };
 
 // Where a scene's relative data paths are looked for after the scene's own directory, in order:
-// --data-dir, $MURMUR_DATA_DIR, then the data directory the build was configured with.
+// --data-dir, $MURMUR_DATA_DIR, then share/murmur/data beside the executable (app/install_dirs.hpp; in
+// a build tree, a link to the data directory the build was configured with).
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options);
 
 void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired);

@@ -96,7 +96,7 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   forcesProgram_ = shaders.compute("flock/Step.comp.glsl", withGroupSize(sizes_.forces));
   reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
   reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
-  stepParams_ = Buffer(sizeof(layout::StepParams));
+  stepParams_ = Buffer("step params", sizeof(layout::StepParams));
   allocateBoids(0);
 }
 
@@ -118,18 +118,18 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   takeGlError();  // older errors are not ours
   const std::size_t vec4s = count * sizeof(glm::vec4);
   const std::size_t uints = count * sizeof(std::uint32_t);
-  positions_ = Buffer(vec4s);
-  velocities_ = Buffer(vec4s);
-  cellOf_ = Buffer(uints, 0);
-  rankInCell_ = Buffer(uints, 0);
-  unsortedIds_ = Buffer(uints, 0);
-  sortedIds_ = Buffer(uints, 0);
-  sortedPositions_ = Buffer(vec4s, 0);
-  sortedHeadings_ = Buffer(vec4s, 0);
+  positions_ = Buffer("boid positions", vec4s);
+  velocities_ = Buffer("boid velocities", vec4s);
+  cellOf_ = Buffer("boid cells", uints, 0);
+  rankInCell_ = Buffer("boid rank in cell", uints, 0);
+  unsortedIds_ = Buffer("unsorted ids", uints, 0);
+  sortedIds_ = Buffer("sorted ids", uints, 0);
+  sortedPositions_ = Buffer("sorted positions", vec4s, 0);
+  sortedHeadings_ = Buffer("sorted headings", vec4s, 0);
   reduceBlocks_ =
       static_cast<std::uint32_t>((count + sizes_.reduce * kReduceItems - 1) / (sizes_.reduce * kReduceItems));
-  partials_ = Buffer(std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
-  summaries_ = Buffer(groups_ * sizeof(layout::GroupSummary), 0);
+  partials_ = Buffer("group partial sums", std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
+  summaries_ = Buffer("group summaries", groups_ * sizeof(layout::GroupSummary), 0);
   if (takeGlError() == GL_OUT_OF_MEMORY) {
     const std::uint64_t mib = (count * layout::kBytesPerBoid + (1u << 20) - 1) >> 20;
     for (Buffer* b : {&positions_, &velocities_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
@@ -188,8 +188,8 @@ void FlockPipeline::prepareGrid(const sim::ModelParams& params) {
   const std::uint32_t cells = grid_.cellCount();
   if (cells == cells_ && cellCounts_) return;
   takeGlError();
-  cellCounts_ = Buffer((std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
-  cellStarts_ = Buffer((std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
+  cellCounts_ = Buffer("grid cell counts", (std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
+  cellStarts_ = Buffer("grid cell starts", (std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
   if (takeGlError() == GL_OUT_OF_MEMORY) {
     cellCounts_ = Buffer();
     cellStarts_ = Buffer();
@@ -207,7 +207,7 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   values.insert(values.end(), packed.goals.begin(), packed.goals.end());
   for (const glm::vec3& p : packed.predators) values.emplace_back(p, 0.0f);
   const std::size_t bytes = values.size() * sizeof(glm::vec4);
-  if (!inputs_ || inputs_.size() < bytes) inputs_ = Buffer(std::max<std::size_t>(bytes * 2, 256));
+  if (!inputs_ || inputs_.size() < bytes) inputs_ = Buffer("step inputs", std::max<std::size_t>(bytes * 2, 256));
   inputs_.upload(std::span<const glm::vec4>(values));
 
   layout::StepParams p{};
@@ -271,7 +271,7 @@ void FlockPipeline::uploadWalls(const sim::WallGrid* walls) {
   uploadedWalls_ = walls;
   std::vector<std::uint32_t> cells(walls != nullptr ? walls->blocked.size() : 1, 0u);
   if (walls != nullptr) std::copy(walls->blocked.begin(), walls->blocked.end(), cells.begin());
-  walls_ = Buffer(cells.size() * sizeof(std::uint32_t));
+  walls_ = Buffer("wall cells", cells.size() * sizeof(std::uint32_t));
   walls_.upload(std::span<const std::uint32_t>(cells));
 }
 

@@ -117,7 +117,7 @@ class FlockPipeline {
       reduceGroupsProgram_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
-  Framebuffer emptyFramebuffer_;  // bound while the stages compute (see EmptyFramebufferScope)
+  Framebuffer emptyFramebuffer_{"empty framebuffer"};  // bound while the stages compute (see EmptyFramebufferScope)
 
   std::size_t count_ = 0;
   std::uint32_t groups_ = 1;

@@ -2,11 +2,13 @@
 // Move-only owners of OpenGL objects (direct state access, OpenGL 4.5 or
 // GL_ARB_direct_state_access), in the spirit of Fwog: each constructor creates the object, the
 // destructor deletes it, and nothing is ever bound behind the caller's back except where a
-// function says so. They need the context they were made in to be current.
+// function says so. They need the context they were made in to be current. Each takes a label that
+// names it in debuggers, profilers (RenderDoc, Nsight) and GL debug messages (labelObject).
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -66,6 +68,24 @@ inline void deleteQuery(GLuint id) {
 }
 }  // namespace detail
 
+// Names a GL object (glObjectLabel: core in GL 4.3, or KHR_debug; nothing without either).
+// identifier: GL_BUFFER, GL_PROGRAM, GL_TEXTURE, GL_FRAMEBUFFER, GL_QUERY, GL_VERTEX_ARRAY, ...
+inline void labelObject(GLenum identifier, GLuint id, std::string_view label) {
+  if (id == 0 || !(GLAD_GL_VERSION_4_3 || GLAD_GL_KHR_debug)) return;
+  glObjectLabel(identifier, id, static_cast<GLsizei>(label.size()), label.data());
+}
+
+// The label of a GL object (glGetObjectLabel); empty when it has none or labels are not supported.
+inline std::string objectLabel(GLenum identifier, GLuint id) {
+  if (id == 0 || !(GLAD_GL_VERSION_4_3 || GLAD_GL_KHR_debug)) return {};
+  GLsizei length = 0;
+  glGetObjectLabel(identifier, id, 0, &length, nullptr);
+  std::string label(static_cast<std::size_t>(length) + 1, '\0');
+  glGetObjectLabel(identifier, id, static_cast<GLsizei>(label.size()), &length, label.data());
+  label.resize(static_cast<std::size_t>(length));
+  return label;
+}
+
 // Immutable storage of a fixed byte size (glNamedBufferStorage). Typed helpers copy spans of
 // trivially copyable T in and out; offsets and counts are in elements of T.
 class Buffer {
@@ -73,17 +93,19 @@ class Buffer {
   Buffer() = default;
   // GL_DYNAMIC_STORAGE_BIT lets upload() write it; a size of 0 still makes a (tiny) buffer so that
   // it can be bound. Allocation failure shows as GL_OUT_OF_MEMORY (see checkAllocation()).
-  explicit Buffer(std::size_t bytes, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT, const void* data = nullptr)
+  Buffer(std::string_view label, std::size_t bytes, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT,
+         const void* data = nullptr)
       : size_(bytes) {
     GLuint id = 0;
     glCreateBuffers(1, &id);
     name_ = GlName<detail::deleteBuffer>(id);
     glNamedBufferStorage(id, static_cast<GLsizeiptr>(bytes > 0 ? bytes : 16), data, flags);
+    labelObject(GL_BUFFER, id, label);
   }
   template <class T>
-  static Buffer fromSpan(std::span<const T> data, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT) {
+  static Buffer fromSpan(std::string_view label, std::span<const T> data, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT) {
     static_assert(std::is_trivially_copyable_v<T>);
-    return Buffer(data.size_bytes(), flags, data.empty() ? nullptr : data.data());
+    return Buffer(label, data.size_bytes(), flags, data.empty() ? nullptr : data.data());
   }
 
   GLuint id() const { return name_.get(); }
@@ -131,7 +153,7 @@ class Buffer {
 class Program {
  public:
   Program() = default;
-  explicit Program(GLuint id) : name_(id) {}
+  Program(GLuint id, std::string_view label) : name_(id) { labelObject(GL_PROGRAM, id, label); }
 
   GLuint id() const { return name_.get(); }
   explicit operator bool() const { return static_cast<bool>(name_); }
@@ -148,10 +170,11 @@ class Program {
 
 class VertexArray {
  public:
-  VertexArray() {
+  explicit VertexArray(std::string_view label) {
     GLuint id = 0;
     glCreateVertexArrays(1, &id);
     name_ = GlName<detail::deleteVertexArray>(id);
+    labelObject(GL_VERTEX_ARRAY, id, label);
   }
   GLuint id() const { return name_.get(); }
   void bind() const { glBindVertexArray(id()); }
@@ -164,12 +187,13 @@ class VertexArray {
 class Texture {
  public:
   Texture() = default;
-  Texture(GLenum internalFormat, GLsizei width, GLsizei height, GLsizei levels = 1)
+  Texture(std::string_view label, GLenum internalFormat, GLsizei width, GLsizei height, GLsizei levels = 1)
       : width_(width), height_(height) {
     GLuint id = 0;
     glCreateTextures(GL_TEXTURE_2D, 1, &id);
     name_ = GlName<detail::deleteTexture>(id);
     glTextureStorage2D(id, levels, internalFormat, width, height);
+    labelObject(GL_TEXTURE, id, label);
   }
   GLuint id() const { return name_.get(); }
   GLsizei width() const { return width_; }
@@ -183,10 +207,11 @@ class Texture {
 
 class Framebuffer {
  public:
-  Framebuffer() {
+  explicit Framebuffer(std::string_view label) {
     GLuint id = 0;
     glCreateFramebuffers(1, &id);
     name_ = GlName<detail::deleteFramebuffer>(id);
+    labelObject(GL_FRAMEBUFFER, id, label);
   }
   GLuint id() const { return name_.get(); }
   void attach(GLenum attachment, const Texture& texture, GLint level = 0) const {
@@ -204,10 +229,11 @@ class Framebuffer {
 class Query {
  public:
   Query() = default;
-  explicit Query(GLenum target) {
+  Query(std::string_view label, GLenum target) {
     GLuint id = 0;
     glCreateQueries(target, 1, &id);
     name_ = GlName<detail::deleteQuery>(id);
+    labelObject(GL_QUERY, id, label);
   }
   GLuint id() const { return name_.get(); }
   // Never waits.

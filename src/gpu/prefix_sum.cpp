@@ -36,7 +36,7 @@ void PrefixSum::exclusiveScan(const Buffer& in, const Buffer& out, std::uint32_t
   for (std::uint32_t level = 0; level < levelCount; ++level) {
     const std::uint32_t blocks = (values + blockSize() - 1) / blockSize();
     if (blockSums_[level].size() < blocks * sizeof(std::uint32_t))
-      blockSums_[level] = Buffer(blocks * sizeof(std::uint32_t), 0);
+      blockSums_[level] = Buffer("prefix sum block totals", blocks * sizeof(std::uint32_t), 0);
     values = blocks;
   }
   scanLevel(in, out, count, 0);

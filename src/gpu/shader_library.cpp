@@ -144,7 +144,7 @@ Program link(const std::vector<GLuint>& shaders, const std::string& what) {
   }
   GLint ok = GL_FALSE;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (ok == GL_TRUE) return Program(program);
+  if (ok == GL_TRUE) return Program(program, what);
   GLint logLength = 0;
   glGetProgramiv(program, GL_INFO_LOG_LENGTH, &logLength);
   std::string log(static_cast<std::size_t>(std::max(logLength, 1)), '\0');

@@ -19,7 +19,7 @@ std::size_t GpuTimer::acquireStamps() {
     free_.pop_back();
     return index;
   }
-  stamps_.push_back(Stamps{Query(GL_TIMESTAMP), Query(GL_TIMESTAMP)});
+  stamps_.push_back(Stamps{Query("stage begin", GL_TIMESTAMP), Query("stage end", GL_TIMESTAMP)});
   return stamps_.size() - 1;
 }
 

@@ -53,9 +53,9 @@ class HostBoidBuffers {
 
  private:
   std::vector<glm::vec4> staging_;  // the vec3 arrays widened to vec4
-  DynamicBuffer position_;
-  DynamicBuffer velocity_;
-  DynamicBuffer flags_;
+  DynamicBuffer position_{"boid positions (uploaded)"};
+  DynamicBuffer velocity_{"boid velocities (uploaded)"};
+  DynamicBuffer flags_{"boid flags"};
   std::uint32_t count_ = 0;
   bool hasFlags_ = false;
 };

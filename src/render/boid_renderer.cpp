@@ -65,10 +65,10 @@ void bindArray(GLuint binding, GLuint buffer, GLintptr offset, std::size_t eleme
 BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxBoidsPerDraw)
     : birds_(shaders.graphics("render/Boid.vert.glsl", "render/Boid.frag.glsl", boidDefines())),
       points_(shaders.graphics("render/BoidPoint.vert.glsl", "render/BoidPoint.frag.glsl", boidDefines())),
-      placeholder_(sizeof(glm::vec4)),
+      placeholder_("boid placeholder", sizeof(glm::vec4)),
       maxBoidsPerDraw_(boidsPerDraw(maxBoidsPerDraw)) {
   const std::vector<MeshVertex> mesh = birdMesh();
-  birdMesh_ = gpu::Buffer::fromSpan(std::span<const MeshVertex>(mesh), 0);
+  birdMesh_ = gpu::Buffer::fromSpan("bird mesh", std::span<const MeshVertex>(mesh), 0);
   birdVertices_ = static_cast<GLsizei>(mesh.size());
   glVertexArrayVertexBuffer(birdArray_.id(), 0, birdMesh_.id(), 0, sizeof(MeshVertex));
   glEnableVertexArrayAttrib(birdArray_.id(), 0);

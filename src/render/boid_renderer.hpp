@@ -55,8 +55,8 @@ class BoidRenderer {
   gpu::Program points_;
   gpu::Buffer birdMesh_;
   GLsizei birdVertices_ = 0;
-  gpu::VertexArray birdArray_;
-  gpu::VertexArray pointArray_;  // no attributes: the core profile draws nothing without a VAO
+  gpu::VertexArray birdArray_{"bird mesh"};
+  gpu::VertexArray pointArray_{"boid points"};  // no attributes: the core profile draws nothing without a VAO
   gpu::Buffer placeholder_;      // bound where a BoidBuffers array is absent
   std::uint32_t maxBoidsPerDraw_;
 };

@@ -3,6 +3,8 @@
 // geometry): immutable storage reallocated, half as large again, when the data outgrows it.
 #include <cstddef>
 #include <span>
+#include <string>
+#include <utility>
 
 #include "gpu/gl_objects.hpp"
 
@@ -10,6 +12,9 @@ namespace murmur::render {
 
 class DynamicBuffer {
  public:
+  // label: names every buffer it allocates (gpu::labelObject).
+  explicit DynamicBuffer(std::string label) : label_(std::move(label)) {}
+
   template <class T>
   void write(std::span<const T> data) {
     reserve(data.size_bytes());
@@ -20,8 +25,9 @@ class DynamicBuffer {
  private:
   void reserve(std::size_t bytes) {
     if (buffer_ && buffer_.size() >= bytes) return;
-    buffer_ = gpu::Buffer(bytes + bytes / 2);
+    buffer_ = gpu::Buffer(label_, bytes + bytes / 2);
   }
+  std::string label_;
   gpu::Buffer buffer_;
 };
 

@@ -32,7 +32,7 @@ class FrameRenderer {
  private:
   ViewUniformBuffer view_;
   gpu::Program sky_;
-  gpu::VertexArray skyArray_;
+  gpu::VertexArray skyArray_{"sky"};
   OverlayRenderer overlay_;
   BoidRenderer boids_;
   float fogDensity_ = 0.0f;

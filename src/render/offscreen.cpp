@@ -3,16 +3,18 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "gpu/error.hpp"
 
 namespace murmur::render {
 namespace {
 
-Renderbuffer makeRenderbuffer(GLenum format, int width, int height, int samples) {
+Renderbuffer makeRenderbuffer(std::string_view label, GLenum format, int width, int height, int samples) {
   GLuint id = 0;
   glCreateRenderbuffers(1, &id);
   Renderbuffer buffer(id);
+  gpu::labelObject(GL_RENDERBUFFER, id, label);
   if (samples > 1)
     glNamedRenderbufferStorageMultisample(id, samples, format, width, height);
   else
@@ -35,11 +37,11 @@ OffscreenTarget::OffscreenTarget(int width, int height, int samples)
   if (width <= 0 || height <= 0 || width > maxSize || height > maxSize)
     throw gpu::GpuError("offscreen target " + std::to_string(width) + "x" + std::to_string(height) +
                         ": each side must be between 1 and " + std::to_string(maxSize) + " pixels");
-  colour_ = gpu::Texture(GL_RGBA8, width, height);
+  colour_ = gpu::Texture("offscreen colour", GL_RGBA8, width, height);
   resolved_.attach(GL_COLOR_ATTACHMENT0, colour_);
-  depth_ = makeRenderbuffer(GL_DEPTH_COMPONENT24, width, height, samples_);
+  depth_ = makeRenderbuffer("offscreen depth", GL_DEPTH_COMPONENT24, width, height, samples_);
   if (samples_ > 1) {
-    msColour_ = makeRenderbuffer(GL_RGBA8, width, height, samples_);
+    msColour_ = makeRenderbuffer("offscreen multisampled colour", GL_RGBA8, width, height, samples_);
     glNamedFramebufferRenderbuffer(drawn_.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, msColour_.get());
   } else {
     drawn_.attach(GL_COLOR_ATTACHMENT0, colour_);

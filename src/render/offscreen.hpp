@@ -41,10 +41,10 @@ class OffscreenTarget {
   int height_;
   int samples_;
   gpu::Texture colour_;  // single sample: the resolved image
-  gpu::Framebuffer resolved_;
+  gpu::Framebuffer resolved_{"offscreen resolved"};
   Renderbuffer msColour_;  // with samples > 1
   Renderbuffer depth_;
-  gpu::Framebuffer drawn_;  // what bind() binds: the multisampled buffers, or colour_ itself
+  gpu::Framebuffer drawn_{"offscreen drawn"};  // what bind() binds: the multisampled buffers, or colour_ itself
 };
 
 }  // namespace murmur::render

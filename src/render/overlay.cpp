@@ -114,7 +114,7 @@ OverlayRenderer::OverlayRenderer(const gpu::ShaderLibrary& shaders) {
     meshRanges_[m] = {GLint(all.size()), GLsizei(meshes[m].size())};
     all.insert(all.end(), meshes[m].begin(), meshes[m].end());
   }
-  meshes_ = gpu::Buffer::fromSpan(std::span<const MeshVertex>(all), 0);
+  meshes_ = gpu::Buffer::fromSpan("overlay meshes", std::span<const MeshVertex>(all), 0);
   const GLuint vao = meshArray_.id();
   glVertexArrayVertexBuffer(vao, 0, meshes_.id(), 0, sizeof(MeshVertex));
   glEnableVertexArrayAttrib(vao, 0);

@@ -117,11 +117,11 @@ class OverlayRenderer {
   gpu::Program lines_;
   gpu::Buffer meshes_;
   std::array<Range, static_cast<std::size_t>(Mesh::Count)> meshRanges_;
-  gpu::VertexArray meshArray_;
-  DynamicBuffer instances_;
+  gpu::VertexArray meshArray_{"overlay meshes"};
+  DynamicBuffer instances_{"overlay instances"};
   std::vector<ShapeRun> shapeRuns_;
-  DynamicBuffer lineVertices_;
-  gpu::VertexArray lineArray_;
+  DynamicBuffer lineVertices_{"overlay lines"};
+  gpu::VertexArray lineArray_{"overlay lines"};
   std::vector<LineRun> lineRuns_;
 };
 

@@ -50,7 +50,7 @@ gpu::Defines viewDefines();
 // The uniform buffer, updated once per frame and bound at kViewBinding.
 class ViewUniformBuffer {
  public:
-  ViewUniformBuffer() : buffer_(sizeof(ViewUniforms)) {}
+  ViewUniformBuffer() : buffer_("view uniforms", sizeof(ViewUniforms)) {}
   void update(const ViewUniforms& uniforms) const;
 
  private:

@@ -123,13 +123,19 @@ glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self) {
 
 glm::vec3 containmentForce(const StepContext& ctx, const BoidView& self) {
   const ModelParams& p = *ctx.params;
+  if (p.boundary != Boundary::Contain) return glm::vec3(0.0f);
+  return containmentPush(self.position, p.worldMin, p.worldMax, p.margin, p.maxSpeed, p.dims);
+}
+
+glm::vec3 containmentPush(glm::vec3 position, glm::vec3 worldMin, glm::vec3 worldMax, float margin,
+                          float maxSpeed, int dims) {
   glm::vec3 force(0.0f);
-  if (p.boundary != Boundary::Contain || !(p.margin > 0.0f)) return force;
+  if (!(margin > 0.0f)) return force;
   for (int k = 0; k < 3; ++k) {
-    if (k == 1 && p.dims == 2) continue;
-    const float lo = p.worldMin[k], hi = p.worldMax[k], x = self.position[k];
-    if (x < lo + p.margin) force[k] += p.maxSpeed * (lo + p.margin - x) / p.margin;
-    if (x > hi - p.margin) force[k] -= p.maxSpeed * (x - hi + p.margin) / p.margin;
+    if (k == 1 && dims == 2) continue;
+    const float lo = worldMin[k], hi = worldMax[k], x = position[k];
+    if (x < lo + margin) force[k] += maxSpeed * (lo + margin - x) / margin;
+    if (x > hi - margin) force[k] -= maxSpeed * (x - hi + margin) / margin;
   }
   return force;
 }

@@ -131,6 +131,11 @@ glm::vec3 alignmentForce(const StepContext& ctx, const BoidView& self, const Nei
 glm::vec3 cohesionForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 containmentForce(const StepContext& ctx, const BoidView& self);
+// containmentForce's rule (docs/model.md, step 7) for any point: on each active axis (not y in 2D),
+// within margin (> 0; else no push) of a side of [worldMin, worldMax], a push inward growing from 0
+// to maxSpeed at the side. The agents (ai) steer back inside the world with it too.
+glm::vec3 containmentPush(glm::vec3 position, glm::vec3 worldMin, glm::vec3 worldMax, float margin,
+                          float maxSpeed, int dims);
 glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);

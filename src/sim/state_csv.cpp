@@ -1,16 +1,17 @@
 #include "sim/state_csv.hpp"
 
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
 #include "sim/output_path.hpp"
+#include "sim/parse_number.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::sim {
@@ -40,20 +41,16 @@ class RowParser {
   RowParser(const std::string& path, std::size_t line) : path_(path), line_(line) {}
 
   std::uint64_t integer(std::string_view text, std::string_view column) const {
-    std::uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-      fail(column, fmt::format("not a non-negative integer: '{}'", text));
-    return value;
+    const std::optional<std::uint64_t> value = parseNumber<std::uint64_t>(text);
+    if (!value) fail(column, fmt::format("not a non-negative integer: '{}'", text));
+    return *value;
   }
 
   float real(std::string_view text, std::string_view column) const {
-    float value = 0.0f;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-      fail(column, fmt::format("not a number: '{}'", text));
-    if (!std::isfinite(value)) fail(column, fmt::format("not a finite number: '{}'", text));
-    return value;
+    const std::optional<float> value = parseNumber<float>(text);
+    if (!value) fail(column, fmt::format("not a number: '{}'", text));
+    if (!std::isfinite(*value)) fail(column, fmt::format("not a finite number: '{}'", text));
+    return *value;
   }
 
   [[noreturn]] void fail(std::string_view column, const std::string& message) const {

@@ -186,8 +186,8 @@ map = ")" + map.string() + "\"\n" + agent,
   const SceneAgents probeAgents = loadSceneAgents(probe);
   const GridPlacement placement = probeAgents.navigation->placement;
   ASSERT_NEAR(placement.cellSize, 5.0f, 1e-3f);
-  const glm::vec3 listener = placement.centerOf({5, 2});
-  const glm::vec3 source = placement.centerOf({14, 2});
+  const glm::vec3 listener = centerOf(placement, {5, 2});
+  const glm::vec3 source = centerOf(placement, {14, 2});
   PathFinder paths(probeAgents.navigation->map);
   const PathResult around = paths.findPath({5, 2}, {14, 2});
   ASSERT_EQ(around.status, PathStatus::Found);
@@ -312,7 +312,7 @@ wander_jitter = 20
     for (int step = 0; step < 60 * 120; ++step) {
       director.update(kDt, {}, inputs);
       const glm::vec3 p = director.position(0);
-      EXPECT_TRUE(grid.map.passable(grid.placement.cellAt(p))) << "step " << step << ": " << p.x << ", " << p.z;
+      EXPECT_TRUE(grid.map.passable(cellAt(grid.placement, p))) << "step " << step << ": " << p.x << ", " << p.z;
       positions.push_back(p);
     }
     EXPECT_EQ(inputs.walls, director.walls());

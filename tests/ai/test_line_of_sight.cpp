@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "ai/nav.hpp"
+#include "sim/walls.hpp"
 
 namespace murmur::ai {
 namespace {
@@ -154,15 +155,41 @@ TEST(SmoothPath, ShortPathsAreKept) {
 
 TEST(GridPlacement, CellsAndCentres) {
   const GridPlacement placement{glm::vec2(-10.0f, 4.0f), 2.0f};
-  EXPECT_EQ(placement.cellAt(glm::vec3(-10.0f, 7.0f, 4.0f)), (Cell{0, 0}));
-  EXPECT_EQ(placement.cellAt(glm::vec3(-7.5f, 0.0f, 9.9f)), (Cell{1, 2}));
-  EXPECT_EQ(placement.cellAt(glm::vec3(-10.5f, 0.0f, 3.0f)), (Cell{-1, -1}));
-  EXPECT_EQ(placement.cellAt(glm::vec3(1e30f, 0.0f, -1e30f)).x,
+  EXPECT_EQ(cellAt(placement, glm::vec3(-10.0f, 7.0f, 4.0f)), (Cell{0, 0}));
+  EXPECT_EQ(cellAt(placement, glm::vec3(-7.5f, 0.0f, 9.9f)), (Cell{1, 2}));
+  EXPECT_EQ(cellAt(placement, glm::vec3(-10.5f, 0.0f, 3.0f)), (Cell{-1, -1}));
+  EXPECT_EQ(cellAt(placement, glm::vec3(1e30f, 0.0f, -1e30f)).x,
             GridMap::kMaxSide + 2);  // clamped, still outside
-  const glm::vec3 centre = placement.centerOf(Cell{1, 2}, 3.0f);
+  const glm::vec3 centre = centerOf(placement, Cell{1, 2}, 3.0f);
   EXPECT_FLOAT_EQ(centre.x, -7.0f);
   EXPECT_FLOAT_EQ(centre.y, 3.0f);
   EXPECT_FLOAT_EQ(centre.z, 9.0f);
+}
+
+// The navigation grid and the boids' walls (sim::WallGrid, mirrored by Rules.glsl) place cells by one
+// rule: for points on and around cell edges of an awkward placement, the same cell.
+TEST(GridPlacement, NavigationAndWallsAgreeOnEveryCell) {
+  sim::WallGrid walls;
+  static_cast<GridPlacement&>(walls) = GridPlacement{glm::vec2(-13.7f, 5.3f), 0.7f};
+  walls.width = 40;
+  walls.height = 30;
+  std::mt19937 random(5);
+  std::uniform_real_distribution<float> jitter(-1e-5f, 1e-5f);
+  std::size_t inside = 0;
+  for (int j = -2; j <= 32; ++j) {
+    for (int i = -2; i <= 42; ++i) {
+      // The cell's corner (a float edge, where rounding decides) and a point jittered around it.
+      const glm::vec3 corner = walls.centreOf(float(i) - 0.5f, float(j) - 0.5f, 2.0f);
+      for (const glm::vec3& p : {corner, corner + glm::vec3(jitter(random), 0.0f, jitter(random))}) {
+        const Cell cell = cellAt(walls, p);
+        const std::int64_t wallCell = walls.cellAt(p);
+        const bool onGrid = cell.x >= 0 && cell.y >= 0 && cell.x < 40 && cell.y < 30;
+        ASSERT_EQ(wallCell, onGrid ? std::int64_t(cell.y) * 40 + cell.x : -1) << p.x << ", " << p.z;
+        inside += onGrid ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(inside, 2000u);
 }
 
 // Whether the world segment (in grid units, placement at the origin with cell size 1) meets the

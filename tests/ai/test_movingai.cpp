@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "sim/error.hpp"
 

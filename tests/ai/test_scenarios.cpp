@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 
 namespace murmur::ai {

@@ -102,7 +102,7 @@ TEST(SceneAgentsFiles, Maze2dWallsComeFromTheMap) {
   EXPECT_EQ(walls.cellSize, agents.navigation->placement.cellSize);
   for (std::int32_t y = 0; y < map.height(); ++y)
     for (std::int32_t x = 0; x < map.width(); ++x) {
-      const glm::vec3 center = agents.navigation->placement.centerOf({x, y});
+      const glm::vec3 center = centerOf(agents.navigation->placement, {x, y});
       ASSERT_EQ(walls.blockedAt(center), !map.passable({x, y})) << x << ", " << y;
     }
   ASSERT_EQ(agents.agents.size(), 1u);
@@ -256,16 +256,16 @@ connect = 4
   EXPECT_EQ(grid.placement.origin, glm::vec2(-50.0f, -50.0f));
   const GridPlacement& placement = grid.placement;
   // Blocked within radius + clearance (6) of the centre, whatever the height; free beyond.
-  EXPECT_FALSE(grid.map.passable(placement.cellAt(glm::vec3(0.0f, 0.0f, 0.0f))));
-  EXPECT_FALSE(grid.map.passable(placement.cellAt(glm::vec3(5.5f, 0.0f, 0.5f))));
-  EXPECT_TRUE(grid.map.passable(placement.cellAt(glm::vec3(8.5f, 0.0f, 0.5f))));
-  EXPECT_TRUE(grid.map.passable(placement.cellAt(glm::vec3(49.9f, 0.0f, 49.9f))));
+  EXPECT_FALSE(grid.map.passable(cellAt(placement, glm::vec3(0.0f, 0.0f, 0.0f))));
+  EXPECT_FALSE(grid.map.passable(cellAt(placement, glm::vec3(5.5f, 0.0f, 0.5f))));
+  EXPECT_TRUE(grid.map.passable(cellAt(placement, glm::vec3(8.5f, 0.0f, 0.5f))));
+  EXPECT_TRUE(grid.map.passable(cellAt(placement, glm::vec3(49.9f, 0.0f, 49.9f))));
   // Every cell that overlaps the inflated circle is blocked: a point within 6 units never lies on a
   // free cell.
   for (float x = -7.0f; x <= 7.0f; x += 0.25f) {
     for (float z = -7.0f; z <= 7.0f; z += 0.25f) {
       if (x * x + z * z < 35.9f) {
-        ASSERT_FALSE(grid.map.passable(placement.cellAt(glm::vec3(x, 0.0f, z)))) << x << ", " << z;
+        ASSERT_FALSE(grid.map.passable(cellAt(placement, glm::vec3(x, 0.0f, z)))) << x << ", " << z;
       }
     }
   }
@@ -283,7 +283,7 @@ TEST(SceneAgentsGrids, AMapCoversTheWorld) {
   EXPECT_NEAR(placement.origin.x, -100.0f, 1e-2f);
   EXPECT_NEAR(placement.origin.y, -100.0f, 1e-2f);
   for (const glm::vec3 corner : {model.worldMin, model.worldMax, glm::vec3(100.0f, 0.0f, -50.0f)})
-    EXPECT_TRUE(map.contains(placement.cellAt(corner)));
+    EXPECT_TRUE(map.contains(cellAt(placement, corner)));
 }
 
 // ---- Errors ----

@@ -39,13 +39,13 @@ TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
   for (; step < int(300.0 / dt) && !reached; ++step) {
     director->update(dt, {}, inputs);
     const glm::vec3 p = director->position(0);
-    ASSERT_TRUE(grid.map.passable(grid.placement.cellAt(p))) << "step " << step << ": (" << p.x << ", " << p.z << ")";
+    ASSERT_TRUE(grid.map.passable(cellAt(grid.placement, p))) << "step " << step << ": (" << p.x << ", " << p.z << ")";
     // The leader is the group's goal.
     ASSERT_TRUE(inputs.goal.at(0).has_value());
     EXPECT_EQ(*inputs.goal[0], p);
     const std::vector<glm::vec3> path = director->path(0);
     longestPath = std::max(longestPath, path.size());
-    for (const glm::vec3& point : path) ASSERT_TRUE(grid.map.passable(grid.placement.cellAt(point)));
+    for (const glm::vec3& point : path) ASSERT_TRUE(grid.map.passable(cellAt(grid.placement, point)));
     reached = glm::length(p - far) < 3.0f;
   }
   EXPECT_TRUE(reached) << "after " << double(step) * dt << " s the leader is at (" << director->position(0).x << ", "

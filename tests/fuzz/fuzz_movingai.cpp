@@ -1,11 +1,11 @@
-// Fuzzes the MovingAI readers (ai/nav.hpp): the same bytes as a .map and as a .scen file (the first
+// Fuzzes the MovingAI readers (ai/movingai.hpp): the same bytes as a .map and as a .scen file (the first
 // byte picks which, so that each corpus file exercises one of them).
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
 
-#include "ai/nav.hpp"
+#include "ai/movingai.hpp"
 #include "sim/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -17,6 +17,7 @@
 #include "gpu/error.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/timer.hpp"
+#include "render/offscreen.hpp"
 
 namespace murmur::gpu {
 namespace {
@@ -120,7 +121,7 @@ TEST(Compute, DispatchComputesEveryElementEvenSpreadOverY) {
   for (int maxGroupsX : {test::glContext().info().maxComputeWorkGroupCount[0], 3}) {
     std::vector<float> values(1000 + 7);
     std::iota(values.begin(), values.end(), 0.0f);
-    const Buffer buffer = Buffer::fromSpan(std::span<const float>(values));
+    const Buffer buffer = Buffer::fromSpan("doubled values", std::span<const float>(values));
     buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
     program.setUniform(0, static_cast<std::uint32_t>(values.size()));
     dispatchCompute(program, values.size(), 64, maxGroupsX);
@@ -134,8 +135,36 @@ TEST(Compute, DispatchComputesEveryElementEvenSpreadOverY) {
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
 
+// Every wrapper names its object for debuggers (glObjectLabel), read back with glGetObjectLabel; and
+// what gpu/ and render/ create carries its name (a shader program its file, the offscreen target its
+// role).
+TEST(DebugLabels, EveryWrapperNamesItsObject) {
+  ASSERT_TRUE(GLAD_GL_VERSION_4_3 || GLAD_GL_KHR_debug) << "no glObjectLabel on this context";
+  const std::size_t errorsBefore = test::glErrorCount();
+  const Buffer buffer("test positions", 64);
+  EXPECT_EQ(objectLabel(GL_BUFFER, buffer.id()), "test positions");
+  const Texture texture("test colour", GL_RGBA8, 4, 4);
+  EXPECT_EQ(objectLabel(GL_TEXTURE, texture.id()), "test colour");
+  const Framebuffer framebuffer("test framebuffer");
+  EXPECT_EQ(objectLabel(GL_FRAMEBUFFER, framebuffer.id()), "test framebuffer");
+  const Query query("test stamp", GL_TIMESTAMP);
+  EXPECT_EQ(objectLabel(GL_QUERY, query.id()), "test stamp");
+  const VertexArray vertexArray("test vertices");
+  EXPECT_EQ(objectLabel(GL_VERTEX_ARRAY, vertexArray.id()), "test vertices");
+  ShaderDir dir;
+  dir.write("test/Double.comp.glsl", kDoubleShader);
+  const Program program =
+      dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "1.0"}});
+  EXPECT_NE(objectLabel(GL_PROGRAM, program.id()).find("Double.comp.glsl"), std::string::npos)
+      << objectLabel(GL_PROGRAM, program.id());
+  const render::OffscreenTarget target(8, 8, 1);
+  EXPECT_EQ(objectLabel(GL_TEXTURE, target.colourTexture()), "offscreen colour");
+  EXPECT_EQ(objectLabel(GL_BUFFER, 0), "");
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
 TEST(Buffer, UploadsAndDownloadsSubRanges) {
-  const Buffer buffer(16 * sizeof(std::uint32_t));
+  const Buffer buffer("sub ranges", 16 * sizeof(std::uint32_t));
   buffer.fill(7u);
   const std::vector<std::uint32_t> part = {1, 2, 3};
   buffer.upload(std::span<const std::uint32_t>(part), 5);
@@ -234,7 +263,7 @@ TEST(GpuTimer, TimesAStageWithoutStallingThenOnResolve) {
   dir.write("test/Double.comp.glsl", kDoubleShader);
   const Program program =
       dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "0.0"}});
-  const Buffer buffer(1 << 20);
+  const Buffer buffer("one MiB", 1 << 20);
   buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
   program.setUniform(0, std::uint32_t{1} << 18);
   for (int frame = 0; frame < 3; ++frame) {

@@ -121,8 +121,8 @@ TEST(PrefixSum, MatchesTheHostForEverySizeAndLevelCount) {
   for (std::uint32_t count : {1u, 5u, 1023u, 1024u, 1025u, 4099u, 1024u * 1024u + 17u}) {
     std::vector<std::uint32_t> values(count);
     for (std::uint32_t& v : values) v = rng.next() % 50;
-    const Buffer in = Buffer::fromSpan(std::span<const std::uint32_t>(values));
-    const Buffer out(count * sizeof(std::uint32_t));
+    const Buffer in = Buffer::fromSpan("scan input", std::span<const std::uint32_t>(values));
+    const Buffer out("scan output", count * sizeof(std::uint32_t));
     scan.exclusiveScan(in, out, count);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     const std::vector<std::uint32_t> result = out.download<std::uint32_t>(count);
@@ -138,7 +138,7 @@ TEST(PrefixSum, MatchesTheHostForEverySizeAndLevelCount) {
 TEST(PrefixSum, WorksInPlace) {
   PrefixSum scan(test::glContext(), test::shaderLibrary());
   std::vector<std::uint32_t> values(5000, 1u);
-  const Buffer buffer = Buffer::fromSpan(std::span<const std::uint32_t>(values));
+  const Buffer buffer = Buffer::fromSpan("scan values", std::span<const std::uint32_t>(values));
   scan.exclusiveScan(buffer, buffer, 5000);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   const std::vector<std::uint32_t> result = buffer.download<std::uint32_t>(5000);
@@ -527,7 +527,7 @@ TEST(FlockPipeline, StepLeavesTheCallersFramebufferBound) {
   const sim::Scene scene = sim::defaultDensityScene(500, 3);
   FlockPipeline& gpu = pipeline();
   gpu.upload(sim::spawnFlock(scene));
-  const Framebuffer target;
+  const Framebuffer target("test target");
   target.bind();
   gpu.step(scene.model, sim::staticInputs(scene, 1));
   GLint draw = 0, read = 0;

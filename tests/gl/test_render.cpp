@@ -288,9 +288,9 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
       velocities.emplace_back(1.0f, 0.0f, 0.0f, 0.0f);
       groups.push_back(std::uint32_t(row % 8));
     }
-  const auto positionBuffer = gpu::Buffer::fromSpan(std::span<const glm::vec4>(positions));
-  const auto velocityBuffer = gpu::Buffer::fromSpan(std::span<const glm::vec4>(velocities));
-  const auto groupBuffer = gpu::Buffer::fromSpan(std::span<const std::uint32_t>(groups));
+  const auto positionBuffer = gpu::Buffer::fromSpan("test positions", std::span<const glm::vec4>(positions));
+  const auto velocityBuffer = gpu::Buffer::fromSpan("test velocities", std::span<const glm::vec4>(velocities));
+  const auto groupBuffer = gpu::Buffer::fromSpan("test groups", std::span<const std::uint32_t>(groups));
   BoidBuffers boids;
   boids.position = positionBuffer.id();
   boids.velocity = velocityBuffer.id();
