@@ -178,7 +178,7 @@ void plan(Agent& agent, Cell goalCell, const glm::vec3& goal) {
   const Cell start = navigation.placement.cellAt(position);
   // Moves never enter blocked cells and starts are validated, so start is passable; a blocked start
   // would only make findPath report NoPath.
-  const PathResult result = shared.paths->findPath(start, goalCell, searchOptions(navigation.connectivity));
+  const PathResult result = shared.paths->findPath(start, goalCell, navigation.searchOptions());
   if (result.status == PathStatus::NoPath) return;
   const std::vector<Cell> cells = smoothPath(navigation.map, result.path);
   std::vector<glm::vec3> waypoints{position};
