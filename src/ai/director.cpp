@@ -417,6 +417,14 @@ std::string_view AgentDirector::stateName(std::size_t agent) const {
   return currentState(runtime_->agents.at(agent)).spec().name;
 }
 
+const SightParams& AgentDirector::sight(std::size_t agent) const {
+  return runtime_->agents.at(agent).sight;
+}
+
+const HearingParams& AgentDirector::hearing(std::size_t agent) const {
+  return runtime_->agents.at(agent).hearing;
+}
+
 Action AgentDirector::action(std::size_t agent) const {
   return currentState(runtime_->agents.at(agent)).spec().action;
 }

@@ -68,6 +68,8 @@ class AgentDirector {
   // Unit facing: the direction of the last non-zero velocity (the start: +x).
   glm::vec3 heading(std::size_t agent) const;
   std::string_view stateName(std::size_t agent) const;
+  const SightParams& sight(std::size_t agent) const;
+  const HearingParams& hearing(std::size_t agent) const;
   Action action(std::size_t agent) const;
   // The A* path being followed, from the agent's position through the waypoints still ahead; empty
   // while the agent steers straight at its goal (in clear line of sight, or without a grid).

@@ -90,6 +90,37 @@ double heuristicDistance(Heuristic heuristic, Cell from, Cell to) {
   return estimate(heuristic, to.x - from.x, to.y - from.y);
 }
 
+namespace {
+constexpr Heuristic kHeuristics[] = {Heuristic::Manhattan, Heuristic::Octile, Heuristic::Euclidean};
+}  // namespace
+
+std::string_view toString(Heuristic heuristic) {
+  switch (heuristic) {
+    case Heuristic::Manhattan:
+      return "manhattan";
+    case Heuristic::Octile:
+      return "octile";
+    case Heuristic::Euclidean:
+      return "euclidean";
+  }
+  return "unknown";
+}
+
+std::optional<Heuristic> heuristicNamed(std::string_view name) {
+  for (const Heuristic heuristic : kHeuristics)
+    if (toString(heuristic) == name) return heuristic;
+  return std::nullopt;
+}
+
+std::string heuristicNames() {
+  std::string names;
+  for (const Heuristic heuristic : kHeuristics) {
+    if (!names.empty()) names += ", ";
+    names += toString(heuristic);
+  }
+  return names;
+}
+
 std::string_view toString(PathStatus status) {
   switch (status) {
     case PathStatus::Found:

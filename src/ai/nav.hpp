@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -106,6 +108,13 @@ bool isAdmissible(Heuristic heuristic, Connectivity connectivity);
 Heuristic defaultHeuristic(Connectivity connectivity);
 // Heuristic distance in cells between two cells.
 double heuristicDistance(Heuristic heuristic, Cell from, Cell to);
+// "manhattan", "octile", "euclidean": the names a user gives (`murmur path --heuristic`, a scene's
+// [navigation] heuristic).
+std::string_view toString(Heuristic heuristic);
+// The heuristic of that name; nullopt for any other word.
+std::optional<Heuristic> heuristicNamed(std::string_view name);
+// The accepted names, comma separated, for error messages.
+std::string heuristicNames();
 
 enum class PathStatus : std::uint8_t {
   Found,            // path is a shortest path from start to goal (up to about 1e-6 cells of rounding)

@@ -56,7 +56,7 @@ void RoutePlanner::plan(const Vehicle& vehicle, const NavigationGrid& navigation
   const Cell start = cellAt(navigation.placement, position);
   // Moves never enter blocked cells and starts are validated, so start is passable; a blocked start
   // would only make findPath report NoPath.
-  const PathResult result = finder.findPath(start, goalCell, searchOptions(navigation.connectivity));
+  const PathResult result = finder.findPath(start, goalCell, navigation.searchOptions());
   if (result.status == PathStatus::NoPath) return;
   const std::vector<Cell> cells = smoothPath(navigation.map, result.path);
   std::vector<glm::vec3> waypoints{position};

@@ -146,6 +146,15 @@ std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const s
   const std::int64_t connect = table.integer("connect", 8);
   if (connect != 4 && connect != 8) table.fail("connect", "must be 4 or 8");
   const Connectivity connectivity = connect == 4 ? Connectivity::Four : Connectivity::Eight;
+  const Heuristic heuristic = table.choice("heuristic",
+                                           {{toString(Heuristic::Manhattan), Heuristic::Manhattan},
+                                            {toString(Heuristic::Octile), Heuristic::Octile},
+                                            {toString(Heuristic::Euclidean), Heuristic::Euclidean}},
+                                           defaultHeuristic(connectivity));
+  if (!isAdmissible(heuristic, connectivity))
+    table.fail("heuristic", fmt::format("{} overestimates with {}-connected moves, so A* would miss shortest "
+                                        "paths (use octile or euclidean)",
+                                        toString(heuristic), connect));
 
   auto navigation = std::make_shared<NavigationGrid>();
   if (!mapName.empty()) {
@@ -172,6 +181,7 @@ std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const s
     *navigation = rasterizeObstacles(scene.model, scene.obstacles, *cellSize, clearance);
   }
   navigation->connectivity = connectivity;
+  navigation->heuristic = heuristic;
   return navigation;
 }
 

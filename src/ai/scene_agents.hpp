@@ -20,10 +20,19 @@ struct NavigationGrid {
   GridMap map;
   GridPlacement placement;
   Connectivity connectivity = Connectivity::Eight;
+  Heuristic heuristic = Heuristic::Octile;  // admissible for connectivity (the loader checks)
   // True when the blocked cells are walls of a map: they occlude sight and the boids avoid them. False
   // when they are the scene's spheres inflated by the clearance: only paths go around them (sight
   // tests the spheres themselves, and the model avoids spheres on its own).
   bool wallsFromMap = false;
+
+  // What the agents' A* searches use: the scene's connectivity and heuristic.
+  SearchOptions searchOptions() const {
+    SearchOptions options;
+    options.connectivity = connectivity;
+    options.heuristic = heuristic;
+    return options;
+  }
 };
 
 struct SceneAgents {

@@ -77,6 +77,9 @@ class PathCommand final : public Command {
     sub.add_option("--scen", scen_, "MovingAI .scen file: run every scenario and check its optimal length");
     sub.add_option("--connect", connect_, "4 or 8 neighbours (default 8; --scen needs 8)")
         ->check(CLI::IsMember({4, 8}));
+    sub.add_option("--heuristic", heuristic_,
+                   "A* heuristic: manhattan (4-connected only), octile or euclidean (default: the tightest "
+                   "admissible one, manhattan for 4, octile for 8)");
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
@@ -100,14 +103,14 @@ class PathCommand final : public Command {
     checkEndpoint(map, map_, start, "--from");
     checkEndpoint(map, map_, goal, "--to");
 
-    const ai::SearchOptions options = ai::searchOptions(connectivity());
+    const ai::SearchOptions options = searchOptions(connectivity());
     ai::PathFinder finder(map);
     const auto begin = std::chrono::steady_clock::now();
     const ai::PathResult result = finder.findPath(start, goal, options);
     const double seconds = secondsSince(begin);
 
-    fmt::print(summaryStream(json_), "map {} ({}x{}) | {}-connected | ({},{}) -> ({},{})\n", map_, map.width(), map.height(),
-               connect_, start.x, start.y, goal.x, goal.y);
+    fmt::print(summaryStream(json_), "map {} ({}x{}) | {}-connected | {} | ({},{}) -> ({},{})\n", map_, map.width(),
+               map.height(), connect_, ai::toString(options.heuristic), start.x, start.y, goal.x, goal.y);
     fmt::print(summaryStream(json_), "status {} | length {:.8f} | expansions {} | {:.3f} ms\n", ai::toString(result.status),
                result.length, result.expansions, seconds * 1e3);
     std::string cells;
@@ -117,6 +120,7 @@ class PathCommand final : public Command {
       printJson({{"command", "path"},
                  {"map", map_},
                  {"connect", connect_},
+                 {"heuristic", ai::toString(options.heuristic)},
                  {"from", cellJson(start)},
                  {"to", cellJson(goal)},
                  {"status", ai::toString(result.status)},
@@ -162,7 +166,7 @@ class PathCommand final : public Command {
       mapOf.push_back(&slot->second);
     }
 
-    const ai::SearchOptions options = ai::searchOptions(ai::Connectivity::Eight);
+    const ai::SearchOptions options = searchOptions(ai::Connectivity::Eight);
     std::vector<ai::PathResult> results;
     results.reserve(scenarios.size());
     const auto begin = std::chrono::steady_clock::now();
@@ -183,7 +187,8 @@ class PathCommand final : public Command {
 
     std::string mapNames;
     for (const auto& [file, loaded] : maps) mapNames += (mapNames.empty() ? "" : ", ") + file.string();
-    fmt::print(summaryStream(json_), "scenarios {} | {} | map {}\n", scenarios.size(), scen_, mapNames);
+    fmt::print(summaryStream(json_), "scenarios {} | {} | map {} | {}\n", scenarios.size(), scen_, mapNames,
+               ai::toString(options.heuristic));
     fmt::print(summaryStream(json_), "mismatches {}\n", mismatches.size());
     for (std::size_t k = 0; k < mismatches.size() && k < kMismatchesListed; ++k) {
       const ai::Scenario& s = scenarios[mismatches[k]];
@@ -202,6 +207,7 @@ class PathCommand final : public Command {
                  {"scen", scen_},
                  {"map", mapNames},
                  {"connect", 8},
+                 {"heuristic", ai::toString(options.heuristic)},
                  {"scenarios", scenarios.size()},
                  {"mismatches", mismatches.size()},
                  {"mismatch_lines", lines},
@@ -216,11 +222,28 @@ class PathCommand final : public Command {
     return connect_ == 4 ? ai::Connectivity::Four : ai::Connectivity::Eight;
   }
 
+  // --heuristic (validated: a known name, admissible for the connectivity), or the connectivity's default.
+  ai::SearchOptions searchOptions(ai::Connectivity connectivity) const {
+    ai::SearchOptions options = ai::searchOptions(connectivity);
+    if (heuristic_.empty()) return options;
+    const std::optional<ai::Heuristic> named = ai::heuristicNamed(heuristic_);
+    if (!named)
+      throw InputError("", 0, "--heuristic",
+                       fmt::format("unknown heuristic \"{}\" (accepted: {})", heuristic_, ai::heuristicNames()));
+    if (!ai::isAdmissible(*named, connectivity))
+      throw InputError("", 0, "--heuristic",
+                       fmt::format("{} overestimates with {}-connected moves, so A* would miss shortest paths",
+                                   heuristic_, static_cast<int>(connectivity)));
+    options.heuristic = *named;
+    return options;
+  }
+
   std::string map_;
   std::string from_;
   std::string to_;
   std::string scen_;
   int connect_ = 8;
+  std::string heuristic_;
   bool json_ = false;
 };
 

@@ -82,6 +82,7 @@ class StatsOverlay {
                 std::string(session.backend().name()).c_str());
     drawLegend(session);
     ImGui::End();
+    drawAgentLabels(session);
     ImGui::Render();
   }
 };

@@ -113,6 +113,9 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   ImGui::Checkbox("obstacles", &options.overlay.obstacles);
   ImGui::SameLine();
   ImGui::Checkbox("markers", &options.overlay.markers);
+  ImGui::Checkbox("paths", &options.overlay.paths);
+  ImGui::SameLine();
+  ImGui::Checkbox("senses", &options.overlay.senses);
   const int groups = static_cast<int>(session.world().scene.groups);
   std::string followed = controls.followGroup < 0 ? "none" : fmt::format("group {}", controls.followGroup);
   if (ImGui::BeginCombo("follow", followed.c_str())) {
@@ -230,6 +233,23 @@ void drawLegend(const DemoSession& session) {
     ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine();
     ImGui::TextUnformatted("predator; leaders: larger, lighter");
+  }
+}
+
+void drawAgentLabels(DemoSession& session) {
+  if (!session.frameOptions().overlay.senses) return;
+  ImDrawList& drawList = *ImGui::GetForegroundDrawList();
+  const float offset = 8.0f * ImGui::GetIO().FontGlobalScale;  // right of the marker, not on it
+  for (const render::Label& label : session.labels()) {
+    const std::optional<glm::vec2> pixel = session.camera().project(label.position);
+    if (!pixel) continue;
+    const ImVec2 at(pixel->x + offset, pixel->y - offset);
+    const ImVec2 size = ImGui::CalcTextSize(label.text.c_str());
+    // A dark plate under the text: readable on the sky, the floor and a flock alike.
+    drawList.AddRectFilled(ImVec2(at.x - 2.0f, at.y - 1.0f), ImVec2(at.x + size.x + 2.0f, at.y + size.y + 1.0f),
+                           IM_COL32(0, 0, 0, 150), 3.0f);
+    const glm::vec3 c = 0.5f * (label.colour + glm::vec3(1.0f));  // lightened: dark colours stay legible
+    drawList.AddText(at, ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), label.text.c_str());
   }
 }
 

@@ -56,4 +56,8 @@ void drawHelpOverlay(bool& open);
 // ImGui window: the panel's, and the stats overlay of headless frames.
 void drawLegend(const DemoSession& session);
 
+// Each agent's state beside it, over the whole frame (ImGui's foreground layer), when the overlay's
+// senses are shown: the window and headless frames both call it.
+void drawAgentLabels(DemoSession& session);
+
 }  // namespace murmur::app

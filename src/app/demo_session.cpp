@@ -99,13 +99,17 @@ void DemoSession::updateOverlay() {
   for (std::size_t i = 0; director && i < director->size(); ++i) {
     const bool leader = director->kind(i) == ai::AgentKind::Leader;
     const std::uint32_t group = director->group(i);
-    overlay.agents.push_back(
-        {director->position(i), leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
+    const glm::vec3 colour = leader ? render::groupColour(group) : render::kPredatorColour;
+    const glm::vec3 position = director->position(i);
+    overlay.agents.push_back({position, leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
     std::vector<glm::vec3> path = director->path(i);
-    if (path.size() >= 2)
-      overlay.paths.push_back(
-          {std::move(path), leader ? render::groupColour(group) : render::kPredatorColour});
+    if (path.size() >= 2) overlay.paths.push_back({std::move(path), colour});
+    const ai::SightParams& sight = director->sight(i);
+    overlay.senses.push_back(render::viewCone(position, director->heading(i), sight.halfAngle, sight.viewDistance, colour));
+    overlay.senses.push_back(render::horizontalCircle(position, director->hearing(i).range, colour));
+    overlay.labels.push_back({position, std::string(director->stateName(i)), colour});
   }
+  labels_ = overlay.labels;
   renderer_.setOverlay(overlay);
   overlayCurrent_ = true;
 }

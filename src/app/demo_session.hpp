@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ai/director.hpp"
 #include "app/backend.hpp"
@@ -17,6 +18,7 @@
 #include "render/boid_buffers.hpp"
 #include "render/camera.hpp"
 #include "render/frame_renderer.hpp"
+#include "render/overlay.hpp"
 #include "render/scene_view.hpp"
 
 namespace murmur::app {
@@ -62,6 +64,8 @@ class DemoSession {
   render::FrameOptions& frameOptions() { return options_; }
   const render::FrameOptions& frameOptions() const { return options_; }
   bool hasPredator() const;
+  // The agents' state labels of the overlay drawn last (for drawAgentLabels).
+  const std::vector<render::Label>& labels() const { return labels_; }
   const gpu::ContextInfo& contextInfo() const { return context_.info(); }
 
  private:
@@ -84,6 +88,7 @@ class DemoSession {
   gpu::ShaderLibrary shaders_;
   render::FrameRenderer renderer_;
   bool overlayCurrent_ = false;          // agents move every step
+  std::vector<render::Label> labels_;
   render::HostBoidBuffers hostBuffers_;  // the state of a cpu backend, uploaded when it changed
   bool hostBuffersCurrent_ = false;
   render::Camera camera_;

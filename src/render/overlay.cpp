@@ -5,7 +5,10 @@
 #include <span>
 #include <string>
 
+#include <numbers>
+
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 #include "render/meshes.hpp"
 #include "render/palette.hpp"
@@ -63,7 +66,36 @@ void addGrid(std::vector<LineVertex>& out, glm::vec3 lo, glm::vec3 hi, glm::vec4
   }
 }
 
+// Segments of a whole circle; an arc gets its share (at least 2).
+constexpr int kCircleSegments = 64;
+
+// The point at `radius` and `angle` (radians, from +x towards +z) around center, at center's height.
+glm::vec3 onHorizontalCircle(glm::vec3 center, float radius, float angle) {
+  return center + radius * glm::vec3(std::cos(angle), 0.0f, std::sin(angle));
+}
 }  // namespace
+
+Polyline viewCone(glm::vec3 apex, glm::vec3 heading, float halfAngle, float range, glm::vec3 colour) {
+  constexpr float kPi = std::numbers::pi_v<float>;
+  if (halfAngle >= kPi) return horizontalCircle(apex, range, colour);
+  const glm::vec2 flat(heading.x, heading.z);
+  const float facing = glm::dot(flat, flat) > 0.0f ? std::atan2(flat.y, flat.x) : 0.0f;
+  const int segments = std::max(2, static_cast<int>(std::ceil(kCircleSegments * halfAngle / kPi)));
+  Polyline cone{{apex}, colour};
+  for (int i = 0; i <= segments; ++i)
+    cone.points.push_back(
+        onHorizontalCircle(apex, range, facing - halfAngle + 2.0f * halfAngle * float(i) / float(segments)));
+  cone.points.push_back(apex);
+  return cone;
+}
+
+Polyline horizontalCircle(glm::vec3 center, float radius, glm::vec3 colour) {
+  Polyline circle{{}, colour};
+  for (int i = 0; i <= kCircleSegments; ++i)
+    circle.points.push_back(
+        onHorizontalCircle(center, radius, 2.0f * std::numbers::pi_v<float> * float(i % kCircleSegments) / kCircleSegments));
+  return circle;
+}
 
 Overlay sceneOverlay(const sim::Scene& scene, const sim::WallGrid* walls) {
   Overlay overlay;
@@ -191,6 +223,11 @@ void OverlayRenderer::set(const Overlay& overlay) {
     for (const Polyline& path : overlay.paths)
       for (std::size_t i = 1; i < path.points.size(); ++i)
         addLine(vertices, path.points[i - 1], path.points[i], glm::vec4(path.colour, 1.0f));
+  });
+  lineRun(&OverlayStyle::senses, [&] {
+    for (const Polyline& outline : overlay.senses)
+      for (std::size_t i = 1; i < outline.points.size(); ++i)
+        addLine(vertices, outline.points[i - 1], outline.points[i], glm::vec4(outline.colour, 0.75f));
   });
   lineVertices_.write(std::span<const LineVertex>(vertices));
   glVertexArrayVertexBuffer(lineArray_.id(), 0, lineVertices_.id(), 0, sizeof(LineVertex));

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -47,6 +48,21 @@ struct Polyline {
   glm::vec3 colour{1.0f};
 };
 
+// Text at a point of the world (an agent's state). The renderer draws no text: the demo draws labels
+// over the frame with its UI (app/demo_panel.cpp, drawLabels), at camera.project(position).
+struct Label {
+  glm::vec3 position{0.0f};
+  std::string text;
+  glm::vec3 colour{1.0f};
+};
+
+// An agent's view cone as an outline in the horizontal plane through apex: apex, the arc of radius
+// `range` from -halfAngle to +halfAngle (radians) around heading's horizontal direction, back to the
+// apex. halfAngle >= pi (seeing all round) gives the whole circle; a vertical or zero heading faces +x.
+Polyline viewCone(glm::vec3 apex, glm::vec3 heading, float halfAngle, float range, glm::vec3 colour);
+// A circle of `radius` around center in the horizontal plane (a hearing range), closed.
+Polyline horizontalCircle(glm::vec3 center, float radius, glm::vec3 colour);
+
 struct Overlay {
   glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};
   glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
@@ -56,6 +72,8 @@ struct Overlay {
   std::vector<glm::vec3> predators;  // static predator points
   std::vector<AgentMarker> agents;   // leaders and predators moved by the AI layer
   std::vector<Polyline> paths;       // e.g. an agent's A* path
+  std::vector<Polyline> senses;      // agents' view cones and hearing ranges
+  std::vector<Label> labels;         // agents' states, drawn by the demo's UI
 };
 
 // The overlay of a scene: its world box, obstacles, static goals ([[targets]]) and predators, and
@@ -73,6 +91,7 @@ struct OverlayStyle {
   bool obstacles = true;  // spheres and walls
   bool markers = true;    // goals, predators, agents
   bool paths = true;
+  bool senses = true;  // view cones, hearing ranges and the state labels
 };
 
 // One instance of an overlay shape (std430 mirror of Shape.vert.glsl's ShapeInstance).

@@ -58,6 +58,7 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.overlay.obstacles = r.boolean("show_obstacles", view.overlay.obstacles);
   view.overlay.markers = r.boolean("show_markers", view.overlay.markers);
   view.overlay.paths = r.boolean("show_paths", view.overlay.paths);
+  view.overlay.senses = r.boolean("show_senses", view.overlay.senses);
   r.finish();
   return view;
 }

@@ -272,6 +272,19 @@ connect = 4
   EXPECT_EQ(agents.walls, nullptr);
 }
 
+TEST(SceneAgentsGrids, TheHeuristicDefaultsToTheTightestAdmissibleAndCanBeChosen) {
+  const auto navigation = [](const std::string& keys) { return *load(kWorld + "[navigation]\ncell_size = 2\n" + keys).navigation; };
+  EXPECT_EQ(navigation("").heuristic, Heuristic::Octile);
+  EXPECT_EQ(navigation("connect = 4\n").heuristic, Heuristic::Manhattan);
+  EXPECT_EQ(navigation("connect = 4\nheuristic = \"octile\"\n").heuristic, Heuristic::Octile);
+  const NavigationGrid euclidean = navigation("heuristic = \"euclidean\"\n");
+  EXPECT_EQ(euclidean.heuristic, Heuristic::Euclidean);
+  // The agents' searches take both from the scene.
+  EXPECT_EQ(euclidean.searchOptions().heuristic, Heuristic::Euclidean);
+  EXPECT_EQ(euclidean.searchOptions().connectivity, Connectivity::Eight);
+  EXPECT_EQ(navigation("connect = 4\nheuristic = \"euclidean\"\n").searchOptions().connectivity, Connectivity::Four);
+}
+
 TEST(SceneAgentsGrids, AMapCoversTheWorld) {
   sim::ModelParams model;
   model.worldMin = glm::vec3(-100.0f, -10.0f, -50.0f);
@@ -386,13 +399,17 @@ TEST(SceneAgentsErrors, NavigationProblems) {
                       "needs map (a MovingAI file) or cell_size"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 2\nconnect = 6\n", 9, "navigation.connect",
                       "must be 4 or 8"));
+  EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 2\nheuristic = \"manhattan\"\n", 9,
+                      "navigation.heuristic", "manhattan overestimates with 8-connected moves"));
+  EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 2\nheuristic = \"chebyshev\"\n", 9,
+                      "navigation.heuristic", "unknown word \"chebyshev\" (accepted: \"manhattan\", \"octile\", \"euclidean\")"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 0.001\n", 8, "navigation.cell_size", "too small"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"no-such.map\"\n", 8, "navigation.map",
                       "no such map file 'no-such.map' (tried "));
   // With a map the placement is automatic: cell_size is not accepted.
   const std::string map = std::string(MURMUR_DATA_DIR) + "/movingai/den312d.map";
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"" + map + "\"\ncell_size = 2\n", 9, "navigation.cell_size",
-                      "unknown key (accepted: map, connect)"));
+                      "unknown key (accepted: map, connect, heuristic)"));
   // Points must lie on free cells.
   EXPECT_TRUE(rejects(kWorld + R"(
 [[obstacles]]

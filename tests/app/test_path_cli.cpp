@@ -82,6 +82,38 @@ TEST(PathCli, SingleQuery) {
   EXPECT_NE(four.out.find("length 4.00000000"), std::string::npos) << four.out;
 }
 
+// The number after "key": in a JSON object line.
+double jsonNumber(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1.0;
+  return std::stod(json.substr(at + key.size() + 3));
+}
+
+TEST(PathCli, TheHeuristicIsChosenByName) {
+  // Every choice admissible for 8-connected moves still finds the optimal lengths; Euclidean is the
+  // looser bound, so A* expands more nodes with it than with octile.
+  const std::string scen = "path --scen '" + kData + "maze-32-32-2-random-1.scen' --json";
+  const CliResult octile = runMurmur(scen);
+  const CliResult euclidean = runMurmur(scen + " --heuristic euclidean");
+  ASSERT_EQ(octile.exitCode, 0) << octile.err;
+  ASSERT_EQ(euclidean.exitCode, 0) << euclidean.err;
+  EXPECT_NE(octile.out.find("\"heuristic\":\"octile\""), std::string::npos) << octile.out;
+  EXPECT_NE(euclidean.out.find("\"heuristic\":\"euclidean\""), std::string::npos) << euclidean.out;
+  EXPECT_NE(euclidean.err.find("mismatches 0"), std::string::npos) << euclidean.err;
+  EXPECT_GT(jsonNumber(euclidean.out, "mean_expansions"), jsonNumber(octile.out, "mean_expansions"));
+
+  // 4-connected: Manhattan by default and on request, octile when asked; same length either way.
+  const std::string query = "path --map '" + kData + "arena.map' --from 1,11 --to 4,12 --connect 4 --json";
+  const CliResult manhattan = runMurmur(query + " --heuristic manhattan");
+  const CliResult fourOctile = runMurmur(query + " --heuristic octile");
+  ASSERT_EQ(manhattan.exitCode, 0) << manhattan.err;
+  ASSERT_EQ(fourOctile.exitCode, 0) << fourOctile.err;
+  EXPECT_NE(runMurmur(query).out.find("\"heuristic\":\"manhattan\""), std::string::npos);
+  EXPECT_NE(manhattan.err.find("| manhattan |"), std::string::npos) << manhattan.err;
+  EXPECT_EQ(jsonNumber(manhattan.out, "length"), 4.0);
+  EXPECT_EQ(jsonNumber(fourOctile.out, "length"), 4.0);
+}
+
 TEST(PathCli, BadMapExitsTwoWithOneLine) {
   const fs::path dir = scratchDir("path_bad_map");
   writeFile(dir / "bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n");
@@ -104,6 +136,12 @@ TEST(PathCli, OtherBadInputExitsTwo) {
   expectBadInput(runMurmur("path " + map), "--scen");
   expectBadInput(runMurmur("path --scen '" + kData + "no-such.scen'"), "no-such.scen");
   expectBadInput(runMurmur("path --scen '" + kData + "arena.map.scen' --connect 4"), "--connect");
+  // Manhattan overestimates once diagonals are allowed; an unknown name lists the accepted ones.
+  expectBadInput(runMurmur("path " + map + " --from 1,11 --to 4,12 --heuristic manhattan"),
+                 "--heuristic: manhattan overestimates with 8-connected moves");
+  expectBadInput(runMurmur("path --scen '" + kData + "arena.map.scen' --heuristic manhattan"), "--heuristic");
+  expectBadInput(runMurmur("path " + map + " --from 1,11 --to 4,12 --heuristic chebyshev"),
+                 "accepted: manhattan, octile, euclidean");
   expectBadInput(runMurmur("path --scen '" + kData + "arena.map.scen' --map '" + kData + "den312d.map'"),
                  "arena.map.scen:2:");
   const fs::path dir = scratchDir("path_bad_scen");

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,7 @@
 #include "render/camera.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/offscreen.hpp"
+#include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "render/view_uniforms.hpp"
 
@@ -267,6 +269,73 @@ TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
                        empty.at(*camera_.project(overlay.predators[0]))),
             0.0f)
       << "markers switched off";
+}
+
+TEST(OverlayGeometry, AViewConeSpansTheViewAngleAtTheViewDistance) {
+  const glm::vec3 apex(3.0f, 2.0f, -1.0f);
+  const float halfAngle = 0.6f, range = 7.0f;
+  // Facing +z (and up: the height of the heading does not turn the cone).
+  const Polyline cone = viewCone(apex, glm::vec3(0.0f, 5.0f, 2.0f), halfAngle, range, glm::vec3(1.0f));
+  ASSERT_GE(cone.points.size(), 5u);
+  EXPECT_EQ(cone.points.front(), apex);
+  EXPECT_EQ(cone.points.back(), apex);
+  float smallest = 10.0f, largest = -10.0f;
+  for (std::size_t i = 1; i + 1 < cone.points.size(); ++i) {
+    const glm::vec3 d = cone.points[i] - apex;
+    EXPECT_FLOAT_EQ(d.y, 0.0f);
+    EXPECT_NEAR(glm::length(d), range, 1e-5f);
+    const float angle = std::atan2(d.x, d.z);  // from +z, positive towards +x
+    smallest = std::min(smallest, angle);
+    largest = std::max(largest, angle);
+  }
+  EXPECT_NEAR(smallest, -halfAngle, 1e-5f);
+  EXPECT_NEAR(largest, halfAngle, 1e-5f);
+  // All round: the whole circle; a zero heading faces +x.
+  const Polyline all = viewCone(apex, glm::vec3(0.0f), std::numbers::pi_v<float>, range, glm::vec3(1.0f));
+  EXPECT_EQ(all.points.front(), all.points.back());
+  EXPECT_NEAR(glm::length(all.points.front() - apex), range, 1e-5f);
+  const Polyline ahead = viewCone(apex, glm::vec3(0.0f), 0.1f, range, glm::vec3(1.0f));
+  const glm::vec3 first = ahead.points[1] - apex, last = ahead.points[ahead.points.size() - 2] - apex;
+  EXPECT_NEAR(first.z, -last.z, 1e-5f) << "the arc is symmetric about +x";
+  EXPECT_NEAR(first.x, range * std::cos(0.1f), 1e-5f);
+}
+
+TEST(OverlayGeometry, AHorizontalCircleIsClosedAtItsRadius) {
+  const glm::vec3 centre(-2.0f, 4.0f, 5.0f);
+  const Polyline circle = horizontalCircle(centre, 3.0f, glm::vec3(1.0f));
+  ASSERT_GE(circle.points.size(), 17u);
+  EXPECT_EQ(circle.points.front(), circle.points.back());
+  for (const glm::vec3& p : circle.points) {
+    EXPECT_NEAR(glm::length(p - centre), 3.0f, 1e-5f);
+    EXPECT_FLOAT_EQ(p.y, centre.y);
+  }
+}
+
+TEST_F(RenderTest, SensesAreDrawnAndSwitchOff) {
+  Overlay overlay;
+  overlay.worldMin = glm::vec3(-15.0f);
+  overlay.worldMax = glm::vec3(15.0f);
+  // A ring around the middle at the height of the camera's target: its near edge lies on the screen
+  // below the centre.
+  overlay.senses.push_back(horizontalCircle(glm::vec3(0.0f), 8.0f, glm::vec3(1.0f, 0.0f, 0.0f)));
+  const glm::vec3 onRing = overlay.senses[0].points[overlay.senses[0].points.size() / 4];
+  const Image empty = render(flock({}, {}));
+  const Image shown = render(flock({}, {}), overlay);
+  const glm::vec2 pixel = *camera_.project(onRing);
+  // A line is a pixel wide: the largest change within a pixel of the projected point.
+  const auto change = [&](const Image& image) {
+    float largest = 0.0f;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const glm::vec2 at = pixel + glm::vec2(float(dx), float(dy));
+        largest = std::max(largest, difference(image.at(at), empty.at(at)));
+      }
+    return largest;
+  };
+  EXPECT_GT(change(shown), 0.1f) << "the ring is drawn";
+  options_.overlay.senses = false;
+  const float left = change(render(flock({}, {}), overlay));
+  EXPECT_EQ(left, 0.0f) << "senses switched off";
 }
 
 // Flocks beyond one storage binding are drawn in several ranges: every range lands. The groups come
