@@ -89,8 +89,7 @@ void parameterSliders(sim::ModelParams& model, bool weights) {
     if (param.key() == "perception.radius") viewModeCombo(model);
     const std::string label = weights ? std::string(param.name) : param.key();
     ImGui::SliderFloat(label.c_str(), &param.field.of(model), range.low, range.high, sliderFormat(range).c_str());
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s (%s)", std::string(param.meaning).c_str(), std::string(param.unit).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(param.meaning).c_str());
   }
 }
 
