@@ -88,7 +88,8 @@ void parameterSliders(sim::ModelParams& model, bool weights) {
     if ((param.section == "weights") != weights) continue;
     if (param.key() == "perception.radius") viewModeCombo(model);
     const std::string label = weights ? std::string(param.name) : param.key();
-    ImGui::SliderFloat(label.c_str(), &param.field.of(model), range.low, range.high, sliderFormat(range).c_str());
+    ImGui::SliderFloat(label.c_str(), &param.field.of(model), range.low, range.high,
+                       sliderFormat(range).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(param.meaning).c_str());
   }
 }

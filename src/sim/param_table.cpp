@@ -11,7 +11,7 @@
 namespace murmur::sim {
 namespace {
 
-constexpr float kLength = float(kMaxMagnitude);  // lengths, speeds, forces: docs/model.md, Limits
+constexpr float kMagnitudeLimit = float(kMaxMagnitude);  // lengths, speeds, forces: docs/model.md, Limits
 constexpr bool kIncluded = true, kExcluded = false;
 
 constexpr ParamField member(float ModelParams::*field) {
@@ -23,42 +23,43 @@ constexpr ParamField weight(float Weights::*field) {
 
 // section, name, field, default, minimum (included?), maximum, at most, slider range, unit, meaning
 constexpr ModelParam kModelParams[] = {
-    {"world", "margin", member(&ModelParams::margin), 10.0f, 0.0f, kIncluded, kLength, "", 0.0f, 50.0f, "units",
-     "width of the band inside the world's faces where containment pushes inward"},
+    {"world", "margin", member(&ModelParams::margin), 10.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     50.0f, "units", "width of the band inside the world's faces where containment pushes inward"},
     {"sim", "dt", member(&ModelParams::dt), 1.0f / 60.0f, 0.0f, kExcluded, 1.0f, "", 0.001f, 0.1f, "s",
      "simulated time of one step"},
-    {"boids", "mass", member(&ModelParams::mass), 1.0f, 0.0f, kExcluded, kLength, "", 0.1f, 10.0f, "mass",
-     "a boid's mass: acceleration is force / mass"},
-    {"boids", "max_speed", member(&ModelParams::maxSpeed), 10.0f, 0.0f, kExcluded, kLength, "", 0.5f, 50.0f,
-     "units/s", "velocities are clamped to this speed"},
-    {"boids", "min_speed", member(&ModelParams::minSpeed), 2.0f, 0.0f, kIncluded, kLength, "boids.max_speed",
-     0.0f, 50.0f, "units/s", "slower velocities are raised to this speed"},
-    {"boids", "max_force", member(&ModelParams::maxForce), 20.0f, 0.0f, kExcluded, kLength, "", 0.5f, 100.0f,
-     "mass units/s^2", "the summed force is clamped to this length"},
-    {"boids", "radius", member(&ModelParams::radius), 0.5f, 0.0f, kIncluded, kLength, "", 0.0f, 5.0f, "units",
-     "body radius: the clearance a boid keeps from obstacles"},
-    {"perception", "radius", member(&ModelParams::perceptionRadius), 5.0f, 0.0f, kExcluded, kLength, "", 0.5f,
-     50.0f, "units", "R: boids closer than this are neighbours"},
-    {"perception", "separation_radius", member(&ModelParams::separationRadius), 2.0f, 0.0f, kIncluded, kLength,
-     "perception.radius", 0.0f, 50.0f, "units", "Rs: neighbours closer than this push apart"},
+    {"boids", "mass", member(&ModelParams::mass), 1.0f, 0.0f, kExcluded, kMagnitudeLimit, "", 0.1f, 10.0f,
+     "mass", "a boid's mass: acceleration is force / mass"},
+    {"boids", "max_speed", member(&ModelParams::maxSpeed), 10.0f, 0.0f, kExcluded, kMagnitudeLimit, "", 0.5f,
+     50.0f, "units/s", "velocities are clamped to this speed"},
+    {"boids", "min_speed", member(&ModelParams::minSpeed), 2.0f, 0.0f, kIncluded, kMagnitudeLimit,
+     "boids.max_speed", 0.0f, 50.0f, "units/s", "slower velocities are raised to this speed"},
+    {"boids", "max_force", member(&ModelParams::maxForce), 20.0f, 0.0f, kExcluded, kMagnitudeLimit, "", 0.5f,
+     100.0f, "mass units/s^2", "the summed force is clamped to this length"},
+    {"boids", "radius", member(&ModelParams::radius), 0.5f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f, 5.0f,
+     "units", "body radius: the clearance a boid keeps from obstacles"},
+    {"perception", "radius", member(&ModelParams::perceptionRadius), 5.0f, 0.0f, kExcluded, kMagnitudeLimit,
+     "", 0.5f, 50.0f, "units", "R: boids closer than this are neighbours"},
+    {"perception", "separation_radius", member(&ModelParams::separationRadius), 2.0f, 0.0f, kIncluded,
+     kMagnitudeLimit, "perception.radius", 0.0f, 50.0f, "units",
+     "Rs: neighbours closer than this push apart"},
     {"perception", "fov_degrees", member(&ModelParams::fovDegrees), 270.0f, 0.0f, kExcluded, 360.0f, "", 1.0f,
      360.0f, "degrees", "field of view, centred on the heading; 360 sees all around"},
-    {"perception", "min_distance", member(&ModelParams::minDistance), 0.25f, 0.0f, kExcluded, kLength, "", 0.01f,
-     2.0f, "units", "d_min: separation treats closer neighbours as this far"},
-    {"avoidance", "lookahead", member(&ModelParams::lookahead), 1.0f, 0.0f, kIncluded, kLength, "", 0.0f, 5.0f,
-     "s", "travel time the obstacle detection box reaches beyond R"},
-    {"goal", "slow_radius", member(&ModelParams::slowRadius), 10.0f, 0.0f, kExcluded, kLength, "", 0.5f, 50.0f,
-     "units", "boids slow down within this distance of their goal"},
-    {"flee", "radius", member(&ModelParams::fleeRadius), 15.0f, 0.0f, kIncluded, kLength, "", 0.0f, 50.0f,
-     "units", "Rf: boids flee predators closer than this"},
-    {"cruise", "speed", member(&ModelParams::cruiseSpeed), 8.0f, 0.0f, kIncluded, kLength, "", 0.0f, 50.0f,
-     "units/s", "the speed the cruise force steers towards"},
-    {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
-     "1", "weight of separation (step 3)"},
+    {"perception", "min_distance", member(&ModelParams::minDistance), 0.25f, 0.0f, kExcluded, kMagnitudeLimit,
+     "", 0.01f, 2.0f, "units", "d_min: separation treats closer neighbours as this far"},
+    {"avoidance", "lookahead", member(&ModelParams::lookahead), 1.0f, 0.0f, kIncluded, kMagnitudeLimit, "",
+     0.0f, 5.0f, "s", "travel time the obstacle detection box reaches beyond R"},
+    {"goal", "slow_radius", member(&ModelParams::slowRadius), 10.0f, 0.0f, kExcluded, kMagnitudeLimit, "",
+     0.5f, 50.0f, "units", "boids slow down within this distance of their goal"},
+    {"flee", "radius", member(&ModelParams::fleeRadius), 15.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     50.0f, "units", "Rf: boids flee predators closer than this"},
+    {"cruise", "speed", member(&ModelParams::cruiseSpeed), 8.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     50.0f, "units/s", "the speed the cruise force steers towards"},
+    {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f,
+     10.0f, "1", "weight of separation (step 3)"},
     {"weights", "alignment", weight(&Weights::alignment), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
      "1", "weight of alignment (step 4)"},
-    {"weights", "cohesion", weight(&Weights::cohesion), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
-     "weight of cohesion (step 5)"},
+    {"weights", "cohesion", weight(&Weights::cohesion), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
+     "1", "weight of cohesion (step 5)"},
     {"weights", "avoidance", weight(&Weights::avoidance), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
      "1", "weight of obstacle avoidance (step 6)"},
     {"weights", "bounds", weight(&Weights::bounds), 2.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
@@ -109,7 +110,7 @@ bool ModelParam::inRange(float value) const {
 
 std::string ModelParam::rangeRule() const {
   // Limits of the magnitude (or none) go without saying here: their own message tells them.
-  if (maximum == kLength || maximum == kUnbounded)
+  if (maximum == kMagnitudeLimit || maximum == kUnbounded)
     return fmt::format("must be {} {}", minimumIncluded ? "at least" : "above", minimum);
   return fmt::format("must be in {}{}, {}]", minimumIncluded ? "[" : "(", minimum, maximum);
 }

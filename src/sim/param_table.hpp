@@ -42,7 +42,7 @@ struct ModelParam {
   std::string_view unit;     // "1" for a dimensionless factor
   std::string_view meaning;  // one line, plain text (docs/model.md repeats it)
 
-  std::string key() const;   // "perception.radius"
+  std::string key() const;  // "perception.radius"
   bool inRange(float value) const;
   // The limit as a sentence: "must be above 0", "must be in (0, 360]".
   std::string rangeRule() const;

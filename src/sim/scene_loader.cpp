@@ -279,8 +279,8 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   for (const ModelParam& param : modelParams()) {
     const float value = param.field.of(m);
     if (param.inRange(value)) continue;
-    fail(param.key(), value > param.maximum && double(param.maximum) == kMaxMagnitude ? kMagnitude
-                                                                                        : param.rangeRule());
+    fail(param.key(),
+         value > param.maximum && double(param.maximum) == kMaxMagnitude ? kMagnitude : param.rangeRule());
   }
 
   // [world]
@@ -305,7 +305,8 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   for (const ModelParam& param : modelParams()) {
     if (param.atMost.empty()) continue;
     const float bound = modelParam(param.atMost).field.of(m);
-    if (param.field.of(m) > bound) fail(param.key(), fmt::format("must be at most {} ({})", param.atMost, bound));
+    if (param.field.of(m) > bound)
+      fail(param.key(), fmt::format("must be at most {} ({})", param.atMost, bound));
   }
   // The minimum-image offset is only the true offset when no box side is shorter than 2 R.
   if (m.boundary == Boundary::Wrap) {

@@ -38,7 +38,8 @@ TEST(ParamTable, RowsHaveUniqueKeysDefaultsInRangeAndKnownBounds) {
 
 TEST(ParamTable, RowsAreTheDefaultsOfModelParams) {
   const ModelParams defaults;
-  for (const ModelParam& param : modelParams()) EXPECT_EQ(param.field.of(defaults), param.defaultValue) << param.key();
+  for (const ModelParam& param : modelParams())
+    EXPECT_EQ(param.field.of(defaults), param.defaultValue) << param.key();
   // Hand-written, so that a row and its member cannot be swapped unnoticed.
   EXPECT_EQ(defaults.maxSpeed, 10.0f);
   EXPECT_EQ(defaults.minSpeed, 2.0f);
@@ -67,8 +68,7 @@ Scene worldScene(glm::vec3 min, glm::vec3 max, int dims, Boundary boundary) {
 }
 
 std::vector<Scene> panelWorlds() {
-  return {Scene{},
-          worldScene({0, 0, 0}, {30, 1, 30}, 2, Boundary::Wrap),
+  return {Scene{}, worldScene({0, 0, 0}, {30, 1, 30}, 2, Boundary::Wrap),
           worldScene({0, 0, 0}, {60, 1, 40}, 2, Boundary::Contain),
           worldScene({-1000, -1000, -1000}, {1000, 1000, 1000}, 3, Boundary::Contain),
           worldScene({0, 0, 0}, {40, 40, 40}, 3, Boundary::Wrap)};
@@ -139,8 +139,8 @@ TEST(ParamPanel, ViewModeComboSetsBothValues) {
     EXPECT_EQ(model.perceptionRadius, mode.perceptionRadius);
     EXPECT_EQ(viewModeOf(model), &mode);
   }
-  EXPECT_EQ(model.fovDegrees, 90.0f);          // narrow, the last
-  EXPECT_EQ(model.separationRadius, 3.0f);     // lowered to its radius
+  EXPECT_EQ(model.fovDegrees, 90.0f);       // narrow, the last
+  EXPECT_EQ(model.separationRadius, 3.0f);  // lowered to its radius
   model.fovDegrees = 100.0f;
   EXPECT_EQ(viewModeOf(model), nullptr);
   // In a world 2000 wide the radius stays on its slider (at least 2000/128).
@@ -159,7 +159,8 @@ std::string trim(std::string_view cell) {
 }
 
 std::string unquoted(const std::string& cell) {
-  return cell.size() >= 2 && cell.front() == '`' && cell.back() == '`' ? cell.substr(1, cell.size() - 2) : cell;
+  return cell.size() >= 2 && cell.front() == '`' && cell.back() == '`' ? cell.substr(1, cell.size() - 2)
+                                                                       : cell;
 }
 
 // The rows under the header line `header` of a markdown table in `text` (the separator skipped),
@@ -188,7 +189,8 @@ float docNumber(const std::string& text) {
   if (text == "∞") return kUnbounded;
   const std::size_t slash = text.find('/');
   if (slash != std::string::npos)
-    return float(std::strtod(text.substr(0, slash).c_str(), nullptr) / std::strtod(text.substr(slash + 1).c_str(), nullptr));
+    return float(std::strtod(text.substr(0, slash).c_str(), nullptr) /
+                 std::strtod(text.substr(slash + 1).c_str(), nullptr));
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   EXPECT_EQ(*end, '\0') << "not a number: " << text;
@@ -221,7 +223,8 @@ TEST(ParamDocs, ModelMdHasEveryRowWithItsDefaultRangeUnitAndMeaning) {
     EXPECT_EQ(docNumber(range.substr(comma + 2, close - comma - 2)), param.maximum) << param.key();
     EXPECT_EQ(range[close], param.maximum == kUnbounded ? ')' : ']') << param.key();
     const std::string atMost = range.substr(close + 1);
-    EXPECT_EQ(atMost, param.atMost.empty() ? "" : ", at most `" + std::string(param.atMost) + "`") << param.key();
+    EXPECT_EQ(atMost, param.atMost.empty() ? "" : ", at most `" + std::string(param.atMost) + "`")
+        << param.key();
     EXPECT_EQ(row[3], param.unit) << param.key();
     EXPECT_EQ(row[4], param.meaning) << param.key();
   }

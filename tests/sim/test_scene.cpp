@@ -624,8 +624,8 @@ TEST(SceneParamTable, AtMostIsCheckedAgainstTheOtherParameter) {
   for (const ModelParam& param : modelParams()) {
     if (param.atMost.empty()) continue;
     const ModelParam& bound = modelParam(param.atMost);
-    const std::string text = fmt::format("[{}]\n{} = {}\n", param.section, param.name,
-                                         sceneNumber(bound.defaultValue * 1.5f));
+    const std::string text =
+        fmt::format("[{}]\n{} = {}\n", param.section, param.name, sceneNumber(bound.defaultValue * 1.5f));
     EXPECT_TRUE(rejects(text, 2, param.key(),
                         fmt::format("must be at most {} ({})", param.atMost, bound.defaultValue)));
   }
