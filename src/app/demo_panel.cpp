@@ -81,13 +81,16 @@ void viewModeCombo(sim::ModelParams& model) {
 }
 
 // A slider for each row of the parameter table (sim/param_table.hpp) in the weights section, or in
-// every other, within the range that keeps the model valid.
+// every other (under the name of its section), within the range that keeps the model valid.
 void parameterSliders(sim::ModelParams& model, bool weights) {
+  std::string_view section;
   for (const sim::EditRange& range : sim::editRanges(model)) {
     const sim::ModelParam& param = *range.param;
     if ((param.section == "weights") != weights) continue;
+    if (!weights && param.section != section) ImGui::TextDisabled("[%s]", std::string(param.section).c_str());
+    section = param.section;
     if (param.key() == "perception.radius") viewModeCombo(model);
-    const std::string label = weights ? std::string(param.name) : param.key();
+    const std::string label = fmt::format("{}##{}", param.name, param.key());  // shown: the name
     ImGui::SliderFloat(label.c_str(), &param.field.of(model), range.low, range.high,
                        sliderFormat(range).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(param.meaning).c_str());
