@@ -61,10 +61,10 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
 }
 
-// Enough decimals to show a hundredth of the slider's range, and the unit.
+// Enough decimals to set a thousandth of the slider's range (ImGui rounds to them), and the unit.
 std::string sliderFormat(const sim::EditRange& range) {
   const float span = range.high - range.low;
-  const int decimals = span > 0.0f ? std::max(0, int(std::ceil(-std::log10(span / 100.0f)))) : 2;
+  const int decimals = span > 0.0f ? std::max(0, int(std::ceil(-std::log10(span / 1000.0f)))) : 2;
   const std::string_view unit = range.param->unit;
   return unit == "1" ? fmt::format("%.{}f", decimals) : fmt::format("%.{}f {}", decimals, unit);
 }
