@@ -1,13 +1,16 @@
 #include "app/demo_panel.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 #include <imgui.h>
 
 #include "render/palette.hpp"
+#include "sim/param_table.hpp"
 
 namespace murmur::app {
 namespace {
@@ -58,37 +61,46 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
 }
 
+// Enough decimals to set a thousandth of the slider's range (ImGui rounds to them), and the unit.
+std::string sliderFormat(const sim::EditRange& range) {
+  const float span = range.high - range.low;
+  const int decimals = span > 0.0f ? std::max(0, int(std::ceil(-std::log10(span / 1000.0f)))) : 2;
+  const std::string_view unit = range.param->unit;
+  return unit == "1" ? fmt::format("%.{}f", decimals) : fmt::format("%.{}f {}", decimals, unit);
+}
+
+// The view mode combo: sets the field of view and the perception radius together.
+void viewModeCombo(sim::ModelParams& model) {
+  const sim::ViewMode* current = sim::viewModeOf(model);
+  if (!ImGui::BeginCombo("view mode", current ? std::string(current->name).c_str() : "custom")) return;
+  for (const sim::ViewMode& mode : sim::viewModes()) {
+    if (ImGui::Selectable(std::string(mode.name).c_str(), &mode == current)) sim::applyViewMode(model, mode);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(mode.sees).c_str());
+  }
+  ImGui::EndCombo();
+}
+
+// A slider for each row of the parameter table (sim/param_table.hpp) in the weights section, or in
+// every other (under the name of its section), within the range that keeps the model valid.
+void parameterSliders(sim::ModelParams& model, bool weights) {
+  std::string_view section;
+  for (const sim::EditRange& range : sim::editRanges(model)) {
+    const sim::ModelParam& param = *range.param;
+    if ((param.section == "weights") != weights) continue;
+    if (!weights && param.section != section) ImGui::TextDisabled("[%s]", std::string(param.section).c_str());
+    section = param.section;
+    if (param.key() == "perception.radius") viewModeCombo(model);
+    const std::string label = fmt::format("{}##{}", param.name, param.key());  // shown: the name
+    ImGui::SliderFloat(label.c_str(), &param.field.of(model), range.low, range.high,
+                       sliderFormat(range).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(param.meaning).c_str());
+  }
+}
+
 void modelSection(sim::ModelParams& model) {
-  if (ImGui::CollapsingHeader("weights")) {
-    sim::Weights& w = model.weights;
-    for (auto [label, value] : {std::pair{"separation", &w.separation},
-                                {"alignment", &w.alignment},
-                                {"cohesion", &w.cohesion},
-                                {"avoidance", &w.avoidance},
-                                {"bounds", &w.bounds},
-                                {"goal", &w.goal},
-                                {"flee", &w.flee},
-                                {"cruise", &w.cruise}})
-      ImGui::SliderFloat(label, value, 0.0f, 10.0f, "%.2f");
-  }
-  if (ImGui::CollapsingHeader("perception and speed")) {
-    // The grids hold (extent / R)^3 cells: a floor on R keeps them small, and a wrapping world
-    // needs every extent to be at least 2 R.
-    const glm::vec3 size = model.worldSize();
-    const float largest = std::max({size.x, model.dims == 3 ? size.y : 0.0f, size.z});
-    const float smallest = std::min({size.x, model.dims == 3 ? size.y : size.x, size.z});
-    const float maxRadius = model.boundary == sim::Boundary::Wrap ? 0.5f * smallest : 0.25f * smallest;
-    ImGui::SliderFloat("perception radius", &model.perceptionRadius, std::min(largest / 128.0f, maxRadius),
-                       maxRadius, "%.2f");
-    ImGui::SliderFloat("separation radius", &model.separationRadius, 0.0f, model.perceptionRadius, "%.2f");
-    ImGui::SliderFloat("field of view", &model.fovDegrees, 1.0f, 360.0f, "%.0f deg");
-    ImGui::SliderFloat("max speed", &model.maxSpeed, 0.5f, 50.0f, "%.1f");
-    ImGui::SliderFloat("min speed", &model.minSpeed, 0.0f, model.maxSpeed, "%.1f");
-    ImGui::SliderFloat("cruise speed", &model.cruiseSpeed, 0.0f, model.maxSpeed, "%.1f");
-    ImGui::SliderFloat("max force", &model.maxForce, 0.5f, 100.0f, "%.1f");
-    model.separationRadius = std::min(model.separationRadius, model.perceptionRadius);
-    model.minSpeed = std::min(model.minSpeed, model.maxSpeed);
-  }
+  if (ImGui::CollapsingHeader("weights")) parameterSliders(model, true);
+  if (ImGui::CollapsingHeader("model parameters")) parameterSliders(model, false);
+  sim::clampToAtMost(model);
 }
 
 void viewSection(DemoSession& session, DemoControls& controls) {

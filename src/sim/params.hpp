@@ -1,6 +1,8 @@
 #pragma once
-// The parameters of the flocking model (docs/model.md), with their scene keys, units and limits.
-// Defaults are the model's. Scene loading validates the limits; code may assume them.
+// The parameters of the flocking model (docs/model.md). The real-valued ones are rows of the
+// parameter table (param_table.hpp: key, default, limits, unit, meaning); the world's shape and the
+// named choices are read by the scene loader. Scene loading validates the limits; code may assume
+// them.
 #include <cstdint>
 
 #include <glm/vec3.hpp>
@@ -10,17 +12,25 @@ namespace murmur::sim {
 enum class Boundary : std::uint32_t { Contain = 0, Wrap = 1 };
 enum class GoalMode : std::uint32_t { Front = 0, All = 1 };
 
-// [weights]: dimensionless multipliers of the eight forces, each >= 0.
+struct ModelParams;
+struct Weights;
+// The defaults of the real-valued parameters: their rows of the parameter table (param_table.hpp),
+// which owns their keys, defaults, limits, units and meanings. A member that asks for the default
+// of a member without a row throws std::logic_error the first time a ModelParams is made.
+float modelDefault(float ModelParams::*member);
+float modelDefault(float Weights::*member);
+
+// [weights]: dimensionless multipliers of the nine forces.
 struct Weights {
-  float separation = 1.5f;
-  float alignment = 1.0f;
-  float cohesion = 1.0f;
-  float avoidance = 3.0f;
-  float bounds = 2.0f;
-  float goal = 0.5f;
-  float flee = 3.0f;
-  float cruise = 3.0f;
-  float walls = 3.0f;  // the wall term (map worlds; docs/model.md step 6b), not in model v1's table
+  float separation = modelDefault(&Weights::separation);
+  float alignment = modelDefault(&Weights::alignment);
+  float cohesion = modelDefault(&Weights::cohesion);
+  float avoidance = modelDefault(&Weights::avoidance);
+  float bounds = modelDefault(&Weights::bounds);
+  float goal = modelDefault(&Weights::goal);
+  float flee = modelDefault(&Weights::flee);
+  float cruise = modelDefault(&Weights::cruise);
+  float walls = modelDefault(&Weights::walls);  // the wall term (map worlds; docs/model.md step 6b)
 };
 
 struct ModelParams {
@@ -29,29 +39,29 @@ struct ModelParams {
   glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};   // units; min < max on every active axis
   glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
   Boundary boundary = Boundary::Contain;
-  float margin = 10.0f;                           // units, >= 0: width of the containment band
+  float margin = modelDefault(&ModelParams::margin);
   // [sim]
-  float dt = 1.0f / 60.0f;                        // seconds, > 0
+  float dt = modelDefault(&ModelParams::dt);
   // [boids]
-  float mass = 1.0f;                              // > 0
-  float maxSpeed = 10.0f;                         // units/s, > 0
-  float minSpeed = 2.0f;                          // units/s, 0 <= min_speed <= max_speed
-  float maxForce = 20.0f;                         // mass * units/s^2, > 0
-  float radius = 0.5f;                            // units, >= 0: body radius (obstacle clearance)
+  float mass = modelDefault(&ModelParams::mass);
+  float maxSpeed = modelDefault(&ModelParams::maxSpeed);
+  float minSpeed = modelDefault(&ModelParams::minSpeed);
+  float maxForce = modelDefault(&ModelParams::maxForce);
+  float radius = modelDefault(&ModelParams::radius);
   // [perception]
-  float perceptionRadius = 5.0f;                  // R, units, > 0
-  float separationRadius = 2.0f;                  // Rs, units, 0 <= Rs <= R
-  float fovDegrees = 270.0f;                      // (0, 360]; 360 sees all around
-  float minDistance = 0.25f;                      // d_min, units, > 0
+  float perceptionRadius = modelDefault(&ModelParams::perceptionRadius);
+  float separationRadius = modelDefault(&ModelParams::separationRadius);
+  float fovDegrees = modelDefault(&ModelParams::fovDegrees);
+  float minDistance = modelDefault(&ModelParams::minDistance);
   // [avoidance]
-  float lookahead = 1.0f;                         // seconds of travel, >= 0
+  float lookahead = modelDefault(&ModelParams::lookahead);
   // [goal]
   GoalMode goalMode = GoalMode::Front;
-  float slowRadius = 10.0f;                       // units, > 0
+  float slowRadius = modelDefault(&ModelParams::slowRadius);
   // [flee]
-  float fleeRadius = 15.0f;                       // Rf, units, >= 0
+  float fleeRadius = modelDefault(&ModelParams::fleeRadius);
   // [cruise]
-  float cruiseSpeed = 8.0f;                       // units/s, >= 0
+  float cruiseSpeed = modelDefault(&ModelParams::cruiseSpeed);
   Weights weights;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }

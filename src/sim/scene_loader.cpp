@@ -18,6 +18,7 @@
 
 #include "sim/error.hpp"
 #include "sim/grid.hpp"
+#include "sim/param_table.hpp"
 #include "sim/scene_toml.hpp"
 
 namespace murmur::sim {
@@ -43,8 +44,18 @@ std::vector<int> activeAxes(int dims) {
 
 // ---- Reading ----
 
-float real(TableReader& table, std::string_view key, float fallback) {
-  return static_cast<float>(table.number(key, fallback));
+// The parameter table's rows of `section` (param_table.hpp), in table order; absent keys keep the
+// model's value (its default, or a view mode's).
+void readParams(TableReader& table, std::string_view section, ModelParams& m) {
+  for (const ModelParam& param : modelParams())
+    if (param.section == section)
+      param.field.of(m) = static_cast<float>(table.number(param.name, param.field.of(m)));
+}
+
+// A section that holds only table rows, e.g. [flee].
+void readParamSection(TableReader& table, std::string_view section, ModelParams& m) {
+  readParams(table, section, m);
+  table.finish();
 }
 
 std::int64_t integerInRange(TableReader& table, std::string_view key, std::int64_t fallback, std::int64_t lo,
@@ -66,12 +77,12 @@ void readWorld(TableReader& world, ModelParams& m) {
   m.worldMax = world.vec3("max", m.worldMax);
   m.boundary =
       world.choice("boundary", {{"contain", Boundary::Contain}, {"wrap", Boundary::Wrap}}, m.boundary);
-  m.margin = real(world, "margin", m.margin);
+  readParams(world, "world", m);
   world.finish();
 }
 
 void readSim(TableReader& sim, Scene& scene) {
-  scene.model.dt = real(sim, "dt", scene.model.dt);
+  readParams(sim, "sim", scene.model);
   scene.seed = nonNegativeInteger(sim, "seed", scene.seed);
   scene.steps = nonNegativeInteger(sim, "steps", scene.steps);
   scene.spawn = sim.choice("spawn", {{"box", Spawn::Box}, {"sphere", Spawn::Sphere}}, scene.spawn);
@@ -79,50 +90,28 @@ void readSim(TableReader& sim, Scene& scene) {
 }
 
 void readBoids(TableReader& boids, Scene& scene) {
-  ModelParams& m = scene.model;
   scene.count =
       static_cast<std::uint32_t>(integerInRange(boids, "count", scene.count, 0, kMaxBoids, kCountRule));
   scene.groups =
       static_cast<std::uint32_t>(integerInRange(boids, "groups", scene.groups, 1, kMaxGroups, kGroupsRule));
-  m.mass = real(boids, "mass", m.mass);
-  m.maxSpeed = real(boids, "max_speed", m.maxSpeed);
-  m.minSpeed = real(boids, "min_speed", m.minSpeed);
-  m.maxForce = real(boids, "max_force", m.maxForce);
-  m.radius = real(boids, "radius", m.radius);
+  readParams(boids, "boids", scene.model);
   boids.finish();
 }
 
+// A view mode first: the table's keys of the section override its two values.
 void readPerception(TableReader& perception, ModelParams& m) {
-  m.perceptionRadius = real(perception, "radius", m.perceptionRadius);
-  m.separationRadius = real(perception, "separation_radius", m.separationRadius);
-  m.fovDegrees = real(perception, "fov_degrees", m.fovDegrees);
-  m.minDistance = real(perception, "min_distance", m.minDistance);
-  perception.finish();
+  std::vector<std::pair<std::string_view, const ViewMode*>> views;
+  for (const ViewMode& mode : viewModes()) views.emplace_back(mode.name, &mode);
+  if (const ViewMode* view = perception.choice("view", views, static_cast<const ViewMode*>(nullptr))) {
+    m.fovDegrees = view->fovDegrees;
+    m.perceptionRadius = view->perceptionRadius;
+  }
+  readParamSection(perception, "perception", m);
 }
 
 void readGoal(TableReader& goal, ModelParams& m) {
   m.goalMode = goal.choice("mode", {{"front", GoalMode::Front}, {"all", GoalMode::All}}, m.goalMode);
-  m.slowRadius = real(goal, "slow_radius", m.slowRadius);
-  goal.finish();
-}
-
-void readWeights(TableReader& weights, Weights& w) {
-  w.separation = real(weights, "separation", w.separation);
-  w.alignment = real(weights, "alignment", w.alignment);
-  w.cohesion = real(weights, "cohesion", w.cohesion);
-  w.avoidance = real(weights, "avoidance", w.avoidance);
-  w.bounds = real(weights, "bounds", w.bounds);
-  w.goal = real(weights, "goal", w.goal);
-  w.flee = real(weights, "flee", w.flee);
-  w.cruise = real(weights, "cruise", w.cruise);
-  w.walls = real(weights, "walls", w.walls);
-  weights.finish();
-}
-
-// A section holding a single number, e.g. [flee] radius.
-void readSingle(TableReader& section, std::string_view key, float& value) {
-  value = real(section, key, value);
-  section.finish();
+  readParamSection(goal, "goal", m);
 }
 
 Scene readScene(const SceneDocument& document) {
@@ -154,11 +143,11 @@ Scene readScene(const SceneDocument& document) {
   if (sim) readSim(*sim, scene);
   if (boids) readBoids(*boids, scene);
   if (perception) readPerception(*perception, m);
-  if (avoidance) readSingle(*avoidance, "lookahead", m.lookahead);
+  if (avoidance) readParamSection(*avoidance, "avoidance", m);
   if (goal) readGoal(*goal, m);
-  if (flee) readSingle(*flee, "radius", m.fleeRadius);
-  if (cruise) readSingle(*cruise, "speed", m.cruiseSpeed);
-  if (weights) readWeights(*weights, m.weights);
+  if (flee) readParamSection(*flee, "flee", m);
+  if (cruise) readParamSection(*cruise, "cruise", m);
+  if (weights) readParamSection(*weights, "weights", m);
 
   for (TableReader& obstacle : obstacles) {
     scene.obstacles.push_back({obstacle.vec3("center"), static_cast<float>(obstacle.number("radius"))});
@@ -239,48 +228,18 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
                                    acceleration, kMaxForceBound));
 }
 
-// Throws for the first limit the scene breaks, in the order of model.md's table.
+// Throws for the first limit the scene breaks: finite values, magnitudes, the parameter table's
+// ranges in its order, then the limits across keys.
 void checkScene(const Scene& scene, const SceneDocument* document) {
   const auto fail = [&](const std::string& key, const std::string& message) {
     throw InputError(scene.path, lineOf(document, key), key, message);
   };
   const ModelParams& m = scene.model;
-  const Weights& w = m.weights;
 
   // Finite first, so that the limits below are plain comparisons.
   const std::string kFinite = "must be a finite number";
-  const std::pair<const char*, float> reals[] = {
-      {"world.margin", m.margin},
-      {"sim.dt", m.dt},
-      {"boids.mass", m.mass},
-      {"boids.max_speed", m.maxSpeed},
-      {"boids.min_speed", m.minSpeed},
-      {"boids.max_force", m.maxForce},
-      {"boids.radius", m.radius},
-      {"perception.radius", m.perceptionRadius},
-      {"perception.separation_radius", m.separationRadius},
-      {"perception.fov_degrees", m.fovDegrees},
-      {"perception.min_distance", m.minDistance},
-      {"avoidance.lookahead", m.lookahead},
-      {"goal.slow_radius", m.slowRadius},
-      {"flee.radius", m.fleeRadius},
-      {"cruise.speed", m.cruiseSpeed},
-  };
-  const std::pair<const char*, float> weights[] = {
-      {"weights.separation", w.separation},
-      {"weights.alignment", w.alignment},
-      {"weights.cohesion", w.cohesion},
-      {"weights.avoidance", w.avoidance},
-      {"weights.bounds", w.bounds},
-      {"weights.goal", w.goal},
-      {"weights.flee", w.flee},
-      {"weights.cruise", w.cruise},
-      {"weights.walls", w.walls},
-  };
-  for (const auto& [key, value] : reals)
-    if (!std::isfinite(value)) fail(key, kFinite);
-  for (const auto& [key, value] : weights)
-    if (!std::isfinite(value)) fail(key, kFinite);
+  for (const ModelParam& param : modelParams())
+    if (!std::isfinite(param.field.of(m))) fail(param.key(), kFinite);
   const auto checkFiniteVec3 = [&](const std::string& key, const glm::vec3& v) {
     if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) fail(key, kFinite);
   };
@@ -297,8 +256,6 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
 
   // Magnitudes (float32 headroom: squares and products of these stay finite).
   const std::string kMagnitude = fmt::format("must be within +-{:g} (docs/model.md, Limits)", kMaxMagnitude);
-  for (const auto& [key, value] : reals)
-    if (std::abs(double(value)) > kMaxMagnitude) fail(key, kMagnitude);
   const auto checkVec3Magnitude = [&](const std::string& key, const glm::vec3& v) {
     for (int axis = 0; axis < 3; ++axis)
       if (std::abs(double(v[axis])) > kMaxMagnitude) fail(key, kMagnitude);
@@ -318,6 +275,14 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   for (std::size_t i = 0; i < scene.predators.size(); ++i)
     checkVec3Magnitude(fmt::format("predators[{}].position", i), scene.predators[i]);
 
+  // The table's ranges (lengths, speeds and forces have the magnitude limit as their maximum).
+  for (const ModelParam& param : modelParams()) {
+    const float value = param.field.of(m);
+    if (param.inRange(value)) continue;
+    fail(param.key(),
+         value > param.maximum && double(param.maximum) == kMaxMagnitude ? kMagnitude : param.rangeRule());
+  }
+
   // [world]
   if (m.dims != 2 && m.dims != 3) fail("world.dims", kDimsRule);
   const glm::vec3 extent = m.worldSize();
@@ -326,7 +291,6 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       fail("world.max", fmt::format("must be above world.min on every active axis ({}: {} is not above {})",
                                     kAxisNames[axis], m.worldMax[axis], m.worldMin[axis]));
   }
-  if (m.margin < 0.0f) fail("world.margin", "must be at least 0");
   if (m.boundary == Boundary::Contain) {
     for (int axis : activeAxes(m.dims))
       if (2.0f * m.margin >= extent[axis])
@@ -334,34 +298,16 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
              fmt::format("leaves no interior: 2 * margin must be below the world's {} extent ({})",
                          kAxisNames[axis], extent[axis]));
   }
-  // [sim]
-  if (m.dt <= 0.0f || m.dt > 1.0f) fail("sim.dt", "must be in (0, 1]");
   // [boids]
   if (scene.count > kMaxBoids) fail("boids.count", kCountRule);
   if (scene.groups < 1 || scene.groups > kMaxGroups) fail("boids.groups", kGroupsRule);
-  if (m.mass <= 0.0f) fail("boids.mass", "must be above 0");
-  if (m.maxSpeed <= 0.0f) fail("boids.max_speed", "must be above 0");
-  if (m.minSpeed < 0.0f) fail("boids.min_speed", "must be at least 0");
-  if (m.minSpeed > m.maxSpeed)
-    fail("boids.min_speed", fmt::format("must be at most boids.max_speed ({})", m.maxSpeed));
-  if (m.maxForce <= 0.0f) fail("boids.max_force", "must be above 0");
-  if (m.radius < 0.0f) fail("boids.radius", "must be at least 0");
-  // [perception]
-  if (m.perceptionRadius <= 0.0f) fail("perception.radius", "must be above 0");
-  if (m.separationRadius < 0.0f) fail("perception.separation_radius", "must be at least 0");
-  if (m.separationRadius > m.perceptionRadius)
-    fail("perception.separation_radius",
-         fmt::format("must be at most perception.radius ({})", m.perceptionRadius));
-  if (m.fovDegrees <= 0.0f || m.fovDegrees > 360.0f) fail("perception.fov_degrees", "must be in (0, 360]");
-  if (m.minDistance <= 0.0f) fail("perception.min_distance", "must be above 0");
-  // [avoidance], [goal], [flee], [cruise]
-  if (m.lookahead < 0.0f) fail("avoidance.lookahead", "must be at least 0");
-  if (m.slowRadius <= 0.0f) fail("goal.slow_radius", "must be above 0");
-  if (m.fleeRadius < 0.0f) fail("flee.radius", "must be at least 0");
-  if (m.cruiseSpeed < 0.0f) fail("cruise.speed", "must be at least 0");
-  // [weights]
-  for (const auto& [key, value] : weights)
-    if (value < 0.0f) fail(key, "must be at least 0");
+  // A parameter at most another (min_speed, separation_radius).
+  for (const ModelParam& param : modelParams()) {
+    if (param.atMost.empty()) continue;
+    const float bound = modelParam(param.atMost).field.of(m);
+    if (param.field.of(m) > bound)
+      fail(param.key(), fmt::format("must be at most {} ({})", param.atMost, bound));
+  }
   // The minimum-image offset is only the true offset when no box side is shorter than 2 R.
   if (m.boundary == Boundary::Wrap) {
     for (int axis : activeAxes(m.dims))

@@ -61,15 +61,16 @@ class TableReader {
   std::vector<glm::vec3> vec3List(std::string_view key);
 
   // A string that must be one of `words`, mapped to its value; other words fail listing the accepted
-  // ones. T is deduced from the fallback; the required form names it:
+  // ones. T is deduced from the fallback; the required form names it. `words` is a braced list of
+  // (word, value) pairs, or any range of them (a table of names built elsewhere):
   //   reader.choice("boundary", {{"contain", Boundary::Contain}, {"wrap", Boundary::Wrap}}, fallback)
   //   reader.choice<Kind>("kind", {{"leader", Kind::Leader}, {"predator", Kind::Predator}})
-  template <class T>
-  T choice(std::string_view key, std::initializer_list<std::pair<std::string_view, T>> words) {
+  template <class T, class Words = std::initializer_list<std::pair<std::string_view, T>>>
+  T choice(std::string_view key, const Words& words) {
     return pick(key, string(key), words);
   }
-  template <class T>
-  T choice(std::string_view key, std::initializer_list<std::pair<std::string_view, T>> words, T fallback) {
+  template <class T, class Words = std::initializer_list<std::pair<std::string_view, T>>>
+  T choice(std::string_view key, const Words& words, T fallback) {
     const std::optional<std::string> word = optionalString(key);
     return word ? pick(key, *word, words) : fallback;
   }
@@ -102,9 +103,8 @@ class TableReader {
   [[noreturn]] void failUnknownWord(std::string_view key, const std::string& word,
                                     const std::vector<std::string_view>& accepted) const;
 
-  template <class T>
-  T pick(std::string_view key, const std::string& word,
-         std::initializer_list<std::pair<std::string_view, T>> words) const {
+  template <class Words>
+  auto pick(std::string_view key, const std::string& word, const Words& words) const {
     std::vector<std::string_view> accepted;
     for (const auto& [name, value] : words) {
       if (name == word) return value;

@@ -1,5 +1,7 @@
 // Scene files: the shipped scenes, defaults, the mapping of keys onto fields, and one test per
 // validation rule, each checking the reported key and line (messages must stay one line).
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -7,9 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "sim/error.hpp"
+#include "sim/param_table.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/scene_toml.hpp"
 
@@ -133,6 +137,7 @@ TEST(SceneDefaults, EmptySceneHasModelTableDefaults) {
   EXPECT_FLOAT_EQ(m.weights.goal, 0.5f);
   EXPECT_FLOAT_EQ(m.weights.flee, 3.0f);
   EXPECT_FLOAT_EQ(m.weights.cruise, 3.0f);
+  EXPECT_FLOAT_EQ(m.weights.walls, 3.0f);
   EXPECT_EQ(scene.seed, 1u);
   EXPECT_EQ(scene.steps, 0u);
   EXPECT_EQ(scene.spawn, Spawn::Box);
@@ -189,6 +194,7 @@ bounds = 1.5
 goal = 1.6
 flee = 1.7
 cruise = 1.8
+walls = 1.9
 [[obstacles]]
 center = [1, 2, 3]
 radius = 4
@@ -236,6 +242,7 @@ position = [8, 9, 10]
   EXPECT_FLOAT_EQ(m.weights.goal, 1.6f);
   EXPECT_FLOAT_EQ(m.weights.flee, 1.7f);
   EXPECT_FLOAT_EQ(m.weights.cruise, 1.8f);
+  EXPECT_FLOAT_EQ(m.weights.walls, 1.9f);
   ASSERT_EQ(scene.obstacles.size(), 2u);
   EXPECT_EQ(scene.obstacles[0].center, glm::vec3(1.0f, 2.0f, 3.0f));
   EXPECT_FLOAT_EQ(scene.obstacles[0].radius, 4.0f);
@@ -529,7 +536,7 @@ TEST(SceneLimits, CruiseSpeedMustNotBeNegative) {
 
 TEST(SceneLimits, EveryWeightMustNotBeNegative) {
   for (const char* weight :
-       {"separation", "alignment", "cohesion", "avoidance", "bounds", "goal", "flee", "cruise"}) {
+       {"separation", "alignment", "cohesion", "avoidance", "bounds", "goal", "flee", "cruise", "walls"}) {
     EXPECT_TRUE(rejects(std::string("[weights]\n") + weight + " = -0.1\n", 2,
                         std::string("weights.") + weight, "must be at least 0"));
   }
@@ -571,6 +578,96 @@ TEST(SceneLimits, SeedMustNotBeNegative) {
 
 TEST(SceneLimits, StepsMustNotBeNegative) {
   EXPECT_TRUE(rejects("[sim]\nsteps = -5\n", 2, "sim.steps", "must be at least 0"));
+}
+
+// ---- Every row of the parameter table (sim/param_table.hpp) ----
+
+// `value` as scene text: the shortest decimal that reads back as the same float.
+std::string sceneNumber(float value) {
+  return fmt::format("{}", value);
+}
+
+// A value inside the row's range and its atMost bound, other than the default.
+float valueInRange(const ModelParam& param) {
+  const float bound = param.atMost.empty() ? param.maximum : modelParam(param.atMost).defaultValue;
+  const float value = param.defaultValue * 1.25f;
+  return value <= bound ? value : 0.5f * (param.defaultValue + bound);
+}
+
+TEST(SceneParamTable, EveryParameterInItsRangeReachesItsField) {
+  for (const ModelParam& param : modelParams()) {
+    const float value = valueInRange(param);
+    ASSERT_NE(value, param.defaultValue) << param.key();
+    ASSERT_TRUE(param.inRange(value)) << param.key();
+    const std::string text = fmt::format("[{}]\n{} = {}\n", param.section, param.name, sceneNumber(value));
+    const Scene scene = parseScene(text, kSource);
+    EXPECT_EQ(param.field.of(scene.model), value) << text;
+  }
+}
+
+TEST(SceneParamTable, EveryParameterOutOfItsRangeIsRejectedAtItsKey) {
+  for (const ModelParam& param : modelParams()) {
+    const auto text = [&](const std::string& value) {
+      return fmt::format("[{}]\n{} = {}\n", param.section, param.name, value);
+    };
+    // Below: the minimum itself when it is excluded, else a little under it.
+    const float below = param.minimumIncluded ? param.minimum - 0.5f * std::max(1.0f, std::abs(param.minimum))
+                                              : param.minimum;
+    EXPECT_TRUE(rejects(text(sceneNumber(below)), 2, param.key(), param.rangeRule())) << below;
+    // Above: past the maximum, or, with none, past float32 (the reader's own limit).
+    EXPECT_TRUE(rejects(text(param.maximum == kUnbounded ? "1e39" : sceneNumber(1.5f * param.maximum)), 2,
+                        param.key()));
+  }
+}
+
+TEST(SceneParamTable, AtMostIsCheckedAgainstTheOtherParameter) {
+  for (const ModelParam& param : modelParams()) {
+    if (param.atMost.empty()) continue;
+    const ModelParam& bound = modelParam(param.atMost);
+    const std::string text =
+        fmt::format("[{}]\n{} = {}\n", param.section, param.name, sceneNumber(bound.defaultValue * 1.5f));
+    EXPECT_TRUE(rejects(text, 2, param.key(),
+                        fmt::format("must be at most {} ({})", param.atMost, bound.defaultValue)));
+  }
+}
+
+// ---- [perception] view: field of view and radius by name ----
+
+TEST(SceneViewModes, EachModeSetsFieldOfViewAndRadius) {
+  const auto view = [](const std::string& name) {
+    return parseScene("[perception]\nview = \"" + name + "\"\n", kSource).model;
+  };
+  EXPECT_EQ(view("wide").fovDegrees, 270.0f);
+  EXPECT_EQ(view("wide").perceptionRadius, 5.0f);
+  EXPECT_EQ(view("limited").fovDegrees, 180.0f);
+  EXPECT_EQ(view("limited").perceptionRadius, 4.0f);
+  EXPECT_EQ(view("narrow").fovDegrees, 90.0f);
+  EXPECT_EQ(view("narrow").perceptionRadius, 3.0f);
+  for (const ViewMode& mode : viewModes()) {
+    EXPECT_EQ(view(std::string(mode.name)).fovDegrees, mode.fovDegrees);
+    EXPECT_EQ(view(std::string(mode.name)).perceptionRadius, mode.perceptionRadius);
+  }
+}
+
+TEST(SceneViewModes, ExplicitKeysOverrideTheModeWhereverTheyAre) {
+  const ModelParams fov = parseScene("[perception]\nview = \"narrow\"\nfov_degrees = 120\n", kSource).model;
+  EXPECT_EQ(fov.fovDegrees, 120.0f);
+  EXPECT_EQ(fov.perceptionRadius, 3.0f);
+  const ModelParams radius = parseScene("[perception]\nradius = 4.5\nview = \"limited\"\n", kSource).model;
+  EXPECT_EQ(radius.fovDegrees, 180.0f);
+  EXPECT_EQ(radius.perceptionRadius, 4.5f);
+}
+
+TEST(SceneViewModes, UnknownModeIsRejectedAtItsKey) {
+  EXPECT_TRUE(rejects("[perception]\n\nview = \"panoramic\"\n", 3, "perception.view",
+                      "unknown word \"panoramic\" (accepted: \"wide\", \"limited\", \"narrow\")"));
+  EXPECT_TRUE(rejects("[perception]\nview = 270\n", 2, "perception.view", "expected a string"));
+}
+
+TEST(SceneViewModes, TheModesRadiusIsValidatedLikeAnExplicitOne) {
+  // narrow's radius 3 is below an explicit separation radius of 3.5.
+  EXPECT_TRUE(rejects("[perception]\nview = \"narrow\"\nseparation_radius = 3.5\n", 3,
+                      "perception.separation_radius", "must be at most perception.radius (3)"));
 }
 
 // ---- validateScene: scenes built in code or changed after loading ----

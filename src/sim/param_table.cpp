@@ -1,0 +1,176 @@
+#include "sim/param_table.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/scene_loader.hpp"
+
+namespace murmur::sim {
+namespace {
+
+constexpr float kMagnitudeLimit = float(kMaxMagnitude);  // lengths, speeds, forces: docs/model.md, Limits
+constexpr bool kIncluded = true, kExcluded = false;
+
+constexpr ParamField member(float ModelParams::*field) {
+  return {field, nullptr};
+}
+constexpr ParamField weight(float Weights::*field) {
+  return {nullptr, field};
+}
+
+// section, name, field, default, minimum (included?), maximum, at most, slider range, unit, meaning
+constexpr ModelParam kModelParams[] = {
+    {"world", "margin", member(&ModelParams::margin), 10.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     50.0f, "units", "width of the band inside the world's faces where containment pushes inward"},
+    {"sim", "dt", member(&ModelParams::dt), 1.0f / 60.0f, 0.0f, kExcluded, 1.0f, "", 0.001f, 0.1f, "s",
+     "simulated time of one step"},
+    {"boids", "mass", member(&ModelParams::mass), 1.0f, 0.0f, kExcluded, kMagnitudeLimit, "", 0.1f, 10.0f,
+     "mass", "a boid's mass: acceleration is force / mass"},
+    {"boids", "max_speed", member(&ModelParams::maxSpeed), 10.0f, 0.0f, kExcluded, kMagnitudeLimit, "", 0.5f,
+     50.0f, "units/s", "velocities are clamped to this speed"},
+    {"boids", "min_speed", member(&ModelParams::minSpeed), 2.0f, 0.0f, kIncluded, kMagnitudeLimit,
+     "boids.max_speed", 0.0f, 50.0f, "units/s", "slower velocities are raised to this speed"},
+    {"boids", "max_force", member(&ModelParams::maxForce), 20.0f, 0.0f, kExcluded, kMagnitudeLimit, "", 0.5f,
+     100.0f, "mass units/s^2", "the summed force is clamped to this length"},
+    {"boids", "radius", member(&ModelParams::radius), 0.5f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f, 5.0f,
+     "units", "body radius: the clearance a boid keeps from obstacles"},
+    {"perception", "radius", member(&ModelParams::perceptionRadius), 5.0f, 0.0f, kExcluded, kMagnitudeLimit,
+     "", 0.5f, 50.0f, "units", "R: boids closer than this are neighbours"},
+    {"perception", "separation_radius", member(&ModelParams::separationRadius), 2.0f, 0.0f, kIncluded,
+     kMagnitudeLimit, "perception.radius", 0.0f, 50.0f, "units",
+     "Rs: neighbours closer than this push apart"},
+    {"perception", "fov_degrees", member(&ModelParams::fovDegrees), 270.0f, 0.0f, kExcluded, 360.0f, "", 1.0f,
+     360.0f, "degrees", "field of view, centred on the heading; 360 sees all around"},
+    {"perception", "min_distance", member(&ModelParams::minDistance), 0.25f, 0.0f, kExcluded, kMagnitudeLimit,
+     "", 0.01f, 2.0f, "units", "d_min: separation treats closer neighbours as this far"},
+    {"avoidance", "lookahead", member(&ModelParams::lookahead), 1.0f, 0.0f, kIncluded, kMagnitudeLimit, "",
+     0.0f, 5.0f, "s", "travel time the obstacle detection box reaches beyond R"},
+    {"goal", "slow_radius", member(&ModelParams::slowRadius), 10.0f, 0.0f, kExcluded, kMagnitudeLimit, "",
+     0.5f, 50.0f, "units", "boids slow down within this distance of their goal"},
+    {"flee", "radius", member(&ModelParams::fleeRadius), 15.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     50.0f, "units", "Rf: boids flee predators closer than this"},
+    {"cruise", "speed", member(&ModelParams::cruiseSpeed), 8.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     50.0f, "units/s", "the speed the cruise force steers towards"},
+    {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f,
+     10.0f, "1", "weight of separation (step 3)"},
+    {"weights", "alignment", weight(&Weights::alignment), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
+     "1", "weight of alignment (step 4)"},
+    {"weights", "cohesion", weight(&Weights::cohesion), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
+     "1", "weight of cohesion (step 5)"},
+    {"weights", "avoidance", weight(&Weights::avoidance), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
+     "1", "weight of obstacle avoidance (step 6)"},
+    {"weights", "bounds", weight(&Weights::bounds), 2.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of containment (step 7)"},
+    {"weights", "goal", weight(&Weights::goal), 0.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of goal seeking (step 8)"},
+    {"weights", "flee", weight(&Weights::flee), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of fleeing (step 9)"},
+    {"weights", "cruise", weight(&Weights::cruise), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of cruising (step 10)"},
+    {"weights", "walls", weight(&Weights::walls), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of the walls of map worlds (step 6b)"},
+};
+
+// The lab's three views (Bourg & Seemann): all around but a 90-degree blind cone behind, the front
+// half, a 90-degree cone ahead; each sees less far than the one before.
+constexpr ViewMode kViewModes[] = {
+    {"wide", 270.0f, 5.0f, "all around but a 90-degree blind cone behind"},
+    {"limited", 180.0f, 4.0f, "the half-space ahead"},
+    {"narrow", 90.0f, 3.0f, "a 90-degree cone ahead"},
+};
+
+// slot: ParamField::member or ParamField::weight.
+template <class Member>
+float defaultOf(Member ParamField::*slot, Member field) {
+  for (const ModelParam& param : kModelParams)
+    if (param.field.*slot == field) return param.defaultValue;
+  throw std::logic_error("a model parameter has no row in the parameter table (sim/param_table.cpp)");
+}
+
+}  // namespace
+
+float modelDefault(float ModelParams::*member) {
+  return defaultOf(&ParamField::member, member);
+}
+
+float modelDefault(float Weights::*member) {
+  return defaultOf(&ParamField::weight, member);
+}
+
+std::string ModelParam::key() const {
+  return fmt::format("{}.{}", section, name);
+}
+
+bool ModelParam::inRange(float value) const {
+  return (minimumIncluded ? value >= minimum : value > minimum) && value <= maximum;
+}
+
+std::string ModelParam::rangeRule() const {
+  // Limits of the magnitude (or none) go without saying here: their own message tells them.
+  if (maximum == kMagnitudeLimit || maximum == kUnbounded)
+    return fmt::format("must be {} {}", minimumIncluded ? "at least" : "above", minimum);
+  return fmt::format("must be in {}{}, {}]", minimumIncluded ? "[" : "(", minimum, maximum);
+}
+
+std::span<const ModelParam> modelParams() {
+  return kModelParams;
+}
+
+const ModelParam& modelParam(std::string_view key) {
+  for (const ModelParam& param : kModelParams)
+    if (param.key() == key) return param;
+  throw std::logic_error(fmt::format("no model parameter {}", key));
+}
+
+EditRange editRange(const ModelParam& param, const ModelParams& model) {
+  float low = param.editLow, high = param.editHigh;
+  if (!param.atMost.empty()) high = std::min(high, modelParam(param.atMost).field.of(model));
+  const glm::vec3 size = model.worldSize();
+  const bool flat = model.dims == 2;
+  const float largest = std::max({size.x, flat ? 0.0f : size.y, size.z});
+  const float smallest = std::min({size.x, flat ? size.x : size.y, size.z});
+  const bool wrap = model.boundary == Boundary::Wrap;
+  if (param.field.member == &ModelParams::perceptionRadius) {
+    // The grid holds (extent / R)^dims cells: the floor keeps that at most 128 a side; a wrapping
+    // world needs every extent to be at least 2 R.
+    low = std::max(low, largest / 128.0f);
+    high = std::min(high, (wrap ? 0.5f : 0.25f) * smallest);
+  }
+  if (param.field.member == &ModelParams::margin && !wrap) high = std::min(high, 0.4f * smallest);
+  return {&param, std::min(low, high), high};
+}
+
+std::vector<EditRange> editRanges(const ModelParams& model) {
+  std::vector<EditRange> ranges;
+  ranges.reserve(std::size(kModelParams));
+  for (const ModelParam& param : kModelParams) ranges.push_back(editRange(param, model));
+  return ranges;
+}
+
+void clampToAtMost(ModelParams& model) {
+  for (const ModelParam& param : kModelParams)
+    if (!param.atMost.empty())
+      param.field.of(model) = std::min(param.field.of(model), modelParam(param.atMost).field.of(model));
+}
+
+std::span<const ViewMode> viewModes() {
+  return kViewModes;
+}
+
+const ViewMode* viewModeOf(const ModelParams& model) {
+  for (const ViewMode& mode : kViewModes)
+    if (model.fovDegrees == mode.fovDegrees && model.perceptionRadius == mode.perceptionRadius) return &mode;
+  return nullptr;
+}
+
+void applyViewMode(ModelParams& model, const ViewMode& mode) {
+  model.fovDegrees = mode.fovDegrees;
+  const EditRange radius = editRange(modelParam("perception.radius"), model);
+  model.perceptionRadius = std::clamp(mode.perceptionRadius, radius.low, radius.high);
+  clampToAtMost(model);
+}
+
+}  // namespace murmur::sim
