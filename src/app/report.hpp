@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "app/backend.hpp"
 #include "app/json.hpp"
 #include "gpu/context.hpp"
 #include "sim/metrics.hpp"
+#include "world/backend.hpp"
 
 namespace murmur::app {
 
@@ -28,7 +28,7 @@ inline JsonObject metricsJson(const sim::FlockMetrics& m) {
 }
 
 // The GL device a backend runs on ("null" for the CPU backends): what a shared result must name.
-inline std::string glDeviceJson(const FlockBackend& backend) {
+inline std::string glDeviceJson(const world::FlockBackend& backend) {
   const gpu::ContextInfo* info = backend.glDevice();
   if (info == nullptr) return "null";
   return JsonObject()
