@@ -13,6 +13,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "map_file.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_backend.hpp"
 #include "sim/error.hpp"
@@ -79,15 +80,6 @@ sim::FlockState stepped(const sim::Scene& scene, const sim::StepInputs& inputs, 
   return state;
 }
 
-// A MovingAI map file in the temporary directory (named per test: ctest runs tests in parallel).
-std::filesystem::path writeMap(const std::string& name, const std::vector<std::string>& rows) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("murmur_world_" + name + ".map");
-  std::ofstream out(path);
-  out << "type octile\nheight " << rows.size() << "\nwidth " << rows.front().size() << "\nmap\n";
-  for (const std::string& row : rows) out << row << "\n";
-  return path;
-}
-
 TEST(World, WithoutAgentsATickIsOneStepWithTheScenesStaticInputs) {
   World world(describe(kFlatWorld), makeBackend("cpu"));
   EXPECT_EQ(world.director(), nullptr);
@@ -131,7 +123,7 @@ TEST(World, ATickWritesTheAgentsGoalAndPredatorIntoTheInputsAndStepsWithThem) {
 
 TEST(World, TheMapsWallsGoIntoTheInputsWithOrWithoutAgents) {
   // 10 x 10 cells over the 100 x 100 world: 10 units a cell, cell (0, 0) at x, z in [-50, -40).
-  const std::filesystem::path map = writeMap("walls", {"@@........", "@@........", "..........", "..........",
+  const std::filesystem::path map = test::writeMap("world_walls", {"@@........", "@@........", "..........", "..........",
                                                        "..........", "..........", "..........", "..........",
                                                        "..........", ".........@"});
   const std::string navigation = "[navigation]\nmap = \"" + map.string() + "\"\n";
@@ -255,17 +247,17 @@ TEST(World, SwitchingBackendCarriesTheFlockOver) {
   const WorldDescription description = describe(kFlatWorld + kAgents);
   World stays(description, makeBackend("cpu"));
   World switches(description, makeBackend("cpu"));
-  for (int s = 0; s < 5; ++s) {
-    stays.tick();
-    switches.tick();
-  }
+  auto tickBoth = [&] {
+    for (int s = 0; s < 5; ++s) {
+      stays.tick();
+      switches.tick();
+    }
+  };
+  tickBoth();
   switches.switchBackend(makeBackend("cpu-naive"));
   EXPECT_EQ(switches.backend().name(), "cpu-naive");
   EXPECT_TRUE(sameState(switches.backend().state(), stays.backend().state()));
-  for (int s = 0; s < 5; ++s) {
-    stays.tick();
-    switches.tick();
-  }
+  tickBoth();
   EXPECT_TRUE(sameState(switches.backend().state(), stays.backend().state()));
 }
 
