@@ -42,10 +42,13 @@ class CompareCommand final : public Command {
   }
 
   int run() override {
-    // Two worlds from one description, one on each backend.
+    // Two worlds from one description, one on each backend (made first: a bad backend fails before
+    // the scene is loaded).
+    std::unique_ptr<world::FlockBackend> referenceBackend = world::makeBackend(reference_, device_);
+    std::unique_ptr<world::FlockBackend> candidateBackend = world::makeBackend(candidate_, device_);
     const world::WorldDescription description = describeWorld(scene_).world;
-    world::World referenceWorld(description, world::makeBackend(reference_, device_));
-    world::World candidateWorld(description, world::makeBackend(candidate_, device_));
+    world::World referenceWorld(description, std::move(referenceBackend));
+    world::World candidateWorld(description, std::move(candidateBackend));
     world::FlockBackend* const reference = &referenceWorld.backend();
     world::FlockBackend* const candidate = &candidateWorld.backend();
     const sim::Scene& scene = referenceWorld.scene();

@@ -36,7 +36,9 @@ class RunCommand final : public Command {
 
   int run() override {
     if (!dump_.empty()) sim::checkOutputFile(dump_, "--dump");
-    world::World world(describeWorld(scene_).world, world::makeBackend(backend_, device_));
+    // The backend first: a bad --backend fails before the scene is loaded.
+    std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_);
+    world::World world(describeWorld(scene_).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
 

@@ -19,7 +19,7 @@ DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, 
 DemoSession::DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context)
     : context_(context),
       device_(device),
-      view_(described.view),
+      view_(std::move(described.view)),
       world_(std::move(described.world), world::makeBackend(backend, device, &context)),
       shaders_(world::shaderLibrary()),
       renderer_(shaders_) {
