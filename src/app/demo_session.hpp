@@ -67,8 +67,8 @@ class DemoSession {
 
  private:
   DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context);
-  // world_'s overlay in the renderer, view_'s boid style, overlay options and camera, after the
-  // world loaded.
+  // After the world (re)loaded: the flock at its start, view_'s boid style and overlay options,
+  // its camera on the world.
   void startView();
   // The flock is at its start again: no steps, the overlay and the host buffers out of date.
   void flockRestarted();

@@ -1,6 +1,6 @@
 #pragma once
 // A world: a scene, its flock on a backend, the scene's CPU agents and the inputs of the next step,
-// advanced by tick(). What `murmur run`, `compare` and `demo`, the tests and the benchmarks step.
+// advanced by tick(). What `murmur run`, `compare` and `demo` and the tests step.
 //
 // The world owns the walls hookup: a navigation map's walls (ai::SceneAgents::walls) go into the step
 // inputs when the world starts, whether or not agents run, and the flock spawns clear of them.
