@@ -23,7 +23,6 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <memory>
@@ -38,6 +37,7 @@
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
+#include "world/backend.hpp"
 
 namespace murmur::bench {
 namespace {
@@ -63,11 +63,6 @@ std::uint64_t hostAvailableBytes() {
   return 0;
 }
 
-gpu::ShaderLibrary shaderLibrary() {
-  const char* dir = std::getenv("MURMUR_SHADER_DIR");
-  return dir != nullptr && *dir != '\0' ? gpu::ShaderLibrary(dir) : gpu::ShaderLibrary();
-}
-
 // The pipeline and what a case keeps on the device, made once per process.
 struct GpuRig {
   gpu::Context& context;
@@ -78,7 +73,7 @@ struct GpuRig {
   gpu::Buffer initialPositions, initialVelocities;
   gpu::Program copy;  // bandwidth/gpu-copy, compiled on first use
 
-  explicit GpuRig(gpu::Context& c) : context(c), shaders(shaderLibrary()), pipeline(context, shaders) {
+  explicit GpuRig(gpu::Context& c) : context(c), shaders(world::shaderLibrary()), pipeline(context, shaders) {
     for (std::size_t k = 0; k < kRing; ++k) {
       begins[k] = gpu::Query("bench begin", GL_TIMESTAMP);
       ends[k] = gpu::Query("bench end", GL_TIMESTAMP);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer job (.ci/run): builds only the sim and ai suites and the murmur command with
+# The sanitizer job (.ci/run): builds only the sim, ai and world suites and the murmur command with
 # AddressSanitizer and UndefinedBehaviorSanitizer (float-cast-overflow included, every report fatal)
 # at -O1 in build-sanitize/, runs those suites, then replays every bad input of tests/data/bad/
 # through the command: each must end with exit code 2 and one line on stderr, and no report.
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE=-O1 \
   -DCMAKE_C_FLAGS_SANITIZE=-O1 -DMURMUR_SANITIZE=ON -DMURMUR_BUILD_BENCH=OFF >/dev/null
-cmake --build build-sanitize -j"$(nproc)" --target murmur_sim_tests murmur_ai_tests murmur
+cmake --build build-sanitize -j"$(nproc)" --target murmur_sim_tests murmur_ai_tests murmur_world_tests murmur
 echo "sanitize: build took $((SECONDS - start)) s"
 
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=86
@@ -16,6 +16,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
 # Less summarising than simulating is a Release property; sanitizers slow the two unevenly.
 build-sanitize/murmur_sim_tests --gtest_brief=1 --gtest_filter=-SparseSummary.AHundredThousandBoidRunSummarisesFasterThanItSimulates
 build-sanitize/murmur_ai_tests --gtest_brief=1
+build-sanitize/murmur_world_tests --gtest_brief=1
 
 # A bad input's command: scenes are run, state CSVs are given to --init, maps and scenarios to path.
 failures=0

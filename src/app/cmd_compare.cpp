@@ -8,18 +8,19 @@
 
 #include <fmt/format.h>
 
-#include "app/backend.hpp"
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
 #include "sim/parity.hpp"
+#include "world/backend.hpp"
+#include "world/world.hpp"
 
 namespace murmur::app {
 namespace {
 
-OrderedJson backendJson(const FlockBackend& backend, double seconds, const sim::FlockMetrics& metrics,
+OrderedJson backendJson(const world::FlockBackend& backend, double seconds, const sim::FlockMetrics& metrics,
                         const std::vector<sim::GroupSummary>& groups) {
   return {{"backend", backend.name()},
           {"device", backend.device()},
@@ -42,36 +43,39 @@ class CompareCommand final : public Command {
   }
 
   int run() override {
-    std::unique_ptr<FlockBackend> reference = makeBackend(reference_, device_);
-    std::unique_ptr<FlockBackend> candidate = makeBackend(candidate_, device_);
-    World world = loadWorld(scene_, [&](std::uint64_t boids) {
-      reference->requireCapacity(boids);
-      candidate->requireCapacity(boids);
-    });
-    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
-    const sim::ModelParams& params = world.scene.model;
+    // Two worlds from one description, one on each backend (made first: a bad backend fails before
+    // the scene is loaded).
+    std::unique_ptr<world::FlockBackend> referenceBackend = world::makeBackend(reference_, device_);
+    std::unique_ptr<world::FlockBackend> candidateBackend = world::makeBackend(candidate_, device_);
+    const world::WorldDescription description = describeWorld(scene_).world;
+    world::World referenceWorld(description, std::move(referenceBackend));
+    world::World candidateWorld(description, std::move(candidateBackend));
+    world::FlockBackend* const reference = &referenceWorld.backend();
+    world::FlockBackend* const candidate = &candidateWorld.backend();
+    const sim::Scene& scene = referenceWorld.scene();
+    const sim::ModelParams& params = scene.model;
+    const sim::FlockState& initial = referenceWorld.initial();
+    const std::uint64_t steps = resolveSteps(steps_, scene, 600);
 
-    // One step from the same state, with the same inputs (the agents decide once, on the
-    // reference's summaries of that state).
-    reference->setState(world.initial);
-    candidate->setState(world.initial);
-    std::optional<ai::AgentDirector> candidateDirector =
-        ai::AgentDirector::create(world.scene, world.agents);
-    sim::StepInputs candidateInputs = world.inputs;
-    advanceAgents(world, *reference);
-    if (candidateDirector) candidateDirector->update(params.dt, reference->groupSummaries(), candidateInputs);
-    reference->step(params, world.inputs);
-    candidate->step(params, world.inputs);
+    // One step from the same state, with the same inputs: the agents of both worlds decide once,
+    // on the reference's summaries of that state.
+    if (referenceWorld.director() != nullptr) {
+      const std::vector<sim::GroupSummary> flock = reference->groupSummaries();
+      referenceWorld.steerAgents(flock);
+      candidateWorld.steerAgents(flock);
+    }
+    referenceWorld.stepFlock();
+    candidateWorld.stepFlock();
     const sim::FlockState referenceNext = reference->state();
     const sim::FlockState candidateNext = candidate->state();
     const sim::ParityTolerance tolerance;
     const sim::ParityReport parity =
-        sim::compareOneStep(params, world.inputs, world.initial, referenceNext, candidateNext, tolerance);
+        sim::compareOneStep(params, referenceWorld.inputs(), initial, referenceNext, candidateNext, tolerance);
     const bool passed = parity.passed(tolerance);
 
     std::FILE* summary = summaryStream(json_);
     fmt::print(summary, "compare {} ({}) against {} ({}) | scene {} | {} boids\n", candidate->name(), candidate->device(),
-               reference->name(), reference->device(), world.scene.path, world.initial.size());
+               reference->name(), reference->device(), scene.path, initial.size());
     fmt::print(summary, "one step: position error max {:.3g} mean {:.3g} (tolerance {:g}) | velocity error max {:.3g} "
                "mean {:.3g} (tolerance {:g})\n",
                parity.maxPositionError, parity.meanPositionError, tolerance.position, parity.maxVelocityError,
@@ -86,19 +90,19 @@ class CompareCommand final : public Command {
     const std::uint64_t freeSteps = steps > 0 ? steps - 1 : 0;
     ProgressBar progress(2 * freeSteps);
     std::uint64_t done = 0;
-    auto runOn = [&](FlockBackend& backend, std::optional<ai::AgentDirector>& director, sim::StepInputs& inputs) {
+    auto runOn = [&](world::World& side) {
+      world::FlockBackend& backend = side.backend();
       const auto start = std::chrono::steady_clock::now();
       for (std::uint64_t s = 0; s < freeSteps; ++s) {
-        if (director) director->update(params.dt, backend.groupSummaries(), inputs);
-        backend.step(params, inputs);
+        side.tick();
         progress.update(++done, std::string(backend.name()));
       }
       sim::FlockState state = backend.state();
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return std::tuple{sim::measureFlock(params, state), backend.groupSummaries(), seconds};
     };
-    const auto [refMetrics, refGroups, refSeconds] = runOn(*reference, world.director, world.inputs);
-    const auto [candMetrics, candGroups, candSeconds] = runOn(*candidate, candidateDirector, candidateInputs);
+    const auto [refMetrics, refGroups, refSeconds] = runOn(referenceWorld);
+    const auto [candMetrics, candGroups, candSeconds] = runOn(candidateWorld);
     fmt::print(summary, "after {} steps:          {:>12} {:>12}\n", steps, reference->name(), candidate->name());
     auto row = [summary](const char* label, double a, double b) { fmt::print(summary, "  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b); };
     row("local polarization", refMetrics.localPolarization, candMetrics.localPolarization);
@@ -125,8 +129,8 @@ class CompareCommand final : public Command {
           {"unexplained_ids", std::vector(parity.unexplained.begin(), parity.unexplained.begin() + std::ptrdiff_t(listed))},
           {"passed", passed}};
       printJson({{"command", "compare"},
-                 {"scene", world.scene.path},
-                 {"boids", world.initial.size()},
+                 {"scene", scene.path},
+                 {"boids", initial.size()},
                  {"steps", steps},
                  {"reference", backendJson(*reference, refSeconds, refMetrics, refGroups)},
                  {"candidate", backendJson(*candidate, candSeconds, candMetrics, candGroups)},

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "app/backend.hpp"
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/progress.hpp"
@@ -13,6 +12,8 @@
 #include "sim/metrics.hpp"
 #include "sim/output_path.hpp"
 #include "sim/state_csv.hpp"
+#include "world/backend.hpp"
+#include "world/world.hpp"
 
 namespace murmur::app {
 namespace {
@@ -34,29 +35,29 @@ class RunCommand final : public Command {
 
   int run() override {
     if (!dump_.empty()) sim::checkOutputFile(dump_, "--dump");
-    std::unique_ptr<FlockBackend> backend = makeBackend(backend_, device_);
-    World world = loadWorld(scene_, [&](std::uint64_t boids) { backend->requireCapacity(boids); });
-    const std::uint64_t steps = resolveSteps(steps_, world.scene, 600);
-    backend->setState(world.initial);
+    // The backend first: a bad --backend fails before the scene is loaded.
+    std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_);
+    world::World world(describeWorld(scene_).world, std::move(chosen));
+    world::FlockBackend* const backend = &world.backend();
+    const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
 
     ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
-      advanceAgents(world, *backend);
-      backend->step(world.scene.model, world.inputs);
+      world.tick();
       progress.update(s + 1);
     }
     const sim::FlockState final = backend->state();  // also waits for the device to finish
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const sim::FlockMetrics metrics = sim::measureFlock(world.scene.model, final);
+    const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
     if (metrics.nonFinite > 0)
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
     if (!dump_.empty()) sim::writeStateCsv(dump_, final);
 
     std::FILE* summary = summaryStream(json_);
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
-    fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene.path,
-               backend->name(), backend->device(), final.size(), steps, double(steps) * world.scene.model.dt);
+    fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene().path,
+               backend->name(), backend->device(), final.size(), steps, double(steps) * world.scene().model.dt);
     fmt::print(summary, "wall {:.3f} s | {:.3g} boid updates/s\n", seconds, updatesPerSecond);
     fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
@@ -72,7 +73,7 @@ class RunCommand final : public Command {
       OrderedJson stageJson = OrderedJson::object();
       for (const auto& [stage, ms] : stages) stageJson[stage] = jsonNumber(ms);
       OrderedJson json = {{"command", "run"},
-                          {"scene", world.scene.path},
+                          {"scene", world.scene().path},
                           {"backend", backend->name()},
                           {"device", backend->device()},
                           {"gl_device", glDeviceJson(*backend)},

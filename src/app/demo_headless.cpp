@@ -78,7 +78,7 @@ class StatsOverlay {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
                      ImGuiWindowFlags_NoSavedSettings);
     ImGui::Text("step %llu | %.1f s | %u boids | backend %s", static_cast<unsigned long long>(session.steps()),
-                double(session.steps()) * double(session.world().scene.model.dt), session.boidCount(),
+                double(session.steps()) * double(session.world().scene().model.dt), session.boidCount(),
                 std::string(session.backend().name()).c_str());
     drawLegend(session);
     ImGui::End();
@@ -113,7 +113,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
   DemoSession session(options.scene, options.backend, options.device, *context);
-  const std::uint64_t steps = resolveSteps(options.steps, session.world().scene, kDefaultHeadlessSteps);
+  const std::uint64_t steps = resolveSteps(options.steps, session.world().scene(), kDefaultHeadlessSteps);
   // Only once the scene and the context are good: no empty directory, no empty video.
   std::optional<VideoEncoder> video;
   if (options.video.empty())
@@ -125,11 +125,11 @@ int runHeadlessDemo(const DemoOptions& options) {
   session.frameWorld();
 
   std::optional<StatsOverlay> stats;
-  if (options.stats && session.world().view.showStats) stats.emplace();
+  if (options.stats && session.view().showStats) stats.emplace();
   std::uint64_t frames = 0;
   double encodeSeconds = 0.0;  // handing frames to ffmpeg (the cost of --video per frame)
   auto writeFrame = [&] {
-    session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene.model.dt;
+    session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene().model.dt;
     target.bind();
     session.render();
     if (stats) stats->draw(session, target.width(), target.height());
@@ -166,7 +166,7 @@ int runHeadlessDemo(const DemoOptions& options) {
     fmt::print("wrote {} frames ({}x{}, frame_000000.png .. frame_{:06d}.png) to {}\n", frames, options.width,
                options.height, frames - 1, fs::absolute(dir).lexically_normal().string());
   fmt::print("scene {} | backend {} ({}) | {} boids | {} steps, a frame every {} | {:.2f} s ({})\n",
-             session.world().scene.path, session.backend().name(), session.backend().device(),
+             session.world().scene().path, session.backend().name(), session.backend().device(),
              session.boidCount(), steps, every, seconds, session.contextInfo().renderer);
   return 0;
 }

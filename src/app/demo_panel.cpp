@@ -29,7 +29,7 @@ std::vector<std::string> siblingScenes(const std::string& current) {
 }
 
 void sceneSection(DemoSession& session, DemoControls& controls) {
-  const std::string& current = session.world().scene.path;
+  const std::string& current = session.world().scene().path;
   if (ImGui::BeginCombo("scene", fs::path(current).filename().c_str())) {
     for (const std::string& path : siblingScenes(current)) {
       const bool selected = fs::path(path).filename() == fs::path(current).filename();
@@ -128,7 +128,7 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   ImGui::Checkbox("paths", &options.overlay.paths);
   ImGui::SameLine();
   ImGui::Checkbox("senses", &options.overlay.senses);
-  const int groups = static_cast<int>(session.world().scene.groups);
+  const int groups = static_cast<int>(session.world().scene().groups);
   std::string followed = controls.followGroup < 0 ? "none" : fmt::format("group {}", controls.followGroup);
   if (ImGui::BeginCombo("follow", followed.c_str())) {
     for (int g = -1; g < groups; ++g)
@@ -159,7 +159,7 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
   ImGui::Text("%.1f fps | %.0f steps/s | %llu boids", stats.fps, stats.stepsPerSecond,
               static_cast<unsigned long long>(session.boidCount()));
   ImGui::Text("step %llu | %.1f s simulated", static_cast<unsigned long long>(session.steps()),
-              double(session.steps()) * double(session.world().scene.model.dt));
+              double(session.steps()) * double(session.world().scene().model.dt));
   const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
   const float scale = graphScale(*std::max_element(stats.frameMs.begin(), stats.frameMs.end()));
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
@@ -211,7 +211,7 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
   sceneSection(session, controls);
   if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
   statisticsSection(session, stats);
-  modelSection(session.world().scene.model);
+  modelSection(session.world().model());
   viewSection(session, controls);
   ImGui::PopItemWidth();
   ImGui::TextDisabled("H or F1: help");
@@ -222,7 +222,7 @@ void drawLegend(const DemoSession& session) {
   const render::BoidStyle& style = session.frameOptions().boids;
   switch (style.colouring) {
     case render::BoidColouring::Group: {
-      const std::uint32_t groups = session.world().scene.groups;
+      const std::uint32_t groups = session.world().scene().groups;
       for (std::uint32_t g = 0; g < groups; ++g) {
         const glm::vec3 c = render::groupColour(g);
         if (g > 0) ImGui::SameLine();

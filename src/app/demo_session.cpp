@@ -7,30 +7,29 @@
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
-#include "sim/builders.hpp"
 
 namespace murmur::app {
 
 DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, int device,
                          gpu::Context& context)
-    : context_(context),
-      device_(device),
-      dataDir_(scene.dataDir),
-      world_(loadWorld(scene)),
-      backend_(makeBackend(backend, device, &context)),
-      shaders_(shaderLibrary()),
-      renderer_(shaders_) {
-  startWorld();
+    : DemoSession(describeWorld(scene), backend, device, context) {
+  dataDir_ = scene.dataDir;
 }
 
-void DemoSession::startWorld() {
-  overlayCurrent_ = false;
-  backend_->setState(world_.initial);
-  count_ = static_cast<std::uint32_t>(world_.initial.size());
-  steps_ = 0;
-  hostBuffersCurrent_ = false;
-  options_.boids = world_.view.boids;
-  options_.overlay = world_.view.overlay;
+DemoSession::DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context)
+    : context_(context),
+      device_(device),
+      view_(std::move(described.view)),
+      world_(std::move(described.world), world::makeBackend(backend, device, &context)),
+      shaders_(world::shaderLibrary()),
+      renderer_(shaders_) {
+  startView();
+}
+
+void DemoSession::startView() {
+  flockRestarted();
+  options_.boids = view_.boids;
+  options_.overlay = view_.overlay;
   frameWorld();
 }
 
@@ -50,7 +49,7 @@ void frameBoxBeside(render::Camera& camera, glm::vec3 min, glm::vec3 max, int le
 }  // namespace
 
 void DemoSession::frameWorld(int leftInset) {
-  camera_ = render::sceneCamera(world_.view, world_.scene.model, camera_.width() - std::max(leftInset, 0),
+  camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width() - std::max(leftInset, 0),
                                 camera_.height());
   camera_.setViewport(camera_.width() + std::max(leftInset, 0), camera_.height());
   camera_.pan(glm::vec2(0.5f * float(std::max(leftInset, 0)), 0.0f));
@@ -58,12 +57,12 @@ void DemoSession::frameWorld(int leftInset) {
 
 bool DemoSession::hasPredator() const {
   for (std::size_t i = 0; i < agentCount(); ++i)
-    if (world_.director->kind(i) == ai::AgentKind::Predator) return true;
+    if (world_.director()->kind(i) == ai::AgentKind::Predator) return true;
   return false;
 }
 
 void DemoSession::frameFlock(int leftInset) {
-  const sim::FlockState state = backend_->state();
+  const sim::FlockState state = world_.backend().state();
   if (state.size() == 0) return;
   glm::vec3 low, high;
   std::vector<float> values(state.size());
@@ -82,11 +81,8 @@ void DemoSession::frameFlock(int leftInset) {
 
 void DemoSession::step() {
   const auto start = std::chrono::steady_clock::now();
-  if (world_.director) {
-    advanceAgents(world_, *backend_);
-    overlayCurrent_ = false;
-  }
-  backend_->step(world_.scene.model, world_.inputs);
+  if (world_.director()) overlayCurrent_ = false;  // the agents move
+  world_.tick();
   lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++steps_;
   ++totalSteps_;
@@ -94,8 +90,8 @@ void DemoSession::step() {
 }
 
 void DemoSession::updateOverlay() {
-  render::Overlay overlay = render::sceneOverlay(world_.scene, world_.inputs.walls.get());
-  const std::optional<ai::AgentDirector>& director = world_.director;
+  render::Overlay overlay = render::sceneOverlay(world_.scene(), world_.inputs().walls.get());
+  const ai::AgentDirector* director = world_.director();
   for (std::size_t i = 0; director && i < director->size(); ++i) {
     const bool leader = director->kind(i) == ai::AgentKind::Leader;
     const std::uint32_t group = director->group(i);
@@ -115,7 +111,7 @@ void DemoSession::updateOverlay() {
 }
 
 render::BoidBuffers DemoSession::boidBuffers() {
-  if (const gpu::FlockPipeline* pipeline = backend_->gpuPipeline()) {
+  if (const gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) {
     // The pipeline's own buffers: positions with the group in w, velocities, in id order.
     render::BoidBuffers buffers;
     buffers.position = pipeline->positionBuffer().id();
@@ -125,7 +121,7 @@ render::BoidBuffers DemoSession::boidBuffers() {
     return buffers;
   }
   if (!hostBuffersCurrent_) {
-    hostBuffers_.upload(backend_->state());
+    hostBuffers_.upload(world_.backend().state());
     hostBuffersCurrent_ = true;
   }
   return hostBuffers_.buffers();
@@ -136,33 +132,34 @@ void DemoSession::render() {
   renderer_.render(camera_, boidBuffers(), options_);
 }
 
-void DemoSession::reset() {
-  startAgents(world_);
+void DemoSession::flockRestarted() {
   overlayCurrent_ = false;
-  backend_->setState(world_.initial);
   steps_ = 0;
   hostBuffersCurrent_ = false;
 }
 
+void DemoSession::reset() {
+  world_.start();
+  flockRestarted();
+}
+
 void DemoSession::respawn(std::uint32_t count) {
-  world_.scene.count = count;
-  world_.initial = sim::spawnFlock(world_.scene, world_.agents.walls.get());
-  count_ = count;
-  reset();
+  world_.respawn(count);
+  flockRestarted();
 }
 
 void DemoSession::loadScene(const std::string& path) {
   SceneOptions options;
   options.scene = path;
   options.dataDir = dataDir_;
-  world_ = loadWorld(options);
-  startWorld();
+  DescribedWorld described = describeWorld(options);
+  world_.load(std::move(described.world));
+  view_ = std::move(described.view);
+  startView();
 }
 
 void DemoSession::switchBackend(std::string_view name) {
-  std::unique_ptr<FlockBackend> next = makeBackend(name, device_, &context_);
-  next->setState(backend_->state());
-  backend_ = std::move(next);
+  world_.switchBackend(world::makeBackend(name, device_, &context_));
   hostBuffersCurrent_ = false;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// What the demo's window and headless modes share: the world, the backend that steps it, the
-// scene's CPU agents that steer it, the renderer that draws it on the current GL context, and the
-// camera framing it.
+// What the demo's window and headless modes share: the world (its flock on a backend, the scene's
+// CPU agents that steer it), the scene's view, the renderer that draws it on the current GL context,
+// and the camera framing it.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "ai/director.hpp"
-#include "app/backend.hpp"
 #include "app/world.hpp"
 #include "gpu/context.hpp"
 #include "gpu/shader_library.hpp"
@@ -20,6 +18,8 @@
 #include "render/frame_renderer.hpp"
 #include "render/overlay.hpp"
 #include "render/scene_view.hpp"
+#include "world/backend.hpp"
+#include "world/world.hpp"
 
 namespace murmur::app {
 
@@ -52,13 +52,14 @@ class DemoSession {
   // percentile on each axis: a few strays do not shrink it) right of leftInset pixels.
   void frameFlock(int leftInset = 0);
 
-  World& world() { return world_; }
-  const World& world() const { return world_; }
-  FlockBackend& backend() { return *backend_; }
-  std::uint32_t boidCount() const { return count_; }
+  world::World& world() { return world_; }
+  const world::World& world() const { return world_; }
+  const render::SceneView& view() const { return view_; }
+  world::FlockBackend& backend() { return world_.backend(); }
+  std::uint32_t boidCount() const { return static_cast<std::uint32_t>(world_.initial().size()); }
   std::uint64_t steps() const { return steps_; }  // since the flock (re)started
   std::uint64_t totalSteps() const { return totalSteps_; }  // over the whole session
-  std::size_t agentCount() const { return world_.director ? world_.director->size() : 0; }
+  std::size_t agentCount() const { return world_.director() ? world_.director()->size() : 0; }
   double lastStepMilliseconds() const { return lastStepMs_; }
   render::Camera& camera() { return camera_; }
   render::FrameOptions& frameOptions() { return options_; }
@@ -69,9 +70,12 @@ class DemoSession {
   const gpu::ContextInfo& contextInfo() const { return context_.info(); }
 
  private:
-  // Puts world_'s initial flock on the backend, its overlay in the renderer, its [render] camera
-  // on it.
-  void startWorld();
+  DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context);
+  // After the world (re)loaded: the flock at its start, view_'s boid style and overlay options,
+  // its camera on the world.
+  void startView();
+  // The flock is at its start again: no steps, the overlay and the host buffers out of date.
+  void flockRestarted();
   // The overlay of the scene with the agents where they are now.
   void updateOverlay();
   render::BoidBuffers boidBuffers();
@@ -79,9 +83,8 @@ class DemoSession {
   gpu::Context& context_;
   int device_;
   std::string dataDir_;  // --data-dir, for the scenes loaded later
-  World world_;
-  std::unique_ptr<FlockBackend> backend_;
-  std::uint32_t count_ = 0;
+  render::SceneView view_;  // the scene's [render] section
+  world::World world_;
   std::uint64_t steps_ = 0;
   std::uint64_t totalSteps_ = 0;
   double lastStepMs_ = 0.0;

@@ -78,7 +78,7 @@ class WindowDemo {
       : options_(options),
         window_(window),
         session_(options.scene, options.backend, options.device, window),
-        stepLimit_(resolveSteps(options.steps, session_.world().scene, 0)),
+        stepLimit_(resolveSteps(options.steps, session_.world().scene(), 0)),
         renderTimer_(window.info().timestampBits),
         imgui_(window.window()) {
     if (options.exitAfterSteps && stepLimit_ == 0)
@@ -86,7 +86,7 @@ class WindowDemo {
   }
 
   int run() {
-    fmt::print("demo: {} | backend {} ({}) | {} boids | {}\n", session_.world().scene.path,
+    fmt::print("demo: {} | backend {} ({}) | {} boids | {}\n", session_.world().scene().path,
                session_.backend().name(), session_.backend().device(), session_.boidCount(),
                window_.info().renderer);
     std::fflush(stdout);
@@ -165,7 +165,7 @@ class WindowDemo {
       case GLFW_KEY_F1: controls_.showHelp = !controls_.showHelp; break;
       case GLFW_KEY_TAB: controls_.showPanel = !controls_.showPanel; break;
       case GLFW_KEY_F: {
-        const int groups = static_cast<int>(session_.world().scene.groups);
+        const int groups = static_cast<int>(session_.world().scene().groups);
         controls_.followGroup = controls_.followGroup + 1 < groups ? controls_.followGroup + 1 : -1;
         if (controls_.followGroup < 0) session_.frameFlock(controls_.panelRight);
         break;
@@ -192,7 +192,7 @@ class WindowDemo {
         controls_.boidInput = static_cast<int>(session_.boidCount());
         controls_.followGroup = -1;
         frameBesidePanel_ = true;
-        setStatus("scene " + session_.world().scene.path);
+        setStatus("scene " + session_.world().scene().path);
       }
       if (controls_.respawnRequested) {
         session_.respawn(*std::exchange(controls_.respawnRequested, std::nullopt));
@@ -222,7 +222,7 @@ class WindowDemo {
       accumulator = 0.0;
       return;
     }
-    const double dt = session_.world().scene.model.dt;
+    const double dt = session_.world().scene().model.dt;
     accumulator += frameSeconds;
     int steps = 0;
     while (accumulator >= dt && steps < kMaxStepsPerFrame &&

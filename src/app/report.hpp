@@ -9,9 +9,9 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/backend.hpp"
 #include "gpu/context.hpp"
 #include "sim/metrics.hpp"
+#include "world/backend.hpp"
 
 namespace murmur::app {
 
@@ -49,7 +49,7 @@ inline OrderedJson metricsJson(const sim::FlockMetrics& m) {
 }
 
 // The GL device a backend runs on (null for the CPU backends): what a shared result must name.
-inline OrderedJson glDeviceJson(const FlockBackend& backend) {
+inline OrderedJson glDeviceJson(const world::FlockBackend& backend) {
   const gpu::ContextInfo* info = backend.glDevice();
   if (info == nullptr) return nullptr;
   return {{"vendor", info->vendor},

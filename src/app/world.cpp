@@ -1,15 +1,11 @@
 #include "app/world.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 
-#include "ai/scene_agents.hpp"
 #include "app/cli_checks.hpp"
 #include "app/install_dirs.hpp"
-#include "sim/builders.hpp"
 #include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
-#include "sim/state_csv.hpp"
 
 namespace murmur::app {
 
@@ -34,46 +30,20 @@ std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) 
   return dirs;
 }
 
-World loadWorld(const SceneOptions& options, const std::function<void(std::uint64_t)>& checkCount) {
-  World world;
-  world.scene = sim::loadScene(options.scene);
+DescribedWorld describeWorld(const SceneOptions& options) {
+  DescribedWorld described;
+  sim::Scene& scene = described.world.scene;
+  scene = sim::loadScene(options.scene);
   if (options.boids != kUnset) {
     if (!options.init.empty())
       throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");
-    world.scene.count = static_cast<std::uint32_t>(options.boids);
+    scene.count = static_cast<std::uint32_t>(options.boids);
   }
-  if (options.seed != kUnset) {
-    world.scene.seed = static_cast<std::uint64_t>(options.seed);
-  }
-  sim::validateScene(world.scene);
-  world.view = render::readSceneView(world.scene);
-  world.agents = ai::loadSceneAgents(world.scene, dataDirectories(options));
-  if (options.init.empty()) {
-    sim::checkRunMemory(world.scene.count, world.scene.path);
-    if (checkCount) checkCount(world.scene.count);
-    world.initial = sim::spawnFlock(world.scene, world.agents.walls.get());
-  } else {
-    world.initial = sim::readStateCsv(options.init, world.scene.model);
-    if (checkCount) checkCount(world.initial.size());
-    world.scene.count = static_cast<std::uint32_t>(world.initial.size());
-    world.scene.groups = std::max(world.scene.groups, world.initial.groups);
-    world.initial.groups = world.scene.groups;
-  }
-  startAgents(world);
-  return world;
-}
-
-void startAgents(World& world) {
-  world.inputs = sim::staticInputs(world.scene, world.initial.groups);
-  // The boids avoid a navigation map's walls whether or not agents run.
-  world.inputs.walls = world.agents.walls;
-  world.director = ai::AgentDirector::create(world.scene, world.agents);
-}
-
-void advanceAgents(World& world, FlockBackend& backend) {
-  if (!world.director) return;
-  const std::vector<sim::GroupSummary> flock = backend.groupSummaries();
-  world.director->update(world.scene.model.dt, flock, world.inputs);
+  if (options.seed != kUnset) scene.seed = static_cast<std::uint64_t>(options.seed);
+  described.view = render::readSceneView(scene);
+  described.world.init = options.init;
+  described.world.dataDirectories = dataDirectories(options);
+  return described;
 }
 
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback) {

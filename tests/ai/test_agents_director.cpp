@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +14,7 @@
 
 #include "ai/director.hpp"
 #include "ai/nav.hpp"
+#include "map_file.hpp"
 #include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 
@@ -43,16 +43,6 @@ AgentDirector directorFor(const sim::Scene& scene) {
 // A group summary as the flock reduction reports it.
 sim::GroupSummary group(glm::vec3 centroid, glm::vec3 meanVelocity, std::uint32_t count = 100) {
   return sim::GroupSummary{count, centroid, meanVelocity};
-}
-
-// Writes a MovingAI map file in the test's temporary directory (one per test: ctest may run tests in
-// parallel) and returns its path.
-std::filesystem::path writeMap(const std::string& name, const std::vector<std::string>& rows) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("murmur_" + name + ".map");
-  std::ofstream out(path);
-  out << "type octile\nheight " << rows.size() << "\nwidth " << rows.front().size() << "\nmap\n";
-  for (const std::string& row : rows) out << row << "\n";
-  return path;
 }
 
 TEST(AgentDirector, LeaderVisitsItsPatrolWaypointsInOrder) {
@@ -170,7 +160,7 @@ TEST(AgentDirector, HearsALoudGroupAroundAWallWithinRangeByPath) {
   // two rows. Listener and source on either side of it: sound must go round through the gap.
   std::vector<std::string> rows(10, std::string(20, '.'));
   for (std::size_t y = 0; y < 8; ++y) rows[y][10] = '@';
-  const std::filesystem::path map = writeMap("hearing", rows);
+  const std::filesystem::path map = test::writeMap("hearing", rows);
   const auto scene = [&](const std::string& agent) {
     return sim::parseScene(R"(
 [world]

@@ -1,9 +1,9 @@
 #include <fmt/format.h>
 
-#include "app/backend.hpp"
 #include "sim/cpu_backend.hpp"
+#include "world/backend.hpp"
 
-namespace murmur::app {
+namespace murmur::world {
 namespace {
 
 class CpuFlockBackend final : public FlockBackend {
@@ -29,4 +29,4 @@ std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search) {
   return std::make_unique<CpuFlockBackend>(search);
 }
 
-}  // namespace murmur::app
+}  // namespace murmur::world

@@ -1,11 +1,11 @@
-#include "app/backend.hpp"
+#include "world/backend.hpp"
 
 #include <cstdio>
 
 #include "sim/cpu_backend.hpp"
 #include "sim/error.hpp"
 
-namespace murmur::app {
+namespace murmur::world {
 
 std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search);
 // Throws gpu::ContextError (a std::runtime_error) when no GL 4.3 context can be created.
@@ -51,4 +51,4 @@ std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex
   throw InputError("", 0, "--backend", "unknown backend '" + std::string(name) + "' (gpu, cpu, cpu-naive)");
 }
 
-}  // namespace murmur::app
+}  // namespace murmur::world

@@ -1,6 +1,6 @@
 #pragma once
-// The simulation backends behind `murmur run`, `compare` and `demo`, one interface:
-// cpu-naive and cpu (the CPU reference) and gpu (the compute pipeline on a GL context).
+// The simulation backends a world steps (world/world.hpp), one interface: cpu-naive and cpu (the
+// CPU reference) and gpu (the compute pipeline on a GL context).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,7 +19,7 @@ struct ContextInfo;
 class FlockPipeline;
 }  // namespace murmur::gpu
 
-namespace murmur::app {
+namespace murmur::world {
 
 class FlockBackend {
  public:
@@ -48,18 +48,17 @@ class FlockBackend {
 // True for Mesa's CPU rasterisers (llvmpipe, softpipe, swrast), named in GL_RENDERER.
 bool isSoftwareRenderer(std::string_view glRenderer);
 
-// name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu on a hardware GL 4.3 device and cpu on a
-// software renderer (where the cpu backend is faster) or without a context, and says which and why
-// on stderr. The gpu backend runs on `context` when given (it must be current and outlive the backend;
-// the demo shares its window or offscreen context this way), else on its own headless context
-// (EGL device deviceIndex, -1: the first that works). Throws InputError for an unknown name, or for
-// gpu when no context can be created. MURMUR_SHADER_DIR, when set, loads shaders from that
-// directory instead of the embedded copies (see shaderLibrary()).
 // The shaders: embedded, or loaded from MURMUR_SHADER_DIR when that is set (shader development
 // without rebuilding). The gpu backend and the demo's renderer both use it.
 gpu::ShaderLibrary shaderLibrary();
 
+// name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu on a hardware GL 4.3 device and cpu on a
+// software renderer (where the cpu backend is faster) or without a context, and says which and why
+// on stderr. The gpu backend runs on `context` when given (it must be current and outlive the backend;
+// the demo shares its window or offscreen context this way), else on its own headless context
+// (EGL device deviceIndex, -1: the first that works), with shaderLibrary()'s shaders. Throws
+// InputError (key --backend) for an unknown name, or for gpu when no context can be created.
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
                                           gpu::Context* context = nullptr);
 
-}  // namespace murmur::app
+}  // namespace murmur::world

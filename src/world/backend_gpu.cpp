@@ -3,14 +3,14 @@
 
 #include <fmt/format.h>
 
-#include "app/backend.hpp"
 #include "gpu/context.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/shader_library.hpp"
 #include "sim/error.hpp"
+#include "world/backend.hpp"
 
-namespace murmur::app {
+namespace murmur::world {
 gpu::ShaderLibrary shaderLibrary() {
   const char* dir = std::getenv("MURMUR_SHADER_DIR");
   return dir != nullptr && *dir != '\0' ? gpu::ShaderLibrary(dir) : gpu::ShaderLibrary();
@@ -67,4 +67,4 @@ std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* cont
   return std::make_unique<GpuFlockBackend>(std::move(owned), ref);
 }
 
-}  // namespace murmur::app
+}  // namespace murmur::world

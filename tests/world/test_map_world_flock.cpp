@@ -1,17 +1,15 @@
 // The map world end to end on the CPU reference: scenes/maze2d.toml's flock follows its path-finding
-// leader through den312d while the model's wall term keeps the boids out of the walls.
+// leader through den312d while the model's wall term keeps the boids out of the walls, the world
+// (world/world.hpp) doing the hookup of the map's walls to the step.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include <glm/geometric.hpp>
 
-#include "ai/director.hpp"
-#include "ai/scene_agents.hpp"
-#include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
 #include "sim/metrics.hpp"
 #include "sim/scene_loader.hpp"
+#include "world/world.hpp"
 
 namespace murmur {
 namespace {
@@ -24,23 +22,25 @@ struct MazeRun {
 };
 
 MazeRun runMaze(int steps) {
-  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml");
-  ai::SceneAgents agents = ai::loadSceneAgents(scene, {MURMUR_DATA_DIR});
-  const sim::WallGrid& walls = *agents.walls;
-  sim::FlockState state = sim::spawnFlock(scene, &walls);
-  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
-  inputs.walls = agents.walls;
-  std::optional<ai::AgentDirector> director = ai::AgentDirector::create(scene, agents);
-  sim::CpuSimulator simulator(sim::NeighbourSearch::Grid);
+  world::World world({sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml"), "", {MURMUR_DATA_DIR}},
+                     world::makeBackend("cpu"));
+  EXPECT_NE(world.director(), nullptr);
+  const std::shared_ptr<const sim::WallGrid> walls = world.inputs().walls;
+  if (walls == nullptr) {
+    ADD_FAILURE() << "the map's walls are not in the step inputs";
+    return {};
+  }
   MazeRun run;
-  for (const glm::vec3& p : state.position) run.insideWalls += walls.blockedAt(p);
+  for (const glm::vec3& p : world.initial().position) run.insideWalls += walls->blockedAt(p);
   EXPECT_EQ(run.insideWalls, 0u) << "spawned inside a wall";
-  const glm::vec3 start = sim::summarizeGroups(state)[0].centroid;
+  const glm::vec3 start = sim::summarizeGroups(world.initial())[0].centroid;
+  sim::FlockState state;
   for (int s = 0; s < steps; ++s) {
-    if (director) director->update(scene.model.dt, sim::summarizeGroups(state), inputs);
-    simulator.step(scene.model, inputs, state);
+    world.tick();
+    EXPECT_EQ(world.inputs().walls, walls) << "step " << s;
+    state = world.backend().state();
     for (std::size_t i = 0; i < state.size(); ++i) {
-      run.insideWalls += walls.blockedAt(state.position[i]);
+      run.insideWalls += walls->blockedAt(state.position[i]);
       run.nonFinite += !std::isfinite(state.position[i].x + state.position[i].z);
     }
     run.boidSteps += state.size();

@@ -1,0 +1,71 @@
+#include "world/world.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/builders.hpp"
+#include "sim/scene_loader.hpp"
+#include "sim/state_csv.hpp"
+
+namespace murmur::world {
+
+World::World(WorldDescription description, std::unique_ptr<FlockBackend> backend) : backend_(std::move(backend)) {
+  load(std::move(description));
+}
+
+void World::load(WorldDescription description) {
+  sim::Scene scene = std::move(description.scene);
+  sim::validateScene(scene);
+  ai::SceneAgents agents = ai::loadSceneAgents(scene, description.dataDirectories);
+  sim::FlockState initial;
+  if (description.init.empty()) {
+    sim::checkRunMemory(scene.count, scene.path);
+    backend_->requireCapacity(scene.count);
+    initial = sim::spawnFlock(scene, agents.walls.get());
+  } else {
+    initial = sim::readStateCsv(description.init, scene.model);
+    backend_->requireCapacity(initial.size());
+    scene.count = static_cast<std::uint32_t>(initial.size());
+    scene.groups = std::max(scene.groups, initial.groups);
+    initial.groups = scene.groups;
+  }
+  scene_ = std::move(scene);
+  agents_ = std::move(agents);
+  initial_ = std::move(initial);
+  start();
+}
+
+void World::start() {
+  inputs_ = sim::staticInputs(scene_, initial_.groups);
+  // The boids avoid a navigation map's walls whether or not agents run.
+  inputs_.walls = agents_.walls;
+  director_ = ai::AgentDirector::create(scene_, agents_);
+  backend_->setState(initial_);
+}
+
+void World::respawn(std::uint32_t count) {
+  scene_.count = count;
+  initial_ = sim::spawnFlock(scene_, agents_.walls.get());
+  start();
+}
+
+void World::switchBackend(std::unique_ptr<FlockBackend> backend) {
+  backend->setState(backend_->state());
+  backend_ = std::move(backend);
+}
+
+void World::tick() {
+  // Without agents the summaries (a read-back on the GPU) are not needed.
+  if (director_) steerAgents(backend_->groupSummaries());
+  stepFlock();
+}
+
+void World::steerAgents(std::span<const sim::GroupSummary> flock) {
+  if (director_) director_->update(scene_.model.dt, flock, inputs_);
+}
+
+void World::stepFlock() {
+  backend_->step(scene_.model, inputs_);
+}
+
+}  // namespace murmur::world

@@ -1,0 +1,86 @@
+#pragma once
+// A world: a scene, its flock on a backend, the scene's CPU agents and the inputs of the next step,
+// advanced by tick(). What `murmur run`, `compare` and `demo` and the tests step.
+//
+// The world owns the walls hookup: a navigation map's walls (ai::SceneAgents::walls) go into the step
+// inputs when the world starts, whether or not agents run, and the flock spawns clear of them.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ai/director.hpp"
+#include "ai/scene_agents.hpp"
+#include "sim/flock.hpp"
+#include "sim/metrics.hpp"
+#include "sim/scene.hpp"
+#include "world/backend.hpp"
+
+namespace murmur::world {
+
+// What a world is made from: plain data, no command-line types.
+struct WorldDescription {
+  // As loaded (sim::loadScene, sim::parseScene) or built (sim/builders.hpp), with any change of
+  // count or seed already made; the world validates it again.
+  sim::Scene scene;
+  // An initial state CSV (id,group,x,y,z,vx,vy,vz); its boids replace the scene's count, and its
+  // groups raise the scene's. Empty: the flock spawns as the scene says.
+  std::string init;
+  // Where the scene's relative data paths (a [navigation] map) are looked for after the scene's own
+  // directory, in order.
+  std::vector<std::filesystem::path> dataDirectories;
+};
+
+class World {
+ public:
+  // Loads `description` onto `backend` (see load()).
+  World(WorldDescription description, std::unique_ptr<FlockBackend> backend);
+
+  // Replaces the scene, agents and flock with `description`'s, on the same backend, then start().
+  // Validates the scene, reads its [navigation] and [[agents]], checks the boid count against the
+  // host's memory and the backend's capacity before spawning (or reading the init file).
+  // InputError on any bad input; nothing changes then.
+  void load(WorldDescription description);
+  // The initial flock on the backend, the agents at their start, the step inputs back to the
+  // scene's static ones with the map's walls.
+  void start();
+  // A new initial flock of `count` boids spawned as the scene says, then start().
+  void respawn(std::uint32_t count);
+  // Moves the flock onto `backend`, its state carried over (InputError when it cannot hold it;
+  // the current backend stays then).
+  void switchBackend(std::unique_ptr<FlockBackend> backend);
+
+  // One step of dt: the agents (if any) perceive the flock's group summaries on the backend,
+  // decide, move and write their goals, predator points and the walls into the step inputs;
+  // then the backend steps the boids with them. steerAgents(backend().groupSummaries()), then
+  // stepFlock().
+  void tick();
+  // tick()'s halves, for running two worlds in lockstep (compare: both agents see one flock).
+  // The agents perceive `flock` and write into inputs(); nothing without agents.
+  void steerAgents(std::span<const sim::GroupSummary> flock);
+  // The backend steps the boids with inputs().
+  void stepFlock();
+
+  const sim::Scene& scene() const { return scene_; }
+  // The model's parameters, which may be changed between ticks (the demo's sliders).
+  sim::ModelParams& model() { return scene_.model; }
+  const sim::FlockState& initial() const { return initial_; }
+  const sim::StepInputs& inputs() const { return inputs_; }
+  // The scene's agents running, or null when it has none.
+  const ai::AgentDirector* director() const { return director_ ? &*director_ : nullptr; }
+  FlockBackend& backend() { return *backend_; }
+  const FlockBackend& backend() const { return *backend_; }
+
+ private:
+  std::unique_ptr<FlockBackend> backend_;
+  sim::Scene scene_;
+  ai::SceneAgents agents_;  // the scene's [navigation] and [[agents]], as loaded
+  sim::FlockState initial_;
+  sim::StepInputs inputs_;
+  std::optional<ai::AgentDirector> director_;
+};
+
+}  // namespace murmur::world

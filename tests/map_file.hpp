@@ -1,0 +1,21 @@
+#pragma once
+// A MovingAI map file written for a test (the ai and world suites): rows of '.' (free) and '@'
+// (blocked), row 0 first.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace murmur::test {
+
+// Writes the map into the temporary directory as murmur_<name>.map (a name per test: ctest runs
+// tests in parallel) and returns its path.
+inline std::filesystem::path writeMap(const std::string& name, const std::vector<std::string>& rows) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("murmur_" + name + ".map");
+  std::ofstream out(path);
+  out << "type octile\nheight " << rows.size() << "\nwidth " << rows.front().size() << "\nmap\n";
+  for (const std::string& row : rows) out << row << "\n";
+  return path;
+}
+
+}  // namespace murmur::test
