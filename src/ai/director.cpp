@@ -298,7 +298,6 @@ void perceive(Agent& agent) {
 struct AgentDirector::Runtime {
   Shared shared;
   std::vector<Agent> agents;
-  std::shared_ptr<const sim::WallGrid> walls;
   std::vector<std::optional<glm::vec3>> staticGoals;  // per group, from [[targets]]
   std::vector<glm::vec3> staticPredators;             // [[predators]]
 };
@@ -332,7 +331,6 @@ AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runt
     shared.hearingWorld.grid = &navigation.map;
     shared.hearingWorld.placement = navigation.placement;
   }
-  runtime.walls = std::move(agents.walls);
   runtime.staticGoals.assign(scene.groups, std::nullopt);
   for (const sim::Target& target : scene.targets)
     if (target.group < scene.groups) runtime.staticGoals[target.group] = target.position;
@@ -372,17 +370,12 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
   for (std::size_t g = 0; g < inputs.goal.size(); ++g)
     inputs.goal[g] = g < runtime.staticGoals.size() ? runtime.staticGoals[g] : std::nullopt;
   inputs.predators = runtime.staticPredators;
-  inputs.walls = runtime.walls;
   for (const Agent& agent : runtime.agents) {
     if (agent.kind == AgentKind::Predator)
       inputs.predators.push_back(agent.vehicle.position);
     else if (agent.group < inputs.goal.size())
       inputs.goal[agent.group] = agent.vehicle.position;
   }
-}
-
-const std::shared_ptr<const sim::WallGrid>& AgentDirector::walls() const {
-  return runtime_->walls;
 }
 
 const NavigationGrid* AgentDirector::navigation() const {

@@ -49,12 +49,10 @@ class AgentDirector {
   // (std::invalid_argument otherwise); flock: one summary per group from the state the boids are in
   // (empty groups are not perceived). Then rewrites inputs from the scene's static inputs: goal (its
   // size is kept; [[targets]] first, then each leader's position as the goal of its group), predators
-  // ([[predators]], then every predator agent's position) and walls (the navigation map's walls, or
-  // null). Obstacles are left as they are.
+  // ([[predators]], then every predator agent's position). Walls and obstacles are left as they are:
+  // the boids' walls (SceneAgents::walls) are hooked into the step inputs by world::World.
   void update(double dt, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs);
 
-  // The boids' walls (what update writes into StepInputs::walls); null without a navigation map.
-  const std::shared_ptr<const sim::WallGrid>& walls() const;
   // The grid the agents plan on; null without [navigation].
   const NavigationGrid* navigation() const;
 
