@@ -47,6 +47,7 @@ layout(std140, binding = STEP_PARAMS_BINDING) uniform StepParamsBlock {
   uint wallWidth;           // 248  0: no walls
   uint wallHeight;          // 252
   vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
+  uint recordLeaders;       // 264  write the leader flag into velocities.w
 } P;
 
 // Obstacles, goals and predators of this step (sim::packInputs), one vec4 each.

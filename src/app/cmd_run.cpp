@@ -62,6 +62,10 @@ class RunCommand final : public Command {
     fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
                metrics.meanNearestDistance, metrics.minPairDistance);
+    const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
+    std::string leaders = "leaders per group:";
+    for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
+    fmt::print(summary, "{}\n", leaders);
     const auto stages = backend->stageMilliseconds();
     if (!stages.empty()) {
       std::string line = "gpu stages (ms):";
@@ -83,7 +87,8 @@ class RunCommand final : public Command {
           .add("wall_seconds", seconds)
           .add("boid_updates_per_second", updatesPerSecond)
           .add("gpu_stage_ms", stageJson)
-          .add("metrics", metricsJson(metrics));
+          .add("metrics", metricsJson(metrics))
+          .raw("groups", groupsJson(groups));
       if (!dump_.empty()) json.add("dump", dump_);
       fmt::print("{}\n", json.str());
     }

@@ -112,11 +112,13 @@ void DemoSession::updateOverlay() {
 
 render::BoidBuffers DemoSession::boidBuffers() {
   if (const gpu::FlockPipeline* pipeline = backend_->gpuPipeline()) {
-    // The pipeline's own buffers: positions with the group in w, velocities, in id order.
+    // The pipeline's own buffers: positions with the group in w, velocities with the leader flag in
+    // w, in id order.
     render::BoidBuffers buffers;
     buffers.position = pipeline->positionBuffer().id();
     buffers.velocity = pipeline->velocityBuffer().id();
     buffers.groupSource = render::GroupSource::PositionW;
+    buffers.leaders = true;
     buffers.count = static_cast<std::uint32_t>(pipeline->size());
     return buffers;
   }

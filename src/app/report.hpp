@@ -49,6 +49,7 @@ inline std::string groupsJson(const std::vector<sim::GroupSummary>& groups) {
     const sim::GroupSummary& s = groups[g];
     out += (g ? "," : "") + JsonObject()
                                 .add("count", s.count)
+                                .add("leaders", s.leaders)
                                 .raw("centroid", fmt::format("[{:.9g},{:.9g},{:.9g}]", s.centroid.x, s.centroid.y,
                                                              s.centroid.z))
                                 .raw("mean_velocity", fmt::format("[{:.9g},{:.9g},{:.9g}]", s.meanVelocity.x,

@@ -21,6 +21,7 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
   u.skyHorizon = glm::vec4(kSkyHorizon, 1.0f);
   u.groundHaze = glm::vec4(kGroundHaze, 1.0f);
   u.fog = glm::vec4(fogDensity, atmosphere.maxFog, 0.0f, 0.0f);
+  u.leaderColour = glm::vec4(kLeaderColour, 1.0f);
   for (std::size_t i = 0; i < kGroupPalette.size(); ++i) u.palette[i] = glm::vec4(kGroupPalette[i], 1.0f);
   return u;
 }

@@ -17,6 +17,9 @@ struct FlockState {
   std::vector<glm::vec3> position;  // 12 B per boid
   std::vector<glm::vec3> velocity;  // 12 B per boid
   std::vector<std::uint32_t> group; // 4 B per boid
+  // 1 B per boid: 1 when the boid was an emergent leader (docs/model.md, step 8) in the step that
+  // produced this state, else 0 (all 0 before the first step). The GPU keeps it in velocity.w.
+  std::vector<std::uint8_t> leader;
   std::uint32_t groups = 1;         // number of groups; every group[i] < groups
 
   std::size_t size() const { return position.size(); }
@@ -24,6 +27,7 @@ struct FlockState {
     position.resize(n);
     velocity.resize(n);
     group.resize(n);
+    leader.resize(n);
   }
 };
 
@@ -34,6 +38,9 @@ struct StepInputs {
   std::vector<std::optional<glm::vec3>> goal;  // T_g, one entry per group (nullopt: no goal)
   std::vector<glm::vec3> predators;           // P_m
   std::shared_ptr<const WallGrid> walls;      // blocked cells the boids steer around, or null
+  // Record each boid's leader flag (FlockState::leader) in the forces pass. Off only to measure
+  // what recording costs (bench): the flags then read 0.
+  bool recordLeaders = true;
 };
 
 }  // namespace murmur::sim

@@ -25,6 +25,7 @@ PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std
   packed.predators.reserve(inputs.predators.size());
   for (const glm::vec3& p : inputs.predators) packed.predators.push_back(planar(params, p));
   packed.walls = inputs.walls.get();
+  packed.recordLeaders = inputs.recordLeaders;
   return packed;
 }
 
@@ -46,7 +47,8 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
-  ctx.needFront = params.goalMode == GoalMode::Front && anyGoal;
+  ctx.recordLeaders = packed.recordLeaders;
+  ctx.needFront = packed.recordLeaders || (params.goalMode == GoalMode::Front && anyGoal);
   return ctx;
 }
 

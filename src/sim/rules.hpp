@@ -29,7 +29,8 @@ struct StepContext {
   float separationRadius2 = 0.0f;  // Rs^2
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
-  bool needFront = false;          // goal mode "front" and some group has a goal
+  bool needFront = false;          // the front cone is tested: recordLeaders, or goal mode "front" with a goal
+  bool recordLeaders = false;      // StepInputs::recordLeaders
   bool wrap = false;
   glm::vec3 worldSize{0.0f};
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
@@ -44,6 +45,7 @@ struct PackedInputs {
   std::vector<glm::vec4> goals;
   std::vector<glm::vec3> predators;
   const WallGrid* walls = nullptr;
+  bool recordLeaders = false;
 };
 
 // walls is shared with (not copied from) the inputs, which must outlive the packed form.
@@ -81,6 +83,13 @@ struct NeighbourSums {
   std::uint32_t sameGroupCount = 0;  // |G_i|
   bool frontOccupied = false;  // a same-group boid within R lies in the 45-degree front cone
 };
+
+// Whether boid i is an emergent leader this step (docs/model.md, step 8): no same-group boid within R
+// in its 45-degree front cone. Read from the sums the forces use, so recording it costs no extra
+// pass over the neighbours; 0 when the step does not record leaders.
+inline std::uint8_t leaderFlag(const StepContext& ctx, const NeighbourSums& sums) {
+  return ctx.recordLeaders && !sums.frontOccupied ? 1 : 0;
+}
 
 struct BoidView {
   glm::vec3 position;

@@ -11,6 +11,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "brute_force_leaders.hpp"
 #include "gl_test_env.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_layout.hpp"
@@ -91,6 +92,7 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
       {"goalOffset", offsetof(layout::StepParams, goalOffset)},
       {"predatorOffset", offsetof(layout::StepParams, predatorOffset)},
       {"predatorCount", offsetof(layout::StepParams, predatorCount)},
+      {"recordLeaders", offsetof(layout::StepParams, recordLeaders)},
   };
   int checked = 0;
   for (const Member& m : members) {
@@ -481,11 +483,38 @@ TEST(FlockPipeline, GroupSummariesMatchTheHost) {
     ASSERT_EQ(actual.size(), expected.size());
     for (std::size_t g = 0; g < expected.size(); ++g) {
       EXPECT_EQ(actual[g].count, expected[g].count) << "group " << g;
+      EXPECT_EQ(actual[g].leaders, expected[g].leaders) << "group " << g;
       for (int k = 0; k < 3; ++k) {
         EXPECT_NEAR(actual[g].centroid[k], expected[g].centroid[k], 1e-3f) << "group " << g;
         EXPECT_NEAR(actual[g].meanVelocity[k], expected[g].meanVelocity[k], 1e-4f) << "group " << g;
       }
     }
+  }
+}
+
+// The leader flags the force pass records (velocities.w) and the reduction's counts of them equal
+// the rule applied by brute force to the state the step read, in every case of the model.
+TEST(FlockPipeline, LeadersEqualTheBruteForceRule) {
+  for (Case& c : modelCases()) {
+    SCOPED_TRACE(c.name);
+    c.state.leader.resize(c.state.size());
+    const std::vector<std::uint8_t> expected = test::bruteForceLeaders(c.params, c.state);
+    const std::vector<std::uint32_t> expectedPerGroup = test::leadersPerGroup(c.state, expected);
+    const std::size_t leaders = std::count(expected.begin(), expected.end(), std::uint8_t{1});
+    ASSERT_GT(leaders, 0u);
+    ASSERT_LT(leaders, c.state.size());
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(c.state);
+    gpu.step(c.params, c.inputs);
+    EXPECT_EQ(gpu.download().leader, expected);
+    const std::vector<sim::GroupSummary> summaries = gpu.groupSummaries();
+    for (std::uint32_t g = 0; g < c.state.groups; ++g)
+      EXPECT_EQ(summaries[g].leaders, expectedPerGroup[g]) << "group " << g;
+    sim::StepInputs unrecorded = c.inputs;
+    unrecorded.recordLeaders = false;
+    gpu.upload(c.state);
+    gpu.step(c.params, unrecorded);
+    EXPECT_EQ(gpu.download().leader, std::vector<std::uint8_t>(c.state.size(), 0));
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "brute_force_leaders.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_backend.hpp"
 #include "sim/metrics.hpp"
@@ -77,6 +78,37 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
                       Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
+
+// The leader flags a step records, and the group summaries' counts of them, equal the rule applied
+// by brute force to the state the step read; recording changes nothing else.
+TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
+  const Scene scene = denseScene(GetParam(), 2000);
+  StepInputs inputs = staticInputs(scene, scene.groups);
+  FlockState state = spawnFlock(scene);
+  CpuSimulator warmup(NeighbourSearch::Grid);
+  for (int s = 0; s < 10; ++s) warmup.step(scene.model, inputs, state);  // flocks with fronts and backs
+  const std::vector<std::uint8_t> expected = test::bruteForceLeaders(scene.model, state);
+  const std::vector<std::uint32_t> expectedPerGroup = test::leadersPerGroup(state, expected);
+  std::size_t leaders = 0;
+  for (std::uint8_t l : expected) leaders += l;
+  ASSERT_GT(leaders, 0u);
+  ASSERT_LT(leaders, state.size()) << "the case must have followers too";
+  for (NeighbourSearch search : {NeighbourSearch::Naive, NeighbourSearch::Grid}) {
+    SCOPED_TRACE(std::string(toString(search)));
+    FlockState next = state;
+    CpuSimulator(search).step(scene.model, inputs, next);
+    EXPECT_EQ(next.leader, expected);
+    const std::vector<GroupSummary> summaries = summarizeGroups(next);
+    for (std::uint32_t g = 0; g < scene.groups; ++g) EXPECT_EQ(summaries[g].leaders, expectedPerGroup[g]) << g;
+  }
+  inputs.recordLeaders = false;
+  FlockState recorded = state, unrecorded = state;
+  CpuSimulator(NeighbourSearch::Grid).step(scene.model, staticInputs(scene, scene.groups), recorded);
+  CpuSimulator(NeighbourSearch::Grid).step(scene.model, inputs, unrecorded);
+  EXPECT_EQ(unrecorded.position, recorded.position);
+  EXPECT_EQ(unrecorded.velocity, recorded.velocity);
+  EXPECT_EQ(unrecorded.leader, std::vector<std::uint8_t>(state.size(), 0));
+}
 
 TEST(CpuSimulator, ThreadCountDoesNotChangeTheResult) {
   const Scene scene = denseScene({"t", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front}, 3000);
