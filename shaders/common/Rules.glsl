@@ -69,6 +69,7 @@ struct Forces {
   vec3 flee;
   vec3 cruise;
   vec3 walls;
+  vec3 pursuit;
 };
 
 vec3 separationForce(NeighbourSums sums) {
@@ -182,6 +183,40 @@ vec3 fleeForce(BoidView self) {
   return force;
 }
 
+// sim::kMaxInterceptSeconds: the cap of the intercept prediction time.
+const float kMaxInterceptSeconds = 3.0;
+const uint kRoleFlock = 0u;
+const uint kRoleIntercept = 2u;
+
+uint groupRole(uint group) { return uint(steeringOf(group, 0u).w); }
+bool groupFlocking(uint group) { return steeringOf(group, 2u).y != 0.0; }
+
+// sim::pursuitAim.
+vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity) {
+  if (role != kRoleIntercept) return toTarget;
+  precise float closing = length3(targetVelocity - velocity);
+  precise float t = closing < kEps ? kMaxInterceptSeconds : min(length3(toTarget) / closing, kMaxInterceptSeconds);
+  precise vec3 aim = toTarget + targetVelocity * t;
+  return aim;
+}
+
+// sim::pursuitForce.
+vec3 pursuitForce(BoidView self, NeighbourSums sums) {
+  uint role = groupRole(self.group);
+  if (role == kRoleFlock) return vec3(0.0);
+  if (groupFlocking(self.group) && sums.frontOccupied) return vec3(0.0);
+  vec4 target = steeringOf(self.group, 0u);
+  vec4 targetVelocity = steeringOf(self.group, 1u);
+  precise vec3 toTarget = target.xyz - self.position;
+  if (P.wrap != 0u) toTarget = minimumImage(toTarget, P.worldSize.xyz);
+  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity);
+  precise float dist = length3(to);
+  if (!(dist > kEps)) return vec3(0.0);
+  precise float speed = P.maxSpeed * targetVelocity.w;
+  precise vec3 f = (to / dist) * speed - self.velocity;
+  return f;
+}
+
 vec3 cruiseForce(BoidView self) {
   precise vec3 f = self.heading * (P.cruiseSpeed - length3(self.velocity));
   return f;
@@ -243,15 +278,21 @@ vec3 wallForce(BoidView self) {
 
 Forces computeForces(BoidView self, NeighbourSums sums) {
   Forces f;
-  f.separation = separationForce(sums);
-  f.alignment = alignmentForce(self, sums);
-  f.cohesion = cohesionForce(self, sums);
+  f.separation = vec3(0.0);
+  f.alignment = vec3(0.0);
+  f.cohesion = vec3(0.0);
+  if (groupFlocking(self.group)) {
+    f.separation = separationForce(sums);
+    f.alignment = alignmentForce(self, sums);
+    f.cohesion = cohesionForce(self, sums);
+  }
   f.avoidance = avoidanceForce(self);
   f.bounds = containmentForce(self);
   f.goal = goalForce(self, sums);
   f.flee = fleeForce(self);
   f.cruise = cruiseForce(self);
   f.walls = wallForce(self);
+  f.pursuit = pursuitForce(self, sums);
   return f;
 }
 
@@ -265,14 +306,19 @@ BoidUpdate integrate(BoidView self, Forces f) {
   precise vec3 force = P.wSeparation * f.separation + P.wAlignment * f.alignment + P.wCohesion * f.cohesion +
                        P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
                        P.wCruise * f.cruise + P.wWalls * f.walls;
+  if (groupRole(self.group) != kRoleFlock) force += steeringOf(self.group, 2u).x * f.pursuit;
   if (P.dims == 2u) force.y = 0.0;
+  // The group's thrust scales both limits (exactly 1 leaves them as they are).
+  float thrust = steeringOf(self.group, 1u).w;
+  precise float maxForce = P.maxForce * thrust;
+  precise float maxSpeed = P.maxSpeed * thrust;
   precise float forceLen = length3(force);
-  if (forceLen > P.maxForce) force *= P.maxForce / forceLen;
+  if (forceLen > maxForce) force *= maxForce / forceLen;
 
   precise vec3 v = self.velocity + force / P.mass * P.dt;
   precise float speed = length3(v);
-  if (speed > P.maxSpeed) {
-    v *= P.maxSpeed / speed;
+  if (speed > maxSpeed) {
+    v *= maxSpeed / speed;
   } else if (speed < kEps) {
     v = self.heading * P.minSpeed;
   } else if (speed < P.minSpeed) {

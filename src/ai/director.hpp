@@ -49,8 +49,9 @@ class AgentDirector {
   // (std::invalid_argument otherwise); flock: one summary per group from the state the boids are in
   // (empty groups are not perceived). Then rewrites inputs from the scene's static inputs: goal (its
   // size is kept; [[targets]] first, then each leader's position as the goal of its group), predators
-  // ([[predators]], then every predator agent's position) and walls (the navigation map's walls, or
-  // null). Obstacles are left as they are.
+  // ([[predators]], then every predator agent's position), walls (the navigation map's walls, or
+  // null) and the target of every [[groups]] target_agent group (that agent's position and
+  // velocity). Obstacles are left as they are.
   void update(double dt, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs);
 
   // The boids' walls (what update writes into StepInputs::walls); null without a navigation map.

@@ -43,7 +43,8 @@ enum StorageBinding : GLuint {
   kSortedIds = 7,
   kSortedPositions = 8,
   kSortedHeadings = 9,
-  kInputs = 10,     // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators
+  kInputs = 10,     // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators,
+                    // 3 per group of steering (sim::StepContext::steering)
   kPartials = 11,   // GroupPartial per (group, block)
   kSummaries = 12,  // GroupSummary per group
   kScanIn = 13,     // gpu::PrefixSum
@@ -107,7 +108,7 @@ struct StepParams {
   std::uint32_t wallHeight;      // 252
   glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
   std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
-  std::uint32_t pad;             // 268
+  std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
 };
 static_assert(sizeof(StepParams) == 272);
 static_assert(offsetof(StepParams, wallOrigin) == 256);

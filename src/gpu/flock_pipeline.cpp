@@ -203,10 +203,11 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   const sim::PackedInputs packed = sim::packInputs(params, inputs, groups_);
   const sim::StepContext ctx = sim::makeStepContext(params, packed);
 
-  // One vec4 array: obstacles, then a goal per group, then predators.
+  // One vec4 array: obstacles, then a goal per group, then predators, then each group's steering.
   std::vector<glm::vec4> values(packed.obstacles.begin(), packed.obstacles.end());
   values.insert(values.end(), packed.goals.begin(), packed.goals.end());
   for (const glm::vec3& p : packed.predators) values.emplace_back(p, 0.0f);
+  values.insert(values.end(), packed.steering.begin(), packed.steering.end());
   const std::size_t bytes = values.size() * sizeof(glm::vec4);
   if (!inputs_ || inputs_.size() < bytes) inputs_ = Buffer(std::max<std::size_t>(bytes * 2, 256));
   inputs_.upload(std::span<const glm::vec4>(values));
@@ -255,6 +256,7 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.goalOffset = p.obstacleCount;
   p.predatorOffset = p.goalOffset + static_cast<std::uint32_t>(packed.goals.size());
   p.predatorCount = static_cast<std::uint32_t>(packed.predators.size());
+  p.steeringOffset = p.predatorOffset + p.predatorCount;
   p.wWalls = w.walls;
   p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
   uploadWalls(ctx.walls);

@@ -91,6 +91,9 @@ StepInputs staticInputs(const Scene& scene, std::uint32_t groups) {
   for (const Target& t : scene.targets)
     if (t.group < groups) inputs.goal[t.group] = t.position;
   inputs.predators = scene.predators;
+  inputs.steering.assign(groups, GroupSteering{});
+  for (const GroupSpec& spec : scene.groupSpecs)
+    if (spec.group < groups) inputs.steering[spec.group] = spec.steering;
   return inputs;
 }
 

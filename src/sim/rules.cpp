@@ -24,6 +24,13 @@ PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std
     if (inputs.goal[g]) packed.goals[g] = glm::vec4(planar(params, *inputs.goal[g]), 1.0f);
   packed.predators.reserve(inputs.predators.size());
   for (const glm::vec3& p : inputs.predators) packed.predators.push_back(planar(params, p));
+  packed.steering.reserve(3 * std::size_t(groups));
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    const GroupSteering s = g < inputs.steering.size() ? inputs.steering[g] : GroupSteering{};
+    packed.steering.emplace_back(planar(params, s.target), static_cast<float>(s.role));
+    packed.steering.emplace_back(planar(params, s.targetVelocity), s.thrust);
+    packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, 0.0f, 0.0f);
+  }
   packed.walls = inputs.walls.get();
   packed.recordLeaders = inputs.recordLeaders;
   return packed;
@@ -44,11 +51,16 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.obstacles = packed.obstacles;
   ctx.goals = packed.goals;
   ctx.predators = packed.predators;
+  ctx.steering = packed.steering;
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
+  // Pursuing boids of a flocking chase or intercept group are its leaders.
+  bool anyLeaderPursuit = false;
+  for (std::size_t g = 0; g + 2 < packed.steering.size(); g += 3)
+    anyLeaderPursuit = anyLeaderPursuit || (packed.steering[g].w != 0.0f && packed.steering[g + 2].y != 0.0f);
   ctx.recordLeaders = packed.recordLeaders;
-  ctx.needFront = packed.recordLeaders || (params.goalMode == GoalMode::Front && anyGoal);
+  ctx.needFront = packed.recordLeaders || anyLeaderPursuit || (params.goalMode == GoalMode::Front && anyGoal);
   return ctx;
 }
 
@@ -160,6 +172,26 @@ glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self) {
   return force;
 }
 
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity) {
+  if (role != GroupRole::Intercept) return toTarget;
+  const float closing = length(targetVelocity - velocity);
+  const float t = closing < kEps ? kMaxInterceptSeconds : std::min(length(toTarget) / closing, kMaxInterceptSeconds);
+  return toTarget + targetVelocity * t;
+}
+
+glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  const GroupRole role = groupRole(ctx, self.group);
+  if (role == GroupRole::Flock) return glm::vec3(0.0f);
+  if (groupFlocking(ctx, self.group) && sums.frontOccupied) return glm::vec3(0.0f);  // a follower
+  const glm::vec4 target = ctx.steering[3 * self.group];
+  const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
+  const glm::vec3 to = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
+                                  self.velocity);
+  const float dist = length(to);
+  if (!(dist > kEps)) return glm::vec3(0.0f);
+  return (to / dist) * (ctx.params->maxSpeed * targetVelocity.w) - self.velocity;
+}
+
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
   return self.heading * (ctx.params->cruiseSpeed - length(self.velocity));
 }
@@ -200,15 +232,18 @@ glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
 
 Forces computeForces(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   Forces f;
-  f.separation = separationForce(ctx, sums);
-  f.alignment = alignmentForce(ctx, self, sums);
-  f.cohesion = cohesionForce(ctx, self, sums);
+  if (groupFlocking(ctx, self.group)) {
+    f.separation = separationForce(ctx, sums);
+    f.alignment = alignmentForce(ctx, self, sums);
+    f.cohesion = cohesionForce(ctx, self, sums);
+  }
   f.avoidance = avoidanceForce(ctx, self);
   f.bounds = containmentForce(ctx, self);
   f.goal = goalForce(ctx, self, sums);
   f.flee = fleeForce(ctx, self);
   f.cruise = cruiseForce(ctx, self);
   f.walls = wallForce(ctx, self);
+  f.pursuit = pursuitForce(ctx, self, sums);
   return f;
 }
 
@@ -218,14 +253,18 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   glm::vec3 force = w.separation * f.separation + w.alignment * f.alignment + w.cohesion * f.cohesion +
                     w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
                     w.flee * f.flee + w.cruise * f.cruise + w.walls * f.walls;
+  if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
   if (p.dims == 2) force.y = 0.0f;
+  // The group's thrust scales both limits (exactly 1 leaves them as they are).
+  const float thrust = groupThrust(ctx, self.group);
+  const float maxForce = p.maxForce * thrust, maxSpeed = p.maxSpeed * thrust;
   const float forceLen = length(force);
-  if (forceLen > p.maxForce) force *= p.maxForce / forceLen;
+  if (forceLen > maxForce) force *= maxForce / forceLen;
 
   glm::vec3 v = self.velocity + force / p.mass * p.dt;
   const float speed = length(v);
-  if (speed > p.maxSpeed) {
-    v *= p.maxSpeed / speed;
+  if (speed > maxSpeed) {
+    v *= maxSpeed / speed;
   } else if (speed < kEps) {
     v = self.heading * p.minSpeed;
   } else if (speed < p.minSpeed) {

@@ -36,6 +36,9 @@ struct StepContext {
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
   std::span<const glm::vec3> predators;  // y = 0 in 2D
+  // Per group g, 3 vec4 (packGroupSteering): [3g] target xyz, w role; [3g+1] target velocity xyz,
+  // w thrust; [3g+2] x weight, y flocking (1 or 0).
+  std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
 };
 
@@ -44,6 +47,7 @@ struct PackedInputs {
   std::vector<glm::vec4> obstacles;
   std::vector<glm::vec4> goals;
   std::vector<glm::vec3> predators;
+  std::vector<glm::vec4> steering;
   const WallGrid* walls = nullptr;
   bool recordLeaders = false;
 };
@@ -51,6 +55,10 @@ struct PackedInputs {
 // walls is shared with (not copied from) the inputs, which must outlive the packed form.
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
 StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed);
+
+// The cap of the intercept prediction time (docs/model.md, step 8c), seconds: a target with no
+// closing velocity (|Vr| = 0) is predicted this far ahead.
+inline constexpr float kMaxInterceptSeconds = 3.0f;
 
 // f = norm(v), or (1,0,0) for a (near) zero velocity.
 inline glm::vec3 heading(glm::vec3 v) {
@@ -122,7 +130,8 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   }
 }
 
-// The nine forces, unweighted: model.md's eight and the wall term.
+// The forces, unweighted: model.md's eight, the wall term and the pursuit of chase and intercept
+// groups.
 struct Forces {
   glm::vec3 separation{0.0f};
   glm::vec3 alignment{0.0f};
@@ -133,6 +142,7 @@ struct Forces {
   glm::vec3 flee{0.0f};
   glm::vec3 cruise{0.0f};
   glm::vec3 walls{0.0f};
+  glm::vec3 pursuit{0.0f};
 };
 
 glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
@@ -143,6 +153,20 @@ glm::vec3 containmentForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
+
+// The group's role, thrust, weight and flocking switch, as packed for the step.
+inline GroupRole groupRole(const StepContext& ctx, std::uint32_t group) {
+  return static_cast<GroupRole>(static_cast<std::uint32_t>(ctx.steering[3 * group].w));
+}
+inline float groupThrust(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 1].w; }
+inline bool groupFlocking(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 2].y != 0.0f; }
+// Where a pursuing boid aims, as an offset from its position (step 8c): toTarget = Sr, the target's
+// offset; chase: Sr; intercept: Sr + v_target t with t = |Sr| / |Vr| (Vr = v_target - v_boid)
+// capped at kMaxInterceptSeconds, and the cap itself when |Vr| < eps.
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity);
+// Step 8c: a pursuing boid of a chase or intercept group steers at full (thrust-scaled) speed for
+// its aim point; every other boid: 0.
+glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 // Probes the wall grid ahead of the boid (docs/model.md, step 6b).
 inline constexpr int kWallProbes = 8;
 glm::vec3 wallForce(const StepContext& ctx, const BoidView& self);

@@ -93,6 +93,7 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
       {"predatorOffset", offsetof(layout::StepParams, predatorOffset)},
       {"predatorCount", offsetof(layout::StepParams, predatorCount)},
       {"recordLeaders", offsetof(layout::StepParams, recordLeaders)},
+      {"steeringOffset", offsetof(layout::StepParams, steeringOffset)},
   };
   int checked = 0;
   for (const Member& m : members) {
@@ -189,6 +190,13 @@ std::vector<Case> modelCases() {
     scene.targets = {{0, {30.0f, 0.0f, 30.0f}}, {1, {-30.0f, 10.0f, 0.0f}}};
     scene.predators = {{10.0f, 0.0f, -20.0f}, {-15.0f, 5.0f, 25.0f}};
     cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators", scene, 3));
+    // Group 2 intercepts a moving target, its leaders at 1.5 times the thrust.
+    sim::GroupSteering& intercept = cases.back().inputs.steering[2];
+    intercept.role = sim::GroupRole::Intercept;
+    intercept.thrust = 1.5f;
+    intercept.weight = 3.0f;
+    intercept.target = {-20.0f, 10.0f, 30.0f};
+    intercept.targetVelocity = {4.0f, -1.0f, -3.0f};
     // Spread the spawn over the whole box so that boids sit in the containment band too.
     sim::Pcg32 rng(11);
     for (glm::vec3& p : cases.back().state.position)
@@ -237,6 +245,24 @@ std::vector<Case> modelCases() {
     cases.push_back(makeCase("2d-wrap-dense-goal-front", scene, 1));
     addSpecialBoids(cases.back());
   }
+  {
+    // 2D wrap, three groups: chasers (flocking: their leaders chase a fixed target), interceptors
+    // (flocking off: every one intercepts, thrust 1.5, a moving target near the seam), a flock.
+    sim::Scene scene = sim::fixedNeighbourScene(2000, 15.0f, 2);
+    scene.model.fovDegrees = 300.0f;
+    cases.push_back(makeCase("2d-wrap-chase-intercept", scene, 3));
+    const glm::vec3 hi = scene.model.worldMax;
+    std::vector<sim::GroupSteering>& steering = cases.back().inputs.steering;
+    steering[0].role = sim::GroupRole::Chase;
+    steering[0].target = {0.5f * hi.x, 0.0f, -0.25f * hi.z};
+    steering[1].role = sim::GroupRole::Intercept;
+    steering[1].flocking = false;
+    steering[1].thrust = 1.5f;
+    steering[1].weight = 2.0f;
+    steering[1].target = {0.95f * hi.x, 0.0f, 0.9f * hi.z};
+    steering[1].targetVelocity = {5.0f, 0.0f, -2.0f};
+    addSpecialBoids(cases.back());
+  }
   return cases;
 }
 
@@ -245,7 +271,7 @@ std::vector<Case> modelCases() {
 struct Coverage {
   std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
               frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0,
-              atRest = 0;
+              atRest = 0, pursuit = 0;
   Coverage& operator+=(const Coverage& o) {
     for (auto [a, b] : {std::pair{&separation, o.separation},
                         {&alignment, o.alignment},
@@ -260,7 +286,8 @@ struct Coverage {
                         {&fovHidden, o.fovHidden},
                         {&acrossSeam, o.acrossSeam},
                         {&coincident, o.coincident},
-                        {&atRest, o.atRest}})
+                        {&atRest, o.atRest},
+                        {&pursuit, o.pursuit}})
       *a += b;
     return *this;
   }
@@ -307,6 +334,7 @@ Coverage coverage(const Case& c) {
     out.flee += nonZero(f.flee);
     out.cruise += nonZero(f.cruise);
     out.atRest += s.velocity[i] == glm::vec3(0.0f);
+    out.pursuit += nonZero(f.pursuit);
   }
   return out;
 }
@@ -373,10 +401,10 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     total += covered;
     std::printf(
         "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-        "flee %zu cruise %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+        "flee %zu cruise %zu pursuit %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
         c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
         covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
-        covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+        covered.pursuit, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
     SCOPED_TRACE(c.name);
     FlockPipeline& gpu = pipeline();
     gpu.upload(c.state);
@@ -394,7 +422,7 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
   }
   for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
                             total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
-                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest})
+                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include <glm/geometric.hpp>
 
@@ -186,6 +187,40 @@ TEST(Behaviour, NoBoidEndsAStepInsideAnObstacle) {
     violations += countInside();
   }
   EXPECT_EQ(violations, 0u);
+}
+
+// A lone unit pursues a target that crosses in a straight line at 6 units/s: aiming at the predicted
+// intercept point catches it sooner than steering straight at it, with the same thrust.
+TEST(Behaviour, AnInterceptorCatchesAStraightMovingTargetSoonerThanAChaser) {
+  const auto stepsToCatch = [](GroupRole role) {
+    Scene scene = defaultDensityScene(1, 2);
+    scene.model.boundary = Boundary::Wrap;
+    scene.model.worldMin = {-200, -50, -200};
+    scene.model.worldMax = {200, 50, 200};
+    FlockState state;
+    state.resize(1);
+    state.position[0] = {0, 0, 0};
+    state.velocity[0] = {0, 0, -5};
+    StepInputs inputs = staticInputs(scene, 1);
+    GroupSteering& s = inputs.steering[0];
+    s.role = role;
+    s.thrust = 1.5f;
+    s.weight = 4.0f;
+    s.target = {60, 0, -40};
+    s.targetVelocity = {0, 0, 6};
+    CpuSimulator simulator(NeighbourSearch::Grid, 1);
+    for (int step = 1; step <= 3000; ++step) {
+      simulator.step(scene.model, inputs, state);
+      s.target += s.targetVelocity * scene.model.dt;
+      if (glm::length(state.position[0] - s.target) < 1.0f) return step;
+    }
+    return 0;
+  };
+  const int chase = stepsToCatch(GroupRole::Chase), intercept = stepsToCatch(GroupRole::Intercept);
+  std::printf("  caught after %d steps (chase) and %d (intercept)\n", chase, intercept);
+  ASSERT_GT(chase, 0) << "the chaser never catches the target";
+  ASSERT_GT(intercept, 0) << "the interceptor never catches the target";
+  EXPECT_LT(intercept, chase);
 }
 
 }  // namespace
