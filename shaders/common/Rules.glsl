@@ -59,6 +59,13 @@ void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj
   }
 }
 
+// sim::offset: pj - pi, the minimum image when wrapping.
+vec3 imageOffset(vec3 pi, vec3 pj) {
+  precise vec3 d = pj - pi;
+  if (P.wrap != 0u) d = minimumImage(d, P.worldSize.xyz);
+  return d;
+}
+
 struct Forces {
   vec3 separation;
   vec3 alignment;
@@ -99,14 +106,14 @@ vec3 avoidanceForce(BoidView self) {
   float deepestDepth = 0.0;
   for (uint k = 0u; k < P.obstacleCount; ++k) {
     vec4 o = obstacle(k);
-    precise float depth = (o.w + P.boidRadius) - length3(o.xyz - self.position);
+    precise float depth = (o.w + P.boidRadius) - length3(imageOffset(self.position, o.xyz));
     if (depth > 0.0 && (deepest < 0 || depth > deepestDepth)) {
       deepest = int(k);
       deepestDepth = depth;
     }
   }
   if (deepest >= 0) {
-    precise vec3 a = obstacle(uint(deepest)).xyz - self.position;
+    precise vec3 a = imageOffset(self.position, obstacle(uint(deepest)).xyz);
     precise float len = length3(a);
     precise vec3 out_ = len < kEps ? vec3(1.0, 0.0, 0.0) : -a / len;
     precise vec3 f = 2.0 * P.maxSpeed * out_;
@@ -120,7 +127,7 @@ vec3 avoidanceForce(BoidView self) {
   float nearestSpan = 1.0;
   for (uint k = 0u; k < P.obstacleCount; ++k) {
     vec4 o = obstacle(k);
-    precise vec3 a = o.xyz - self.position;
+    precise vec3 a = imageOffset(self.position, o.xyz);
     precise float re = o.w + P.boidRadius;
     precise float t = dot3(a, self.heading);
     precise vec3 b = a - t * self.heading;
@@ -166,7 +173,7 @@ vec3 goalForce(BoidView self, NeighbourSums sums) {
   vec4 goal = goalOf(self.group);
   if (goal.w == 0.0) return vec3(0.0);
   if (P.goalModeAll == 0u && sums.frontOccupied) return vec3(0.0);
-  precise vec3 to = goal.xyz - self.position;
+  precise vec3 to = imageOffset(self.position, goal.xyz);
   precise float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
   precise vec3 f = (to / dist) * P.maxSpeed * min(1.0, dist / P.slowRadius) - self.velocity;
@@ -176,7 +183,7 @@ vec3 goalForce(BoidView self, NeighbourSums sums) {
 vec3 fleeForce(BoidView self) {
   precise vec3 force = vec3(0.0);
   for (uint m = 0u; m < P.predatorCount; ++m) {
-    precise vec3 e = self.position - predator(m);
+    precise vec3 e = imageOffset(predator(m), self.position);
     precise float len = length3(e);
     if (len > 0.0 && len < P.fleeRadius) force += ((e / len) * P.maxSpeed - self.velocity) * (1.0 - len / P.fleeRadius);
   }
@@ -207,8 +214,7 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   if (groupFlocking(self.group) && sums.frontOccupied) return vec3(0.0);
   vec4 target = steeringOf(self.group, 0u);
   vec4 targetVelocity = steeringOf(self.group, 1u);
-  precise vec3 toTarget = target.xyz - self.position;
-  if (P.wrap != 0u) toTarget = minimumImage(toTarget, P.worldSize.xyz);
+  precise vec3 toTarget = imageOffset(self.position, target.xyz);
   precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity);
   precise float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);

@@ -14,20 +14,29 @@ float length(glm::vec3 v) { return std::sqrt(glm::dot(v, v)); }
 
 }  // namespace
 
+glm::vec3 wrapIntoWorld(const ModelParams& params, glm::vec3 p) {
+  if (params.boundary != Boundary::Wrap) return p;
+  for (int k = 0; k < 3; ++k)
+    if (!(k == 1 && params.dims == 2)) p[k] = wrapCoordinate(p[k], params.worldMin[k], params.worldMax[k]);
+  return p;
+}
+
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups) {
+  // Points the boids steer by, in the x-z plane in 2D and on the torus when wrapping.
+  const auto place = [&](glm::vec3 p) { return wrapIntoWorld(params, planar(params, p)); };
   PackedInputs packed;
   packed.obstacles.reserve(inputs.obstacleCenter.size());
   for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k)
-    packed.obstacles.emplace_back(planar(params, inputs.obstacleCenter[k]), inputs.obstacleRadius[k]);
+    packed.obstacles.emplace_back(place(inputs.obstacleCenter[k]), inputs.obstacleRadius[k]);
   packed.goals.assign(groups, glm::vec4(0.0f));
   for (std::size_t g = 0; g < inputs.goal.size() && g < groups; ++g)
-    if (inputs.goal[g]) packed.goals[g] = glm::vec4(planar(params, *inputs.goal[g]), 1.0f);
+    if (inputs.goal[g]) packed.goals[g] = glm::vec4(place(*inputs.goal[g]), 1.0f);
   packed.predators.reserve(inputs.predators.size());
-  for (const glm::vec3& p : inputs.predators) packed.predators.push_back(planar(params, p));
+  for (const glm::vec3& p : inputs.predators) packed.predators.push_back(place(p));
   packed.steering.reserve(3 * std::size_t(groups));
   for (std::uint32_t g = 0; g < groups; ++g) {
     const GroupSteering s = g < inputs.steering.size() ? inputs.steering[g] : GroupSteering{};
-    packed.steering.emplace_back(planar(params, s.target), static_cast<float>(s.role));
+    packed.steering.emplace_back(place(s.target), static_cast<float>(s.role));
     packed.steering.emplace_back(planar(params, s.targetVelocity), s.thrust);
     packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, 0.0f, 0.0f);
   }
@@ -88,16 +97,18 @@ glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self) {
   // Inside rule: the obstacle the boid is deepest inside pushes it straight out.
   int deepest = -1;
   float deepestDepth = 0.0f;
+  // Offsets to obstacles are minimum images when wrapping: an obstacle across the seam is solid on
+  // both sides.
   for (std::size_t k = 0; k < ctx.obstacles.size(); ++k) {
     const glm::vec4 o = ctx.obstacles[k];
-    const float depth = (o.w + p.radius) - length(glm::vec3(o) - self.position);
+    const float depth = (o.w + p.radius) - length(offset(ctx, self.position, glm::vec3(o)));
     if (depth > 0.0f && (deepest < 0 || depth > deepestDepth)) {
       deepest = static_cast<int>(k);
       deepestDepth = depth;
     }
   }
   if (deepest >= 0) {
-    const glm::vec3 a = glm::vec3(ctx.obstacles[deepest]) - self.position;
+    const glm::vec3 a = offset(ctx, self.position, glm::vec3(ctx.obstacles[deepest]));
     const float len = length(a);
     const glm::vec3 out = len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : -a / len;
     return 2.0f * p.maxSpeed * out;
@@ -110,7 +121,7 @@ glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self) {
   float nearestSpan = 1.0f;
   for (std::size_t k = 0; k < ctx.obstacles.size(); ++k) {
     const glm::vec4 o = ctx.obstacles[k];
-    const glm::vec3 a = glm::vec3(o) - self.position;
+    const glm::vec3 a = offset(ctx, self.position, glm::vec3(o));
     const float re = o.w + p.radius;
     const float t = glm::dot(a, self.heading);
     const glm::vec3 b = a - t * self.heading;
@@ -153,7 +164,7 @@ glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const Neighbou
   const glm::vec4 goal = ctx.goals[self.group];
   if (goal.w == 0.0f) return glm::vec3(0.0f);
   if (ctx.params->goalMode == GoalMode::Front && sums.frontOccupied) return glm::vec3(0.0f);
-  const glm::vec3 to = glm::vec3(goal) - self.position;
+  const glm::vec3 to = offset(ctx, self.position, glm::vec3(goal));
   const float dist = length(to);
   if (!(dist > kEps)) return glm::vec3(0.0f);
   const ModelParams& p = *ctx.params;
@@ -164,7 +175,7 @@ glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self) {
   const ModelParams& p = *ctx.params;
   glm::vec3 force(0.0f);
   for (const glm::vec3& predator : ctx.predators) {
-    const glm::vec3 e = self.position - predator;
+    const glm::vec3 e = offset(ctx, predator, self.position);
     const float len = length(e);
     if (len > 0.0f && len < p.fleeRadius)
       force += ((e / len) * p.maxSpeed - self.velocity) * (1.0f - len / p.fleeRadius);
@@ -276,10 +287,7 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     if (k == 1 && p.dims == 2) continue;
     const float lo = p.worldMin[k], hi = p.worldMax[k];
     if (p.boundary == Boundary::Wrap) {
-      const float size = hi - lo;
-      pos[k] -= size * std::floor((pos[k] - lo) / size);
-      // A coordinate a rounding below lo can land exactly on hi: on the torus that is lo.
-      if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
+      pos[k] = wrapCoordinate(pos[k], lo, hi);
     } else {
       if (pos[k] < lo) {
         pos[k] = lo;

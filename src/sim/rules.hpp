@@ -77,6 +77,18 @@ inline glm::vec3 minimumImage(glm::vec3 d, glm::vec3 size) {
   return {foldComponent(d.x, size.x), foldComponent(d.y, size.y), foldComponent(d.z, size.z)};
 }
 
+// x folded onto the torus [lo, hi): x - size floor((x - lo) / size), and lo where that rounds to hi
+// (a coordinate a rounding below lo lands exactly on hi; on the torus that is lo).
+inline float wrapCoordinate(float x, float lo, float hi) {
+  const float size = hi - lo;
+  x -= size * std::floor((x - lo) / size);
+  return x >= hi || x < lo ? lo : x;
+}
+// A point folded into the world on every active axis when wrapping (unchanged when containing):
+// obstacle centres, goals, targets and predators are packed so, which keeps every offset to them
+// within (-size, size) on a wrapped axis, where minimumImage is exact.
+glm::vec3 wrapIntoWorld(const ModelParams& params, glm::vec3 p);
+
 // The offset d_ij = p_j - p_i the model uses (minimum image when wrapping).
 inline glm::vec3 offset(const StepContext& ctx, glm::vec3 pi, glm::vec3 pj) {
   const glm::vec3 d = pj - pi;

@@ -424,6 +424,16 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
     if (scene.obstacles[i].radius <= 0.0f) fail(fmt::format("obstacles[{}].radius", i), "must be above 0");
+  // On a torus an obstacle is periodic (its offsets are minimum images): one larger than half the
+  // world would meet its own image.
+  if (m.boundary == Boundary::Wrap)
+    for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
+      for (int axis : activeAxes(m.dims))
+        if (2.0f * scene.obstacles[i].radius > 0.5f * extent[axis])
+          fail(fmt::format("obstacles[{}].radius", i),
+               fmt::format("an obstacle in a wrapping world may be at most half the world wide: its diameter {} "
+                           "exceeds half the {} extent ({})",
+                           2.0f * scene.obstacles[i].radius, kAxisNames[axis], 0.5f * extent[axis]));
   for (std::size_t i = 0; i < scene.targets.size(); ++i)
     if (scene.targets[i].group >= scene.groups)
       fail(fmt::format("targets[{}].group", i), targetGroupRule(scene.groups));

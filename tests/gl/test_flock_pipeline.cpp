@@ -248,10 +248,14 @@ std::vector<Case> modelCases() {
   {
     // 2D wrap, three groups: chasers (flocking: their leaders chase a fixed target), interceptors
     // (flocking off: every one intercepts, thrust 1.5, a moving target near the seam), a flock.
+    // An obstacle, a goal and a predator across the seam (periodic, minimum-image offsets).
     sim::Scene scene = sim::fixedNeighbourScene(2000, 15.0f, 2);
     scene.model.fovDegrees = 300.0f;
-    cases.push_back(makeCase("2d-wrap-chase-intercept", scene, 3));
     const glm::vec3 hi = scene.model.worldMax;
+    scene.obstacles = {{{0.97f * hi.x, 0.0f, 0.1f * hi.z}, 0.1f * hi.x}};
+    scene.targets = {{2, {-0.98f * hi.x, 0.0f, 0.5f * hi.z}}};
+    scene.predators = {{0.99f * hi.x, 0.0f, -0.95f * hi.z}};
+    cases.push_back(makeCase("2d-wrap-chase-intercept-seam-obstacle", scene, 3));
     std::vector<sim::GroupSteering>& steering = cases.back().inputs.steering;
     steering[0].role = sim::GroupRole::Chase;
     steering[0].target = {0.5f * hi.x, 0.0f, -0.25f * hi.z};

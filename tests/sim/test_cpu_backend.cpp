@@ -223,5 +223,57 @@ TEST(Behaviour, AnInterceptorCatchesAStraightMovingTargetSoonerThanAChaser) {
   EXPECT_LT(intercept, chase);
 }
 
+// A 2D torus with an obstacle across the seam (centre x = 45, radius 8: it covers x >= 37 and,
+// through the seam, x < -47).
+Scene seamObstacleScene(std::uint32_t count) {
+  Scene scene = defaultDensityScene(count, 2);
+  scene.model.boundary = Boundary::Wrap;
+  scene.model.worldMin = {-50, -5, -50};
+  scene.model.worldMax = {50, 5, 50};
+  scene.obstacles = {{{45, 0, 0}, 8}};
+  return scene;
+}
+
+// The distance from p to the obstacle's centre through the seam (the exact minimum image).
+double seamDistance(const Scene& scene, glm::vec3 p) {
+  glm::dvec3 d = glm::dvec3(scene.obstacles[0].center) - glm::dvec3(p);
+  const glm::dvec3 size(scene.model.worldSize());
+  d -= size * glm::floor(d / size + 0.5);
+  d.y = 0.0;
+  return glm::length(d);
+}
+
+TEST(WrapWorld, ABoidApproachingAnObstacleAcrossTheSeamAvoidsIt) {
+  const Scene scene = seamObstacleScene(1);
+  FlockState state;
+  state.resize(1);
+  state.position[0] = {-20, 0, 1};
+  state.velocity[0] = {-8, 0, 0};  // straight at the obstacle, through the seam
+  const StepInputs inputs = staticInputs(scene, 1);
+  CpuSimulator simulator(NeighbourSearch::Grid, 1);
+  double closest = 1e9;
+  bool crossed = false;
+  for (int step = 0; step < 600; ++step) {
+    const float before = state.position[0].x;
+    simulator.step(scene.model, inputs, state);
+    crossed = crossed || state.position[0].x > before + 50.0f;  // wrapped from -50 to +50
+    closest = std::min(closest, seamDistance(scene, state.position[0]));
+  }
+  EXPECT_TRUE(crossed) << "the boid must fly through the seam";
+  EXPECT_GT(closest, 8.0) << "the boid entered the obstacle through the seam";
+}
+
+TEST(WrapWorld, NoBoidSpawnsInsideAnObstaclesWrappedPart) {
+  const Scene scene = seamObstacleScene(4000);
+  const FlockState state = spawnFlock(scene);
+  const double clearance = 8.0 + scene.model.radius + scene.model.perceptionRadius;
+  std::size_t acrossTheSeam = 0;
+  for (const glm::vec3& p : state.position) {
+    ASSERT_GE(seamDistance(scene, p), clearance) << "a boid spawned at " << p.x << ", " << p.z;
+    acrossTheSeam += p.x < -30.0f && std::abs(p.z) < 5.0f;
+  }
+  EXPECT_GT(acrossTheSeam, 0u) << "the wrapped part's neighbourhood is spawned in";
+}
+
 }  // namespace
 }  // namespace murmur::sim

@@ -499,5 +499,52 @@ TEST(Pursuit, ThrustScalesMaxForceAndMaxSpeed) {
   expectVec(integrate(ctx, self, forces).velocity, {0, 0, -15});
 }
 
+// ---- Periodic obstacles, goals and predators in a wrap world ----
+
+// A 2D torus 100 units wide, an obstacle of radius 5 centred at x = 48: it reaches across the seam
+// to x = -47 (53 on the other side).
+struct SeamFixture : Fixture {
+  SeamFixture() {
+    params.dims = 2;
+    params.boundary = Boundary::Wrap;
+    params.worldMin = {-50, -5, -50};
+    params.worldMax = {50, 5, 50};
+    inputs.obstacleCenter = {{48, 0, 0}};
+    inputs.obstacleRadius = {5};
+  }
+};
+
+TEST(WrapWorld, AnObstacleAcrossTheSeamIsAvoidedAndSolid) {
+  const SeamFixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Flying -x at x = -40, z = 1: through the seam the obstacle is 12 ahead (a = (-12, 0, -1)),
+  // b = (0, 0, -1), |b| = 1 < re = 5.5; reach L = 5 + 10 = 15, s = 1 - 12 / 20.5:
+  // F = 10 (1 + s) (0, 0, 1) = (0, 0, 14.146341).
+  expectVec(avoidanceForce(ctx, boid({-40, 0, 1}, {-10, 0, 0})), {0, 0, 14.146341f}, 1e-4f);
+  // At x = -49 the boid is 3 from the centre through the seam, inside: pushed straight out, +x.
+  expectVec(avoidanceForce(ctx, boid({-49, 0, 0}, {-10, 0, 0})), {20, 0, 0});
+}
+
+TEST(WrapWorld, GoalAndFleeOffsetsAreMinimumImages) {
+  SeamFixture f;
+  f.inputs.obstacleCenter.clear();
+  f.inputs.obstacleRadius.clear();
+  f.inputs.goal = {glm::vec3(45, 0, 0)};
+  f.params.goalMode = GoalMode::All;
+  f.inputs.predators = {{48, 0, 0}};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Goal 10 away through the seam (not 90 across the world): to = (-10, 0, 0), dist = slow radius:
+  // F = (-1, 0, 0) 10 min(1, 10/10) - v = (-10, 0, -2).
+  expectVec(goalForce(ctx, boid({-45, 0, 0}, {0, 0, 2}), NeighbourSums{}), {-10, 0, -2});
+  // Predator 4 away through the seam: e = (4, 0, 0), F = ((10, 0, 0) - v)(1 - 4/15).
+  expectVec(fleeForce(ctx, boid({-48, 0, 0}, {0, 0, 2})), {110.0f / 15.0f, 0, -22.0f / 15.0f}, 1e-5f);
+  // Points outside the world are the same points on the torus: a goal at x = 145 is the one at 45.
+  f.inputs.goal = {glm::vec3(145, 0, 0)};
+  const PackedInputs outside = packInputs(f.params, f.inputs, 1);
+  expectVec(glm::vec3(outside.goals[0]), {45, 0, 0});
+}
+
 }  // namespace
 }  // namespace murmur::sim

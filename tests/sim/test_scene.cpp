@@ -712,5 +712,16 @@ TEST(SceneGroups, BadEntriesNameFileLineAndKey) {
   EXPECT_TRUE(rejects(head + "group = 0\nspeed = 3\n", 5, "groups[0].speed", "unknown key"));
 }
 
+TEST(SceneErrors, AnObstacleLargerThanHalfAWrappedWorldIsRefused) {
+  const std::string world = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\nboundary = \"wrap\"\n";
+  EXPECT_TRUE(rejects(world + "[[obstacles]]\ncenter = [0, 0, 0]\nradius = 26\n", 8, "obstacles[0].radius",
+                      "at most half the world wide"));
+  EXPECT_NO_THROW(parseScene(world + "[[obstacles]]\ncenter = [0, 0, 0]\nradius = 25\n", kSource));
+  // Containing worlds have no images: the limit does not apply.
+  EXPECT_NO_THROW(parseScene("[world]\nmin = [-50, -50, -50]\nmax = [50, 50, 50]\n[[obstacles]]\n"
+                             "center = [0, 0, 0]\nradius = 30\n",
+                             kSource));
+}
+
 }  // namespace
 }  // namespace murmur::sim
