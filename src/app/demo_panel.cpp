@@ -213,7 +213,7 @@ void drawLegend(const DemoSession& session) {
     case render::BoidColouring::Group: {
       const std::uint32_t groups = session.world().scene.groups;
       for (std::uint32_t g = 0; g < groups; ++g) {
-        const glm::vec3 c = render::groupColour(g);
+        const glm::vec3 c = session.frameOptions().palette[g % session.frameOptions().palette.size()];
         if (g > 0) ImGui::SameLine();
         ImGui::ColorButton(fmt::format("group {}", g).c_str(), ImVec4(c.r, c.g, c.b, 1.0f),
                            ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));

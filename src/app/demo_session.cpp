@@ -31,6 +31,7 @@ void DemoSession::startWorld() {
   hostBuffersCurrent_ = false;
   options_.boids = world_.view.boids;
   options_.overlay = world_.view.overlay;
+  options_.palette = world_.view.palette;
   frameWorld();
 }
 

@@ -22,6 +22,9 @@ inline constexpr std::array<glm::vec3, 8> kGroupPalette = {
     glm::vec3(0.95f, 0.45f, 0.85f),  // pink, 312
 };
 
+// The colours boids are drawn in, group g in palette[g % size] (the view uniforms carry it).
+using GroupPalette = std::array<glm::vec3, kGroupPalette.size()>;
+
 inline glm::vec3 groupColour(std::uint32_t group) {
   return kGroupPalette[group % kGroupPalette.size()];
 }

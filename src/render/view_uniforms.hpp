@@ -43,7 +43,8 @@ struct ViewUniforms {
 static_assert(sizeof(ViewUniforms) == 2 * 64 + (10 + kGroupPalette.size()) * 16, "std140 layout of View");
 
 // fogDensity: per unit of distance (0: no fog).
-ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity);
+ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity,
+                              const GroupPalette& palette = kGroupPalette);
 
 // The defines every render program is compiled with (binding points, palette size).
 gpu::Defines viewDefines();

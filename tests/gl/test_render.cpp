@@ -243,6 +243,20 @@ TEST_F(RenderTest, LeadersAreDrawnInTheLeaderColourByGroupAndLighterByHeading) {
       << "by heading, a leader's colour is pushed towards white";
 }
 
+TEST_F(RenderTest, GroupsAreDrawnInTheFramesPalette) {
+  const glm::vec3 chaser(-6.0f, 0.0f, 0.0f), interceptor(6.0f, 0.0f, 0.0f);
+  options_.palette[0] = kChaserColour;
+  options_.palette[1] = kInterceptorColour;
+  const Image image = render(flock({chaser, interceptor}, {0, 1}));
+  const auto hueDistance = [](Rgb pixel, glm::vec3 colour) {
+    const float d = std::abs(hue(glm::vec3(pixel.r, pixel.g, pixel.b)) - hue(colour));
+    return std::min(d, 360.0f - d);
+  };
+  EXPECT_LT(hueDistance(image.at(*camera_.project(chaser)), kChaserColour), 15.0f) << "chasers blue";
+  EXPECT_LT(hueDistance(image.at(*camera_.project(interceptor)), kInterceptorColour), 15.0f)
+      << "interceptors magenta";
+}
+
 TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {
   Overlay overlay;
   overlay.worldMin = glm::vec3(-15.0f);
