@@ -29,14 +29,16 @@ struct StepContext {
   float separationRadius2 = 0.0f;  // Rs^2
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
-  bool needFront = false;          // the front cone is tested: recordLeaders, or goal mode "front" with a goal
+  // The front cone is tested: recordLeaders, a flocking chase or intercept group (its leaders
+  // pursue), or goal mode "front" with a goal.
+  bool needFront = false;
   bool recordLeaders = false;      // StepInputs::recordLeaders
   bool wrap = false;
   glm::vec3 worldSize{0.0f};
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
   std::span<const glm::vec3> predators;  // y = 0 in 2D
-  // Per group g, 3 vec4 (packGroupSteering): [3g] target xyz, w role; [3g+1] target velocity xyz,
+  // Per group g, 3 vec4 (packInputs): [3g] target xyz, w role; [3g+1] target velocity xyz,
   // w thrust; [3g+2] x weight, y flocking (1 or 0).
   std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
