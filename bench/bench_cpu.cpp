@@ -18,12 +18,14 @@ namespace murmur::bench {
 namespace {
 
 void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
-                 sim::NeighbourSearch search, int threads) {
+                 sim::NeighbourSearch search, int threads, bool recordLeaders = true) {
   const PreparedCase& prepared = prepare(workload, n);
   const sim::ModelParams& params = prepared.scene.model;
+  sim::StepInputs inputs = prepared.inputs;
+  inputs.recordLeaders = recordLeaders;
   sim::FlockState flock = prepared.flock;
   sim::CpuSimulator simulator(search, threads);
-  for (int k = 0; k < kWarmupSteps; ++k) simulator.step(params, prepared.inputs, flock);  // sizes the scratch
+  for (int k = 0; k < kWarmupSteps; ++k) simulator.step(params, inputs, flock);  // sizes the scratch
   flock = prepared.flock;
   int episode = 0;
   for (auto _ : state) {
@@ -33,7 +35,7 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
       episode = 0;
       state.ResumeTiming();
     }
-    simulator.step(params, prepared.inputs, flock);
+    simulator.step(params, inputs, flock);
     ++episode;
     benchmark::DoNotOptimize(flock.position.data());
   }
@@ -117,10 +119,25 @@ void addSparseSummary(std::uint32_t n) {
   })->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
+// What recording the leader flags costs the step (docs/model.md, step 8): the same step with the
+// recording off (the front cone untested, as before leaders were recorded) and on, side by side.
+void addLeaderFlagCost(int threads) {
+  const Workload& w = workload("density");
+  constexpr std::uint32_t n = 100'000;
+  for (const bool record : {false, true})
+    benchmark::RegisterBenchmark(fmt::format("leader-flag/cpu/threads:{}/record:{}/n:{}", threads, int(record), n).c_str(),
+                                 [&w, threads, record](benchmark::State& state) {
+                                   runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, record);
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+}
+
 }  // namespace
 
 void registerCpuBenchmarks() {
   for (const std::uint32_t n : {100'000u, 1'000'000u}) addSparseSummary(n);
+  addLeaderFlagCost(omp_get_max_threads());
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);

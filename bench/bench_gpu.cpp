@@ -215,8 +215,9 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
   return std::nullopt;
 }
 
-// stage < 0: the full step.
-void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage) {
+// stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
+void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
+                 bool recordLeaders = true) {
   std::string error;
   GpuRig* r = rig(error);
   if (r == nullptr) {
@@ -238,10 +239,12 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   gpu::FlockPipeline& pipeline = r->pipeline;
   gpu::GpuTimer& timer = pipeline.timer();
   const sim::ModelParams& params = prepared.scene.model;
+  sim::StepInputs inputs = prepared.inputs;
+  inputs.recordLeaders = recordLeaders;
 
   unbindFramebuffer();
   r->restore();
-  for (int k = 0; k < kWarmupSteps; ++k) pipeline.step(params, prepared.inputs);
+  for (int k = 0; k < kWarmupSteps; ++k) pipeline.step(params, inputs);
   r->restore();
   glFinish();
   timer.resolve();
@@ -256,7 +259,7 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     }
     const std::size_t slot = issued % kRing;
     glQueryCounter(r->begins[slot].id(), GL_TIMESTAMP);
-    pipeline.step(params, prepared.inputs);
+    pipeline.step(params, inputs);
     glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
     ++issued;
     ++episode;
@@ -437,6 +440,19 @@ void registerGpuBenchmarks() {
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime()
             ->Iterations(kStageIterations);
+  }
+  // What recording the leader flags costs the force pass: recording off (the front cone untested,
+  // as before leaders were recorded) and on, side by side.
+  for (const bool record : {false, true}) {
+    const Workload& w = workload("density");
+    constexpr std::uint32_t n = 100'000;
+    registerGlBenchmark(fmt::format("leader-flag/gpu:forces/record:{}/n:{}", int(record), n),
+                        [&w, record](benchmark::State& state) {
+                          runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), record);
+                        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(kStageIterations);
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("bandwidth/gpu-copy/mib:{}", mib),

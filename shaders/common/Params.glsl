@@ -47,6 +47,8 @@ layout(std140, binding = STEP_PARAMS_BINDING) uniform StepParamsBlock {
   uint wallWidth;           // 248  0: no walls
   uint wallHeight;          // 252
   vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
+  uint recordLeaders;       // 264  write the leader flag into velocities.w
+  uint steeringOffset;      // 268  inputs[steeringOffset + 3 g + k]: group g's steering
 } P;
 
 // Obstacles, goals and predators of this step (sim::packInputs), one vec4 each.
@@ -55,6 +57,9 @@ layout(std430, binding = BINDING_INPUTS) readonly buffer InputsBlock { vec4 step
 vec4 obstacle(uint k) { return stepInputs[k]; }           // xyz centre, w radius
 vec4 goalOf(uint group) { return stepInputs[P.goalOffset + group]; }  // xyz goal, w 1 active / 0 none
 vec3 predator(uint m) { return stepInputs[P.predatorOffset + m].xyz; }
+// Group g's steering (sim::packInputs): k = 0 target xyz, w role; 1 target velocity xyz, w thrust;
+// 2 x weight, y flocking.
+vec4 steeringOf(uint group, uint k) { return stepInputs[P.steeringOffset + 3u * group + k]; }
 
 // Map walls (sim::WallGrid): one uint per cell, row-major, 1 = blocked.
 layout(std430, binding = BINDING_WALLS) readonly buffer WallsBlock { uint wallCells[]; };

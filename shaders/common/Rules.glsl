@@ -59,6 +59,13 @@ void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj
   }
 }
 
+// sim::offset: pj - pi, the minimum image when wrapping.
+vec3 imageOffset(vec3 pi, vec3 pj) {
+  precise vec3 d = pj - pi;
+  if (P.wrap != 0u) d = minimumImage(d, P.worldSize.xyz);
+  return d;
+}
+
 struct Forces {
   vec3 separation;
   vec3 alignment;
@@ -69,6 +76,7 @@ struct Forces {
   vec3 flee;
   vec3 cruise;
   vec3 walls;
+  vec3 pursuit;
 };
 
 vec3 separationForce(NeighbourSums sums) {
@@ -98,14 +106,14 @@ vec3 avoidanceForce(BoidView self) {
   float deepestDepth = 0.0;
   for (uint k = 0u; k < P.obstacleCount; ++k) {
     vec4 o = obstacle(k);
-    precise float depth = (o.w + P.boidRadius) - length3(o.xyz - self.position);
+    precise float depth = (o.w + P.boidRadius) - length3(imageOffset(self.position, o.xyz));
     if (depth > 0.0 && (deepest < 0 || depth > deepestDepth)) {
       deepest = int(k);
       deepestDepth = depth;
     }
   }
   if (deepest >= 0) {
-    precise vec3 a = obstacle(uint(deepest)).xyz - self.position;
+    precise vec3 a = imageOffset(self.position, obstacle(uint(deepest)).xyz);
     precise float len = length3(a);
     precise vec3 out_ = len < kEps ? vec3(1.0, 0.0, 0.0) : -a / len;
     precise vec3 f = 2.0 * P.maxSpeed * out_;
@@ -119,7 +127,7 @@ vec3 avoidanceForce(BoidView self) {
   float nearestSpan = 1.0;
   for (uint k = 0u; k < P.obstacleCount; ++k) {
     vec4 o = obstacle(k);
-    precise vec3 a = o.xyz - self.position;
+    precise vec3 a = imageOffset(self.position, o.xyz);
     precise float re = o.w + P.boidRadius;
     precise float t = dot3(a, self.heading);
     precise vec3 b = a - t * self.heading;
@@ -165,7 +173,7 @@ vec3 goalForce(BoidView self, NeighbourSums sums) {
   vec4 goal = goalOf(self.group);
   if (goal.w == 0.0) return vec3(0.0);
   if (P.goalModeAll == 0u && sums.frontOccupied) return vec3(0.0);
-  precise vec3 to = goal.xyz - self.position;
+  precise vec3 to = imageOffset(self.position, goal.xyz);
   precise float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
   precise vec3 f = (to / dist) * P.maxSpeed * min(1.0, dist / P.slowRadius) - self.velocity;
@@ -175,11 +183,44 @@ vec3 goalForce(BoidView self, NeighbourSums sums) {
 vec3 fleeForce(BoidView self) {
   precise vec3 force = vec3(0.0);
   for (uint m = 0u; m < P.predatorCount; ++m) {
-    precise vec3 e = self.position - predator(m);
+    precise vec3 e = imageOffset(predator(m), self.position);
     precise float len = length3(e);
     if (len > 0.0 && len < P.fleeRadius) force += ((e / len) * P.maxSpeed - self.velocity) * (1.0 - len / P.fleeRadius);
   }
   return force;
+}
+
+// sim::kMaxInterceptSeconds: the cap of the intercept prediction time.
+const float kMaxInterceptSeconds = 3.0;
+const uint kRoleFlock = 0u;
+const uint kRoleIntercept = 2u;
+
+uint groupRole(uint group) { return uint(steeringOf(group, 0u).w); }
+bool groupFlocking(uint group) { return steeringOf(group, 2u).y != 0.0; }
+
+// sim::pursuitAim.
+vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity) {
+  if (role != kRoleIntercept) return toTarget;
+  precise float closing = length3(targetVelocity - velocity);
+  precise float t = closing < kEps ? kMaxInterceptSeconds : min(length3(toTarget) / closing, kMaxInterceptSeconds);
+  precise vec3 aim = toTarget + targetVelocity * t;
+  return aim;
+}
+
+// sim::pursuitForce.
+vec3 pursuitForce(BoidView self, NeighbourSums sums) {
+  uint role = groupRole(self.group);
+  if (role == kRoleFlock) return vec3(0.0);
+  if (groupFlocking(self.group) && sums.frontOccupied) return vec3(0.0);
+  vec4 target = steeringOf(self.group, 0u);
+  vec4 targetVelocity = steeringOf(self.group, 1u);
+  precise vec3 toTarget = imageOffset(self.position, target.xyz);
+  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity);
+  precise float dist = length3(to);
+  if (!(dist > kEps)) return vec3(0.0);
+  precise float speed = P.maxSpeed * targetVelocity.w;
+  precise vec3 f = (to / dist) * speed - self.velocity;
+  return f;
 }
 
 vec3 cruiseForce(BoidView self) {
@@ -245,15 +286,21 @@ vec3 wallForce(BoidView self) {
 
 Forces computeForces(BoidView self, NeighbourSums sums) {
   Forces f;
-  f.separation = separationForce(sums);
-  f.alignment = alignmentForce(self, sums);
-  f.cohesion = cohesionForce(self, sums);
+  f.separation = vec3(0.0);
+  f.alignment = vec3(0.0);
+  f.cohesion = vec3(0.0);
+  if (groupFlocking(self.group)) {
+    f.separation = separationForce(sums);
+    f.alignment = alignmentForce(self, sums);
+    f.cohesion = cohesionForce(self, sums);
+  }
   f.avoidance = avoidanceForce(self);
   f.bounds = containmentForce(self);
   f.goal = goalForce(self, sums);
   f.flee = fleeForce(self);
   f.cruise = cruiseForce(self);
   f.walls = wallForce(self);
+  f.pursuit = pursuitForce(self, sums);
   return f;
 }
 
@@ -267,14 +314,19 @@ BoidUpdate integrate(BoidView self, Forces f) {
   precise vec3 force = P.wSeparation * f.separation + P.wAlignment * f.alignment + P.wCohesion * f.cohesion +
                        P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
                        P.wCruise * f.cruise + P.wWalls * f.walls;
+  if (groupRole(self.group) != kRoleFlock) force += steeringOf(self.group, 2u).x * f.pursuit;
   if (P.dims == 2u) force.y = 0.0;
+  // The group's thrust scales both limits (exactly 1 leaves them as they are).
+  float thrust = steeringOf(self.group, 1u).w;
+  precise float maxForce = P.maxForce * thrust;
+  precise float maxSpeed = P.maxSpeed * thrust;
   precise float forceLen = length3(force);
-  if (forceLen > P.maxForce) force *= P.maxForce / forceLen;
+  if (forceLen > maxForce) force *= maxForce / forceLen;
 
   precise vec3 v = self.velocity + force / P.mass * P.dt;
   precise float speed = length3(v);
-  if (speed > P.maxSpeed) {
-    v *= P.maxSpeed / speed;
+  if (speed > maxSpeed) {
+    v *= maxSpeed / speed;
   } else if (speed < kEps) {
     v = self.heading * P.minSpeed;
   } else if (speed < P.minSpeed) {

@@ -1,5 +1,6 @@
 #version 430 core
-// Group summaries, first level: each work group sums position, velocity and count of its block of
+// Group summaries, first level: each work group sums position, velocity, count and leaders (the
+// leader flags in velocities.w) of its block of
 // WORKGROUP_SIZE * ITEMS boids per group (a shared-memory tree per group) into
 // partials[group * uBlocks + block]. ReduceGroups sums the blocks.
 layout(local_size_x = WORKGROUP_SIZE) in;
@@ -7,7 +8,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 struct GroupPartial {
   vec4 positionSum;  // xyz, w = count
-  vec4 velocitySum;  // xyz
+  vec4 velocitySum;  // xyz, w = leaders
 };
 
 layout(std430, binding = BINDING_POSITIONS) readonly buffer Positions { vec4 positions[]; };
@@ -27,7 +28,7 @@ void main() {
   if (block >= uBlocks) return;  // whole group: past the end
   uint t = gl_LocalInvocationID.x;
   vec4 position[ITEMS];
-  vec3 velocity[ITEMS];
+  vec4 velocity[ITEMS];
   uint group[ITEMS];
   for (int k = 0; k < ITEMS; ++k) {
     // Strided by the group size so that neighbouring threads read neighbouring boids.
@@ -36,7 +37,7 @@ void main() {
     if (i < uCount) {
       vec4 p = positions[i];
       position[k] = vec4(p.xyz, 1.0);
-      velocity[k] = velocities[i].xyz;
+      velocity[k] = velocities[i];
       group[k] = uint(p.w);
     }
   }
@@ -46,7 +47,7 @@ void main() {
     for (int k = 0; k < ITEMS; ++k) {
       if (group[k] != g) continue;
       positionSum += position[k];
-      velocitySum.xyz += velocity[k];
+      velocitySum += velocity[k];
     }
     positionSums[t] = positionSum;
     velocitySums[t] = velocitySum;

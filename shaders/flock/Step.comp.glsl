@@ -2,7 +2,7 @@
 // Forces and integration, fused: one thread per boid in cell order (threads of a work group share
 // neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
 // order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
-// new state is written in id order (positions, velocities): the other half of the pair
+// new state is written in id order (positions, velocities with the leader flag in w): the other half of the pair
 // id order -> cell order (Reorder) -> id order (here).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
@@ -55,5 +55,6 @@ void main() {
   }
   BoidUpdate next = stepBoid(self, sums);
   positions[id] = vec4(next.position, own.w);
-  velocities[id] = vec4(next.velocity, 0.0);
+  // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
+  velocities[id] = vec4(next.velocity, P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0);
 }

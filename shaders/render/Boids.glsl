@@ -3,12 +3,11 @@
 layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 boidPosition[]; };
 layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
 layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
-layout(std430, binding = FLAGS_BINDING) readonly buffer BoidFlags { uint boidFlags[]; };
 
 // render::GroupSource: 0 (every boid in group 0), GROUP_BUFFER or GROUP_POSITION_W.
 layout(location = 1) uniform uint uGroupSource;
-// Without a flags buffer there are no leaders.
-layout(location = 2) uniform bool uHasFlags;
+// Whether velocity.w holds the leader flag (sim::FlockState::leader: 1.0 a leader); else no leaders.
+layout(location = 2) uniform bool uHasLeaders;
 
 uint groupOf(uint i) {
   if (uGroupSource == GROUP_BUFFER) return boidGroup[i];
@@ -16,7 +15,7 @@ uint groupOf(uint i) {
   return 0u;
 }
 
-bool isLeader(uint i) { return uHasFlags && (boidFlags[i] & LEADER_FLAG) != 0u; }
+bool isLeader(uint i) { return uHasLeaders && boidVelocity[i].w != 0.0; }
 
 // render::BoidColouring: 0 group, COLOUR_BY_HEADING, COLOUR_BY_SPEED; the speed ramp's ends.
 layout(location = 4) uniform uint uColouring;
@@ -35,7 +34,7 @@ vec3 speedColour(float t) {
   return t < 0.5 ? mix(slow, middle, 2.0 * t) : mix(middle, fast, 2.0 * t - 1.0);
 }
 
-// Leaders are lit up: their colour pushed towards white.
+// Leaders: in the leader colour when coloured by group, else lit up (their colour pushed towards white).
 vec3 boidColour(uint i, bool leader) {
   vec3 colour;
   if (uColouring == COLOUR_BY_HEADING || uColouring == COLOUR_BY_SPEED) {
@@ -49,7 +48,7 @@ vec3 boidColour(uint i, bool leader) {
       colour = hueColour(hue) * (1.0 + 0.35 * climb);
     }
   } else {
-    colour = groupColour(groupOf(i));
+    return leader ? view.leaderColour.rgb : groupColour(groupOf(i));
   }
   return leader ? mix(colour, vec3(1.0), 0.55) : colour;
 }

@@ -12,6 +12,7 @@ layout(std140, binding = VIEW_BINDING) uniform View {
   vec4 skyHorizon;
   vec4 groundHaze;
   vec4 fog;           // x: density per unit of distance; y: the most fog can hide (0..1)
+  vec4 leaderColour;  // emergent leaders, coloured by group
   vec4 palette[PALETTE_SIZE];
 } view;
 

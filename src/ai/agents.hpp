@@ -74,6 +74,7 @@ struct StateSpec {
 };
 
 struct AgentSpec {
+  std::string name;  // "" or unique among the scene's agents: how [[groups]] target_agent names it
   AgentKind kind = AgentKind::Predator;
   std::uint32_t group = 0;  // Leader: the group it leads, < groups
   glm::vec3 position{0.0f};  // start, inside the world (and on a passable cell with a grid)

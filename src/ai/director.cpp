@@ -300,6 +300,9 @@ struct AgentDirector::Runtime {
   std::vector<Agent> agents;
   std::vector<std::optional<glm::vec3>> staticGoals;  // per group, from [[targets]]
   std::vector<glm::vec3> staticPredators;             // [[predators]]
+  // (group, agent) for each [[groups]] target_agent: the agent's position and velocity are the
+  // group's target (sim::GroupSteering).
+  std::vector<std::pair<std::uint32_t, std::size_t>> agentTargets;
 };
 
 std::optional<AgentDirector> AgentDirector::fromScene(const sim::Scene& scene) {
@@ -335,6 +338,9 @@ AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runt
   for (const sim::Target& target : scene.targets)
     if (target.group < scene.groups) runtime.staticGoals[target.group] = target.position;
   runtime.staticPredators = scene.predators;
+  for (const sim::GroupSpec& spec : scene.groupSpecs)
+    if (const std::optional<std::size_t> agent = findAgent(agents.agents, spec.targetAgent))
+      runtime.agentTargets.emplace_back(spec.group, *agent);
 
   runtime.agents.reserve(agents.agents.size());
   for (std::size_t i = 0; i < agents.agents.size(); ++i) {
@@ -376,6 +382,11 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
     else if (agent.group < inputs.goal.size())
       inputs.goal[agent.group] = agent.vehicle.position;
   }
+  for (const auto& [group, agent] : runtime.agentTargets)
+    if (group < inputs.steering.size()) {
+      inputs.steering[group].target = runtime.agents[agent].vehicle.position;
+      inputs.steering[group].targetVelocity = runtime.agents[agent].vehicle.velocity;
+    }
 }
 
 const NavigationGrid* AgentDirector::navigation() const {

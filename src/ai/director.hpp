@@ -49,8 +49,9 @@ class AgentDirector {
   // (std::invalid_argument otherwise); flock: one summary per group from the state the boids are in
   // (empty groups are not perceived). Then rewrites inputs from the scene's static inputs: goal (its
   // size is kept; [[targets]] first, then each leader's position as the goal of its group), predators
-  // ([[predators]], then every predator agent's position). Walls and obstacles are left as they are:
-  // the boids' walls (SceneAgents::walls) are hooked into the step inputs by world::World.
+  // ([[predators]], then every predator agent's position) and the target of every [[groups]]
+  // target_agent group (that agent's position and velocity). Walls and obstacles are left as they
+  // are: the boids' walls (SceneAgents::walls) are hooked into the step inputs by world::World.
   void update(double dt, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs);
 
   // The grid the agents plan on; null without [navigation].

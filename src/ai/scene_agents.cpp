@@ -287,6 +287,7 @@ TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& 
 AgentSpec readAgent(const Context& context, TableReader& table) {
   const sim::Scene& scene = context.scene;
   AgentSpec agent;
+  agent.name = table.string("name", "");
   agent.kind = table.choice<AgentKind>("kind", {{toString(AgentKind::Leader), AgentKind::Leader},
                                                 {toString(AgentKind::Predator), AgentKind::Predator}});
   if (agent.kind == AgentKind::Leader) {
@@ -332,6 +333,13 @@ AgentSpec readAgent(const Context& context, TableReader& table) {
 }
 
 }  // namespace
+
+std::optional<std::size_t> findAgent(std::span<const AgentSpec> agents, std::string_view name) {
+  if (name.empty()) return std::nullopt;
+  for (std::size_t i = 0; i < agents.size(); ++i)
+    if (agents[i].name == name) return i;
+  return std::nullopt;
+}
 
 GridPlacement coveringPlacement(const sim::ModelParams& model, const GridMap& map) {
   const glm::vec3 size = model.worldSize();
@@ -403,7 +411,18 @@ SceneAgents loadSceneAgents(const sim::Scene& scene, const std::vector<std::file
           wallGridOf(result.navigation->map, result.navigation->placement));
   }
   const Context context{scene, result.navigation.get()};
-  for (TableReader& agent : agents) result.agents.push_back(readAgent(context, agent));
+  for (TableReader& agent : agents) {
+    AgentSpec spec = readAgent(context, agent);
+    if (findAgent(result.agents, spec.name)) agent.fail("name", fmt::format("duplicate agent name \"{}\"", spec.name));
+    result.agents.push_back(std::move(spec));
+  }
+  // A [[groups]] target_agent names one of these agents.
+  std::vector<TableReader> groups = root.arrayOfTables("groups");
+  for (std::size_t i = 0; i < scene.groupSpecs.size() && i < groups.size(); ++i) {
+    const std::string& name = scene.groupSpecs[i].targetAgent;
+    if (!name.empty() && !findAgent(result.agents, name))
+      groups[i].fail("target_agent", fmt::format("no agent named \"{}\" in [[agents]]", name));
+  }
   return result;
 }
 

@@ -6,6 +6,9 @@
 // mistake is a murmur::InputError naming the file, the line and the key.
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "ai/agents.hpp"
@@ -51,6 +54,9 @@ struct SceneAgents {
 // cell, or a map that cannot be read.
 SceneAgents loadSceneAgents(const sim::Scene& scene,
                              const std::vector<std::filesystem::path>& dataDirectories = {});
+
+// The index of the agent called `name` (nullopt for "" or no such agent).
+std::optional<std::size_t> findAgent(std::span<const AgentSpec> agents, std::string_view name);
 
 // A grid covering the world's x-z extent with square cells: a map of w x h cells gets the cell size
 // max(world x size / w, world z size / h), centred on the world, so that every point of the world lies

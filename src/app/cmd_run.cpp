@@ -62,6 +62,10 @@ class RunCommand final : public Command {
     fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
                metrics.meanNearestDistance, metrics.minPairDistance);
+    const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
+    std::string leaders = "leaders per group:";
+    for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
+    fmt::print(summary, "{}\n", leaders);
     const auto stages = backend->stageMilliseconds();
     if (!stages.empty()) {
       std::string line = "gpu stages (ms):";
@@ -82,7 +86,8 @@ class RunCommand final : public Command {
                           {"wall_seconds", jsonNumber(seconds)},
                           {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
                           {"gpu_stage_ms", stageJson},
-                          {"metrics", metricsJson(metrics)}};
+                          {"metrics", metricsJson(metrics)},
+                          {"groups", groupsJson(groups)}};
       if (!dump_.empty()) json["dump"] = dump_;
       printJson(json);
     }

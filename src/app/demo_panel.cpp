@@ -167,6 +167,10 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
                    overlay.c_str(), 0.0f, scale, ImVec2(0, 60));
   ImGui::SameLine();
   ImGui::Text("%.0f ms\n\n\n0", double(scale));
+  std::string leaders = "leaders:";
+  for (const sim::GroupSummary& g : session.backend().groupSummaries())
+    leaders += fmt::format(" {}/{}", g.leaders, g.count);
+  ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
   ImGui::TextWrapped("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
   ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
   for (const auto& [stage, ms] : session.backend().stageMilliseconds())
@@ -224,13 +228,18 @@ void drawLegend(const DemoSession& session) {
     case render::BoidColouring::Group: {
       const std::uint32_t groups = session.world().scene().groups;
       for (std::uint32_t g = 0; g < groups; ++g) {
-        const glm::vec3 c = render::groupColour(g);
+        const glm::vec3 c = session.frameOptions().palette[g % session.frameOptions().palette.size()];
         if (g > 0) ImGui::SameLine();
         ImGui::ColorButton(fmt::format("group {}", g).c_str(), ImVec4(c.r, c.g, c.b, 1.0f),
                            ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
         ImGui::SameLine();
         ImGui::Text("group %u", g);
       }
+      const glm::vec3 l = render::kLeaderColour;
+      ImGui::SameLine();
+      ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+      ImGui::SameLine();
+      ImGui::TextUnformatted("leaders (larger)");
       break;
     }
     case render::BoidColouring::Heading:
@@ -244,7 +253,8 @@ void drawLegend(const DemoSession& session) {
     const glm::vec3 p = render::kPredatorColour;
     ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine();
-    ImGui::TextUnformatted("predator; leaders: larger, lighter");
+    ImGui::TextUnformatted(style.colouring == render::BoidColouring::Group ? "predator"
+                                                                           : "predator; leaders: larger, lighter");
   }
 }
 

@@ -30,6 +30,7 @@ void DemoSession::startView() {
   flockRestarted();
   options_.boids = view_.boids;
   options_.overlay = view_.overlay;
+  options_.palette = view_.palette;
   frameWorld();
 }
 
@@ -112,11 +113,13 @@ void DemoSession::updateOverlay() {
 
 render::BoidBuffers DemoSession::boidBuffers() {
   if (const gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) {
-    // The pipeline's own buffers: positions with the group in w, velocities, in id order.
+    // The pipeline's own buffers: positions with the group in w, velocities with the leader flag in
+    // w, in id order.
     render::BoidBuffers buffers;
     buffers.position = pipeline->positionBuffer().id();
     buffers.velocity = pipeline->velocityBuffer().id();
     buffers.groupSource = render::GroupSource::PositionW;
+    buffers.leaders = true;
     buffers.count = static_cast<std::uint32_t>(pipeline->size());
     return buffers;
   }

@@ -65,7 +65,10 @@ inline OrderedJson glDeviceJson(const world::FlockBackend& backend) {
 inline OrderedJson groupsJson(const std::vector<sim::GroupSummary>& groups) {
   OrderedJson out = OrderedJson::array();
   for (const sim::GroupSummary& s : groups)
-    out.push_back({{"count", s.count}, {"centroid", jsonVector(s.centroid)}, {"mean_velocity", jsonVector(s.meanVelocity)}});
+    out.push_back({{"count", s.count},
+                   {"leaders", s.leaders},
+                   {"centroid", jsonVector(s.centroid)},
+                   {"mean_velocity", jsonVector(s.meanVelocity)}});
   return out;
 }
 

@@ -7,7 +7,8 @@
 //
 // Per-boid storage (std430 arrays, N entries unless noted), 80 bytes a boid:
 //   positions        vec4  id order: xyz position, w = group (as float; exact below 2^24)
-//   velocities       vec4  id order: xyz velocity, w = 0
+//   velocities       vec4  id order: xyz velocity, w = leader flag (1.0 an emergent leader in the
+//                          step that wrote it, else 0.0: sim::FlockState::leader, no extra bytes)
 //   cellOf           uint  id order: cell index (sim::GridSpec::cellIndex)
 //   rankInCell       uint  id order: arrival order in the cell (atomic, unstable)
 //   unsortedIds      uint  cell order, unstable within a cell
@@ -42,7 +43,8 @@ enum StorageBinding : GLuint {
   kSortedIds = 7,
   kSortedPositions = 8,
   kSortedHeadings = 9,
-  kInputs = 10,     // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators
+  kInputs = 10,     // vec4: obstacles (xyz centre, w radius), goals per group (w 1 active), predators,
+                    // 3 per group of steering (sim::StepContext::steering)
   kPartials = 11,   // GroupPartial per (group, block)
   kSummaries = 12,  // GroupSummary per group
   kScanIn = 13,     // gpu::PrefixSum
@@ -105,7 +107,8 @@ struct StepParams {
   std::uint32_t wallWidth;       // 248  0: no walls
   std::uint32_t wallHeight;      // 252
   glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
-  std::uint32_t pad[2];          // 264
+  std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
+  std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
 };
 static_assert(sizeof(StepParams) == 272);
 static_assert(offsetof(StepParams, wallOrigin) == 256);
@@ -117,7 +120,7 @@ static_assert(offsetof(StepParams, predatorCount) == 236);
 // std430, 32 bytes: the sums of one group over one block of boids (flock/Reduce.comp.glsl).
 struct GroupPartial {
   glm::vec4 positionSum;  //  0  xyz, w = count (float: a block holds far fewer than 2^24 boids)
-  glm::vec4 velocitySum;  // 16  xyz, w unused
+  glm::vec4 velocitySum;  // 16  xyz, w = leaders (the sum of velocities.w; exact in float likewise)
 };
 static_assert(sizeof(GroupPartial) == 32);
 
@@ -126,7 +129,8 @@ struct GroupSummary {
   glm::vec4 meanPosition;  //  0  xyz centroid (mean position; `centroid` is a GLSL keyword), w unused
   glm::vec4 meanVelocity;  // 16
   std::uint32_t count;     // 32
-  std::uint32_t pad[3];    // 36
+  std::uint32_t leaders;   // 36
+  std::uint32_t pad[2];    // 40
 };
 static_assert(sizeof(GroupSummary) == 48);
 

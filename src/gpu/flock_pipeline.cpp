@@ -160,7 +160,7 @@ void FlockPipeline::upload(const sim::FlockState& state) {
       throw std::invalid_argument(
           fmt::format("boid {} is in group {} of {}", i, state.group[i], state.groups));
     positions[i] = glm::vec4(state.position[i], static_cast<float>(state.group[i]));
-    velocities[i] = glm::vec4(state.velocity[i], 0.0f);
+    velocities[i] = glm::vec4(state.velocity[i], i < state.leader.size() ? float(state.leader[i]) : 0.0f);
   }
   groups_ = state.groups;
   allocateBoids(n);
@@ -179,6 +179,7 @@ sim::FlockState FlockPipeline::download() const {
     state.position[i] = glm::vec3(positions[i]);
     state.group[i] = static_cast<std::uint32_t>(positions[i].w);
     state.velocity[i] = glm::vec3(velocities[i]);
+    state.leader[i] = velocities[i].w != 0.0f ? 1 : 0;
   }
   return state;
 }
@@ -202,10 +203,11 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   const sim::PackedInputs packed = sim::packInputs(params, inputs, groups_);
   const sim::StepContext ctx = sim::makeStepContext(params, packed);
 
-  // One vec4 array: obstacles, then a goal per group, then predators.
+  // One vec4 array: obstacles, then a goal per group, then predators, then each group's steering.
   std::vector<glm::vec4> values(packed.obstacles.begin(), packed.obstacles.end());
   values.insert(values.end(), packed.goals.begin(), packed.goals.end());
   for (const glm::vec3& p : packed.predators) values.emplace_back(p, 0.0f);
+  values.insert(values.end(), packed.steering.begin(), packed.steering.end());
   const std::size_t bytes = values.size() * sizeof(glm::vec4);
   if (!inputs_ || inputs_.size() < bytes) inputs_ = Buffer("step inputs", std::max<std::size_t>(bytes * 2, 256));
   inputs_.upload(std::span<const glm::vec4>(values));
@@ -254,7 +256,9 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.goalOffset = p.obstacleCount;
   p.predatorOffset = p.goalOffset + static_cast<std::uint32_t>(packed.goals.size());
   p.predatorCount = static_cast<std::uint32_t>(packed.predators.size());
+  p.steeringOffset = p.predatorOffset + p.predatorCount;
   p.wWalls = w.walls;
+  p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
   uploadWalls(ctx.walls);
   if (ctx.walls != nullptr) {
     p.wallCellSize = ctx.walls->cellSize;
@@ -393,6 +397,7 @@ std::vector<sim::GroupSummary> FlockPipeline::groupSummaries() {
     out[g].count = raw[g].count;
     out[g].centroid = glm::vec3(raw[g].meanPosition);
     out[g].meanVelocity = glm::vec3(raw[g].meanVelocity);
+    out[g].leaders = raw[g].leaders;
   }
   return out;
 }

@@ -92,7 +92,7 @@ class FlockPipeline {
   std::size_t size() const { return count_; }
   std::uint32_t groups() const { return groups_; }
   // For a renderer: one vec4 per boid in id order; positions xyz + group in w (as float),
-  // velocities xyz + 0.
+  // velocities xyz + the leader flag in w (1.0 / 0.0).
   const Buffer& positionBuffer() const { return positions_; }
   const Buffer& velocityBuffer() const { return velocities_; }
   // The grid of the latest step (cells = 0 before the first).

@@ -6,16 +6,16 @@
 // Layout (std430, what shaders/render/Boids.glsl declares):
 //   position  vec4[count]  xyz: position in world units; w: the group as a float (GroupSource::
 //                          PositionW, the layout of gpu::FlockPipeline and HostBoidBuffers) or free
-//   velocity  vec4[count]  xyz: velocity in units/s (the bird flies along it); w: free
+//   velocity  vec4[count]  xyz: velocity in units/s (the bird flies along it); w: the leader flag
+//                          (1.0: an emergent leader, drawn larger and in the leader colour; 0.0 not)
+//                          when `leaders` is set, else free
 //   group     uint[count]  the boid's group (GroupSource::Buffer); optional
-//   flags     uint[count]  bit kLeaderFlag: an emergent leader (drawn larger and lighter); optional
 // Groups are coloured by render::groupColour; without a source every boid is in group 0.
 // Boid i is element i of every array (any order of boids, as long as the arrays agree: a pipeline
-// that reorders positions into cell order must reorder groups and flags alike). Each array starts at
+// that reorders positions into cell order must reorder groups alike). Each array starts at
 // its byte offset in its buffer; offsets must be multiples of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
 // (ping-pong halves of one buffer qualify when each half is).
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include <glad/gl.h>
@@ -25,8 +25,6 @@
 #include "sim/flock.hpp"
 
 namespace murmur::render {
-
-inline constexpr std::uint32_t kLeaderFlag = 1u;
 
 enum class GroupSource : std::uint32_t { None = 0, Buffer = 1, PositionW = 2 };
 
@@ -38,26 +36,24 @@ struct BoidBuffers {
   GroupSource groupSource = GroupSource::None;
   GLuint group = 0;  // with GroupSource::Buffer
   GLintptr groupOffset = 0;
-  GLuint flags = 0;  // 0: no flags (no leaders)
-  GLintptr flagsOffset = 0;
+  bool leaders = false;  // velocity.w holds the leader flag (else no boid is drawn as a leader)
   std::uint32_t count = 0;
 };
 
 // Buffers of the layout above filled from a CPU flock (the demo's cpu backends, tests, benches):
-// groups in position.w, as the GPU pipeline keeps them.
+// groups in position.w and leader flags in velocity.w, as the GPU pipeline keeps them.
 class HostBoidBuffers {
  public:
-  // flags: empty, or one word per boid.
-  void upload(const sim::FlockState& state, std::span<const std::uint32_t> flags = {});
+  // Leaders from state.leader (none when it is empty).
+  void upload(const sim::FlockState& state);
   BoidBuffers buffers() const;
 
  private:
   std::vector<glm::vec4> staging_;  // the vec3 arrays widened to vec4
   DynamicBuffer position_{"boid positions (uploaded)"};
   DynamicBuffer velocity_{"boid velocities (uploaded)"};
-  DynamicBuffer flags_{"boid flags"};
   std::uint32_t count_ = 0;
-  bool hasFlags_ = false;
+  bool hasLeaders_ = false;
 };
 
 }  // namespace murmur::render

@@ -15,7 +15,7 @@ namespace {
 // Uniform locations shared by Boid.vert.glsl and BoidPoint.vert.glsl.
 constexpr GLint kSizeLocation = 0;
 constexpr GLint kGroupSourceLocation = 1;
-constexpr GLint kHasFlagsLocation = 2;
+constexpr GLint kHasLeadersLocation = 2;
 constexpr GLint kMinPixelsLocation = 3;
 constexpr GLint kColouringLocation = 4;
 constexpr GLint kSpeedLowLocation = 5;
@@ -27,8 +27,6 @@ gpu::Defines boidDefines() {
                  {{"POSITION_BINDING", std::to_string(BoidRenderer::kPositionBinding)},
                   {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
                   {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
-                  {"FLAGS_BINDING", std::to_string(BoidRenderer::kFlagsBinding)},
-                  {"LEADER_FLAG", std::to_string(kLeaderFlag) + "u"},
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
                   {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
                   {"COLOUR_BY_HEADING", std::to_string(std::uint32_t(BoidColouring::Heading)) + "u"},
@@ -87,7 +85,7 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
   const gpu::Program& program = points ? points_ : birds_;
   program.setUniform(kSizeLocation, style.size);
   program.setUniform(kGroupSourceLocation, static_cast<std::uint32_t>(boids.groupSource));
-  program.setUniform(kHasFlagsLocation, std::int32_t{boids.flags != 0});
+  program.setUniform(kHasLeadersLocation, std::int32_t{boids.leaders});
   program.setUniform(kMinPixelsLocation, points ? style.minPointPixels : style.minBirdPixels);
   program.setUniform(kColouringLocation, static_cast<std::uint32_t>(style.colouring));
   program.setUniform(kSpeedLowLocation, style.speedLow);
@@ -105,7 +103,6 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
               placeholder_);
     const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
     bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
-    bindArray(kFlagsBinding, boids.flags, boids.flagsOffset, sizeof(std::uint32_t), first, n, placeholder_);
     if (points)
       glDrawArrays(GL_POINTS, 0, GLsizei(n));
     else

@@ -17,7 +17,8 @@ enum class BoidShape {
 
 inline constexpr std::uint32_t kMaxAutoBirds = 500'000;
 
-// What a boid's colour tells (leaders are lit up in every mode).
+// What a boid's colour tells (leaders are drawn larger in every mode: in the leader colour by group,
+// lit up by heading or speed).
 enum class BoidColouring {
   Group,    // the group palette (render/palette.hpp)
   Heading,  // hue from the direction of flight in the x-z plane, lighter climbing, darker diving
@@ -48,7 +49,6 @@ class BoidRenderer {
   static constexpr GLuint kPositionBinding = 0;
   static constexpr GLuint kVelocityBinding = 1;
   static constexpr GLuint kGroupBinding = 2;
-  static constexpr GLuint kFlagsBinding = 3;
 
  private:
   gpu::Program birds_;

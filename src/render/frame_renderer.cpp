@@ -26,7 +26,7 @@ void FrameRenderer::setOverlay(const Overlay& overlay) {
 }
 
 void FrameRenderer::render(const Camera& camera, const BoidBuffers& boids, const FrameOptions& options) {
-  view_.update(makeViewUniforms(camera, options.atmosphere, fogDensity_));
+  view_.update(makeViewUniforms(camera, options.atmosphere, fogDensity_, options.palette));
 
   glViewport(0, 0, camera.width(), camera.height());
   glDisable(GL_BLEND);

@@ -15,6 +15,7 @@ struct FrameOptions {
   BoidStyle boids;
   OverlayStyle overlay;
   Atmosphere atmosphere;
+  GroupPalette palette = kGroupPalette;  // the boids' group colours
 };
 
 class FrameRenderer {

@@ -22,6 +22,9 @@ inline constexpr std::array<glm::vec3, 8> kGroupPalette = {
     glm::vec3(0.95f, 0.45f, 0.85f),  // pink, 312
 };
 
+// The colours boids are drawn in, group g in palette[g % size] (the view uniforms carry it).
+using GroupPalette = std::array<glm::vec3, kGroupPalette.size()>;
+
 inline glm::vec3 groupColour(std::uint32_t group) {
   return kGroupPalette[group % kGroupPalette.size()];
 }
@@ -34,6 +37,13 @@ inline constexpr glm::vec3 kObstacleColour{0.72f, 0.62f, 0.50f};  // sandstone: 
 inline constexpr glm::vec3 kWallColour{0.58f, 0.55f, 0.52f};
 // Near black: apart from every group hue (the old red was close to the crimson group), on sky and floor.
 inline constexpr glm::vec3 kPredatorColour{0.10f, 0.09f, 0.11f};
+// The flocking lab's roles (Bourg & Seemann): emergent leaders red (drawn in it whatever their
+// group when boids are coloured by group), chasers blue, interceptors magenta, the player green
+// (reserved for the player unit).
+inline constexpr glm::vec3 kLeaderColour{0.92f, 0.12f, 0.10f};
+inline constexpr glm::vec3 kChaserColour{0.15f, 0.35f, 0.95f};
+inline constexpr glm::vec3 kInterceptorColour{0.90f, 0.15f, 0.90f};
+inline constexpr glm::vec3 kPlayerColour{0.20f, 0.85f, 0.25f};
 inline constexpr glm::vec3 kBoxColour{0.20f, 0.24f, 0.30f};
 inline constexpr glm::vec3 kGridColour{0.35f, 0.40f, 0.45f};
 

@@ -18,6 +18,11 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.orthographic = flat;
   // One group in one colour says nothing: the direction of flight shows the flock's structure.
   view.boids.colouring = scene.groups > 1 ? BoidColouring::Group : BoidColouring::Heading;
+  if (scene.groups <= view.palette.size())
+    for (const sim::GroupSpec& spec : scene.groupSpecs) {
+      if (spec.steering.role == sim::GroupRole::Chase) view.palette[spec.group] = kChaserColour;
+      if (spec.steering.role == sim::GroupRole::Intercept) view.palette[spec.group] = kInterceptorColour;
+    }
   view.boids.speedLow = scene.model.minSpeed;
   view.boids.speedHigh = scene.model.maxSpeed;
   // Body length 3.2 radii: birds about as close as the separation distance keeps them.

@@ -21,6 +21,7 @@
 #include "render/boid_renderer.hpp"
 #include "render/camera.hpp"
 #include "render/overlay.hpp"
+#include "render/palette.hpp"
 #include "sim/scene.hpp"
 
 namespace murmur::render {
@@ -34,6 +35,9 @@ struct SceneView {
   float fovDegrees = 50.0f;
   BoidStyle boids;
   OverlayStyle overlay;
+  // kGroupPalette, with the flocking lab's colours for the scene's chase (blue) and intercept
+  // (magenta) groups when every group has its own entry (at most kGroupPalette.size() groups).
+  GroupPalette palette = kGroupPalette;
   bool showStats = true;  // the text overlay of headless frames
 };
 

@@ -8,7 +8,8 @@
 
 namespace murmur::render {
 
-ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity) {
+ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity,
+                              const GroupPalette& palette) {
   ViewUniforms u{};
   u.viewProjection = camera.viewProjection();
   u.inverseViewProjection = glm::inverse(u.viewProjection);
@@ -21,7 +22,8 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
   u.skyHorizon = glm::vec4(kSkyHorizon, 1.0f);
   u.groundHaze = glm::vec4(kGroundHaze, 1.0f);
   u.fog = glm::vec4(fogDensity, atmosphere.maxFog, 0.0f, 0.0f);
-  for (std::size_t i = 0; i < kGroupPalette.size(); ++i) u.palette[i] = glm::vec4(kGroupPalette[i], 1.0f);
+  u.leaderColour = glm::vec4(kLeaderColour, 1.0f);
+  for (std::size_t i = 0; i < palette.size(); ++i) u.palette[i] = glm::vec4(palette[i], 1.0f);
   return u;
 }
 

@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/random.hpp"
+#include "sim/rules.hpp"
 
 namespace murmur::sim {
 namespace {
@@ -59,7 +60,9 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
   auto insideObstacle = [&](glm::vec3 pos) {
     if (walls != nullptr && !walls->blocked.empty() && walls->blockedAt(pos)) return true;
     for (const Obstacle& o : scene.obstacles) {
-      glm::vec3 a = o.center - pos;
+      // Through the minimum image when wrapping: no boid starts in an obstacle's part across the seam.
+      glm::vec3 a = wrapIntoWorld(p, o.center) - pos;
+      if (p.boundary == Boundary::Wrap) a = minimumImage(a, extent);
       if (p.dims == 2) a.y = 0.0f;
       const float clear = o.radius + p.radius + p.perceptionRadius;
       if (glm::dot(a, a) < clear * clear) return true;
@@ -91,6 +94,9 @@ StepInputs staticInputs(const Scene& scene, std::uint32_t groups) {
   for (const Target& t : scene.targets)
     if (t.group < groups) inputs.goal[t.group] = t.position;
   inputs.predators = scene.predators;
+  inputs.steering.assign(groups, GroupSteering{});
+  for (const GroupSpec& spec : scene.groupSpecs)
+    if (spec.group < groups) inputs.steering[spec.group] = spec.steering;
   return inputs;
 }
 

@@ -71,6 +71,7 @@ CpuSimulator::CpuSimulator(NeighbourSearch search, int threads)
 void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
   const std::size_t n = state.size();
   heading_.resize(n);
+  state.leader.resize(n);
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
 #pragma omp parallel for num_threads(threads_) if(n >= kParallelMinBoids) schedule(static)
@@ -109,6 +110,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
     const BoidUpdate next = stepBoid(ctx, self, sums);
     nextPosition_[i] = next.position;
     nextVelocity_[i] = next.velocity;
+    state.leader[i] = leaderFlag(ctx, sums);
   }
 }
 
@@ -165,6 +167,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
     const BoidUpdate next = stepBoid(ctx, self, sums);
     nextPosition_[i] = next.position;
     nextVelocity_[i] = next.velocity;
+    state.leader[i] = leaderFlag(ctx, sums);
   }
 }
 

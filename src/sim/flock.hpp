@@ -17,6 +17,9 @@ struct FlockState {
   std::vector<glm::vec3> position;  // 12 B per boid
   std::vector<glm::vec3> velocity;  // 12 B per boid
   std::vector<std::uint32_t> group; // 4 B per boid
+  // 1 B per boid: 1 when the boid was an emergent leader (docs/model.md, step 8) in the step that
+  // produced this state, else 0 (all 0 before the first step). The GPU keeps it in velocity.w.
+  std::vector<std::uint8_t> leader;
   std::uint32_t groups = 1;         // number of groups; every group[i] < groups
 
   std::size_t size() const { return position.size(); }
@@ -24,7 +27,26 @@ struct FlockState {
     position.resize(n);
     velocity.resize(n);
     group.resize(n);
+    leader.resize(n);
   }
+};
+
+// How a group steers besides the flocking rules (docs/model.md, step 8c; a scene's [[groups]]).
+enum class GroupRole : std::uint32_t {
+  Flock = 0,      // the flocking rules only
+  Chase = 1,      // pursuing boids steer straight at the target
+  Intercept = 2,  // pursuing boids steer at the target's predicted intercept point
+};
+
+// One group's role for a step. Pursuing boids: the group's emergent leaders, or every boid of the
+// group when flocking is off.
+struct GroupSteering {
+  GroupRole role = GroupRole::Flock;
+  bool flocking = true;  // false: no separation, alignment or cohesion for the group; all pursue
+  float thrust = 1.0f;   // > 0: scales max_force and max_speed for the group's boids
+  float weight = 1.0f;   // >= 0: the pursuit term's weight
+  glm::vec3 target{0.0f};          // the target's position (y = 0 in 2D)
+  glm::vec3 targetVelocity{0.0f};  // and velocity (0 for a fixed target)
 };
 
 // What a step takes besides the state: set before each step by the scene and the CPU agents.
@@ -33,7 +55,11 @@ struct StepInputs {
   std::vector<float> obstacleRadius;          // r_k
   std::vector<std::optional<glm::vec3>> goal;  // T_g, one entry per group (nullopt: no goal)
   std::vector<glm::vec3> predators;           // P_m
+  std::vector<GroupSteering> steering;        // per group; a group past the end flocks
   std::shared_ptr<const WallGrid> walls;      // blocked cells the boids steer around, or null
+  // Record each boid's leader flag (FlockState::leader) in the forces pass. Off only to measure
+  // what recording costs (bench): the flags then read 0.
+  bool recordLeaders = true;
 };
 
 }  // namespace murmur::sim

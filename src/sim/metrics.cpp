@@ -72,6 +72,7 @@ std::vector<GroupSummary> summarizeGroups(const FlockState& state) {
   for (std::size_t i = 0; i < state.size(); ++i) {
     const std::uint32_t g = state.group[i];
     ++groups[g].count;
+    if (i < state.leader.size()) groups[g].leaders += state.leader[i];
     positionSum[g] += glm::dvec3(state.position[i]);
     velocitySum[g] += glm::dvec3(state.velocity[i]);
   }

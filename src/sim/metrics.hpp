@@ -16,6 +16,7 @@ struct GroupSummary {
   std::uint32_t count = 0;
   glm::vec3 centroid{0.0f};      // plain mean of positions (no minimum image when wrapping)
   glm::vec3 meanVelocity{0.0f};
+  std::uint32_t leaders = 0;     // boids of the group that were emergent leaders in the last step
 };
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state);

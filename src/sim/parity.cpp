@@ -52,8 +52,10 @@ bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inp
   const glm::dvec3 p(state.position[i]);
   const glm::dvec3 f(heading(state.velocity[i]));
   const double reach = double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
+  const glm::dvec3 size(params.worldSize());
   for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k) {
     glm::dvec3 a = glm::dvec3(inputs.obstacleCenter[k]) - p;
+    if (params.boundary == Boundary::Wrap) a -= size * glm::floor(a / size + 0.5);  // the minimum image
     if (params.dims == 2) a.y = 0.0;
     const double re = double(inputs.obstacleRadius[k]) + params.radius;
     const double t = glm::dot(a, f);

@@ -14,17 +14,34 @@ float length(glm::vec3 v) { return std::sqrt(glm::dot(v, v)); }
 
 }  // namespace
 
+glm::vec3 wrapIntoWorld(const ModelParams& params, glm::vec3 p) {
+  if (params.boundary != Boundary::Wrap) return p;
+  for (int k = 0; k < 3; ++k)
+    if (!(k == 1 && params.dims == 2)) p[k] = wrapCoordinate(p[k], params.worldMin[k], params.worldMax[k]);
+  return p;
+}
+
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups) {
+  // Points the boids steer by, in the x-z plane in 2D and on the torus when wrapping.
+  const auto place = [&](glm::vec3 p) { return wrapIntoWorld(params, planar(params, p)); };
   PackedInputs packed;
   packed.obstacles.reserve(inputs.obstacleCenter.size());
   for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k)
-    packed.obstacles.emplace_back(planar(params, inputs.obstacleCenter[k]), inputs.obstacleRadius[k]);
+    packed.obstacles.emplace_back(place(inputs.obstacleCenter[k]), inputs.obstacleRadius[k]);
   packed.goals.assign(groups, glm::vec4(0.0f));
   for (std::size_t g = 0; g < inputs.goal.size() && g < groups; ++g)
-    if (inputs.goal[g]) packed.goals[g] = glm::vec4(planar(params, *inputs.goal[g]), 1.0f);
+    if (inputs.goal[g]) packed.goals[g] = glm::vec4(place(*inputs.goal[g]), 1.0f);
   packed.predators.reserve(inputs.predators.size());
-  for (const glm::vec3& p : inputs.predators) packed.predators.push_back(planar(params, p));
+  for (const glm::vec3& p : inputs.predators) packed.predators.push_back(place(p));
+  packed.steering.reserve(3 * std::size_t(groups));
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    const GroupSteering s = g < inputs.steering.size() ? inputs.steering[g] : GroupSteering{};
+    packed.steering.emplace_back(place(s.target), static_cast<float>(s.role));
+    packed.steering.emplace_back(planar(params, s.targetVelocity), s.thrust);
+    packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, 0.0f, 0.0f);
+  }
   packed.walls = inputs.walls.get();
+  packed.recordLeaders = inputs.recordLeaders;
   return packed;
 }
 
@@ -43,10 +60,16 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.obstacles = packed.obstacles;
   ctx.goals = packed.goals;
   ctx.predators = packed.predators;
+  ctx.steering = packed.steering;
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
-  ctx.needFront = params.goalMode == GoalMode::Front && anyGoal;
+  // Pursuing boids of a flocking chase or intercept group are its leaders.
+  bool anyLeaderPursuit = false;
+  for (std::size_t g = 0; g + 2 < packed.steering.size(); g += 3)
+    anyLeaderPursuit = anyLeaderPursuit || (packed.steering[g].w != 0.0f && packed.steering[g + 2].y != 0.0f);
+  ctx.recordLeaders = packed.recordLeaders;
+  ctx.needFront = packed.recordLeaders || anyLeaderPursuit || (params.goalMode == GoalMode::Front && anyGoal);
   return ctx;
 }
 
@@ -74,16 +97,18 @@ glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self) {
   // Inside rule: the obstacle the boid is deepest inside pushes it straight out.
   int deepest = -1;
   float deepestDepth = 0.0f;
+  // Offsets to obstacles are minimum images when wrapping: an obstacle across the seam is solid on
+  // both sides.
   for (std::size_t k = 0; k < ctx.obstacles.size(); ++k) {
     const glm::vec4 o = ctx.obstacles[k];
-    const float depth = (o.w + p.radius) - length(glm::vec3(o) - self.position);
+    const float depth = (o.w + p.radius) - length(offset(ctx, self.position, glm::vec3(o)));
     if (depth > 0.0f && (deepest < 0 || depth > deepestDepth)) {
       deepest = static_cast<int>(k);
       deepestDepth = depth;
     }
   }
   if (deepest >= 0) {
-    const glm::vec3 a = glm::vec3(ctx.obstacles[deepest]) - self.position;
+    const glm::vec3 a = offset(ctx, self.position, glm::vec3(ctx.obstacles[deepest]));
     const float len = length(a);
     const glm::vec3 out = len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : -a / len;
     return 2.0f * p.maxSpeed * out;
@@ -96,7 +121,7 @@ glm::vec3 avoidanceForce(const StepContext& ctx, const BoidView& self) {
   float nearestSpan = 1.0f;
   for (std::size_t k = 0; k < ctx.obstacles.size(); ++k) {
     const glm::vec4 o = ctx.obstacles[k];
-    const glm::vec3 a = glm::vec3(o) - self.position;
+    const glm::vec3 a = offset(ctx, self.position, glm::vec3(o));
     const float re = o.w + p.radius;
     const float t = glm::dot(a, self.heading);
     const glm::vec3 b = a - t * self.heading;
@@ -145,7 +170,7 @@ glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const Neighbou
   const glm::vec4 goal = ctx.goals[self.group];
   if (goal.w == 0.0f) return glm::vec3(0.0f);
   if (ctx.params->goalMode == GoalMode::Front && sums.frontOccupied) return glm::vec3(0.0f);
-  const glm::vec3 to = glm::vec3(goal) - self.position;
+  const glm::vec3 to = offset(ctx, self.position, glm::vec3(goal));
   const float dist = length(to);
   if (!(dist > kEps)) return glm::vec3(0.0f);
   const ModelParams& p = *ctx.params;
@@ -156,12 +181,32 @@ glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self) {
   const ModelParams& p = *ctx.params;
   glm::vec3 force(0.0f);
   for (const glm::vec3& predator : ctx.predators) {
-    const glm::vec3 e = self.position - predator;
+    const glm::vec3 e = offset(ctx, predator, self.position);
     const float len = length(e);
     if (len > 0.0f && len < p.fleeRadius)
       force += ((e / len) * p.maxSpeed - self.velocity) * (1.0f - len / p.fleeRadius);
   }
   return force;
+}
+
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity) {
+  if (role != GroupRole::Intercept) return toTarget;
+  const float closing = length(targetVelocity - velocity);
+  const float t = closing < kEps ? kMaxInterceptSeconds : std::min(length(toTarget) / closing, kMaxInterceptSeconds);
+  return toTarget + targetVelocity * t;
+}
+
+glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  const GroupRole role = groupRole(ctx, self.group);
+  if (role == GroupRole::Flock) return glm::vec3(0.0f);
+  if (groupFlocking(ctx, self.group) && sums.frontOccupied) return glm::vec3(0.0f);  // a follower
+  const glm::vec4 target = ctx.steering[3 * self.group];
+  const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
+  const glm::vec3 to = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
+                                  self.velocity);
+  const float dist = length(to);
+  if (!(dist > kEps)) return glm::vec3(0.0f);
+  return (to / dist) * (ctx.params->maxSpeed * targetVelocity.w) - self.velocity;
 }
 
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
@@ -204,15 +249,18 @@ glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
 
 Forces computeForces(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   Forces f;
-  f.separation = separationForce(ctx, sums);
-  f.alignment = alignmentForce(ctx, self, sums);
-  f.cohesion = cohesionForce(ctx, self, sums);
+  if (groupFlocking(ctx, self.group)) {
+    f.separation = separationForce(ctx, sums);
+    f.alignment = alignmentForce(ctx, self, sums);
+    f.cohesion = cohesionForce(ctx, self, sums);
+  }
   f.avoidance = avoidanceForce(ctx, self);
   f.bounds = containmentForce(ctx, self);
   f.goal = goalForce(ctx, self, sums);
   f.flee = fleeForce(ctx, self);
   f.cruise = cruiseForce(ctx, self);
   f.walls = wallForce(ctx, self);
+  f.pursuit = pursuitForce(ctx, self, sums);
   return f;
 }
 
@@ -222,14 +270,18 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   glm::vec3 force = w.separation * f.separation + w.alignment * f.alignment + w.cohesion * f.cohesion +
                     w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
                     w.flee * f.flee + w.cruise * f.cruise + w.walls * f.walls;
+  if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
   if (p.dims == 2) force.y = 0.0f;
+  // The group's thrust scales both limits (exactly 1 leaves them as they are).
+  const float thrust = groupThrust(ctx, self.group);
+  const float maxForce = p.maxForce * thrust, maxSpeed = p.maxSpeed * thrust;
   const float forceLen = length(force);
-  if (forceLen > p.maxForce) force *= p.maxForce / forceLen;
+  if (forceLen > maxForce) force *= maxForce / forceLen;
 
   glm::vec3 v = self.velocity + force / p.mass * p.dt;
   const float speed = length(v);
-  if (speed > p.maxSpeed) {
-    v *= p.maxSpeed / speed;
+  if (speed > maxSpeed) {
+    v *= maxSpeed / speed;
   } else if (speed < kEps) {
     v = self.heading * p.minSpeed;
   } else if (speed < p.minSpeed) {
@@ -241,10 +293,7 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     if (k == 1 && p.dims == 2) continue;
     const float lo = p.worldMin[k], hi = p.worldMax[k];
     if (p.boundary == Boundary::Wrap) {
-      const float size = hi - lo;
-      pos[k] -= size * std::floor((pos[k] - lo) / size);
-      // A coordinate a rounding below lo can land exactly on hi: on the torus that is lo.
-      if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
+      pos[k] = wrapCoordinate(pos[k], lo, hi);
     } else {
       if (pos[k] < lo) {
         pos[k] = lo;

@@ -29,12 +29,18 @@ struct StepContext {
   float separationRadius2 = 0.0f;  // Rs^2
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
-  bool needFront = false;          // goal mode "front" and some group has a goal
+  // The front cone is tested: recordLeaders, a flocking chase or intercept group (its leaders
+  // pursue), or goal mode "front" with a goal.
+  bool needFront = false;
+  bool recordLeaders = false;      // StepInputs::recordLeaders
   bool wrap = false;
   glm::vec3 worldSize{0.0f};
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
   std::span<const glm::vec3> predators;  // y = 0 in 2D
+  // Per group g, 3 vec4 (packInputs): [3g] target xyz, w role; [3g+1] target velocity xyz,
+  // w thrust; [3g+2] x weight, y flocking (1 or 0).
+  std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
 };
 
@@ -43,12 +49,18 @@ struct PackedInputs {
   std::vector<glm::vec4> obstacles;
   std::vector<glm::vec4> goals;
   std::vector<glm::vec3> predators;
+  std::vector<glm::vec4> steering;
   const WallGrid* walls = nullptr;
+  bool recordLeaders = false;
 };
 
 // walls is shared with (not copied from) the inputs, which must outlive the packed form.
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
 StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed);
+
+// The cap of the intercept prediction time (docs/model.md, step 8c), seconds: a target with no
+// closing velocity (|Vr| = 0) is predicted this far ahead.
+inline constexpr float kMaxInterceptSeconds = 3.0f;
 
 // f = norm(v), or (1,0,0) for a (near) zero velocity.
 inline glm::vec3 heading(glm::vec3 v) {
@@ -67,6 +79,18 @@ inline glm::vec3 minimumImage(glm::vec3 d, glm::vec3 size) {
   return {foldComponent(d.x, size.x), foldComponent(d.y, size.y), foldComponent(d.z, size.z)};
 }
 
+// x folded onto the torus [lo, hi): x - size floor((x - lo) / size), and lo where that rounds to hi
+// (a coordinate a rounding below lo lands exactly on hi; on the torus that is lo).
+inline float wrapCoordinate(float x, float lo, float hi) {
+  const float size = hi - lo;
+  x -= size * std::floor((x - lo) / size);
+  return x >= hi || x < lo ? lo : x;
+}
+// A point folded into the world on every active axis when wrapping (unchanged when containing):
+// obstacle centres, goals, targets and predators are packed so, which keeps every offset to them
+// within (-size, size) on a wrapped axis, where minimumImage is exact.
+glm::vec3 wrapIntoWorld(const ModelParams& params, glm::vec3 p);
+
 // The offset d_ij = p_j - p_i the model uses (minimum image when wrapping).
 inline glm::vec3 offset(const StepContext& ctx, glm::vec3 pi, glm::vec3 pj) {
   const glm::vec3 d = pj - pi;
@@ -81,6 +105,13 @@ struct NeighbourSums {
   std::uint32_t sameGroupCount = 0;  // |G_i|
   bool frontOccupied = false;  // a same-group boid within R lies in the 45-degree front cone
 };
+
+// Whether boid i is an emergent leader this step (docs/model.md, step 8): no same-group boid within R
+// in its 45-degree front cone. Read from the sums the forces use, so recording it costs no extra
+// pass over the neighbours; 0 when the step does not record leaders.
+inline std::uint8_t leaderFlag(const StepContext& ctx, const NeighbourSums& sums) {
+  return ctx.recordLeaders && !sums.frontOccupied ? 1 : 0;
+}
 
 struct BoidView {
   glm::vec3 position;
@@ -113,7 +144,8 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   }
 }
 
-// The nine forces, unweighted: model.md's eight and the wall term.
+// The forces, unweighted: model.md's eight, the wall term and the pursuit of chase and intercept
+// groups.
 struct Forces {
   glm::vec3 separation{0.0f};
   glm::vec3 alignment{0.0f};
@@ -124,6 +156,7 @@ struct Forces {
   glm::vec3 flee{0.0f};
   glm::vec3 cruise{0.0f};
   glm::vec3 walls{0.0f};
+  glm::vec3 pursuit{0.0f};
 };
 
 glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
@@ -139,6 +172,20 @@ glm::vec3 containmentPush(glm::vec3 position, glm::vec3 worldMin, glm::vec3 worl
 glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
+
+// The group's role, thrust, weight and flocking switch, as packed for the step.
+inline GroupRole groupRole(const StepContext& ctx, std::uint32_t group) {
+  return static_cast<GroupRole>(static_cast<std::uint32_t>(ctx.steering[3 * group].w));
+}
+inline float groupThrust(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 1].w; }
+inline bool groupFlocking(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 2].y != 0.0f; }
+// Where a pursuing boid aims, as an offset from its position (step 8c): toTarget = Sr, the target's
+// offset; chase: Sr; intercept: Sr + v_target t with t = |Sr| / |Vr| (Vr = v_target - v_boid)
+// capped at kMaxInterceptSeconds, and the cap itself when |Vr| < eps.
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity);
+// Step 8c: a pursuing boid of a chase or intercept group steers at full (thrust-scaled) speed for
+// its aim point; every other boid: 0.
+glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 // Probes the wall grid ahead of the boid (docs/model.md, step 6b).
 inline constexpr int kWallProbes = 8;
 glm::vec3 wallForce(const StepContext& ctx, const BoidView& self);

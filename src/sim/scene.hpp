@@ -10,6 +10,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "sim/flock.hpp"
 #include "sim/params.hpp"
 
 namespace murmur::sim {
@@ -29,6 +30,14 @@ struct Target {
   glm::vec3 position{0.0f};
 };
 
+// [[groups]]: one group's role (docs/model.md, step 8c); groups not listed flock.
+struct GroupSpec {
+  std::uint32_t group = 0;  // < boids.groups, each listed once
+  GroupSteering steering;   // role, flocking, thrust, weight; target: a fixed target's position
+  std::string targetAgent;  // "": the fixed target; else the [[agents]] name whose position and
+                            // velocity are the target, written into the step inputs every step
+};
+
 struct SceneDocument;  // the parsed TOML (scene_toml.hpp), kept for the ai and render sections
 
 struct Scene {
@@ -42,6 +51,7 @@ struct Scene {
   std::vector<Obstacle> obstacles;
   std::vector<Target> targets;
   std::vector<glm::vec3> predators;
+  std::vector<GroupSpec> groupSpecs;
   std::shared_ptr<const SceneDocument> document;  // null when built in code
 };
 

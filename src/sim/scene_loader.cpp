@@ -109,6 +109,43 @@ void readPerception(TableReader& perception, ModelParams& m) {
   readParamSection(perception, "perception", m);
 }
 
+// One [[groups]] entry (docs/model.md, step 8c).
+GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
+  GroupSpec spec;
+  const std::int64_t group = table.integer("group");
+  if (group < 0 || group >= scene.groups)
+    table.fail("group", fmt::format("must be in [0, boids.groups) = [0, {})", scene.groups));
+  for (const GroupSpec& other : scene.groupSpecs)
+    if (other.group == group) table.fail("group", fmt::format("group {} is listed twice", group));
+  spec.group = static_cast<std::uint32_t>(group);
+  GroupSteering& s = spec.steering;
+  s.role = table.choice("role", {{"flock", GroupRole::Flock}, {"chase", GroupRole::Chase}, {"intercept", GroupRole::Intercept}},
+                        GroupRole::Flock);
+  s.flocking = table.boolean("flocking", true);
+  s.thrust = static_cast<float>(table.number("thrust", 1.0));
+  if (!(s.thrust > 0.0f && s.thrust <= kMaxThrust)) table.fail("thrust", fmt::format("must be in (0, {}]", kMaxThrust));
+  s.weight = static_cast<float>(table.number("weight", 1.0));
+  if (!(s.weight >= 0.0f && s.weight <= kMaxPursuitWeight))
+    table.fail("weight", fmt::format("must be in [0, {}]", kMaxPursuitWeight));
+  constexpr float kAbsent = std::numeric_limits<float>::quiet_NaN();
+  const glm::vec3 target = table.vec3("target", glm::vec3(kAbsent));
+  spec.targetAgent = table.string("target_agent", "");
+  const bool hasTarget = !std::isnan(target.x), hasAgent = !spec.targetAgent.empty();
+  if (s.role == GroupRole::Flock && (hasTarget || hasAgent))
+    table.fail(hasTarget ? "target" : "target_agent", "only a chase or intercept group has a target");
+  if (s.role != GroupRole::Flock && hasTarget == hasAgent)
+    table.fail(hasTarget ? "target_agent" : "role",
+               "a chase or intercept group needs exactly one of target = [x, y, z] and target_agent = \"NAME\"");
+  if (hasTarget) {
+    for (int k = 0; k < 3; ++k)
+      if (std::abs(target[k]) > kMaxMagnitude)
+        table.fail("target", fmt::format("every |component| must be at most {:g}", kMaxMagnitude));
+    s.target = scene.model.dims == 2 ? glm::vec3(target.x, 0.0f, target.z) : target;
+  }
+  table.finish();
+  return spec;
+}
+
 void readGoal(TableReader& goal, ModelParams& m) {
   m.goalMode = goal.choice("mode", {{"front", GoalMode::Front}, {"all", GoalMode::All}}, m.goalMode);
   readParamSection(goal, "goal", m);
@@ -133,6 +170,7 @@ Scene readScene(const SceneDocument& document) {
   std::vector<TableReader> obstacles = root.arrayOfTables("obstacles");
   std::vector<TableReader> targets = root.arrayOfTables("targets");
   std::vector<TableReader> predators = root.arrayOfTables("predators");
+  std::vector<TableReader> groups = root.arrayOfTables("groups");
   // Read by the ai and render modules from Scene::document; only their types are checked here.
   root.table("navigation");
   root.arrayOfTables("agents");
@@ -164,6 +202,7 @@ Scene readScene(const SceneDocument& document) {
     scene.predators.push_back(predator.vec3("position"));
     predator.finish();
   }
+  for (TableReader& group : groups) scene.groupSpecs.push_back(readGroupSpec(group, scene));
 
   if (m.dims == 2) {
     for (Obstacle& obstacle : scene.obstacles) obstacle.center.y = 0.0f;
@@ -331,6 +370,16 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
     if (scene.obstacles[i].radius <= 0.0f) fail(fmt::format("obstacles[{}].radius", i), "must be above 0");
+  // On a torus an obstacle is periodic (its offsets are minimum images): one larger than half the
+  // world would meet its own image.
+  if (m.boundary == Boundary::Wrap)
+    for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
+      for (int axis : activeAxes(m.dims))
+        if (2.0f * scene.obstacles[i].radius > 0.5f * extent[axis])
+          fail(fmt::format("obstacles[{}].radius", i),
+               fmt::format("an obstacle in a wrapping world may be at most half the world wide: its diameter {} "
+                           "exceeds half the {} extent ({})",
+                           2.0f * scene.obstacles[i].radius, kAxisNames[axis], 0.5f * extent[axis]));
   for (std::size_t i = 0; i < scene.targets.size(); ++i)
     if (scene.targets[i].group >= scene.groups)
       fail(fmt::format("targets[{}].group", i), targetGroupRule(scene.groups));

@@ -18,6 +18,9 @@ inline constexpr double kMaxMagnitude = 1e9;
 // from speeds, weights, radii and the boid count): its square stays finite in float32.
 inline constexpr double kMaxForceBound = 1e18;
 inline constexpr std::size_t kMaxObstacles = 1024;
+// [[groups]]: a group's thrust (scales max_force and max_speed) and pursuit weight.
+inline constexpr float kMaxThrust = 10.0f;
+inline constexpr float kMaxPursuitWeight = 1000.0f;
 
 // Bytes a run of `boids` boids needs on the host (state, grid, metrics; docs/model.md).
 std::uint64_t estimateRunBytes(std::uint64_t boids);

@@ -3,15 +3,18 @@
 // line and the key.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "ai/director.hpp"
 #include "ai/scene_agents.hpp"
 #include "sim/error.hpp"
+#include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::ai {
@@ -460,6 +463,43 @@ TEST(SceneAgentsGrids, MapPathsAreSearchedInTheDataDirectoriesAfterTheSceneFile)
     EXPECT_NE(second, std::string::npos) << message;
     EXPECT_NE(message.find("navigation.map"), std::string::npos) << message;
   }
+}
+
+// ---- [[groups]] target_agent: an agent by name is a chase or intercept group's target ----
+
+const std::string kPlayer = R"(
+[[agents]]
+name = "player"
+kind = "predator"
+position = [5, 0, 5]
+max_speed = 4
+[[agents.states]]
+name = "patrol"
+action = "patrol"
+waypoints = [[30, 0, 5], [30, 0, 30]]
+)";
+
+TEST(SceneAgentsGroups, TheNamedAgentIsTheGroupsTargetEveryStep) {
+  const sim::Scene scene =
+      sim::parseScene(kWorld + "[[groups]]\ngroup = 1\nrole = \"intercept\"\ntarget_agent = \"player\"\n" + kPlayer,
+                      kSource);
+  std::optional<AgentDirector> director = AgentDirector::fromScene(scene);
+  ASSERT_TRUE(director);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  const std::vector<sim::GroupSummary> flock(scene.groups);
+  for (int step = 0; step < 30; ++step) {
+    director->update(1.0 / 60.0, flock, inputs);
+    EXPECT_EQ(inputs.steering[1].target, director->position(0));
+    EXPECT_EQ(inputs.steering[1].targetVelocity, director->velocity(0));
+  }
+  EXPECT_GT(glm::length(inputs.steering[1].targetVelocity), 0.0f) << "the player patrols";
+  EXPECT_EQ(inputs.steering[0].role, sim::GroupRole::Flock);
+}
+
+TEST(SceneAgentsGroups, UnknownAndDuplicateAgentNamesNameLineAndKey) {
+  EXPECT_TRUE(rejects(kWorld + "[[groups]]\ngroup = 1\nrole = \"chase\"\ntarget_agent = \"ghost\"\n" + kPlayer, 10,
+                      "groups[0].target_agent", "no agent named \"ghost\""));
+  EXPECT_TRUE(rejects(kWorld + kPlayer + kPlayer, 19, "agents[1].name", "duplicate agent name \"player\""));
 }
 
 }  // namespace

@@ -7,7 +7,12 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "brute_force_leaders.hpp"
 #include "cli.hpp"
+#include "sim/scene_loader.hpp"
+#include "sim/state_csv.hpp"
 
 namespace murmur::test {
 namespace {
@@ -29,6 +34,29 @@ TEST(CliOutput, RunJsonPrintsOnlyJsonOnStdout) {
   EXPECT_NE(r.out.find("\"boids\":200"), std::string::npos) << r.out;
   // The human summary is still there, on stderr.
   EXPECT_NE(r.err.find("boid updates/s"), std::string::npos) << r.err;
+}
+
+// run --json reports each group's emergent leaders of the last step: those of the rule applied by
+// brute force to the state that step read (the dump of a run one step shorter).
+TEST(CliOutput, RunJsonReportsTheLeadersOfEachGroup) {
+  const fs::path dump = scratchDir("run_leaders") / "before.csv";
+  const std::string common = "run --scene scenes/predator.toml --boids 900 --backend cpu";
+  const CliResult before = runMurmur(common + " --steps 19 --dump '" + dump.string() + "'");
+  ASSERT_EQ(before.exitCode, 0) << before.err;
+  const CliResult r = runMurmur(common + " --steps 20 --json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const sim::Scene scene = sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml");
+  const sim::FlockState state = sim::readStateCsv(dump.string(), scene.model);
+  const std::vector<std::uint32_t> expected = leadersPerGroup(state, bruteForceLeaders(scene.model, state));
+  const nlohmann::json groups = nlohmann::json::parse(r.out).at("groups");
+  ASSERT_EQ(groups.size(), expected.size());
+  std::uint32_t total = 0;
+  for (std::size_t g = 0; g < expected.size(); ++g) {
+    EXPECT_EQ(groups[g].at("leaders").get<std::uint32_t>(), expected[g]) << "group " << g;
+    total += expected[g];
+  }
+  EXPECT_GT(total, 0u);
+  EXPECT_NE(r.err.find("leaders per group:"), std::string::npos) << r.err;
 }
 
 TEST(CliOutput, CompareJsonPrintsOnlyJsonOnStdout) {

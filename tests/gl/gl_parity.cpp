@@ -16,15 +16,17 @@ std::string bitwiseDifference(const sim::FlockState& reference, const sim::Flock
   std::size_t first = 0;
   for (std::size_t i = 0; i < reference.size(); ++i) {
     const bool equal = reference.position[i] == candidate.position[i] &&
-                       reference.velocity[i] == candidate.velocity[i] && reference.group[i] == candidate.group[i];
+                       reference.velocity[i] == candidate.velocity[i] && reference.group[i] == candidate.group[i] &&
+                       reference.leader[i] == candidate.leader[i];
     if (!equal && differing++ == 0) first = i;
   }
   if (differing == 0) return {};
   const auto hex = [](glm::vec3 v) { return fmt::format("({:a}, {:a}, {:a})", v.x, v.y, v.z); };
-  return fmt::format("{} of {} boids differ; first id {}: position {} against {}, velocity {} against {}",
-                     differing, reference.size(), first, hex(candidate.position[first]),
-                     hex(reference.position[first]), hex(candidate.velocity[first]),
-                     hex(reference.velocity[first]));
+  return fmt::format(
+      "{} of {} boids differ; first id {}: position {} against {}, velocity {} against {}, leader {} against {}",
+      differing, reference.size(), first, hex(candidate.position[first]), hex(reference.position[first]),
+      hex(candidate.velocity[first]), hex(reference.velocity[first]), candidate.leader[first],
+      reference.leader[first]);
 }
 
 }  // namespace murmur::test

@@ -11,6 +11,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "brute_force_leaders.hpp"
 #include "gl_test_env.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_layout.hpp"
@@ -91,6 +92,8 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
       {"goalOffset", offsetof(layout::StepParams, goalOffset)},
       {"predatorOffset", offsetof(layout::StepParams, predatorOffset)},
       {"predatorCount", offsetof(layout::StepParams, predatorCount)},
+      {"recordLeaders", offsetof(layout::StepParams, recordLeaders)},
+      {"steeringOffset", offsetof(layout::StepParams, steeringOffset)},
   };
   int checked = 0;
   for (const Member& m : members) {
@@ -187,6 +190,13 @@ std::vector<Case> modelCases() {
     scene.targets = {{0, {30.0f, 0.0f, 30.0f}}, {1, {-30.0f, 10.0f, 0.0f}}};
     scene.predators = {{10.0f, 0.0f, -20.0f}, {-15.0f, 5.0f, 25.0f}};
     cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators", scene, 3));
+    // Group 2 intercepts a moving target, its leaders at 1.5 times the thrust.
+    sim::GroupSteering& intercept = cases.back().inputs.steering[2];
+    intercept.role = sim::GroupRole::Intercept;
+    intercept.thrust = 1.5f;
+    intercept.weight = 3.0f;
+    intercept.target = {-20.0f, 10.0f, 30.0f};
+    intercept.targetVelocity = {4.0f, -1.0f, -3.0f};
     // Spread the spawn over the whole box so that boids sit in the containment band too.
     sim::Pcg32 rng(11);
     for (glm::vec3& p : cases.back().state.position)
@@ -235,6 +245,28 @@ std::vector<Case> modelCases() {
     cases.push_back(makeCase("2d-wrap-dense-goal-front", scene, 1));
     addSpecialBoids(cases.back());
   }
+  {
+    // 2D wrap, three groups: chasers (flocking: their leaders chase a fixed target), interceptors
+    // (flocking off: every one intercepts, thrust 1.5, a moving target near the seam), a flock.
+    // An obstacle, a goal and a predator across the seam (periodic, minimum-image offsets).
+    sim::Scene scene = sim::fixedNeighbourScene(2000, 15.0f, 2);
+    scene.model.fovDegrees = 300.0f;
+    const glm::vec3 hi = scene.model.worldMax;
+    scene.obstacles = {{{0.97f * hi.x, 0.0f, 0.1f * hi.z}, 0.1f * hi.x}};
+    scene.targets = {{2, {-0.98f * hi.x, 0.0f, 0.5f * hi.z}}};
+    scene.predators = {{0.99f * hi.x, 0.0f, -0.95f * hi.z}};
+    cases.push_back(makeCase("2d-wrap-chase-intercept-seam-obstacle", scene, 3));
+    std::vector<sim::GroupSteering>& steering = cases.back().inputs.steering;
+    steering[0].role = sim::GroupRole::Chase;
+    steering[0].target = {0.5f * hi.x, 0.0f, -0.25f * hi.z};
+    steering[1].role = sim::GroupRole::Intercept;
+    steering[1].flocking = false;
+    steering[1].thrust = 1.5f;
+    steering[1].weight = 2.0f;
+    steering[1].target = {0.95f * hi.x, 0.0f, 0.9f * hi.z};
+    steering[1].targetVelocity = {5.0f, 0.0f, -2.0f};
+    addSpecialBoids(cases.back());
+  }
   return cases;
 }
 
@@ -243,7 +275,7 @@ std::vector<Case> modelCases() {
 struct Coverage {
   std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
               frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0,
-              atRest = 0;
+              atRest = 0, pursuit = 0;
   Coverage& operator+=(const Coverage& o) {
     for (auto [a, b] : {std::pair{&separation, o.separation},
                         {&alignment, o.alignment},
@@ -258,7 +290,8 @@ struct Coverage {
                         {&fovHidden, o.fovHidden},
                         {&acrossSeam, o.acrossSeam},
                         {&coincident, o.coincident},
-                        {&atRest, o.atRest}})
+                        {&atRest, o.atRest},
+                        {&pursuit, o.pursuit}})
       *a += b;
     return *this;
   }
@@ -305,6 +338,7 @@ Coverage coverage(const Case& c) {
     out.flee += nonZero(f.flee);
     out.cruise += nonZero(f.cruise);
     out.atRest += s.velocity[i] == glm::vec3(0.0f);
+    out.pursuit += nonZero(f.pursuit);
   }
   return out;
 }
@@ -371,10 +405,10 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     total += covered;
     std::printf(
         "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-        "flee %zu cruise %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+        "flee %zu cruise %zu pursuit %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
         c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
         covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
-        covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+        covered.pursuit, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
     SCOPED_TRACE(c.name);
     FlockPipeline& gpu = pipeline();
     gpu.upload(c.state);
@@ -392,7 +426,7 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
   }
   for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
                             total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
-                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest})
+                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
@@ -481,11 +515,38 @@ TEST(FlockPipeline, GroupSummariesMatchTheHost) {
     ASSERT_EQ(actual.size(), expected.size());
     for (std::size_t g = 0; g < expected.size(); ++g) {
       EXPECT_EQ(actual[g].count, expected[g].count) << "group " << g;
+      EXPECT_EQ(actual[g].leaders, expected[g].leaders) << "group " << g;
       for (int k = 0; k < 3; ++k) {
         EXPECT_NEAR(actual[g].centroid[k], expected[g].centroid[k], 1e-3f) << "group " << g;
         EXPECT_NEAR(actual[g].meanVelocity[k], expected[g].meanVelocity[k], 1e-4f) << "group " << g;
       }
     }
+  }
+}
+
+// The leader flags the force pass records (velocities.w) and the reduction's counts of them equal
+// the rule applied by brute force to the state the step read, in every case of the model.
+TEST(FlockPipeline, LeadersEqualTheBruteForceRule) {
+  for (Case& c : modelCases()) {
+    SCOPED_TRACE(c.name);
+    c.state.leader.resize(c.state.size());
+    const std::vector<std::uint8_t> expected = test::bruteForceLeaders(c.params, c.state);
+    const std::vector<std::uint32_t> expectedPerGroup = test::leadersPerGroup(c.state, expected);
+    const std::size_t leaders = std::count(expected.begin(), expected.end(), std::uint8_t{1});
+    ASSERT_GT(leaders, 0u);
+    ASSERT_LT(leaders, c.state.size());
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(c.state);
+    gpu.step(c.params, c.inputs);
+    EXPECT_EQ(gpu.download().leader, expected);
+    const std::vector<sim::GroupSummary> summaries = gpu.groupSummaries();
+    for (std::uint32_t g = 0; g < c.state.groups; ++g)
+      EXPECT_EQ(summaries[g].leaders, expectedPerGroup[g]) << "group " << g;
+    sim::StepInputs unrecorded = c.inputs;
+    unrecorded.recordLeaders = false;
+    gpu.upload(c.state);
+    gpu.step(c.params, unrecorded);
+    EXPECT_EQ(gpu.download().leader, std::vector<std::uint8_t>(c.state.size(), 0));
   }
 }
 

@@ -222,17 +222,41 @@ TEST_F(RenderTest, PointModeDrawsEachBoidAtItsProjectedPixel) {
   EXPECT_EQ(nearestGroup(image.at(*camera_.project(b))), 1u);
 }
 
-TEST_F(RenderTest, LeadersAreDrawnLighter) {
+TEST_F(RenderTest, LeadersAreDrawnInTheLeaderColourByGroupAndLighterByHeading) {
   const glm::vec3 leader(-6.0f, 0.0f, 0.0f), follower(6.0f, 0.0f, 0.0f);
-  const sim::FlockState state = flock({leader, follower}, {0, 0});
-  const std::vector<std::uint32_t> flags = {kLeaderFlag, 0};
+  sim::FlockState state = flock({leader, follower}, {1, 1});
+  state.leader = {1, 0};
   renderer_.setOverlay({});
-  boids_.upload(state, flags);
-  target_.bind();
-  renderer_.render(camera_, boids_.buffers(), options_);
-  const Image image(target_.readRgba());
-  const Rgb l = image.at(*camera_.project(leader)), f = image.at(*camera_.project(follower));
-  EXPECT_LT(chroma(l), chroma(f)) << "a leader's colour is pushed towards white";
+  const auto draw = [&] {
+    boids_.upload(state);
+    target_.bind();
+    renderer_.render(camera_, boids_.buffers(), options_);
+    return Image(target_.readRgba());
+  };
+  options_.boids.colouring = BoidColouring::Group;
+  const Image byGroup = draw();
+  const Rgb l = byGroup.at(*camera_.project(leader)), f = byGroup.at(*camera_.project(follower));
+  EXPECT_EQ(nearestGroup(f), 1u) << "a follower in its group's blue";
+  EXPECT_GT(l.r, 2.0f * l.b) << "a leader in red: " << l.r << " " << l.g << " " << l.b;
+  EXPECT_GT(l.r, 2.0f * l.g);
+  options_.boids.colouring = BoidColouring::Heading;
+  const Image byHeading = draw();
+  EXPECT_LT(chroma(byHeading.at(*camera_.project(leader))), chroma(byHeading.at(*camera_.project(follower))))
+      << "by heading, a leader's colour is pushed towards white";
+}
+
+TEST_F(RenderTest, GroupsAreDrawnInTheFramesPalette) {
+  const glm::vec3 chaser(-6.0f, 0.0f, 0.0f), interceptor(6.0f, 0.0f, 0.0f);
+  options_.palette[0] = kChaserColour;
+  options_.palette[1] = kInterceptorColour;
+  const Image image = render(flock({chaser, interceptor}, {0, 1}));
+  const auto hueDistance = [](Rgb pixel, glm::vec3 colour) {
+    const float d = std::abs(hue(glm::vec3(pixel.r, pixel.g, pixel.b)) - hue(colour));
+    return std::min(d, 360.0f - d);
+  };
+  EXPECT_LT(hueDistance(image.at(*camera_.project(chaser)), kChaserColour), 15.0f) << "chasers blue";
+  EXPECT_LT(hueDistance(image.at(*camera_.project(interceptor)), kInterceptorColour), 15.0f)
+      << "interceptors magenta";
 }
 
 TEST_F(RenderTest, OverlayMarkersAndLinesAreDrawn) {

@@ -50,6 +50,19 @@ TEST(SceneView, DefaultsWithoutARenderSection) {
   }
 }
 
+TEST(SceneView, ChaseAndInterceptGroupsTakeTheLabsColours) {
+  const std::string groups =
+      "[[groups]]\ngroup = 1\nrole = \"chase\"\ntarget = [0, 0, 0]\n"
+      "[[groups]]\ngroup = 2\nrole = \"intercept\"\ntarget = [5, 0, 5]\n";
+  const SceneView view = readSceneView(loadSceneText("roles.toml", "[boids]\ngroups = 3\n" + groups));
+  EXPECT_EQ(view.palette[0], kGroupPalette[0]);
+  EXPECT_EQ(view.palette[1], kChaserColour);
+  EXPECT_EQ(view.palette[2], kInterceptorColour);
+  // With more groups than palette entries, colours repeat: the roles keep the palette.
+  const SceneView many = readSceneView(loadSceneText("roles9.toml", "[boids]\ngroups = 9\n" + groups));
+  EXPECT_EQ(many.palette, kGroupPalette);
+}
+
 TEST(SceneView, ReadsEveryKey) {
   const sim::Scene scene = loadSceneText("keys.toml", R"([render]
 camera_yaw = 90

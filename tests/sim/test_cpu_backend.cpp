@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include <glm/geometric.hpp>
 
+#include "brute_force_leaders.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_backend.hpp"
 #include "sim/metrics.hpp"
@@ -77,6 +79,37 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
                       Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
+
+// The leader flags a step records, and the group summaries' counts of them, equal the rule applied
+// by brute force to the state the step read; recording changes nothing else.
+TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
+  const Scene scene = denseScene(GetParam(), 2000);
+  StepInputs inputs = staticInputs(scene, scene.groups);
+  FlockState state = spawnFlock(scene);
+  CpuSimulator warmup(NeighbourSearch::Grid);
+  for (int s = 0; s < 10; ++s) warmup.step(scene.model, inputs, state);  // flocks with fronts and backs
+  const std::vector<std::uint8_t> expected = test::bruteForceLeaders(scene.model, state);
+  const std::vector<std::uint32_t> expectedPerGroup = test::leadersPerGroup(state, expected);
+  std::size_t leaders = 0;
+  for (std::uint8_t l : expected) leaders += l;
+  ASSERT_GT(leaders, 0u);
+  ASSERT_LT(leaders, state.size()) << "the case must have followers too";
+  for (NeighbourSearch search : {NeighbourSearch::Naive, NeighbourSearch::Grid}) {
+    SCOPED_TRACE(std::string(toString(search)));
+    FlockState next = state;
+    CpuSimulator(search).step(scene.model, inputs, next);
+    EXPECT_EQ(next.leader, expected);
+    const std::vector<GroupSummary> summaries = summarizeGroups(next);
+    for (std::uint32_t g = 0; g < scene.groups; ++g) EXPECT_EQ(summaries[g].leaders, expectedPerGroup[g]) << g;
+  }
+  inputs.recordLeaders = false;
+  FlockState recorded = state, unrecorded = state;
+  CpuSimulator(NeighbourSearch::Grid).step(scene.model, staticInputs(scene, scene.groups), recorded);
+  CpuSimulator(NeighbourSearch::Grid).step(scene.model, inputs, unrecorded);
+  EXPECT_EQ(unrecorded.position, recorded.position);
+  EXPECT_EQ(unrecorded.velocity, recorded.velocity);
+  EXPECT_EQ(unrecorded.leader, std::vector<std::uint8_t>(state.size(), 0));
+}
 
 TEST(CpuSimulator, ThreadCountDoesNotChangeTheResult) {
   const Scene scene = denseScene({"t", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front}, 3000);
@@ -154,6 +187,92 @@ TEST(Behaviour, NoBoidEndsAStepInsideAnObstacle) {
     violations += countInside();
   }
   EXPECT_EQ(violations, 0u);
+}
+
+// A lone unit pursues a target that crosses in a straight line at 6 units/s: aiming at the predicted
+// intercept point catches it sooner than steering straight at it, with the same thrust.
+TEST(Behaviour, AnInterceptorCatchesAStraightMovingTargetSoonerThanAChaser) {
+  const auto stepsToCatch = [](GroupRole role) {
+    Scene scene = defaultDensityScene(1, 2);
+    scene.model.boundary = Boundary::Wrap;
+    scene.model.worldMin = {-200, -50, -200};
+    scene.model.worldMax = {200, 50, 200};
+    FlockState state;
+    state.resize(1);
+    state.position[0] = {0, 0, 0};
+    state.velocity[0] = {0, 0, -5};
+    StepInputs inputs = staticInputs(scene, 1);
+    GroupSteering& s = inputs.steering[0];
+    s.role = role;
+    s.thrust = 1.5f;
+    s.weight = 4.0f;
+    s.target = {60, 0, -40};
+    s.targetVelocity = {0, 0, 6};
+    CpuSimulator simulator(NeighbourSearch::Grid, 1);
+    for (int step = 1; step <= 3000; ++step) {
+      simulator.step(scene.model, inputs, state);
+      s.target += s.targetVelocity * scene.model.dt;
+      if (glm::length(state.position[0] - s.target) < 1.0f) return step;
+    }
+    return 0;
+  };
+  const int chase = stepsToCatch(GroupRole::Chase), intercept = stepsToCatch(GroupRole::Intercept);
+  std::printf("  caught after %d steps (chase) and %d (intercept)\n", chase, intercept);
+  ASSERT_GT(chase, 0) << "the chaser never catches the target";
+  ASSERT_GT(intercept, 0) << "the interceptor never catches the target";
+  EXPECT_LT(intercept, chase);
+}
+
+// A 2D torus with an obstacle across the seam (centre x = 45, radius 8: it covers x >= 37 and,
+// through the seam, x < -47).
+Scene seamObstacleScene(std::uint32_t count) {
+  Scene scene = defaultDensityScene(count, 2);
+  scene.model.boundary = Boundary::Wrap;
+  scene.model.worldMin = {-50, -5, -50};
+  scene.model.worldMax = {50, 5, 50};
+  scene.obstacles = {{{45, 0, 0}, 8}};
+  return scene;
+}
+
+// The distance from p to the obstacle's centre through the seam (the exact minimum image).
+double seamDistance(const Scene& scene, glm::vec3 p) {
+  glm::dvec3 d = glm::dvec3(scene.obstacles[0].center) - glm::dvec3(p);
+  const glm::dvec3 size(scene.model.worldSize());
+  d -= size * glm::floor(d / size + 0.5);
+  d.y = 0.0;
+  return glm::length(d);
+}
+
+TEST(WrapWorld, ABoidApproachingAnObstacleAcrossTheSeamAvoidsIt) {
+  const Scene scene = seamObstacleScene(1);
+  FlockState state;
+  state.resize(1);
+  state.position[0] = {-20, 0, 1};
+  state.velocity[0] = {-8, 0, 0};  // straight at the obstacle, through the seam
+  const StepInputs inputs = staticInputs(scene, 1);
+  CpuSimulator simulator(NeighbourSearch::Grid, 1);
+  double closest = 1e9;
+  bool crossed = false;
+  for (int step = 0; step < 600; ++step) {
+    const float before = state.position[0].x;
+    simulator.step(scene.model, inputs, state);
+    crossed = crossed || state.position[0].x > before + 50.0f;  // wrapped from -50 to +50
+    closest = std::min(closest, seamDistance(scene, state.position[0]));
+  }
+  EXPECT_TRUE(crossed) << "the boid must fly through the seam";
+  EXPECT_GT(closest, 8.0) << "the boid entered the obstacle through the seam";
+}
+
+TEST(WrapWorld, NoBoidSpawnsInsideAnObstaclesWrappedPart) {
+  const Scene scene = seamObstacleScene(4000);
+  const FlockState state = spawnFlock(scene);
+  const double clearance = 8.0 + scene.model.radius + scene.model.perceptionRadius;
+  std::size_t acrossTheSeam = 0;
+  for (const glm::vec3& p : state.position) {
+    ASSERT_GE(seamDistance(scene, p), clearance) << "a boid spawned at " << p.x << ", " << p.z;
+    acrossTheSeam += p.x < -30.0f && std::abs(p.z) < 5.0f;
+  }
+  EXPECT_GT(acrossTheSeam, 0u) << "the wrapped part's neighbourhood is spawned in";
 }
 
 }  // namespace

@@ -411,5 +411,140 @@ TEST(Rules, TwoDimensionsKeepYZero) {
   EXPECT_GT(next.velocity.z, 0.0f);
 }
 
+// ---- Chase and intercept groups (step 8c) ----
+
+TEST(Pursuit, ChaseAimsAtTheTargetInterceptAtItsPredictedPoint) {
+  const glm::vec3 sr(30, 0, 0), vTarget(0, 0, 5), v(10, 0, 0);
+  expectVec(pursuitAim(GroupRole::Chase, sr, vTarget, v), sr);
+  // Vr = (-10, 0, 5), |Vr| = sqrt(125); t = 30 / sqrt(125) = 2.6833 s (under the 3 s cap):
+  // aim = (30, 0, 5 t) = (30, 0, 13.4164).
+  expectVec(pursuitAim(GroupRole::Intercept, sr, vTarget, v), {30, 0, 13.416408f}, 1e-4f);
+  // Far away: t = 100 / sqrt(125) = 8.94 s, capped at kMaxInterceptSeconds = 3: aim = (100, 0, 15).
+  ASSERT_EQ(kMaxInterceptSeconds, 3.0f);
+  expectVec(pursuitAim(GroupRole::Intercept, {100, 0, 0}, vTarget, v), {100, 0, 15});
+}
+
+TEST(Pursuit, ZeroClosingVelocityPredictsTheCapAndStaysFinite) {
+  // The boid moves exactly as the target: Vr = 0, t = the cap (3 s), aim = Sr + v_target * 3.
+  const glm::vec3 aim = pursuitAim(GroupRole::Intercept, {20, 0, -10}, {4, 0, 3}, {4, 0, 3});
+  EXPECT_TRUE(std::isfinite(aim.x) && std::isfinite(aim.y) && std::isfinite(aim.z));
+  expectVec(aim, {32, 0, -1});
+  // Both at rest: the target itself.
+  expectVec(pursuitAim(GroupRole::Intercept, {20, 0, -10}, {0, 0, 0}, {0, 0, 0}), {20, 0, -10});
+}
+
+// Group 0 intercepts a target at (30, 0, 0) moving (0, 0, 5) with thrust 1.5; the model's max speed
+// is 10, so a pursuing boid's desired speed is 15.
+struct PursuitFixture : Fixture {
+  explicit PursuitFixture(bool flocking) {
+    GroupSteering s;
+    s.role = GroupRole::Intercept;
+    s.flocking = flocking;
+    s.thrust = 1.5f;
+    s.weight = 2.0f;
+    s.target = {30, 0, 0};
+    s.targetVelocity = {0, 0, 5};
+    inputs.steering = {s};
+  }
+};
+
+TEST(Pursuit, LeadersPursueFollowersDoNotUnlessFlockingIsOff) {
+  const glm::vec3 v(10, 0, 0);
+  const BoidView self = boid({0, 0, 0}, v);
+  // Expected: norm((30, 0, 13.4164)) * 15 - v = (13.6931, 0, 6.1237) - (10, 0, 0).
+  const glm::vec3 aim(30, 0, 13.416408f);
+  const glm::vec3 expected = aim / glm::length(aim) * 15.0f - v;
+  const Fixture::Other ahead{{1.5f, 0, 0}, v, 1, 0};  // a flock-mate in the front cone: self follows
+  {
+    const PursuitFixture f(true);
+    const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+    const StepContext ctx = makeStepContext(f.params, packed);
+    expectVec(pursuitForce(ctx, self, f.gather(ctx, self, {})), expected, 1e-4f);
+    expectVec(pursuitForce(ctx, self, f.gather(ctx, self, {ahead})), {0, 0, 0});
+    // Flocking on: separation acts.
+    EXPECT_NE(computeForces(ctx, self, f.gather(ctx, self, {ahead})).separation, glm::vec3(0.0f));
+  }
+  {
+    const PursuitFixture f(false);
+    const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+    const StepContext ctx = makeStepContext(f.params, packed);
+    const NeighbourSums sums = f.gather(ctx, self, {ahead});
+    expectVec(pursuitForce(ctx, self, sums), expected, 1e-4f);  // flocking off: every boid pursues
+    const Forces forces = computeForces(ctx, self, sums);
+    EXPECT_EQ(forces.separation, glm::vec3(0.0f)) << "flocking off: no separation, alignment, cohesion";
+    EXPECT_EQ(forces.alignment, glm::vec3(0.0f));
+    EXPECT_EQ(forces.cohesion, glm::vec3(0.0f));
+  }
+  {
+    const Fixture flock;  // no steering: every group flocks
+    const PackedInputs packed = packInputs(flock.params, flock.inputs, 1);
+    const StepContext ctx = makeStepContext(flock.params, packed);
+    expectVec(pursuitForce(ctx, self, flock.gather(ctx, self, {})), {0, 0, 0});
+  }
+}
+
+TEST(Pursuit, ThrustScalesMaxForceAndMaxSpeed) {
+  PursuitFixture f(false);
+  f.params.weights = Weights{0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // At 14.8 units/s (above the model's max speed 10, under 1.5 x 10) with a pursuit of weight 2:
+  // the force is clamped to 1.5 x max_force = 30 (dv = 30 / 60), and the speed to 15.
+  const BoidView self = boid({0, 0, 0}, {0, 0, -14.8f});
+  Forces forces;
+  forces.pursuit = {0, 0, 1000};
+  const BoidUpdate next = integrate(ctx, self, forces);
+  expectVec(next.velocity, {0, 0, -14.8f + 30.0f / 60.0f});
+  forces.pursuit = {0, 0, -1000};
+  expectVec(integrate(ctx, self, forces).velocity, {0, 0, -15});
+}
+
+// ---- Periodic obstacles, goals and predators in a wrap world ----
+
+// A 2D torus 100 units wide, an obstacle of radius 5 centred at x = 48: it reaches across the seam
+// to x = -47 (53 on the other side).
+struct SeamFixture : Fixture {
+  SeamFixture() {
+    params.dims = 2;
+    params.boundary = Boundary::Wrap;
+    params.worldMin = {-50, -5, -50};
+    params.worldMax = {50, 5, 50};
+    inputs.obstacleCenter = {{48, 0, 0}};
+    inputs.obstacleRadius = {5};
+  }
+};
+
+TEST(WrapWorld, AnObstacleAcrossTheSeamIsAvoidedAndSolid) {
+  const SeamFixture f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Flying -x at x = -40, z = 1: through the seam the obstacle is 12 ahead (a = (-12, 0, -1)),
+  // b = (0, 0, -1), |b| = 1 < re = 5.5; reach L = 5 + 10 = 15, s = 1 - 12 / 20.5:
+  // F = 10 (1 + s) (0, 0, 1) = (0, 0, 14.146341).
+  expectVec(avoidanceForce(ctx, boid({-40, 0, 1}, {-10, 0, 0})), {0, 0, 14.146341f}, 1e-4f);
+  // At x = -49 the boid is 3 from the centre through the seam, inside: pushed straight out, +x.
+  expectVec(avoidanceForce(ctx, boid({-49, 0, 0}, {-10, 0, 0})), {20, 0, 0});
+}
+
+TEST(WrapWorld, GoalAndFleeOffsetsAreMinimumImages) {
+  SeamFixture f;
+  f.inputs.obstacleCenter.clear();
+  f.inputs.obstacleRadius.clear();
+  f.inputs.goal = {glm::vec3(45, 0, 0)};
+  f.params.goalMode = GoalMode::All;
+  f.inputs.predators = {{48, 0, 0}};
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // Goal 10 away through the seam (not 90 across the world): to = (-10, 0, 0), dist = slow radius:
+  // F = (-1, 0, 0) 10 min(1, 10/10) - v = (-10, 0, -2).
+  expectVec(goalForce(ctx, boid({-45, 0, 0}, {0, 0, 2}), NeighbourSums{}), {-10, 0, -2});
+  // Predator 4 away through the seam: e = (4, 0, 0), F = ((10, 0, 0) - v)(1 - 4/15).
+  expectVec(fleeForce(ctx, boid({-48, 0, 0}, {0, 0, 2})), {110.0f / 15.0f, 0, -22.0f / 15.0f}, 1e-5f);
+  // Points outside the world are the same points on the torus: a goal at x = 145 is the one at 45.
+  f.inputs.goal = {glm::vec3(145, 0, 0)};
+  const PackedInputs outside = packInputs(f.params, f.inputs, 1);
+  expectVec(glm::vec3(outside.goals[0]), {45, 0, 0});
+}
+
 }  // namespace
 }  // namespace murmur::sim

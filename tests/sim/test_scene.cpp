@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/error.hpp"
+#include "sim/builders.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/scene_toml.hpp"
@@ -757,6 +758,66 @@ TEST(SceneTableReader, RequiredChoiceAndVec3ListElements) {
       },
       "x.toml", 1, "kind", "unknown word \"ghost\" (accepted: \"leader\", \"predator\")"));
   EXPECT_TRUE(throwsInputError([&] { root.vec3List("path"); }, "x.toml", 2, "path[1]", "found 2 element(s)"));
+}
+
+// ---- [[groups]]: chasers and interceptors (docs/model.md, step 8c) ----
+
+TEST(SceneGroups, RolesTargetsThrustAndFlockingReachTheirFields) {
+  const Scene scene = parseScene(
+      "[world]\ndims = 2\n[boids]\ngroups = 3\n"
+      "[[groups]]\ngroup = 1\nrole = \"intercept\"\nthrust = 1.5\nflocking = false\nweight = 4\n"
+      "target = [10, 5, -20]\n"
+      "[[groups]]\ngroup = 2\nrole = \"chase\"\ntarget_agent = \"player\"\n",
+      kSource);
+  ASSERT_EQ(scene.groupSpecs.size(), 2u);
+  const GroupSpec& intercept = scene.groupSpecs[0];
+  EXPECT_EQ(intercept.group, 1u);
+  EXPECT_EQ(intercept.steering.role, GroupRole::Intercept);
+  EXPECT_EQ(intercept.steering.thrust, 1.5f);
+  EXPECT_FALSE(intercept.steering.flocking);
+  EXPECT_EQ(intercept.steering.weight, 4.0f);
+  EXPECT_EQ(intercept.steering.target, glm::vec3(10, 0, -20)) << "y = 0 in 2D";
+  EXPECT_EQ(intercept.targetAgent, "");
+  const GroupSpec& chase = scene.groupSpecs[1];
+  EXPECT_EQ(chase.steering.role, GroupRole::Chase);
+  EXPECT_EQ(chase.steering.thrust, 1.0f);
+  EXPECT_TRUE(chase.steering.flocking);
+  EXPECT_EQ(chase.targetAgent, "player");
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  ASSERT_EQ(inputs.steering.size(), 3u);
+  EXPECT_EQ(inputs.steering[0].role, GroupRole::Flock) << "a group not listed flocks";
+  EXPECT_EQ(inputs.steering[1].role, GroupRole::Intercept);
+}
+
+TEST(SceneGroups, BadEntriesNameFileLineAndKey) {
+  const std::string head = "[boids]\ngroups = 2\n[[groups]]\n";  // the entry's keys start on line 4
+  EXPECT_TRUE(rejects(head + "group = 2\n", 4, "groups[0].group", "[0, 2)"));
+  EXPECT_TRUE(rejects(head + "role = \"chase\"\n", 3, "groups[0].group", "missing"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"hunt\"\n", 5, "groups[0].role",
+                      "(accepted: \"flock\", \"chase\", \"intercept\")"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\nthrust = 0\n", 7,
+                      "groups[0].thrust", "(0, 10]"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\nweight = -1\n", 7,
+                      "groups[0].weight", "[0, 1000]"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\n", 5, "groups[0].role", "needs exactly one"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\ntarget_agent = \"p\"\n", 7,
+                      "groups[0].target_agent", "needs exactly one"));
+  EXPECT_TRUE(rejects(head + "group = 0\ntarget = [0, 0, 0]\n", 5, "groups[0].target", "only a chase or intercept"));
+  EXPECT_TRUE(rejects(head + "group = 0\n[[groups]]\ngroup = 0\n", 6, "groups[1].group", "listed twice"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [2e9, 0, 0]\n", 6, "groups[0].target",
+                      "at most 1e+09"));
+  EXPECT_TRUE(rejects(head + "group = 0\nspeed = 3\n", 5, "groups[0].speed", "unknown key"));
+}
+
+TEST(SceneErrors, AnObstacleLargerThanHalfAWrappedWorldIsRefused) {
+  const std::string world = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\nboundary = \"wrap\"\n";
+  EXPECT_TRUE(rejects(world + "[[obstacles]]\ncenter = [0, 0, 0]\nradius = 26\n", 8, "obstacles[0].radius",
+                      "at most half the world wide"));
+  EXPECT_NO_THROW(parseScene(world + "[[obstacles]]\ncenter = [0, 0, 0]\nradius = 25\n", kSource));
+  // Containing worlds have no images: the limit does not apply.
+  EXPECT_NO_THROW(parseScene("[world]\nmin = [-50, -50, -50]\nmax = [50, 50, 50]\n[[obstacles]]\n"
+                             "center = [0, 0, 0]\nradius = 30\n",
+                             kSource));
 }
 
 }  // namespace
