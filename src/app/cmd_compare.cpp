@@ -51,14 +51,14 @@ class CompareCommand final : public Command {
     const sim::ModelParams& params = world.scene.model;
 
     // One step from the same state, with the same inputs (the agents decide once, on the
-    // reference's summaries of that state).
+    // reference's perception of that state).
     reference->setState(world.initial);
     candidate->setState(world.initial);
     std::optional<ai::AgentDirector> candidateDirector =
         ai::AgentDirector::create(world.scene, world.agents);
     sim::StepInputs candidateInputs = world.inputs;
     advanceAgents(world, *reference);
-    if (candidateDirector) candidateDirector->update(params.dt, reference->groupSummaries(), candidateInputs);
+    if (candidateDirector) advanceAgents(*candidateDirector, *reference, params.dt, candidateInputs);
     reference->step(params, world.inputs);
     candidate->step(params, world.inputs);
     const sim::FlockState referenceNext = reference->state();
@@ -88,7 +88,7 @@ class CompareCommand final : public Command {
     auto runOn = [&](FlockBackend& backend, std::optional<ai::AgentDirector>& director, sim::StepInputs& inputs) {
       const auto start = std::chrono::steady_clock::now();
       for (std::uint64_t s = 0; s < freeSteps; ++s) {
-        if (director) director->update(params.dt, backend.groupSummaries(), inputs);
+        if (director) advanceAgents(*director, backend, params.dt, inputs);
         backend.step(params, inputs);
         progress.update(++done, std::string(backend.name()));
       }

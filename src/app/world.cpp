@@ -70,9 +70,13 @@ void startAgents(World& world) {
 }
 
 void advanceAgents(World& world, FlockBackend& backend) {
-  if (!world.director) return;
+  if (world.director) advanceAgents(*world.director, backend, world.scene.model.dt, world.inputs);
+}
+
+void advanceAgents(ai::AgentDirector& director, FlockBackend& backend, double dt, sim::StepInputs& inputs) {
   const std::vector<sim::GroupSummary> flock = backend.groupSummaries();
-  world.director->update(world.scene.model.dt, flock, world.inputs);
+  const sim::NearestBoids boids = backend.nearestBoids(director.probes(), ai::AgentDirector::kPerceivedBoids);
+  director.update(dt, flock, boids, inputs);
 }
 
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback) {

@@ -56,9 +56,12 @@ World loadWorld(const SceneOptions& options, const std::function<void(std::uint6
 // with the navigation map's walls, a fresh director. loadWorld calls it; the demo's reset too.
 void startAgents(World& world);
 
-// Before a step: the agents perceive the flock (the backend's group summaries), decide and move,
+// Before a step: the agents perceive the flock (the backend's group summaries and nearest boids),
+// decide and move,
 // and write their goals and predator points into world.inputs. Nothing without agents.
 void advanceAgents(World& world, FlockBackend& backend);
+// The same for one director and the inputs it writes (compare runs two).
+void advanceAgents(ai::AgentDirector& director, FlockBackend& backend, double dt, sim::StepInputs& inputs);
 
 // --steps: the option when given (>= 0, else InputError), else the scene's sim.steps when > 0, else fallback.
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback);

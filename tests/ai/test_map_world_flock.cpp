@@ -37,7 +37,9 @@ MazeRun runMaze(int steps) {
   EXPECT_EQ(run.insideWalls, 0u) << "spawned inside a wall";
   const glm::vec3 start = sim::summarizeGroups(state)[0].centroid;
   for (int s = 0; s < steps; ++s) {
-    if (director) director->update(scene.model.dt, sim::summarizeGroups(state), inputs);
+    if (director)
+      director->update(scene.model.dt, sim::summarizeGroups(state),
+                       simulator.nearestBoids(state, director->probes(), ai::AgentDirector::kPerceivedBoids), inputs);
     simulator.step(scene.model, inputs, state);
     for (std::size_t i = 0; i < state.size(); ++i) {
       run.insideWalls += walls.blockedAt(state.position[i]);
