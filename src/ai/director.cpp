@@ -535,7 +535,7 @@ std::vector<sim::BoidProbe> AgentDirector::probes() const {
   std::vector<sim::BoidProbe> out;
   out.reserve(runtime_->agents.size());
   for (const Agent& agent : runtime_->agents)
-    out.push_back({agent.vehicle.position,
+    out.push_back({flat(runtime_->shared, agent.vehicle.position),
                    agent.perceives ? std::max(agent.sight.viewDistance, agent.hearing.range) : 0.0f});
   return out;
 }
