@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
   if (!parseOwnFlags(argc, argv, options)) return 2;
   murmur::bench::registerCpuBenchmarks();
   murmur::bench::registerGpuBenchmarks();
+  murmur::bench::registerPerceptionBenchmarks();
   murmur::bench::registerRenderBenchmarks();
   addMachineContext(options);
   const bool list = listOnly(argc, argv);

@@ -39,11 +39,12 @@ enum class Action : std::uint8_t {
 };
 std::string_view toString(Action action);
 
-// When a transition is taken. "The target" is the group the agent perceived last (its centroid where
-// it was last perceived, its mean velocity while it is perceived).
+// When a transition is taken. "The target" is the boid the agent perceived last (its position where
+// it was last perceived, its velocity while it is perceived); a group is perceived through its
+// nearest few boids (docs/ai.md, Perception of individual boids).
 enum class Condition : std::uint8_t {
-  Sees,     // a group's centroid passes the sight test (the transition's group, else any group)
-  Hears,    // a group is loud (mean speed above loud_speed) and within hearing range by path
+  Sees,     // one of a group's nearest boids passes the sight test (the transition's group, else any)
+  Hears,    // one of them is loud (speed above loud_speed) and within hearing range by path
   Near,     // distance to the transition's group's centroid, else to the target, below `distance`
   Far,      // the same distance above `distance` (false without a group or target)
   Timer,    // more than `seconds` in the current state

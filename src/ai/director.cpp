@@ -37,11 +37,12 @@ struct Shared {
   PerceptionWorld hearingWorld;  // the grid, whatever its cells stand for (sound goes around both)
 };
 
-// The group an agent perceived last.
+// The boid an agent perceived last.
 struct Target {
   std::uint32_t group = 0;
-  glm::vec3 position{0.0f};  // its centroid when last perceived
-  glm::vec3 velocity{0.0f};  // its mean velocity when last perceived
+  std::uint32_t boid = 0;    // its id
+  glm::vec3 position{0.0f};  // when last perceived
+  glm::vec3 velocity{0.0f};  // when last perceived
   bool perceivedNow = false;
 };
 
@@ -66,6 +67,9 @@ struct Agent {
   // This step.
   double dt = 0.0;
   std::span<const sim::GroupSummary> flock;
+  std::span<const sim::BoidSample> boids(std::uint32_t ofGroup) const { return nearest->of(index, ofGroup); }
+  const sim::NearestBoids* nearest = nullptr;  // the answer for the director's probes
+  std::size_t index = 0;                       // this agent's probe
   glm::vec3 steering{0.0f};
   double timeInState = 0.0;
 
@@ -213,7 +217,7 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
 }
 
 // Whether anything the agent does depends on what it perceives (else perception is skipped: it costs
-// a sight test and an A* search per group and step).
+// up to kPerceivedBoids sight tests and A* searches per group and step).
 bool usesPerception(const AgentSpec& spec) {
   for (const StateSpec& state : spec.states) {
     const bool targetAction = state.action == Action::Seek || state.action == Action::Arrive ||
@@ -252,8 +256,11 @@ const ScriptedState& currentState(const Agent& agent) {
   return static_cast<const ScriptedState&>(*agent.machine.current());
 }
 
-// Sight and hearing of every group, then the target: kept while it is still perceived (two groups in
-// view must not make the agent dither), else the nearest perceived group.
+// Sight and hearing of every group through its nearest sampled boids, nearest first: the group is
+// seen when one of them is seen, heard when one of them is heard (loud: that boid's own speed; one
+// heard boid is enough, so the A* searches stop there). Then the target: the boid it had, while still
+// perceived; else the nearest perceived boid of the target's group, while that group is still
+// perceived (two groups in view must not make the agent dither); else the nearest perceived boid.
 void perceive(Agent& agent) {
   const std::size_t groups = agent.flock.size();
   agent.seen.assign(groups, 0);
@@ -262,35 +269,41 @@ void perceive(Agent& agent) {
   if (!agent.perceives) return;
   const Shared& shared = *agent.shared;
   const glm::vec3 position = agent.vehicle.position;
-  std::optional<std::uint32_t> nearest;
+  std::optional<Target> nearest, sameBoid, sameGroup;
   float nearestDistance = std::numeric_limits<float>::infinity();
   for (std::uint32_t g = 0; g < groups; ++g) {
-    const sim::GroupSummary& summary = agent.flock[g];
-    if (summary.count == 0) continue;
-    const glm::vec3 centroid = flat(shared, summary.centroid);
-    const float distance = glm::length(centroid - position);
-    agent.seen[g] = see(shared.sightWorld, agent.sight, position, agent.heading, centroid) == Sight::Seen;
-    // The straight line is a lower bound of the path: beyond range no search is needed.
-    agent.heard[g] = distance <= agent.hearing.range &&
-                     hear(shared.hearingWorld, shared.paths.get(), agent.hearing, position, centroid,
-                          glm::length(summary.meanVelocity)) == Hearing::Heard;
-    if (!agent.seen[g] && !agent.heard[g]) continue;
+    std::optional<Target> perceivedOfGroup;  // its nearest perceived boid
+    for (const sim::BoidSample& sample : agent.boids(g)) {
+      const glm::vec3 boid = flat(shared, sample.position);
+      const float distance = glm::length(boid - position);
+      const bool seen = see(shared.sightWorld, agent.sight, position, agent.heading, boid) == Sight::Seen;
+      // The straight line is a lower bound of the path: beyond range no search is needed.
+      const bool heard = !agent.heard[g] && distance <= agent.hearing.range &&
+                         hear(shared.hearingWorld, shared.paths.get(), agent.hearing, position, boid,
+                              glm::length(sample.velocity)) == Hearing::Heard;
+      if (seen) agent.seen[g] = 1;
+      if (heard) agent.heard[g] = 1;
+      if (!seen && !heard) continue;
+      const Target target{g, sample.id, boid, flat(shared, sample.velocity), true};
+      if (agent.target && agent.target->boid == sample.id && agent.target->group == g) sameBoid = target;
+      if (!perceivedOfGroup) {
+        perceivedOfGroup = target;
+        if (distance < nearestDistance) {
+          nearest = target;
+          nearestDistance = distance;
+        }
+      }
+    }
+    if (!perceivedOfGroup) continue;
     agent.sincePerceived[g] = 0.0;
     agent.sinceAnyPerceived = 0.0;
-    if (distance < nearestDistance) {
-      nearest = g;
-      nearestDistance = distance;
-    }
+    if (agent.target && agent.target->group == g) sameGroup = perceivedOfGroup;
   }
-  const bool keep = agent.target && agent.target->group < groups &&
-                    agent.sincePerceived[agent.target->group] == 0.0;
-  const std::optional<std::uint32_t> chosen = keep ? std::optional<std::uint32_t>(agent.target->group) : nearest;
-  if (chosen) {
-    const sim::GroupSummary& summary = agent.flock[*chosen];
-    agent.target = Target{*chosen, flat(shared, summary.centroid), flat(shared, summary.meanVelocity), true};
-  } else if (agent.target) {
+  const std::optional<Target> chosen = sameBoid ? sameBoid : sameGroup ? sameGroup : nearest;
+  if (chosen)
+    agent.target = chosen;
+  else if (agent.target)
     agent.target->perceivedNow = false;
-  }
 }
 
 }  // namespace
@@ -357,12 +370,25 @@ AgentDirector::~AgentDirector() = default;
 AgentDirector::AgentDirector(AgentDirector&&) noexcept = default;
 AgentDirector& AgentDirector::operator=(AgentDirector&&) noexcept = default;
 
-void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs) {
+std::vector<sim::BoidProbe> AgentDirector::probes() const {
+  std::vector<sim::BoidProbe> out;
+  out.reserve(runtime_->agents.size());
+  for (const Agent& agent : runtime_->agents)
+    out.push_back({flat(runtime_->shared, agent.vehicle.position),
+                   agent.perceives ? std::max(agent.sight.viewDistance, agent.hearing.range) : 0.0f});
+  return out;
+}
+
+void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, const sim::NearestBoids& boids,
+                           sim::StepInputs& inputs) {
   if (!(dt > 0.0) || !std::isfinite(dt)) throw std::invalid_argument("AgentDirector::update: dt must be > 0");
   Runtime& runtime = *runtime_;
-  for (Agent& agent : runtime.agents) {
+  for (std::size_t i = 0; i < runtime.agents.size(); ++i) {
+    Agent& agent = runtime.agents[i];
     agent.dt = dt;
     agent.flock = flock;
+    agent.nearest = &boids;
+    agent.index = i;
     agent.timeInState += dt;
     agent.route.advance(dt);
     agent.sinceAnyPerceived += dt;
@@ -371,6 +397,7 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
     if (agent.machine.update(agent) != FsmStatus::Ok)
       throw std::logic_error("AgentDirector: an agent's machine is not started");
     moveVehicle(agent.vehicle, agent.heading, agent.steering, float(dt), runtime.shared.space);
+    agent.nearest = nullptr;
   }
 
   for (std::size_t g = 0; g < inputs.goal.size(); ++g)

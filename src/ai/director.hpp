@@ -1,13 +1,15 @@
 #pragma once
 // The agent director: runs a scene's CPU agents (leaders and predators) once per simulation step and
-// writes what they decide into the step's inputs. Each agent perceives the flock through the per-group
-// summaries (sight: the centroid passes the sight test; hearing: the group's mean speed is above the
-// agent's loud speed and the A* path to its centroid is within hearing range), runs its state machine
+// writes what they decide into the step's inputs. Each agent perceives the boids themselves: the
+// nearest few of each group around it (probes(), answered by a backend's nearest-boids query over its
+// grid, sim/nearest_boids.hpp). A group is seen when one of them passes the sight test, heard when one
+// moving faster than the agent's loud speed is within hearing range by A* path; the agent's target is
+// the nearest boid it perceives (docs/ai.md, Perception). Then it runs its state machine
 // (ai/fsm.hpp; states, transitions and actions from the scene, ai/agents.hpp), follows or replans its
 // A* path, and moves: steering (ai/steering.hpp), then clamped to the world box, never into a blocked
 // navigation cell (it slides along the wall instead).
 //
-// Deterministic: the same scene (seed included) and the same summaries give the same agents.
+// Deterministic: the same scene (seed included), summaries and boids give the same agents.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "ai/scene_agents.hpp"
 #include "sim/flock.hpp"
 #include "sim/metrics.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/scene.hpp"
 
 namespace murmur::ai {
@@ -45,14 +48,24 @@ class AgentDirector {
   AgentDirector(const AgentDirector&) = delete;
   AgentDirector& operator=(const AgentDirector&) = delete;
 
+  // How many boids of each group an agent perceives at most: the k of the nearest-boids query.
+  static constexpr std::uint32_t kPerceivedBoids = 4;
+
+  // Where the agents look and listen before the next update: probe i is agent i's position with the
+  // larger of its view distance and hearing range (0 for an agent that perceives nothing). Ask the
+  // backend's nearest-boids query for them with k = kPerceivedBoids and pass the answer to update.
+  std::vector<sim::BoidProbe> probes() const;
+
   // One step of every agent, in scene order. dt: seconds since the last update, > 0 and finite
   // (std::invalid_argument otherwise); flock: one summary per group from the state the boids are in
-  // (empty groups are not perceived). Then rewrites inputs from the scene's static inputs: goal (its
+  // (the centroids of near/far transitions that name a group); boids: the answer for probes() (an
+  // empty answer perceives nothing). Then rewrites inputs from the scene's static inputs: goal (its
   // size is kept; [[targets]] first, then each leader's position as the goal of its group), predators
   // ([[predators]], then every predator agent's position) and the target of every [[groups]]
   // target_agent group (that agent's position and velocity). Walls and obstacles are left as they
   // are: the boids' walls (SceneAgents::walls) are hooked into the step inputs by world::World.
-  void update(double dt, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs);
+  void update(double dt, std::span<const sim::GroupSummary> flock, const sim::NearestBoids& boids,
+              sim::StepInputs& inputs);
 
   // The grid the agents plan on; null without [navigation].
   const NavigationGrid* navigation() const;

@@ -60,9 +60,9 @@ class CompareCommand final : public Command {
     // One step from the same state, with the same inputs: the agents of both worlds decide once,
     // on the reference's summaries of that state.
     if (referenceWorld.director() != nullptr) {
-      const std::vector<sim::GroupSummary> flock = reference->groupSummaries();
-      referenceWorld.steerAgents(flock);
-      candidateWorld.steerAgents(flock);
+      const world::AgentPerception seen = referenceWorld.perceive();
+      referenceWorld.steerAgents(seen);
+      candidateWorld.steerAgents(seen);
     }
     referenceWorld.stepFlock();
     candidateWorld.stepFlock();

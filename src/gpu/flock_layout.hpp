@@ -51,7 +51,11 @@ enum StorageBinding : GLuint {
   kScanOut = 14,
   kScanSums = 15,
   kWalls = 16,      // uint per wall cell (sim::WallGrid), 1 = blocked
-  kStorageBindingCount = 17,
+  // The nearest-boids query (query/NearestBoids.comp.glsl), per (probe, group) in probe-major order:
+  kNearestProbes = 17,   // NearestProbe per probe
+  kNearestIds = 18,      // uint: the count per (probe, group), then k ids per (probe, group)
+  kNearestSamples = 19,  // vec4 position, vec4 velocity per (probe, group) and rank
+  kStorageBindingCount = 20,
 };
 
 enum UniformBinding : GLuint { kStepParams = 0 };
@@ -133,6 +137,14 @@ struct GroupSummary {
   std::uint32_t pad[2];    // 40
 };
 static_assert(sizeof(GroupSummary) == 48);
+
+// std430, 48 bytes: one probe of the nearest-boids query.
+struct NearestProbe {
+  glm::vec4 sphere;      //  0  xyz centre, w radius^2 (the float product, as sim::nearestBoids)
+  glm::ivec4 firstCell;  // 16  xyz: sim::probeCells(...).first, w unused
+  glm::ivec4 lastCell;   // 32  xyz: .last
+};
+static_assert(sizeof(NearestProbe) == 48);
 
 // BINDING_* and STEP_PARAMS_BINDING defines for every flock shader.
 Defines bindingDefines();

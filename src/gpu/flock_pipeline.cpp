@@ -32,6 +32,9 @@ Defines bindingDefines() {
       {"BINDING_SCAN_OUT", std::to_string(kScanOut)},
       {"BINDING_SCAN_SUMS", std::to_string(kScanSums)},
       {"BINDING_WALLS", std::to_string(kWalls)},
+      {"BINDING_NEAREST_PROBES", std::to_string(kNearestProbes)},
+      {"BINDING_NEAREST_IDS", std::to_string(kNearestIds)},
+      {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
   };
 }
@@ -42,6 +45,9 @@ namespace {
 
 constexpr std::uint32_t kReduceItems = 4;       // boids per thread in flock/Reduce
 constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in positions.w
+// Threads per (probe, group) in query/NearestBoids; a power of two (its merge tree halves it).
+// A probe's box holds a few hundred to a few thousand slots: 64 threads keep them busy.
+constexpr std::uint32_t kNearestWorkGroupSize = 64;
 
 // The largest per-boid element (positions, velocities, sorted copies: a vec4).
 constexpr std::uint64_t kLargestBoidElement = 16;
@@ -96,6 +102,9 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   forcesProgram_ = shaders.compute("flock/Step.comp.glsl", withGroupSize(sizes_.forces));
   reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
   reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
+  Defines nearestDefines = withGroupSize(kNearestWorkGroupSize);
+  nearestDefines.emplace_back("MAX_K", std::to_string(sim::kMaxNearestBoids));
+  nearestProgram_ = shaders.compute("query/NearestBoids.comp.glsl", nearestDefines);
   stepParams_ = Buffer("step params", sizeof(layout::StepParams));
   allocateBoids(0);
 }
@@ -142,6 +151,7 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   }
   count_ = count;
   summariesCurrent_ = false;
+  gridCurrent_ = false;
 }
 
 void FlockPipeline::upload(const sim::FlockState& state) {
@@ -357,6 +367,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
     dispatchCompute(reorderProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
+  gridCurrent_ = true;
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
     dispatchCompute(forcesProgram_, n, sizes_.forces, maxGroupsX_);
@@ -398,6 +409,48 @@ std::vector<sim::GroupSummary> FlockPipeline::groupSummaries() {
     out[g].centroid = glm::vec3(raw[g].meanPosition);
     out[g].meanVelocity = glm::vec3(raw[g].meanVelocity);
     out[g].leaders = raw[g].leaders;
+  }
+  return out;
+}
+
+sim::NearestBoids FlockPipeline::nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) {
+  sim::NearestBoids out(probes.size(), groups_, k);
+  if (!gridCurrent_ || count_ == 0 || probes.empty()) return out;
+  const std::size_t lists = probes.size() * groups_;
+  std::vector<layout::NearestProbe> packed;
+  packed.reserve(probes.size());
+  for (const sim::BoidProbe& probe : probes) {
+    const sim::CellBox box = sim::probeCells(grid_, probe);
+    packed.push_back({glm::vec4(probe.position, probe.radius * probe.radius), glm::ivec4(box.first, 0),
+                      glm::ivec4(box.last, 0)});
+  }
+  const auto grow = [](Buffer& buffer, const char* label, std::size_t bytes) {
+    if (!buffer || buffer.size() < bytes) buffer = Buffer(label, bytes);
+  };
+  grow(nearestProbes_, "nearest-boids probes", packed.size() * sizeof(layout::NearestProbe));
+  grow(nearestIds_, "nearest-boids ids", lists * (1 + k) * sizeof(std::uint32_t));
+  grow(nearestSamples_, "nearest-boids samples", lists * k * 2 * sizeof(glm::vec4));
+  nearestProbes_.upload(std::span<const layout::NearestProbe>(packed));
+
+  const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
+  bindStorage();
+  nearestProbes_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestProbes);
+  nearestIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestIds);
+  nearestSamples_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestSamples);
+  nearestProgram_.setUniform(0, groups_);
+  nearestProgram_.setUniform(1, static_cast<std::uint32_t>(lists));
+  nearestProgram_.setUniform(2, k);
+  dispatchCompute(nearestProgram_, std::uint64_t(lists) * kNearestWorkGroupSize, kNearestWorkGroupSize, maxGroupsX_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+
+  const std::vector<std::uint32_t> ids = nearestIds_.download<std::uint32_t>(lists * (1 + k));
+  const std::vector<glm::vec4> samples = nearestSamples_.download<glm::vec4>(lists * k * 2);
+  for (std::size_t list = 0; list < lists; ++list) {
+    out.counts[list] = ids[list];
+    for (std::uint32_t r = 0; r < ids[list]; ++r) {
+      const std::size_t at = list * k + r;
+      out.samples[at] = {ids[lists + at], glm::vec3(samples[2 * at]), glm::vec3(samples[2 * at + 1])};
+    }
   }
   return out;
 }

@@ -12,6 +12,9 @@
 //            3x3) neighbouring cells, written back in id order (flock/Step)
 //   reduce   per-group count, centroid and mean velocity (flock/Reduce, ReduceGroups)
 //
+// Besides the step, nearestBoids() answers the agents' query (sim/nearest_boids.hpp) from the grid
+// the step built (query/NearestBoids).
+//
 // The state lives on the GPU in id order (positions, velocities); a step reads it, builds the
 // cell-ordered copy and writes the next state back in id order, so that the pair
 // (id order, cell order) is the ping-pong: nothing else crosses to the CPU except the few floats of
@@ -19,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +34,7 @@
 #include "sim/flock.hpp"
 #include "sim/grid.hpp"
 #include "sim/metrics.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/params.hpp"
 
 namespace murmur::gpu {
@@ -89,6 +94,13 @@ class FlockPipeline {
   // of floats cross). Computed by each step, or here after an upload.
   std::vector<sim::GroupSummary> groupSummaries();
 
+  // The k nearest boids of each group around each probe (sim/nearest_boids.hpp) through the grid of
+  // the last step: selected by the positions that step started from (its sorted copy), reported
+  // with the current positions and velocities. One work group per (probe, group); only the answers
+  // are read back (waits for the GPU). Nothing is found before the first step after an upload.
+  // k: 1..sim::kMaxNearestBoids (std::invalid_argument otherwise).
+  sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k);
+
   std::size_t size() const { return count_; }
   std::uint32_t groups() const { return groups_; }
   // For a renderer: one vec4 per boid in id order; positions xyz + group in w (as float),
@@ -114,7 +126,7 @@ class FlockPipeline {
   WorkGroupSizes sizes_;
   int maxGroupsX_;
   Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, forcesProgram_, reduceProgram_,
-      reduceGroupsProgram_;
+      reduceGroupsProgram_, nearestProgram_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
   Framebuffer emptyFramebuffer_{"empty framebuffer"};  // bound while the stages compute (see EmptyFramebufferScope)
@@ -134,6 +146,8 @@ class FlockPipeline {
   std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;
+  bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
+  Buffer nearestProbes_, nearestIds_, nearestSamples_;  // nearestBoids(): grown as needed
 };
 
 }  // namespace murmur::gpu

@@ -116,7 +116,8 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
 
 void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state) {
   const std::size_t n = state.size();
-  cells_.build(makeGridSpec(params), state.position, threads_);
+  grid_ = makeGridSpec(params);
+  cells_.build(grid_, state.position, threads_);
   // Infinite padding: a block of four read past the last boid tests far away, never within R.
   sortedX_.assign(n + kPadding, std::numeric_limits<float>::infinity());
   sortedY_.assign(n + kPadding, std::numeric_limits<float>::infinity());
@@ -135,12 +136,20 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   }
 }
 
+NearestBoids CpuSimulator::nearestBoids(const FlockState& now, std::span<const BoidProbe> probes,
+                                       std::uint32_t k) const {
+  if (cells_.order.size() != now.size() || cells_.cellStart.empty()) return NearestBoids(probes.size(), now.groups, k);
+  const std::size_t n = now.size();
+  return sim::nearestBoids(grid_, cells_, std::span(sortedX_).first(n), std::span(sortedY_).first(n),
+                           std::span(sortedZ_).first(n), sortedGroup_, now, probes, k);
+}
+
 void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
   const PackedInputs packed = packInputs(params, inputs, state.groups);
   const StepContext ctx = makeStepContext(params, packed);
-  const GridSpec grid = makeGridSpec(params);
   const std::size_t n = state.size();
   sortByCell(params, state);
+  const GridSpec& grid = grid_;
   const std::uint32_t* order = cells_.order.data();
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();

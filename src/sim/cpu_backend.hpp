@@ -4,6 +4,7 @@
 // OpenMP threads). Both visit candidates in cell order, so they give bit-identical results: any
 // difference is a neighbour the grid missed.
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "sim/flock.hpp"
 #include "sim/grid.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/params.hpp"
 
 namespace murmur::sim {
@@ -27,6 +29,12 @@ class CpuSimulator {
   // One synchronous step of every boid (state is read whole, then replaced).
   void step(const ModelParams& params, const StepInputs& inputs, FlockState& state);
 
+  // The k nearest boids of each group around each probe (sim/nearest_boids.hpp) through the grid of
+  // the last step (both searches build it): selected by the positions that step started from,
+  // reported from now (the state that step produced; nothing is found when its size differs from the
+  // grid's, as before any step). The GPU pipeline answers the same from its own grid.
+  NearestBoids nearestBoids(const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) const;
+
   NeighbourSearch search() const { return search_; }
   int threads() const { return threads_; }
 
@@ -41,6 +49,7 @@ class CpuSimulator {
   // Scratch reused between steps (no allocation per step once sized).
   std::vector<glm::vec3> heading_;
   std::vector<glm::vec3> nextPosition_, nextVelocity_;
+  GridSpec grid_;  // of the last step
   CellOrder cells_;
   // Positions in cell order, one array per axis, plus kPadding infinities so that the distance
   // test may read blocks of four past the last boid.

@@ -3,6 +3,7 @@
 // CPU reference) and gpu (the compute pipeline on a GL context).
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "gpu/shader_library.hpp"
 #include "sim/flock.hpp"
 #include "sim/metrics.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/params.hpp"
 
 namespace murmur::gpu {
@@ -32,6 +34,10 @@ class FlockBackend {
   virtual sim::FlockState state() = 0;
   // Per-group count, centroid and mean velocity after the last step (a few floats on the GPU).
   virtual std::vector<sim::GroupSummary> groupSummaries() = 0;
+  // The k nearest boids of each group around each probe (sim/nearest_boids.hpp, the agents'
+  // perception), through the grid of the last step: selected by the positions that step started from,
+  // reported as they are now. Nothing is found before the first step after setState.
+  virtual sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) = 0;
   // Named stage times of the last completed step, milliseconds (GPU timer queries); may be empty.
   virtual std::vector<std::pair<std::string, double>> stageMilliseconds() { return {}; }
   // The device that runs it ("CPU, 2 threads", GL_RENDERER).

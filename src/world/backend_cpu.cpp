@@ -10,9 +10,16 @@ class CpuFlockBackend final : public FlockBackend {
  public:
   explicit CpuFlockBackend(sim::NeighbourSearch search) : simulator_(search) {}
   std::string_view name() const override { return sim::toString(simulator_.search()); }
-  void setState(const sim::FlockState& state) override { state_ = state; }
+  void setState(const sim::FlockState& state) override {
+    state_ = state;
+    stepped_ = false;
+  }
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override {
     simulator_.step(params, inputs, state_);
+    stepped_ = true;
+  }
+  sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
+    return stepped_ ? simulator_.nearestBoids(state_, probes, k) : sim::NearestBoids(probes.size(), state_.groups, k);
   }
   sim::FlockState state() override { return state_; }
   std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(state_); }
@@ -21,6 +28,7 @@ class CpuFlockBackend final : public FlockBackend {
  private:
   sim::CpuSimulator simulator_;
   sim::FlockState state_;
+  bool stepped_ = false;  // the simulator's grid is that of state_'s last step
 };
 
 }  // namespace

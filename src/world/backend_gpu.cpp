@@ -40,6 +40,9 @@ class GpuFlockBackend final : public FlockBackend {
     }
   }
   sim::FlockState state() override { return pipeline_.download(); }
+  sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
+    return pipeline_.nearestBoids(probes, k);
+  }
   std::vector<sim::GroupSummary> groupSummaries() override { return pipeline_.groupSummaries(); }
   std::vector<std::pair<std::string, double>> stageMilliseconds() override {
     pipeline_.timer().poll();

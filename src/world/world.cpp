@@ -55,13 +55,19 @@ void World::switchBackend(std::unique_ptr<FlockBackend> backend) {
 }
 
 void World::tick() {
-  // Without agents the summaries (a read-back on the GPU) are not needed.
-  if (director_) steerAgents(backend_->groupSummaries());
+  // Without agents nothing is perceived (the summaries and the query are read-backs on the GPU).
+  if (director_) steerAgents(perceive());
   stepFlock();
 }
 
-void World::steerAgents(std::span<const sim::GroupSummary> flock) {
-  if (director_) director_->update(scene_.model.dt, flock, inputs_);
+AgentPerception World::perceive() {
+  if (!director_) return {};
+  return {backend_->groupSummaries(),
+          backend_->nearestBoids(director_->probes(), ai::AgentDirector::kPerceivedBoids)};
+}
+
+void World::steerAgents(const AgentPerception& seen) {
+  if (director_) director_->update(scene_.model.dt, seen.groups, seen.boids, inputs_);
 }
 
 void World::stepFlock() {

@@ -34,6 +34,13 @@ struct WorldDescription {
   std::vector<std::filesystem::path> dataDirectories;
 };
 
+// What a world's agents perceive of the flock before a step: one summary per group (near/far
+// transitions use their centroids) and the nearest boids of each group around each agent.
+struct AgentPerception {
+  std::vector<sim::GroupSummary> groups;
+  sim::NearestBoids boids;
+};
+
 class World {
  public:
   // Loads `description` onto `backend` (see load()).
@@ -53,14 +60,17 @@ class World {
   // the current backend stays then).
   void switchBackend(std::unique_ptr<FlockBackend> backend);
 
-  // One step of dt: the agents (if any) perceive the flock's group summaries on the backend,
-  // decide, move and write their goals, predator points and the walls into the step inputs;
-  // then the backend steps the boids with them. steerAgents(backend().groupSummaries()), then
-  // stepFlock().
+  // One step of dt: the agents (if any) perceive the flock on the backend (its group summaries and
+  // the nearest boids around each agent), decide, move and write their goals, predator points and
+  // targets into the step inputs; then the backend steps the boids with them.
+  // steerAgents(perceive()), then stepFlock().
   void tick();
-  // tick()'s halves, for running two worlds in lockstep (compare: both agents see one flock).
-  // The agents perceive `flock` and write into inputs(); nothing without agents.
-  void steerAgents(std::span<const sim::GroupSummary> flock);
+  // tick()'s parts, for running two worlds in lockstep (compare: both worlds' agents steer on what
+  // one backend perceives).
+  // What the agents perceive of the flock as it is on this world's backend; empty without agents.
+  AgentPerception perceive();
+  // The agents act on `seen` and write into inputs(); nothing without agents.
+  void steerAgents(const AgentPerception& seen);
   // The backend steps the boids with inputs().
   void stepFlock();
 

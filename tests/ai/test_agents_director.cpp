@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <numbers>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,8 +16,11 @@
 
 #include "ai/director.hpp"
 #include "ai/nav.hpp"
+#include "ai/perception.hpp"
 #include "map_file.hpp"
 #include "sim/builders.hpp"
+#include "sim/metrics.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::ai {
@@ -45,6 +50,23 @@ sim::GroupSummary group(glm::vec3 centroid, glm::vec3 meanVelocity, std::uint32_
   return sim::GroupSummary{count, centroid, meanVelocity};
 }
 
+// One update seeing the flock as one boid per non-empty group, at its centroid and moving at its
+// mean velocity (the brute-force nearest-boids query answers the director's probes): the geometry of
+// these tests is written in centroids.
+void update(AgentDirector& director, std::span<const sim::GroupSummary> flock, sim::StepInputs& inputs) {
+  sim::FlockState boids;
+  boids.groups = std::uint32_t(flock.size());
+  for (std::uint32_t g = 0; g < flock.size(); ++g) {
+    if (flock[g].count == 0) continue;
+    boids.position.push_back(flock[g].centroid);
+    boids.velocity.push_back(flock[g].meanVelocity);
+    boids.group.push_back(g);
+  }
+  const std::vector<sim::BoidProbe> probes = director.probes();
+  director.update(kDt, flock, sim::nearestBoids(boids, boids.position, probes, AgentDirector::kPerceivedBoids),
+                  inputs);
+}
+
 TEST(AgentDirector, LeaderVisitsItsPatrolWaypointsInOrder) {
   const sim::Scene scene = sim::parseScene(kFlatWorld + R"(
 [[agents]]
@@ -64,7 +86,7 @@ waypoints = [[30, 0, 30], [-30, 0, 30], [-30, 0, -30], [30, 0, -30]]
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   std::vector<std::size_t> visits;
   for (int step = 0; step < 60 * 120; ++step) {
-    director.update(kDt, {}, inputs);
+    director.update(kDt, {}, {}, inputs);
     for (std::size_t w = 0; w < waypoints.size(); ++w)
       if (glm::length(director.position(0) - waypoints[w]) < 2.0f && (visits.empty() || visits.back() != w))
         visits.push_back(w);
@@ -102,7 +124,7 @@ action = "rest"
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   // What a previous step left is replaced, not accumulated.
   inputs.predators.push_back(glm::vec3(99.0f));
-  for (int step = 0; step < 3; ++step) director.update(kDt, {}, inputs);
+  for (int step = 0; step < 3; ++step) director.update(kDt, {}, {}, inputs);
   ASSERT_EQ(inputs.goal.size(), 2u);
   EXPECT_EQ(inputs.goal[0], glm::vec3(10.0f, 0.0f, 10.0f));
   EXPECT_EQ(inputs.goal[1], glm::vec3(5.0f, 0.0f, 5.0f));
@@ -115,8 +137,8 @@ action = "rest"
   EXPECT_EQ(director.group(0), 1u);
   EXPECT_EQ(director.kind(1), AgentKind::Predator);
   EXPECT_EQ(director.heading(1), glm::vec3(1.0f, 0.0f, 0.0f));
-  EXPECT_THROW(director.update(0.0, {}, inputs), std::invalid_argument);
-  EXPECT_THROW(director.update(std::nan(""), {}, inputs), std::invalid_argument);
+  EXPECT_THROW(director.update(0.0, {}, {}, inputs), std::invalid_argument);
+  EXPECT_THROW(director.update(std::nan(""), {}, {}, inputs), std::invalid_argument);
 }
 
 // A predator facing +x (its start heading) that turns "alert" when a condition holds.
@@ -137,14 +159,14 @@ action = "rest"
 )";
 }
 
-TEST(AgentDirector, SeesAGroupCentroidInItsViewCone) {
+TEST(AgentDirector, SeesAGroupWhoseBoidIsInItsViewCone) {
   const sim::Scene scene = sim::parseScene(
       kFlatWorld + watcher("view_distance = 30\nview_angle = 90\nhearing_range = 0", "when = \"sees\", group = 1"),
       "sight.toml");
   const auto alertAfterOneStep = [&](std::vector<sim::GroupSummary> flock) {
     AgentDirector director = directorFor(scene);
     sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
-    director.update(kDt, flock, inputs);
+    update(director, flock, inputs);
     return director.stateName(0) == "alert";
   };
   const glm::vec3 still(0.0f);
@@ -153,6 +175,75 @@ TEST(AgentDirector, SeesAGroupCentroidInItsViewCone) {
   EXPECT_FALSE(alertAfterOneStep({group({-40, 0, 0}, still), group({35, 0, 0}, still)}));  // too far
   EXPECT_FALSE(alertAfterOneStep({group({-40, 0, 0}, still), group({10, 0, 15}, still)}));  // outside 45 degrees
   EXPECT_FALSE(alertAfterOneStep({group({-40, 0, 0}, still), group({20, 0, 5}, still, 0)}));  // empty group
+}
+
+// Issue 10: a flock that parts around a rock has its centroid inside the rock, where the centroid
+// rule saw nothing; the boids on either side are seen.
+TEST(AgentDirector, SeesAFlockPartedAroundASphere) {
+  const sim::Scene scene = sim::parseScene(kFlatWorld + R"(
+[[obstacles]]
+center = [20, 0, 0]
+radius = 5
+)" + watcher("view_distance = 40\nview_angle = 90\nhearing_range = 0", "when = \"sees\", group = 0"),
+                                           "parted.toml");
+  sim::FlockState flock;
+  flock.groups = 2;
+  flock.position = {{20.0f, 0.0f, 7.0f}, {20.0f, 0.0f, -7.0f}};
+  flock.velocity = {glm::vec3(0.0f), glm::vec3(0.0f)};
+  flock.group = {0, 0};
+  const std::vector<sim::GroupSummary> summaries = sim::summarizeGroups(flock);
+  ASSERT_EQ(summaries[0].centroid, glm::vec3(20.0f, 0.0f, 0.0f));
+  const PerceptionWorld world{scene.obstacles, nullptr, GridPlacement{}, 2};
+  const SightParams sight{40.0f, std::numbers::pi_v<float> / 4};
+  const glm::vec3 eye(0.0f), forward(1.0f, 0.0f, 0.0f);
+  EXPECT_EQ(see(world, sight, eye, forward, summaries[0].centroid), Sight::Occluded);  // the old rule
+  EXPECT_EQ(see(world, sight, eye, forward, flock.position[0]), Sight::Seen);
+
+  AgentDirector director = directorFor(scene);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  const std::vector<sim::BoidProbe> probes = director.probes();
+  ASSERT_EQ(probes.size(), 1u);
+  EXPECT_EQ(probes[0].radius, 40.0f);  // the view distance, the larger sense
+  director.update(kDt, summaries, sim::nearestBoids(flock, flock.position, probes, AgentDirector::kPerceivedBoids),
+                  inputs);
+  EXPECT_EQ(director.stateName(0), "alert");
+}
+
+// The target is the nearest boid seen (not the nearest boid, not a centroid), led by its velocity.
+TEST(AgentDirector, APredatorHuntsTheNearestBoidItSees) {
+  const sim::Scene scene = sim::parseScene(kFlatWorld + R"(
+[[obstacles]]
+center = [6, 0, 0]
+radius = 2
+[[agents]]
+kind = "predator"
+position = [0, 0, 0]
+view_distance = 60
+view_angle = 360
+hearing_range = 0
+[[agents.states]]
+name = "hunt"
+action = "pursue"
+)",
+                                           "hunt.toml");
+  sim::FlockState flock;
+  flock.groups = 2;
+  // Boid 0: far, behind; boid 1: the nearest seen, closing in along +x, -z; boid 2: nearer still,
+  // behind the rock.
+  flock.position = {{30.0f, 0.0f, -20.0f}, {0.0f, 0.0f, 25.0f}, {12.0f, 0.0f, 0.0f}};
+  flock.velocity = {glm::vec3(0.0f), {3.0f, 0.0f, -3.0f}, glm::vec3(0.0f)};
+  flock.group = {0, 0, 1};
+  AgentDirector director = directorFor(scene);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  director.update(kDt, sim::summarizeGroups(flock),
+                  sim::nearestBoids(flock, flock.position, director.probes(), AgentDirector::kPerceivedBoids), inputs);
+  // From rest, the first move is along the pursuit's aim: boid 1's intercept point, (6, 0, 19) with
+  // the 2 s prediction cap (x > 0 only through its velocity), neither toward boid 0 (z < 0) nor
+  // boid 2 (along +x).
+  const glm::vec3 v = director.velocity(0);
+  EXPECT_GT(v.z, 0.0f);
+  EXPECT_GT(v.x, 0.0f);
+  EXPECT_GT(v.z, v.x);
 }
 
 TEST(AgentDirector, HearsALoudGroupAroundAWallWithinRangeByPath) {
@@ -195,7 +286,7 @@ map = ")" + map.string() + "\"\n" + agent,
     AgentDirector director = directorFor(withAgent);
     sim::StepInputs inputs = sim::staticInputs(withAgent, withAgent.groups);
     const std::vector<sim::GroupSummary> flock{group(source, glm::vec3(0.0f, 0.0f, sourceSpeed))};
-    director.update(kDt, flock, inputs);
+    update(director, flock, inputs);
     return director.stateName(0) == "alert";
   };
   EXPECT_TRUE(alert(pathUnits + 5.0f, 8.0f));   // the way round is within range
@@ -226,12 +317,12 @@ transitions = [{ when = "lost_for", seconds = 0.5, to = "wait" }]
   const std::vector<sim::GroupSummary> visible{group({10, 0, 0}, glm::vec3(0.0f)), group({0, 0, 0}, {}, 0)};
   const std::vector<sim::GroupSummary> gone{group({0, 0, 0}, {}, 0), group({0, 0, 0}, {}, 0)};
   int step = 0;
-  for (; director.stateName(0) == "wait"; ++step) director.update(kDt, visible, inputs);
+  for (; director.stateName(0) == "wait"; ++step) update(director, visible, inputs);
   EXPECT_NEAR(double(step) * kDt, 1.0, 2.5 * kDt);  // "more than 1 s"
   // Perceived all along: never lost.
-  for (int i = 0; i < 120; ++i) director.update(kDt, visible, inputs);
+  for (int i = 0; i < 120; ++i) update(director, visible, inputs);
   EXPECT_EQ(director.stateName(0), "watch");
-  for (step = 0; director.stateName(0) == "watch"; ++step) director.update(kDt, gone, inputs);
+  for (step = 0; director.stateName(0) == "watch"; ++step) update(director, gone, inputs);
   EXPECT_NEAR(double(step) * kDt, 0.5, 2.5 * kDt);
 }
 
@@ -261,7 +352,7 @@ action = "rest"
   int step = 0;
   for (; step < 60 * 30 && director.stateName(0) == "hunt"; ++step) {
     const std::vector<sim::GroupSummary> flock{group(prey, preyVelocity), group({}, {}, 0)};
-    director.update(kDt, flock, inputs);
+    update(director, flock, inputs);
     prey += preyVelocity * float(kDt);
   }
   EXPECT_EQ(director.stateName(0), "eat");
@@ -300,7 +391,7 @@ wander_jitter = 20
     const NavigationGrid& grid = *director.navigation();
     std::vector<glm::vec3> positions;
     for (int step = 0; step < 60 * 120; ++step) {
-      director.update(kDt, {}, inputs);
+      director.update(kDt, {}, {}, inputs);
       const glm::vec3 p = director.position(0);
       EXPECT_TRUE(grid.map.passable(cellAt(grid.placement, p))) << "step " << step << ": " << p.x << ", " << p.z;
       positions.push_back(p);
@@ -338,7 +429,7 @@ point = [30, 0, 0]
                                            "around.toml");
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
-  director.update(kDt, {}, inputs);
+  director.update(kDt, {}, {}, inputs);
   const std::vector<glm::vec3> path = director.path(0);
   ASSERT_GE(path.size(), 3u);
   EXPECT_EQ(path.front(), director.position(0));
@@ -348,7 +439,7 @@ point = [30, 0, 0]
   for (std::size_t i = 2; i < path.size(); ++i)
     EXPECT_TRUE(segmentClear(grid.map, grid.placement, path[i - 1], path[i])) << "segment " << i;
   for (int step = 0; step < 60 * 20; ++step) {
-    director.update(kDt, {}, inputs);
+    director.update(kDt, {}, {}, inputs);
     ASSERT_GE(glm::length(director.position(0)), 10.0f + 1.5f - 1e-3f) << "step " << step;
   }
   EXPECT_LT(glm::length(director.position(0) - glm::vec3(30.0f, 0.0f, 0.0f)), 0.5f);

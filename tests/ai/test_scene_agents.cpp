@@ -488,7 +488,7 @@ TEST(SceneAgentsGroups, TheNamedAgentIsTheGroupsTargetEveryStep) {
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   const std::vector<sim::GroupSummary> flock(scene.groups);
   for (int step = 0; step < 30; ++step) {
-    director->update(1.0 / 60.0, flock, inputs);
+    director->update(1.0 / 60.0, flock, {}, inputs);
     EXPECT_EQ(inputs.steering[1].target, director->position(0));
     EXPECT_EQ(inputs.steering[1].targetVelocity, director->velocity(0));
   }

@@ -37,7 +37,7 @@ TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
   int step = 0;
   // Well over the time the route takes at the leader's 5 units/s (a few hundred units of path).
   for (; step < int(300.0 / dt) && !reached; ++step) {
-    director->update(dt, {}, inputs);
+    director->update(dt, {}, {}, inputs);
     const glm::vec3 p = director->position(0);
     ASSERT_TRUE(grid.map.passable(cellAt(grid.placement, p))) << "step " << step << ": (" << p.x << ", " << p.z << ")";
     // The leader is the group's goal.

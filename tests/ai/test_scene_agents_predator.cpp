@@ -69,7 +69,8 @@ TEST(PredatorScene, TenThousandStepsWithARealFlockStayFiniteAndNoAgentIsStuck) {
       }
     }
     const std::vector<sim::GroupSummary> summaries = sim::summarizeGroups(flock);
-    director->update(scene.model.dt, summaries, inputs);
+    const sim::NearestBoids boids = simulator.nearestBoids(flock, director->probes(), AgentDirector::kPerceivedBoids);
+    director->update(scene.model.dt, summaries, boids, inputs);
     simulator.step(scene.model, inputs, flock);
 
     predatorPoints = inputs.predators.size();

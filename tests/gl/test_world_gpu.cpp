@@ -28,9 +28,9 @@ TEST(WorldGpu, TicksAsTheCpuWorldInLockstep) {
   const int ticks = test::bitwiseParityExpected() ? 20 : 1;
   for (int s = 0; s < ticks; ++s) {
     const sim::FlockState before = cpu.backend().state();
-    const std::vector<sim::GroupSummary> flock = cpu.backend().groupSummaries();
-    cpu.steerAgents(flock);
-    gpu.steerAgents(flock);
+    const world::AgentPerception seen = cpu.perceive();
+    cpu.steerAgents(seen);
+    gpu.steerAgents(seen);
     ASSERT_EQ(gpu.inputs().goal, cpu.inputs().goal) << "tick " << s;
     cpu.stepFlock();
     gpu.stepFlock();

@@ -175,7 +175,7 @@ TEST(World, SteerAgentsThenStepFlockIsATick) {
   World halves(description, makeBackend("cpu"));
   for (int s = 0; s < 10; ++s) {
     ticked.tick();
-    halves.steerAgents(halves.backend().groupSummaries());
+    halves.steerAgents(halves.perceive());
     halves.stepFlock();
   }
   EXPECT_TRUE(sameInputs(ticked.inputs(), halves.inputs()));

@@ -1,0 +1,64 @@
+// The GPU nearest-boids query (query/NearestBoids.comp.glsl through gpu::FlockPipeline) against the
+// CPU: the brute force over the positions the step started from on any renderer, and on llvmpipe
+// (bit-for-bit steps) the CpuSimulator's grid answer too.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gl_test_env.hpp"
+#include "gpu/flock_pipeline.hpp"
+#include "sim/builders.hpp"
+#include "sim/cpu_backend.hpp"
+#include "sim/nearest_boids.hpp"
+
+namespace murmur::gpu {
+namespace {
+
+TEST(NearestBoidsGpu, EqualsTheCpuOnRandomFlocksWithTies) {
+  const std::size_t errorsBefore = test::glErrorCount();
+  FlockPipeline gpu(test::glContext(), test::shaderLibrary());
+  for (const int dims : {3, 2}) {
+    SCOPED_TRACE(testing::Message() << "dims " << dims);
+    sim::Scene scene = sim::defaultDensityScene(dims == 3 ? 3000 : 1500, dims);
+    scene.groups = 3;
+    const sim::ModelParams& params = scene.model;
+    sim::FlockState before = sim::spawnFlock(scene);
+    for (std::size_t i = 0; i < 40; ++i) {  // ties: same place, same group, different ids
+      before.position[i + 40] = before.position[i];
+      before.group[i + 40] = before.group[i];
+    }
+    const glm::vec3 mid = 0.5f * (params.worldMin + params.worldMax);
+    const glm::vec3 size = params.worldSize();
+    // Four agents' probes, plus the edge cases: outside the world, all of it, radius 0.
+    const std::vector<sim::BoidProbe> probes{{before.position[0], 3.0f * params.perceptionRadius},
+                                             {before.position[1], 0.1f * size.x},
+                                             {mid, 0.2f * size.x},
+                                             {params.worldMin, 0.3f * size.x},
+                                             {params.worldMax + glm::vec3(2.0f), 0.25f * size.x},
+                                             {mid, 2.0f * size.x},
+                                             {before.position[7], 0.0f}};
+
+    gpu.upload(before);
+    EXPECT_EQ(gpu.nearestBoids(probes, 4), sim::NearestBoids(probes.size(), 3, 4)) << "before the first step";
+    gpu.step(params, {});
+    const sim::FlockState gpuNow = gpu.download();
+    sim::CpuSimulator cpu(sim::NeighbourSearch::Grid, 2);
+    sim::FlockState cpuNow = before;
+    cpu.step(params, {}, cpuNow);
+    for (const std::uint32_t k : {1u, 4u, sim::kMaxNearestBoids}) {
+      const sim::NearestBoids answer = gpu.nearestBoids(probes, k);
+      EXPECT_EQ(answer, sim::nearestBoids(gpuNow, before.position, probes, k)) << "k " << k;
+      if (test::bitwiseParityExpected()) {
+        EXPECT_EQ(answer, cpu.nearestBoids(cpuNow, probes, k)) << "k " << k;
+      }
+      std::uint32_t found = 0;
+      for (const std::uint32_t count : answer.counts) found += count;
+      EXPECT_GT(found, probes.size());  // not a test of empty answers
+    }
+  }
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
+}  // namespace
+}  // namespace murmur::gpu
