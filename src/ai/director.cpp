@@ -53,6 +53,7 @@ struct Agent {
   Agent(const AgentSpec& spec, std::uint64_t seed, Shared& shared);
 
   AgentKind kind;
+  std::string name;
   std::uint32_t group;
   Vehicle vehicle;
   float maxSpeed;  // the spec's; vehicle.maxSpeed is the current state's limit
@@ -71,6 +72,7 @@ struct Agent {
   const sim::NearestBoids* nearest = nullptr;  // the answer for the director's probes
   std::size_t index = 0;                       // this agent's probe
   glm::vec3 steering{0.0f};
+  std::optional<glm::vec3> goal;  // where the current action steers to (or away from) this step
   double timeInState = 0.0;
 
   // Perception, per group.
@@ -183,6 +185,7 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
   // The target's velocity where it is known now (a remembered one would lead the agent astray).
   const glm::vec3 targetVelocity =
       !spec_.point && agent.target && agent.target->perceivedNow ? agent.target->velocity : glm::vec3(0.0f);
+  agent.goal = spec_.action == Action::Rest || spec_.action == Action::Wander ? std::nullopt : goal;
   switch (spec_.action) {
     case Action::Rest:
       return -vehicle.velocity;
@@ -192,6 +195,7 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
         agent.route.forget();
       }
       const glm::vec3& waypoint = spec_.waypoints[patrolIndex_];
+      agent.goal = waypoint;
       return travel(agent, waypoint, arrive(vehicle, waypoint, slowRadius), {true, slowRadius});
     }
     case Action::Seek:
@@ -237,6 +241,7 @@ bool usesPerception(const AgentSpec& spec) {
 
 Agent::Agent(const AgentSpec& spec, std::uint64_t seed, Shared& sharedWorld)
     : kind(spec.kind),
+      name(spec.name),
       group(spec.group),
       vehicle{spec.position, glm::vec3(0.0f), spec.maxSpeed, spec.maxForce},
       maxSpeed(spec.maxSpeed),
@@ -434,6 +439,20 @@ std::uint32_t AgentDirector::group(std::size_t agent) const {
 
 glm::vec3 AgentDirector::position(std::size_t agent) const {
   return runtime_->agents.at(agent).vehicle.position;
+}
+
+std::string_view AgentDirector::name(std::size_t agent) const {
+  return runtime_->agents.at(agent).name;
+}
+
+std::optional<glm::vec3> AgentDirector::goal(std::size_t agent) const {
+  return runtime_->agents.at(agent).goal;
+}
+
+std::optional<AgentDirector::PerceivedTarget> AgentDirector::target(std::size_t agent) const {
+  const std::optional<Target>& target = runtime_->agents.at(agent).target;
+  if (!target) return std::nullopt;
+  return PerceivedTarget{target->group, target->boid, target->position, target->perceivedNow};
 }
 
 glm::vec3 AgentDirector::velocity(std::size_t agent) const {

@@ -73,6 +73,8 @@ class AgentDirector {
   // ---- For rendering and tests: agents are indexed in scene order, i < size(). ----
   std::size_t size() const;
   AgentKind kind(std::size_t agent) const;
+  // The scene's `name` ("" when it has none).
+  std::string_view name(std::size_t agent) const;
   // The group a leader leads (meaningless for predators).
   std::uint32_t group(std::size_t agent) const;
   glm::vec3 position(std::size_t agent) const;
@@ -83,6 +85,17 @@ class AgentDirector {
   const SightParams& sight(std::size_t agent) const;
   const HearingParams& hearing(std::size_t agent) const;
   Action action(std::size_t agent) const;
+  // Where the current action steered to (or away from) in the last update: a patrol waypoint, the
+  // state's point or the target's position; nullopt for rest, wander, or an action with no target yet.
+  std::optional<glm::vec3> goal(std::size_t agent) const;
+  // The boid the agent perceived last (it keeps it while perceived), or nullopt before any.
+  struct PerceivedTarget {
+    std::uint32_t group = 0;
+    std::uint32_t boid = 0;    // its id
+    glm::vec3 position{0.0f};  // when last perceived
+    bool perceivedNow = false;  // perceived in the last update (else remembered)
+  };
+  std::optional<PerceivedTarget> target(std::size_t agent) const;
   // The A* path being followed, from the agent's position through the waypoints still ahead; empty
   // while the agent steers straight at its goal (in clear line of sight, or without a grid).
   std::vector<glm::vec3> path(std::size_t agent) const;

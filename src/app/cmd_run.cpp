@@ -66,6 +66,14 @@ class RunCommand final : public Command {
     std::string leaders = "leaders per group:";
     for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
     fmt::print(summary, "{}\n", leaders);
+    if (const ai::AgentDirector* director = world.director()) {
+      for (std::size_t i = 0; i < director->size(); ++i) {
+        const glm::vec3 p = director->position(i);
+        fmt::print(summary, "agent {} {}{} | state {} | at ({:.1f}, {:.1f}, {:.1f})\n", i, ai::toString(director->kind(i)),
+                   director->name(i).empty() ? "" : fmt::format(" \"{}\"", director->name(i)), director->stateName(i),
+                   p.x, p.y, p.z);
+      }
+    }
     const auto stages = backend->stageMilliseconds();
     if (!stages.empty()) {
       std::string line = "gpu stages (ms):";
@@ -87,7 +95,8 @@ class RunCommand final : public Command {
                           {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
                           {"gpu_stage_ms", stageJson},
                           {"metrics", metricsJson(metrics)},
-                          {"groups", groupsJson(groups)}};
+                          {"groups", groupsJson(groups)},
+                          {"agents", agentsJson(world.director())}};
       if (!dump_.empty()) json["dump"] = dump_;
       printJson(json);
     }

@@ -179,6 +179,31 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
   ImGui::TextWrapped("rendering: %s", session.contextInfo().renderer.c_str());
 }
 
+// Every agent as `run --json` lists it: what it is, its state, where it is and what it is after.
+void agentsSection(const DemoSession& session) {
+  const ai::AgentDirector* director = session.world().director();
+  if (director == nullptr || !ImGui::CollapsingHeader("agents", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::BeginTable("agents", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  for (const char* heading : {"agent", "state", "position", "target"}) ImGui::TableSetupColumn(heading);
+  ImGui::TableHeadersRow();
+  for (std::size_t i = 0; i < director->size(); ++i) {
+    const glm::vec3 p = director->position(i);
+    const auto target = director->target(i);
+    const std::string name = director->name(i).empty() ? fmt::format("{} {}", i, ai::toString(director->kind(i)))
+                                                        : std::string(director->name(i));
+    const std::string cells[] = {
+        name, std::string(director->stateName(i)), fmt::format("{:.0f} {:.0f} {:.0f}", p.x, p.y, p.z),
+        target ? fmt::format("group {} boid {}{}", target->group, target->boid, target->perceivedNow ? "" : " (lost)")
+               : std::string("-")};
+    ImGui::TableNextRow();
+    for (const std::string& cell : cells) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(cell.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void DemoStats::addFrame(double milliseconds, std::uint64_t totalSteps) {
@@ -215,6 +240,7 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
   sceneSection(session, controls);
   if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
   statisticsSection(session, stats);
+  agentsSection(session);
   modelSection(session.world().model());
   viewSection(session, controls);
   ImGui::PopItemWidth();

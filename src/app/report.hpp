@@ -9,6 +9,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ai/director.hpp"
 #include "gpu/context.hpp"
 #include "sim/metrics.hpp"
 #include "world/backend.hpp"
@@ -46,6 +47,37 @@ inline OrderedJson metricsJson(const sim::FlockMetrics& m) {
           {"mean_nearest_distance", jsonNumber(m.meanNearestDistance)},
           {"min_pair_distance", jsonNumber(m.minPairDistance)},
           {"non_finite", m.nonFinite}};
+}
+
+inline OrderedJson optionalVector(const std::optional<glm::vec3>& v) {
+  return v ? jsonVector(*v) : OrderedJson(nullptr);
+}
+
+// Every agent of a world (none: an empty array), in scene order, as the last update left it: what it
+// is, the state it is in, where it is and what it is after (goal: the point its action steers to or
+// away from; target: the boid it perceived last).
+inline OrderedJson agentsJson(const ai::AgentDirector* director) {
+  OrderedJson out = OrderedJson::array();
+  for (std::size_t i = 0; director != nullptr && i < director->size(); ++i) {
+    const std::optional<ai::AgentDirector::PerceivedTarget> target = director->target(i);
+    OrderedJson targetJson = nullptr;
+    if (target)
+      targetJson = {{"group", target->group},
+                    {"boid", target->boid},
+                    {"position", jsonVector(target->position)},
+                    {"perceived_now", target->perceivedNow}};
+    const bool leader = director->kind(i) == ai::AgentKind::Leader;
+    out.push_back({{"name", director->name(i)},
+                   {"kind", ai::toString(director->kind(i))},
+                   {"group", leader ? OrderedJson(director->group(i)) : OrderedJson(nullptr)},
+                   {"state", director->stateName(i)},
+                   {"action", ai::toString(director->action(i))},
+                   {"position", jsonVector(director->position(i))},
+                   {"velocity", jsonVector(director->velocity(i))},
+                   {"goal", optionalVector(director->goal(i))},
+                   {"target", targetJson}});
+  }
+  return out;
 }
 
 // The GL device a backend runs on (null for the CPU backends): what a shared result must name.

@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/state_csv.hpp"
+#include "world/world.hpp"
 
 namespace murmur::test {
 namespace {
@@ -57,6 +58,69 @@ TEST(CliOutput, RunJsonReportsTheLeadersOfEachGroup) {
   }
   EXPECT_GT(total, 0u);
   EXPECT_NE(r.err.find("leaders per group:"), std::string::npos) << r.err;
+}
+
+glm::vec3 vectorOf(const nlohmann::json& json) {
+  return {json.at(0).get<float>(), json.at(1).get<float>(), json.at(2).get<float>()};
+}
+
+// run --json lists every agent as the last update left it: the same as a world of the same scene
+// ticked as many times on the same backend (the cpu backend is deterministic), field by field.
+TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
+  const int steps = 240;
+  const CliResult r =
+      runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps " + std::to_string(steps));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json agents = nlohmann::json::parse(r.out).at("agents");
+
+  sim::Scene scene = sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml");
+  scene.count = 900;
+  world::World world({scene, "", {}}, world::makeBackend("cpu"));
+  for (int s = 0; s < steps; ++s) world.tick();
+  const ai::AgentDirector& director = *world.director();
+
+  ASSERT_EQ(agents.size(), director.size());
+  ASSERT_EQ(agents.size(), 4u) << "three leaders and a predator";
+  for (std::size_t i = 0; i < director.size(); ++i) {
+    const nlohmann::json& agent = agents[i];
+    SCOPED_TRACE("agent " + std::to_string(i));
+    EXPECT_EQ(agent.at("kind"), i < 3 ? "leader" : "predator");
+    EXPECT_EQ(agent.at("state"), std::string(director.stateName(i)));
+    EXPECT_EQ(agent.at("action"), std::string(ai::toString(director.action(i))));
+    EXPECT_EQ(vectorOf(agent.at("position")), director.position(i));
+    EXPECT_EQ(vectorOf(agent.at("velocity")), director.velocity(i));
+    if (i < 3) {
+      EXPECT_EQ(agent.at("group"), i);
+    } else {
+      EXPECT_TRUE(agent.at("group").is_null());
+    }
+    const std::optional<glm::vec3> goal = director.goal(i);
+    ASSERT_EQ(agent.at("goal").is_null(), !goal.has_value());
+    if (goal) {
+      EXPECT_EQ(vectorOf(agent.at("goal")), *goal);
+    }
+    const auto target = director.target(i);
+    ASSERT_EQ(agent.at("target").is_null(), !target.has_value());
+    if (target) {
+      EXPECT_EQ(agent.at("target").at("group"), target->group);
+      EXPECT_EQ(agent.at("target").at("boid"), target->boid);
+    }
+  }
+  // Half a second in: the leader of group 1 leads its flock to the first waypoint of its route
+  // (scenes/predator.toml: [-70, 0, 40]); the leaders of groups 0 and 2 wait (their flocks spawned
+  // farther than 60 units away) and go nowhere; the predator hunts a boid it perceives now.
+  const CliResult early = runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps 30");
+  ASSERT_EQ(early.exitCode, 0) << early.err;
+  const nlohmann::json first = nlohmann::json::parse(early.out).at("agents");
+  EXPECT_EQ(first.at(1).at("state"), "lead");
+  EXPECT_EQ(vectorOf(first.at(1).at("goal")), glm::vec3(-70.0f, 0.0f, 40.0f));
+  EXPECT_EQ(first.at(0).at("state"), "wait");
+  EXPECT_TRUE(first.at(0).at("goal").is_null());
+  EXPECT_EQ(first.at(3).at("state"), "hunt");
+  ASSERT_FALSE(first.at(3).at("target").is_null());
+  EXPECT_TRUE(first.at(3).at("target").at("perceived_now").get<bool>());
+  EXPECT_EQ(first.at(3).at("goal"), first.at(3).at("target").at("position")) << "it steers at the boid";
+  EXPECT_NE(r.err.find("agent 3 predator | state "), std::string::npos) << r.err;
 }
 
 TEST(CliOutput, CompareJsonPrintsOnlyJsonOnStdout) {
