@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -184,6 +185,49 @@ TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   stbi_image_free(pixels);
   EXPECT_GT(boid, 6000u);
   EXPECT_GT(wall, std::size_t(w * h) / 8) << boid;
+}
+
+// Pixels of a PNG close to each of `colours`: a saturated pixel counts for a colour when its channels,
+// scaled by the largest, lie within 0.3 of that colour's scaled the same way (shading changes the
+// brightness, hardly the proportions; the four lab colours lie over 0.8 apart).
+std::vector<std::size_t> pixelsOfColours(const fs::path& png, const std::vector<std::array<float, 3>>& colours) {
+  std::vector<std::size_t> counts(colours.size(), 0);
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  if (pixels == nullptr) return counts;
+  for (int i = 0; i < w * h; ++i) {
+    const float pixel[3] = {float(pixels[3 * i]), float(pixels[3 * i + 1]), float(pixels[3 * i + 2])};
+    const float high = std::max({pixel[0], pixel[1], pixel[2]});
+    if (high < 60.0f || high - std::min({pixel[0], pixel[1], pixel[2]}) < 0.5f * high) continue;  // dark, grey
+    for (std::size_t c = 0; c < colours.size(); ++c) {
+      const float top = std::max({colours[c][0], colours[c][1], colours[c][2]});
+      float distance = 0.0f;
+      for (std::size_t k = 0; k < 3; ++k) distance += std::pow(pixel[k] / high - colours[c][k] / top, 2.0f);
+      if (std::sqrt(distance) < 0.3f) ++counts[c];
+    }
+  }
+  stbi_image_free(pixels);
+  return counts;
+}
+
+// The flocking lab's four colours (render/palette.hpp) in a headless frame of scenes/lab.toml at step
+// 300: emergent leaders red, chasers blue, interceptors magenta and the player's marker green. The
+// first frame, before any step, has no leader flag set: no red.
+TEST(DemoCli, LabFrameShowsLeadersChasersInterceptorsAndThePlayer) {
+  const fs::path dir = scratchDir("demo_lab");
+  const CliResult r = runMurmur("demo --headless --scene scenes/lab.toml --steps 300 --every 300 --size 640x480 "
+                                "--msaa 1 --no-stats --backend cpu --frames " + dir.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // kLeaderColour, kChaserColour, kInterceptorColour, kPlayerColour.
+  const std::vector<std::array<float, 3>> colours = {
+      {0.92f, 0.12f, 0.10f}, {0.15f, 0.35f, 0.95f}, {0.90f, 0.15f, 0.90f}, {0.20f, 0.85f, 0.25f}};
+  const std::vector<std::size_t> start = pixelsOfColours(dir / "frame_000000.png", colours);
+  const std::vector<std::size_t> later = pixelsOfColours(dir / "frame_000001.png", colours);
+  EXPECT_EQ(start[0], 0u) << "red before any step";
+  EXPECT_GT(later[0], 100u) << "leaders (red)";
+  EXPECT_GT(later[1], 100u) << "chasers (blue)";
+  EXPECT_GT(later[2], 100u) << "interceptors (magenta)";
+  EXPECT_GT(later[3], 20u) << "the player (green)";
 }
 
 // Key taps reach the demo however slow its frames: at 2 frames a second, several quick taps (a press
