@@ -8,6 +8,8 @@ std::string_view toString(AgentKind kind) {
       return "leader";
     case AgentKind::Predator:
       return "predator";
+    case AgentKind::Player:
+      return "player";
   }
   return "unknown";
 }

@@ -15,6 +15,7 @@
 #include <glm/vec3.hpp>
 
 #include "ai/perception.hpp"
+#include "ai/player.hpp"
 #include "ai/steering.hpp"
 
 namespace murmur::ai {
@@ -22,6 +23,7 @@ namespace murmur::ai {
 enum class AgentKind : std::uint8_t {
   Leader,    // its position is the goal T_g of its group
   Predator,  // its position is a predator point P_m the boids flee
+  Player,    // the user's unit (ai/player.hpp): the target of chase and intercept groups that name it
 };
 // The names below are the words of the scene files (and what a panel shows).
 std::string_view toString(AgentKind kind);
@@ -74,6 +76,13 @@ struct StateSpec {
   std::vector<TransitionSpec> transitions;  // tried in order; the first that holds is taken
 };
 
+// A player's course and turn rate (kind = "player"; ai/player.hpp).
+struct PlayerSpec {
+  float turnRate = 0.0f;             // radians/s, > 0 (the scene gives degrees/s)
+  std::vector<glm::vec3> course;     // waypoints steered through in a loop; empty: it waits for keys
+  float arrivalRadius = 2.0f;        // units, > 0: a waypoint this close is passed
+};
+
 struct AgentSpec {
   std::string name;  // "" or unique among the scene's agents: how [[groups]] target_agent names it
   AgentKind kind = AgentKind::Predator;
@@ -84,8 +93,9 @@ struct AgentSpec {
   SightParams sight;         // view distance (units) and half the view angle (radians)
   HearingParams hearing;     // loud speed (units/s) and hearing range (units, by path)
   float replanInterval = 0.5f;  // seconds, >= 0: a path to a moving goal is replanned at most this often
-  std::vector<StateSpec> states;  // at least one, names unique
+  std::vector<StateSpec> states;  // at least one, names unique; none for a player
   std::size_t initial = 0;        // index of the state entered first
+  PlayerSpec player;              // Player only
 };
 
 }  // namespace murmur::ai

@@ -13,6 +13,7 @@
 #include "ai/nav.hpp"
 #include "ai/perception.hpp"
 #include "ai/planning.hpp"
+#include "ai/player.hpp"
 #include "ai/steering.hpp"
 
 namespace murmur::ai {
@@ -84,7 +85,14 @@ struct Agent {
 
   RoutePlanner route;
 
-  Machine machine;
+  Machine machine;  // no states for a player
+
+  // A player's thrusters and course.
+  PlayerLimits playerLimits;
+  PlayerMotion playerMotion;
+  std::vector<glm::vec3> course;
+  float arrivalRadius;
+  std::size_t courseIndex = 0;  // the waypoint being steered for
 };
 
 glm::vec3 flat(const Shared& shared, glm::vec3 point) {
@@ -250,7 +258,11 @@ Agent::Agent(const AgentSpec& spec, std::uint64_t seed, Shared& sharedWorld)
       replanInterval(spec.replanInterval),
       perceives(usesPerception(spec)),
       shared(&sharedWorld),
-      wander(seed) {
+      wander(seed),
+      playerLimits{spec.player.turnRate, spec.maxSpeed, spec.maxForce},
+      course(spec.player.course),
+      arrivalRadius(spec.player.arrivalRadius) {
+  if (kind == AgentKind::Player) return;
   // The machine enters the first state added: the initial one goes first.
   machine.addState(std::make_unique<ScriptedState>(StateId(spec.initial + 1), spec.states[spec.initial]));
   for (std::size_t i = 0; i < spec.states.size(); ++i)
@@ -311,6 +323,27 @@ void perceive(Agent& agent) {
     agent.target->perceivedNow = false;
 }
 
+// One step of a player: the keys' input when the user has steered, else toward the course's
+// waypoint (passed within the arrival radius, in the horizontal plane), else slowing to a stop.
+void movePlayer(Agent& agent, const std::optional<PlayerInput>& keys, float dt) {
+  Vehicle& vehicle = agent.vehicle;
+  PlayerInput input{0.0f, -1.0f};
+  agent.goal = std::nullopt;
+  if (keys) {
+    input = *keys;
+  } else if (!agent.course.empty()) {
+    const glm::vec3 toWaypoint = agent.course[agent.courseIndex] - vehicle.position;
+    if (std::hypot(toWaypoint.x, toWaypoint.z) < agent.arrivalRadius)
+      agent.courseIndex = (agent.courseIndex + 1) % agent.course.size();
+    agent.goal = agent.course[agent.courseIndex];
+    input = courseInput(agent.playerMotion, vehicle.position, *agent.goal, agent.playerLimits, dt);
+  }
+  vehicle.velocity = thrust(agent.playerMotion, input, agent.playerLimits, dt);
+  advanceVehicle(vehicle, dt, agent.shared->space);
+  agent.playerMotion.speed = glm::length(vehicle.velocity);  // what a wall stopped is lost
+  agent.heading = headingOf(agent.playerMotion.angle);
+}
+
 }  // namespace
 
 struct AgentDirector::Runtime {
@@ -321,6 +354,7 @@ struct AgentDirector::Runtime {
   // (group, agent) for each [[groups]] target_agent: the agent's position and velocity are the
   // group's target (sim::GroupSteering).
   std::vector<std::pair<std::uint32_t, std::size_t>> agentTargets;
+  std::optional<PlayerInput> keys;  // the user's input for the players, once they steered
 };
 
 std::optional<AgentDirector> AgentDirector::fromScene(const sim::Scene& scene) {
@@ -367,7 +401,7 @@ AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runt
     runtime.agents.emplace_back(agents.agents[i], seed, shared);
   }
   for (Agent& agent : runtime.agents)
-    if (agent.machine.start(agent) != FsmStatus::Ok)
+    if (agent.kind != AgentKind::Player && agent.machine.start(agent) != FsmStatus::Ok)
       throw std::logic_error("AgentDirector: an agent's machine did not start");
 }
 
@@ -390,6 +424,10 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
   Runtime& runtime = *runtime_;
   for (std::size_t i = 0; i < runtime.agents.size(); ++i) {
     Agent& agent = runtime.agents[i];
+    if (agent.kind == AgentKind::Player) {
+      movePlayer(agent, runtime.keys, float(dt));
+      continue;
+    }
     agent.dt = dt;
     agent.flock = flock;
     agent.nearest = &boids;
@@ -411,7 +449,7 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
   for (const Agent& agent : runtime.agents) {
     if (agent.kind == AgentKind::Predator)
       inputs.predators.push_back(agent.vehicle.position);
-    else if (agent.group < inputs.goal.size())
+    else if (agent.kind == AgentKind::Leader && agent.group < inputs.goal.size())
       inputs.goal[agent.group] = agent.vehicle.position;
   }
   for (const auto& [group, agent] : runtime.agentTargets)
@@ -419,6 +457,14 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
       inputs.steering[group].target = runtime.agents[agent].vehicle.position;
       inputs.steering[group].targetVelocity = runtime.agents[agent].vehicle.velocity;
     }
+}
+
+void AgentDirector::steerPlayers(const PlayerInput& input) {
+  runtime_->keys = input;
+}
+
+bool AgentDirector::playersSteered() const {
+  return runtime_->keys.has_value();
 }
 
 const NavigationGrid* AgentDirector::navigation() const {
@@ -464,7 +510,9 @@ glm::vec3 AgentDirector::heading(std::size_t agent) const {
 }
 
 std::string_view AgentDirector::stateName(std::size_t agent) const {
-  return currentState(runtime_->agents.at(agent)).spec().name;
+  const Agent& state = runtime_->agents.at(agent);
+  if (state.kind == AgentKind::Player) return toString(AgentKind::Player);
+  return currentState(state).spec().name;
 }
 
 const SightParams& AgentDirector::sight(std::size_t agent) const {
@@ -476,7 +524,9 @@ const HearingParams& AgentDirector::hearing(std::size_t agent) const {
 }
 
 Action AgentDirector::action(std::size_t agent) const {
-  return currentState(runtime_->agents.at(agent)).spec().action;
+  const Agent& state = runtime_->agents.at(agent);
+  if (state.kind == AgentKind::Player) throw std::invalid_argument("AgentDirector::action: a player has no state machine");
+  return currentState(state).spec().action;
 }
 
 std::vector<glm::vec3> AgentDirector::path(std::size_t agent) const {

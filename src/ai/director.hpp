@@ -1,5 +1,5 @@
 #pragma once
-// The agent director: runs a scene's CPU agents (leaders and predators) once per simulation step and
+// The agent director: runs a scene's CPU agents (leaders, predators and players) once per simulation step and
 // writes what they decide into the step's inputs. Each agent perceives the boids themselves: the
 // nearest few of each group around it (probes(), answered by a backend's nearest-boids query over its
 // grid, sim/nearest_boids.hpp). A group is seen when one of them passes the sight test, heard when one
@@ -7,7 +7,8 @@
 // the nearest boid it perceives (docs/ai.md, Perception). Then it runs its state machine
 // (ai/fsm.hpp; states, transitions and actions from the scene, ai/agents.hpp), follows or replans its
 // A* path, and moves: steering (ai/steering.hpp), then clamped to the world box, never into a blocked
-// navigation cell (it slides along the wall instead).
+// navigation cell (it slides along the wall instead). A player runs no machine and perceives nothing:
+// its thrusters (ai/player.hpp) follow its scripted course until the user steers it (steerPlayers).
 //
 // Deterministic: the same scene (seed included), summaries and boids give the same agents.
 #include <cstddef>
@@ -67,6 +68,14 @@ class AgentDirector {
   void update(double dt, std::span<const sim::GroupSummary> flock, const sim::NearestBoids& boids,
               sim::StepInputs& inputs);
 
+  // The user's input for every player from the next update on, in place of their courses: once
+  // called, the players follow the last input given (call it every frame; {0, 0} coasts) until the
+  // director is made again (the world restarts). Without a call they follow their courses, so that
+  // runs without a user are reproducible.
+  void steerPlayers(const PlayerInput& input);
+  // Whether steerPlayers was called.
+  bool playersSteered() const;
+
   // The grid the agents plan on; null without [navigation].
   const NavigationGrid* navigation() const;
 
@@ -75,15 +84,17 @@ class AgentDirector {
   AgentKind kind(std::size_t agent) const;
   // The scene's `name` ("" when it has none).
   std::string_view name(std::size_t agent) const;
-  // The group a leader leads (meaningless for predators).
+  // The group a leader leads (meaningless for predators and players).
   std::uint32_t group(std::size_t agent) const;
   glm::vec3 position(std::size_t agent) const;
   glm::vec3 velocity(std::size_t agent) const;
   // Unit facing: the direction of the last non-zero velocity (the start: +x).
   glm::vec3 heading(std::size_t agent) const;
+  // The current state's name; "player" for a player.
   std::string_view stateName(std::size_t agent) const;
   const SightParams& sight(std::size_t agent) const;
   const HearingParams& hearing(std::size_t agent) const;
+  // The current state's action; std::invalid_argument for a player (it has no state machine).
   Action action(std::size_t agent) const;
   // Where the current action steered to (or away from) in the last update: a patrol waypoint, the
   // state's point or the target's position; nullopt for rest, wander, or an action with no target yet.

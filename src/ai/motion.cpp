@@ -17,6 +17,12 @@ glm::vec3 containment(const Vehicle& vehicle, const AgentSpace& space) {
 void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering, float dt, const AgentSpace& space) {
   constexpr float kStopped = 1e-6f;  // slower than this keeps the old heading
   applySteering(vehicle, steering, dt, space.dims);
+  advanceVehicle(vehicle, dt, space);
+  const float speed = glm::length(vehicle.velocity);
+  if (speed > kStopped) heading = vehicle.velocity / speed;
+}
+
+void advanceVehicle(Vehicle& vehicle, float dt, const AgentSpace& space) {
   const glm::vec3 from = vehicle.position;
   glm::vec3 to = from + vehicle.velocity * dt;
   for (int axis = 0; axis < 3; ++axis) {
@@ -52,8 +58,6 @@ void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering
     }
   }
   vehicle.position = to;
-  const float speed = glm::length(vehicle.velocity);
-  if (speed > kStopped) heading = vehicle.velocity / speed;
 }
 
 }  // namespace murmur::ai

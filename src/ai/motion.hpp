@@ -22,11 +22,14 @@ struct AgentSpace {
 // (sim::containmentPush) with the vehicle's current top speed.
 glm::vec3 containment(const Vehicle& vehicle, const AgentSpace& space);
 
-// Applies steering for dt seconds (> 0), then moves the vehicle: clamped to the world box (the
-// velocity along a clamped axis is dropped) and, on a grid, never into a blocked cell: a move that
-// would cross one keeps only its x or only its z part (sliding along the wall, the larger part
-// first), else the vehicle stops. heading: the unit facing, updated to the new velocity's direction
-// unless the vehicle (nearly) stopped.
+// Applies steering for dt seconds (> 0), then advanceVehicle. heading: the unit facing, updated to the
+// new velocity's direction unless the vehicle (nearly) stopped.
 void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering, float dt, const AgentSpace& space);
+
+// Moves the vehicle by its velocity for dt seconds: clamped to the world box (the velocity along a
+// clamped axis is dropped) and, on a grid, never into a blocked cell: a move that would cross one
+// keeps only its x or only its z part (sliding along the wall, the larger part first), else the
+// vehicle stops.
+void advanceVehicle(Vehicle& vehicle, float dt, const AgentSpace& space);
 
 }  // namespace murmur::ai

@@ -33,6 +33,7 @@ constexpr float kDefaultHearingRange = 60.0f;
 constexpr float kDefaultLoudSpeed = 6.0f;
 constexpr float kDefaultReplanInterval = 0.5f;
 constexpr float kDefaultClearance = 1.0f;
+constexpr float kDefaultTurnRateDegrees = 180.0f;
 
 // Whether a point lies inside the world box on every active axis (y does not count in 2D).
 bool insideWorld(const sim::ModelParams& model, const glm::vec3& point) {
@@ -284,12 +285,28 @@ TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& 
   return transition;
 }
 
+// The rest of a player's table: its turn rate and course. It runs no state machine and perceives
+// nothing, so states, initial and the senses' keys are refused.
+void readPlayer(const Context& context, TableReader& table, AgentSpec& agent) {
+  if (!table.arrayOfTables("states").empty())
+    table.fail("states", "a player runs no state machine: it follows its course or the keys (drop [[agents.states]])");
+  const float turnRate = positive(table, "turn_rate", kDefaultTurnRateDegrees);
+  if (turnRate > 3600.0f) table.fail("turn_rate", "must be at most 3600 degrees/s");
+  agent.player.turnRate = turnRate * std::numbers::pi_v<float> / 180.0f;
+  agent.player.arrivalRadius = positive(table, "arrival_radius", agent.player.arrivalRadius);
+  const std::vector<glm::vec3> course = table.vec3List("course");
+  for (std::size_t i = 0; i < course.size(); ++i)
+    agent.player.course.push_back(checkedPoint(context, table, "course", course[i], fmt::format("waypoint {}", i)));
+  table.finish();
+}
+
 AgentSpec readAgent(const Context& context, TableReader& table) {
   const sim::Scene& scene = context.scene;
   AgentSpec agent;
   agent.name = table.string("name", "");
   agent.kind = table.choice<AgentKind>("kind", {{toString(AgentKind::Leader), AgentKind::Leader},
-                                                {toString(AgentKind::Predator), AgentKind::Predator}});
+                                                {toString(AgentKind::Predator), AgentKind::Predator},
+                                                {toString(AgentKind::Player), AgentKind::Player}});
   if (agent.kind == AgentKind::Leader) {
     const std::optional<std::uint32_t> group = optionalGroup(table, "group", scene.groups);
     if (!group) table.fail("group", "missing: a leader leads a group");
@@ -298,6 +315,10 @@ AgentSpec readAgent(const Context& context, TableReader& table) {
   agent.position = checkedPoint(context, table, "position", table.vec3("position"), "position");
   agent.maxSpeed = positive(table, "max_speed", kDefaultMaxSpeed);
   agent.maxForce = positive(table, "max_force", kDefaultMaxForce);
+  if (agent.kind == AgentKind::Player) {
+    readPlayer(context, table, agent);
+    return agent;
+  }
   agent.sight.viewDistance = nonNegative(table, "view_distance", kDefaultViewDistance);
   const float viewAngle = positive(table, "view_angle", kDefaultViewAngleDegrees);
   if (viewAngle > 360.0f) table.fail("view_angle", "must be in (0, 360] degrees");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -101,6 +102,22 @@ void modelSection(sim::ModelParams& model) {
   if (ImGui::CollapsingHeader("weights")) parameterSliders(model, true);
   if (ImGui::CollapsingHeader("model parameters")) parameterSliders(model, false);
   sim::clampToAtMost(model);
+}
+
+// The lab's flocking switch, for each chase and intercept group: off, every boid of the group
+// pursues the target (not only its emergent leaders) and it drops the flocking rules.
+void pursuitSection(world::World& world) {
+  std::vector<sim::GroupSpec> pursuers;
+  for (const sim::GroupSpec& spec : world.scene().groupSpecs)
+    if (spec.steering.role != sim::GroupRole::Flock) pursuers.push_back(spec);
+  if (pursuers.empty() || !ImGui::CollapsingHeader("chasers and interceptors", ImGuiTreeNodeFlags_DefaultOpen))
+    return;
+  for (const sim::GroupSpec& spec : pursuers) {
+    bool flocking = spec.steering.flocking;
+    const char* role = spec.steering.role == sim::GroupRole::Chase ? "chasers" : "interceptors";
+    const std::string label = fmt::format("group {} ({}) flocking", spec.group, role);
+    if (ImGui::Checkbox(label.c_str(), &flocking)) world.setGroupFlocking(spec.group, flocking);
+  }
 }
 
 void viewSection(DemoSession& session, DemoControls& controls) {
@@ -242,6 +259,7 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
   statisticsSection(session, stats);
   agentsSection(session);
   modelSection(session.world().model());
+  pursuitSection(session.world());
   viewSection(session, controls);
   ImGui::PopItemWidth();
   ImGui::TextDisabled("H or F1: help");
@@ -319,6 +337,7 @@ void drawHelpOverlay(bool& open) {
       {"F", "follow the next group with the camera"},
       {"C", "frame the flock (beside the panel)"},
       {"W", "frame the whole world"},
+      {"arrow keys", "steer the player: left / right turn, up / down thrust"},
       {"F12 or P", "screenshot (PNG, into screenshots/)"},
       {"V", "record a video / stop (MP4 through ffmpeg, into screenshots/)"},
       {"Tab", "show / hide the panel"},

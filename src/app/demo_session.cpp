@@ -94,10 +94,16 @@ void DemoSession::updateOverlay() {
   render::Overlay overlay = render::sceneOverlay(world_.scene(), world_.inputs().walls.get());
   const ai::AgentDirector* director = world_.director();
   for (std::size_t i = 0; director && i < director->size(); ++i) {
-    const bool leader = director->kind(i) == ai::AgentKind::Leader;
+    const ai::AgentKind kind = director->kind(i);
     const std::uint32_t group = director->group(i);
-    const glm::vec3 colour = leader ? render::groupColour(group) : render::kPredatorColour;
     const glm::vec3 position = director->position(i);
+    if (kind == ai::AgentKind::Player) {  // no senses, no path: a marker and its label
+      overlay.agents.push_back({position, render::AgentKind::Player, group});
+      overlay.labels.push_back({position, std::string(director->stateName(i)), render::kPlayerColour});
+      continue;
+    }
+    const bool leader = kind == ai::AgentKind::Leader;
+    const glm::vec3 colour = leader ? render::groupColour(group) : render::kPredatorColour;
     overlay.agents.push_back({position, leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
     std::vector<glm::vec3> path = director->path(i);
     if (path.size() >= 2) overlay.paths.push_back({std::move(path), colour});

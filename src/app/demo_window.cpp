@@ -149,6 +149,23 @@ class WindowDemo {
     const std::vector<int> keys = window_.takeKeyPresses();
     if (io.WantCaptureKeyboard) return;  // typed into the panel
     for (const int key : keys) keyPressed(key);
+    steerPlayers(keys);
+  }
+
+  // The arrow keys steer the scene's players, as the lab's bow thrusters: left / right turn, up /
+  // down thrust. A key counts while held, and for the frame of a press however short (a tap). From
+  // the first arrow key the keys drive the players (none held: no turn, no thrust, they coast) until
+  // the world restarts; before that they follow their scripted courses (README, docs/ai.md).
+  void steerPlayers(const std::vector<int>& pressed) {
+    const auto down = [&](int key) {
+      return glfwGetKey(window_.window(), key) == GLFW_PRESS ||
+             std::find(pressed.begin(), pressed.end(), key) != pressed.end();
+    };
+    const bool left = down(GLFW_KEY_LEFT), right = down(GLFW_KEY_RIGHT);
+    const bool up = down(GLFW_KEY_UP), back = down(GLFW_KEY_DOWN);
+    world::World& world = session_.world();
+    if (!world.director() || (!(left || right || up || back) && !world.director()->playersSteered())) return;
+    world.steerPlayers({float(left) - float(right), float(up) - float(back)});
   }
 
   void keyPressed(int key) {

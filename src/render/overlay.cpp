@@ -200,6 +200,8 @@ void OverlayRenderer::set(const Overlay& overlay) {
   run(Mesh::Sphere, &OverlayStyle::markers, [&] {
     for (const AgentMarker& a : overlay.agents)
       if (a.kind == AgentKind::Leader) instance(a.position, glm::vec3(0.5f * marker), groupColour(a.group));
+    for (const AgentMarker& a : overlay.agents)
+      if (a.kind == AgentKind::Player) instance(a.position, glm::vec3(0.7f * marker), kPlayerColour);
   });
   instances_.write(std::span<const ShapeInstance>(instances));
 

@@ -35,7 +35,7 @@ struct GroupMarker {
   std::uint32_t group = 0;
 };
 
-enum class AgentKind { Leader, Predator };
+enum class AgentKind { Leader, Predator, Player };
 
 struct AgentMarker {
   glm::vec3 position{0.0f};
@@ -70,7 +70,7 @@ struct Overlay {
   std::vector<Block> walls;
   std::vector<GroupMarker> goals;    // a group's goal, in the group's colour
   std::vector<glm::vec3> predators;  // static predator points
-  std::vector<AgentMarker> agents;   // leaders and predators moved by the AI layer
+  std::vector<AgentMarker> agents;   // leaders, predators and players moved by the AI layer
   std::vector<Polyline> paths;       // e.g. an agent's A* path
   std::vector<Polyline> senses;      // agents' view cones and hearing ranges
   std::vector<Label> labels;         // agents' states, drawn by the demo's UI

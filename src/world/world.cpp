@@ -1,6 +1,7 @@
 #include "world/world.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "sim/builders.hpp"
@@ -68,6 +69,18 @@ AgentPerception World::perceive() {
 
 void World::steerAgents(const AgentPerception& seen) {
   if (director_) director_->update(scene_.model.dt, seen.groups, seen.boids, inputs_);
+}
+
+void World::steerPlayers(const ai::PlayerInput& input) {
+  if (director_) director_->steerPlayers(input);
+}
+
+void World::setGroupFlocking(std::uint32_t group, bool flocking) {
+  if (group >= inputs_.steering.size()) throw std::out_of_range("World::setGroupFlocking: no such group");
+  inputs_.steering[group].flocking = flocking;
+  // The scene's copy, so that start() keeps it.
+  for (sim::GroupSpec& spec : scene_.groupSpecs)
+    if (spec.group == group) spec.steering.flocking = flocking;
 }
 
 void World::stepFlock() {

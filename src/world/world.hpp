@@ -74,6 +74,14 @@ class World {
   // The backend steps the boids with inputs().
   void stepFlock();
 
+  // The user's input for the scene's players (ai::AgentDirector::steerPlayers) until the world
+  // restarts; nothing without agents.
+  void steerPlayers(const ai::PlayerInput& input);
+  // Turns a group's flocking (sim::GroupSteering::flocking: off, every boid of a chase or intercept
+  // group pursues) on or off from the next step on; kept when the world restarts. group < groups
+  // (std::out_of_range otherwise).
+  void setGroupFlocking(std::uint32_t group, bool flocking);
+
   const sim::Scene& scene() const { return scene_; }
   // The model's parameters, which may be changed between ticks (the demo's sliders).
   sim::ModelParams& model() { return scene_.model; }

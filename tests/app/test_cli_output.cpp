@@ -121,6 +121,17 @@ TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
   EXPECT_TRUE(first.at(3).at("target").at("perceived_now").get<bool>());
   EXPECT_EQ(first.at(3).at("goal"), first.at(3).at("target").at("position")) << "it steers at the boid";
   EXPECT_NE(r.err.find("agent 3 predator | state "), std::string::npos) << r.err;
+
+  // The lab's player: no state machine (state "player", no action), steering for its first course
+  // waypoint (scenes/lab.toml: [40, 0, -40]) a second in.
+  const CliResult lab = runMurmur("run --scene scenes/lab.toml --backend cpu --json --steps 60");
+  ASSERT_EQ(lab.exitCode, 0) << lab.err;
+  const nlohmann::json player = nlohmann::json::parse(lab.out).at("agents").at(0);
+  EXPECT_EQ(player.at("name"), "player");
+  EXPECT_EQ(player.at("kind"), "player");
+  EXPECT_EQ(player.at("state"), "player");
+  EXPECT_TRUE(player.at("action").is_null());
+  EXPECT_EQ(vectorOf(player.at("goal")), glm::vec3(40.0f, 0.0f, -40.0f));
 }
 
 TEST(CliOutput, CompareJsonPrintsOnlyJsonOnStdout) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -186,6 +187,73 @@ TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   EXPECT_GT(wall, std::size_t(w * h) / 8) << boid;
 }
 
+// render/palette.hpp's kLeaderColour, kChaserColour, kInterceptorColour and kPlayerColour.
+constexpr std::array<float, 3> kLeaderRed{0.92f, 0.12f, 0.10f};
+constexpr std::array<float, 3> kChaserBlue{0.15f, 0.35f, 0.95f};
+constexpr std::array<float, 3> kInterceptorMagenta{0.90f, 0.15f, 0.90f};
+constexpr std::array<float, 3> kPlayerGreen{0.20f, 0.85f, 0.25f};
+
+// Whether an RGB pixel shows `colour`: saturated, with its channels, scaled by the largest, within 0.3
+// of the colour's scaled the same way (shading changes the brightness, hardly the proportions; the
+// four lab colours lie over 0.8 apart; the grey floor and the sandstone rocks are not saturated).
+bool showsColour(const stbi_uc* pixel, const std::array<float, 3>& colour) {
+  const float rgb[3] = {float(pixel[0]), float(pixel[1]), float(pixel[2])};
+  const float high = std::max({rgb[0], rgb[1], rgb[2]});
+  if (high < 60.0f || high - std::min({rgb[0], rgb[1], rgb[2]}) < 0.5f * high) return false;  // dark, grey
+  const float top = std::max({colour[0], colour[1], colour[2]});
+  float distance = 0.0f;
+  for (std::size_t k = 0; k < 3; ++k) distance += std::pow(rgb[k] / high - colour[k] / top, 2.0f);
+  return std::sqrt(distance) < 0.3f;
+}
+
+// How many pixels of a PNG show each of `colours` (all 0 when it cannot be read).
+std::vector<std::size_t> pixelsOfColours(const fs::path& png, const std::vector<std::array<float, 3>>& colours) {
+  std::vector<std::size_t> counts(colours.size(), 0);
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  if (pixels == nullptr) return counts;
+  for (int i = 0; i < w * h; ++i)
+    for (std::size_t c = 0; c < colours.size(); ++c) counts[c] += showsColour(pixels + 3 * i, colours[c]);
+  stbi_image_free(pixels);
+  return counts;
+}
+
+// The mean pixel position of `colour` in a PNG; nullopt when none shows it.
+std::optional<std::array<float, 2>> centroidOfColour(const fs::path& png, const std::array<float, 3>& colour) {
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  if (pixels == nullptr) return std::nullopt;
+  double x = 0.0, y = 0.0;
+  std::size_t count = 0;
+  for (int i = 0; i < w * h; ++i)
+    if (showsColour(pixels + 3 * i, colour)) {
+      x += i % w;
+      y += i / w;
+      ++count;
+    }
+  stbi_image_free(pixels);
+  if (count == 0) return std::nullopt;
+  return std::array<float, 2>{float(x / double(count)), float(y / double(count))};
+}
+
+// The flocking lab's four colours (render/palette.hpp) in a headless frame of scenes/lab.toml at step
+// 300: emergent leaders red, chasers blue, interceptors magenta and the player's marker green. The
+// first frame, before any step, has no leader flag set: no red.
+TEST(DemoCli, LabFrameShowsLeadersChasersInterceptorsAndThePlayer) {
+  const fs::path dir = scratchDir("demo_lab");
+  const CliResult r = runMurmur("demo --headless --scene scenes/lab.toml --steps 300 --every 300 --size 640x480 "
+                                "--msaa 1 --no-stats --backend cpu --frames " + dir.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<std::array<float, 3>> colours = {kLeaderRed, kChaserBlue, kInterceptorMagenta, kPlayerGreen};
+  const std::vector<std::size_t> start = pixelsOfColours(dir / "frame_000000.png", colours);
+  const std::vector<std::size_t> later = pixelsOfColours(dir / "frame_000001.png", colours);
+  EXPECT_EQ(start[0], 0u) << "red before any step";
+  EXPECT_GT(later[0], 100u) << "leaders (red)";
+  EXPECT_GT(later[1], 100u) << "chasers (blue)";
+  EXPECT_GT(later[2], 100u) << "interceptors (magenta)";
+  EXPECT_GT(later[3], 20u) << "the player (green)";
+}
+
 // Key taps reach the demo however slow its frames: at 2 frames a second, several quick taps (a press
 // and its release within one frame) land in every frame, and each must act. P takes a screenshot
 // (one file per tap), Esc closes the window.
@@ -220,6 +288,59 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
   for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos; at = r.out.find("screenshot: ", at + 1))
     ++lines;
   EXPECT_EQ(lines, std::size_t{kTaps}) << r.out;
+}
+
+// Where the player's green marker moved in the window over `hold` seconds of scenes/lab.toml from the
+// start, with `key` held down then (none: ""): a screenshot (P) before and one after, the distance
+// in pixels between the marker's centroids in them. nullopt when a screenshot is missing or shows no
+// green.
+std::optional<float> playerMoveInWindow(const std::string& name, const std::string& key) {
+  const fs::path shots = scratchDir(name) / "shots";
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur("demo --scene scenes/lab.toml --backend cpu --size 960x600 --msaa 1 --screenshot-dir " +
+                  shots.string());
+  });
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
+  const std::string id = window.substr(0, window.find('\n'));
+  bool sent = true;
+  const auto xdotool = [&](const std::string& args) { sent = std::system(("xdotool " + args).c_str()) == 0 && sent; };
+  xdotool("windowfocus --sync " + id);
+  xdotool("key Tab p");  // the panel hidden: the whole world in view, then the first shot
+  if (!key.empty()) xdotool("keydown " + key);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  if (!key.empty()) xdotool("keyup " + key);
+  xdotool("key p");
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  xdotool("key Escape");
+  demo.join();
+  if (!sent) return std::nullopt;
+  std::vector<fs::path> files;
+  if (fs::exists(shots))
+    for (const auto& entry : fs::directory_iterator(shots)) files.push_back(entry.path());
+  if (r.exitCode != 0 || files.size() != 2) return std::nullopt;
+  // murmur-<time>-1.png, murmur-<time>-2.png: the number orders them.
+  std::sort(files.begin(), files.end(),
+            [](const fs::path& a, const fs::path& b) { return a.stem().string().back() < b.stem().string().back(); });
+  const auto before = centroidOfColour(files[0], kPlayerGreen), after = centroidOfColour(files[1], kPlayerGreen);
+  if (!before || !after) return std::nullopt;
+  return std::hypot((*after)[0] - (*before)[0], (*after)[1] - (*before)[1]);
+}
+
+// The arrow keys take the player over in the window. On its course, lab.toml's player heads from
+// its start along +x, speeding up at 6 units/s^2 to 7 units/s: over 3 s about 17 units, some 70
+// pixels of the window's framing (600 pixels for 120 units, the panel hidden). With Left held from
+// the start the keys drive instead: full left turn, no throttle, so it turns on the spot at the speed
+// it had when the key went down (next to none): its marker moves a few pixels at most.
+TEST(DemoCli, ArrowKeysSteerThePlayerInsteadOfItsCourse) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const std::optional<float> course = playerMoveInWindow("demo_player_course", "");
+  const std::optional<float> steered = playerMoveInWindow("demo_player_keys", "Left");
+  ASSERT_TRUE(course && steered) << "a screenshot is missing or shows no player";
+  EXPECT_GT(*course, 30.0f);
+  EXPECT_LT(*steered, 12.0f);
 }
 
 // "gpu stages (ms): hash 0.1 count 0.2 ..." -> {name, ms}

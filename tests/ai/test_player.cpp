@@ -1,0 +1,219 @@
+// The player unit (ai/player.hpp, kind = "player"): its bow-thruster motion against hand-computed
+// values (turn rate, thrust, max speed), the course input, the scripted course run twice, the keys'
+// input through the director (the API the demo window's arrow keys call), and the scene keys with
+// their errors (file, line, key).
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <glm/geometric.hpp>
+
+#include "ai/director.hpp"
+#include "ai/player.hpp"
+#include "ai/scene_agents.hpp"
+#include "sim/builders.hpp"
+#include "sim/error.hpp"
+#include "sim/scene_loader.hpp"
+
+namespace murmur::ai {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+constexpr float kTolerance = 1e-5f;
+
+void expectNear(const glm::vec3& actual, const glm::vec3& expected) {
+  EXPECT_NEAR(actual.x, expected.x, kTolerance);
+  EXPECT_NEAR(actual.y, expected.y, kTolerance);
+  EXPECT_NEAR(actual.z, expected.z, kTolerance);
+}
+
+// 90 degrees/s, 4 units/s, 2 units/s^2; half-second steps: a full turn input turns 45 degrees a
+// step, a full throttle adds 1 unit/s a step.
+const PlayerLimits kLimits{kPi / 2.0f, 4.0f, 2.0f};
+constexpr float kDt = 0.5f;
+
+TEST(PlayerMotion, TurnRateAndThrustAgainstHandComputedValues) {
+  PlayerMotion motion;
+  // Full left and full thrust: 45 degrees counter-clockwise from +x (toward -z), 1 unit/s.
+  expectNear(thrust(motion, {1.0f, 1.0f}, kLimits, kDt), glm::vec3(std::sqrt(0.5f), 0.0f, -std::sqrt(0.5f)));
+  EXPECT_NEAR(motion.angle, kPi / 4.0f, kTolerance);
+  EXPECT_FLOAT_EQ(motion.speed, 1.0f);
+  // Again: 90 degrees, 2 units/s, along -z.
+  expectNear(thrust(motion, {1.0f, 1.0f}, kLimits, kDt), glm::vec3(0.0f, 0.0f, -2.0f));
+  // Half a right turn and half thrust: 67.5 degrees, 2.5 units/s.
+  expectNear(thrust(motion, {-0.5f, 0.5f}, kLimits, kDt),
+             2.5f * glm::vec3(std::cos(3.0f * kPi / 8.0f), 0.0f, -std::sin(3.0f * kPi / 8.0f)));
+  EXPECT_FLOAT_EQ(motion.speed, 2.5f);
+}
+
+TEST(PlayerMotion, SpeedStaysBetweenZeroAndMaxSpeedAndInputsAreClamped) {
+  PlayerMotion motion;
+  for (int step = 0; step < 3; ++step) thrust(motion, {0.0f, 1.0f}, kLimits, kDt);
+  EXPECT_FLOAT_EQ(motion.speed, 3.0f);
+  expectNear(thrust(motion, {0.0f, 7.0f}, kLimits, kDt), glm::vec3(4.0f, 0.0f, 0.0f));  // +1 at most: 4
+  expectNear(thrust(motion, {0.0f, 1.0f}, kLimits, kDt), glm::vec3(4.0f, 0.0f, 0.0f));  // max speed
+  // Turning does not slow it; -3 turns as -1: 45 degrees right (toward +z).
+  expectNear(thrust(motion, {-3.0f, 0.0f}, kLimits, kDt), 4.0f * glm::vec3(std::sqrt(0.5f), 0.0f, std::sqrt(0.5f)));
+  for (int step = 0; step < 3; ++step) thrust(motion, {0.0f, -1.0f}, kLimits, kDt);
+  EXPECT_FLOAT_EQ(motion.speed, 1.0f);
+  expectNear(thrust(motion, {0.0f, -1.0f}, kLimits, kDt), glm::vec3(0.0f));  // never backwards
+  EXPECT_FLOAT_EQ(motion.speed, 0.0f);
+}
+
+TEST(PlayerMotion, CourseInputTurnsOntoTheBearingAndSlowsForTightTurns) {
+  const glm::vec3 origin(0.0f);
+  // Straight ahead, at rest: no turn, full thrust.
+  PlayerInput input = courseInput({0.0f, 0.0f}, origin, glm::vec3(10.0f, 0.0f, 0.0f), kLimits, kDt);
+  EXPECT_FLOAT_EQ(input.turn, 0.0f);
+  EXPECT_FLOAT_EQ(input.throttle, 1.0f);
+  // 0.1 rad to the left: a fraction of one step's 45-degree turn, 0.1 / (pi / 4).
+  const glm::vec3 slightlyLeft(10.0f * std::cos(0.1f), 0.0f, -10.0f * std::sin(0.1f));
+  input = courseInput({0.0f, 0.0f}, origin, slightlyLeft, kLimits, kDt);
+  EXPECT_NEAR(input.turn, 0.1f / (kPi / 4.0f), kTolerance);
+  // 90 degrees right, 10 units away: full right turn; the turn reaches it at up to
+  // (pi / 2) 10 / 2 = 7.85 > max speed, so full thrust.
+  input = courseInput({0.0f, 0.0f}, origin, glm::vec3(0.0f, 0.0f, 10.0f), kLimits, kDt);
+  EXPECT_FLOAT_EQ(input.turn, -1.0f);
+  EXPECT_FLOAT_EQ(input.throttle, 1.0f);
+  // 90 degrees left, 2 units away, at 4 units/s: it must slow to (pi / 2) 2 / 2 = 1.57 units/s,
+  // (1.57 - 4) / (2 x 0.5) < -1: full reverse thrust.
+  input = courseInput({0.0f, 4.0f}, origin, glm::vec3(0.0f, 0.0f, -2.0f), kLimits, kDt);
+  EXPECT_FLOAT_EQ(input.turn, 1.0f);
+  EXPECT_FLOAT_EQ(input.throttle, -1.0f);
+  // At 1.5 units/s it speeds up by (1.5708 - 1.5) / 1 = 0.0708.
+  input = courseInput({0.0f, 1.5f}, origin, glm::vec3(0.0f, 0.0f, -2.0f), kLimits, kDt);
+  EXPECT_NEAR(input.throttle, kPi / 2.0f - 1.5f, kTolerance);
+}
+
+const std::string kSource = "player.toml";
+
+// A 2D world of 100 x 100 and a player on a square course; a chase group targets it.
+const std::string kWorld = R"(
+[world]
+dims = 2
+min = [-50, -5, -50]
+max = [50, 5, 50]
+[boids]
+groups = 2
+[[groups]]
+group = 1
+role = "chase"
+target_agent = "player"
+)";
+
+const std::string kPlayer = R"(
+[[agents]]
+name = "player"
+kind = "player"
+position = [-30, 0, -30]
+max_speed = 4
+max_force = 2
+turn_rate = 90
+)";
+
+const std::string kCourse = "course = [[30, 0, -30], [30, 0, 30], [-30, 0, 30], [-30, 0, -30]]\n";
+
+AgentDirector director(const std::string& text) {
+  std::optional<AgentDirector> made = AgentDirector::fromScene(sim::parseScene(text, kSource));
+  if (!made) throw std::logic_error("no agents");
+  return std::move(*made);
+}
+
+TEST(PlayerAgent, FollowsItsCourseInALoopAndTwoRunsAreEqual) {
+  const std::string text = kWorld + kPlayer + kCourse;
+  const sim::Scene scene = sim::parseScene(text, kSource);
+  AgentDirector first = director(text), second = director(text);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups), other = inputs;
+  const std::vector<glm::vec3> course{{30, 0, -30}, {30, 0, 30}, {-30, 0, 30}, {-30, 0, -30}};
+  std::vector<float> closest(course.size(), 1e9f);
+  float fastest = 0.0f;
+  // 4 x 60 units of course at 4 units/s: a lap in about 60 s; 150 s is two laps and more.
+  for (int step = 0; step < 1500; ++step) {
+    first.update(0.1, {}, {}, inputs);
+    second.update(0.1, {}, {}, other);
+    ASSERT_EQ(first.position(0), second.position(0)) << "step " << step;
+    ASSERT_EQ(first.velocity(0), second.velocity(0)) << "step " << step;
+    EXPECT_EQ(inputs.steering[1].target, first.position(0));
+    fastest = std::max(fastest, glm::length(first.velocity(0)));
+    for (std::size_t w = 0; w < course.size(); ++w)
+      closest[w] = std::min(closest[w], glm::length(first.position(0) - course[w]));
+  }
+  for (std::size_t w = 0; w < course.size(); ++w) EXPECT_LT(closest[w], 2.0f) << "waypoint " << w;
+  EXPECT_LE(fastest, 4.0f);
+  EXPECT_GT(fastest, 3.9f);
+  EXPECT_EQ(first.kind(0), AgentKind::Player);
+  EXPECT_EQ(first.stateName(0), "player");
+  EXPECT_THROW((void)first.action(0), std::invalid_argument);
+  EXPECT_FALSE(first.playersSteered());
+}
+
+// What the demo window's arrow keys call: once steered, the input drives (the course is left), and
+// the same input gives the same motion as thrust() by hand.
+TEST(PlayerAgent, TheKeysInputDrivesInsteadOfTheCourse) {
+  AgentDirector keys = director(kWorld + kPlayer + kCourse);
+  const sim::Scene scene = sim::parseScene(kWorld + kPlayer + kCourse, kSource);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  keys.steerPlayers({0.0f, 1.0f});
+  EXPECT_TRUE(keys.playersSteered());
+  // Full thrust along +x for 10 steps of 0.1 s at 2 units/s^2: speeds 0.2, 0.4, ..., 2.0; the
+  // distance 0.1 x (0.2 + 0.4 + ... + 2.0) = 1.1.
+  for (int step = 0; step < 10; ++step) keys.update(0.1, {}, {}, inputs);
+  expectNear(keys.position(0), glm::vec3(-30.0f + 1.1f, 0.0f, -30.0f));
+  expectNear(keys.velocity(0), glm::vec3(2.0f, 0.0f, 0.0f));
+  // Full left for 1 s at 90 degrees/s, coasting: heading -z at 2 units/s.
+  keys.steerPlayers({1.0f, 0.0f});
+  for (int step = 0; step < 10; ++step) keys.update(0.1, {}, {}, inputs);
+  expectNear(keys.velocity(0), glm::vec3(0.0f, 0.0f, -2.0f));
+  expectNear(keys.heading(0), glm::vec3(0.0f, 0.0f, -1.0f));
+  // Let go ({0, 0}): straight on at the same speed, not back to the course.
+  keys.steerPlayers({0.0f, 0.0f});
+  const glm::vec3 before = keys.position(0);
+  keys.update(0.1, {}, {}, inputs);
+  expectNear(keys.position(0), before + glm::vec3(0.0f, 0.0f, -0.2f));
+}
+
+TEST(PlayerAgent, WithoutACourseOrKeysItStaysWhereItIs) {
+  AgentDirector idle = director(kWorld + kPlayer);
+  const sim::Scene scene = sim::parseScene(kWorld + kPlayer, kSource);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  for (int step = 0; step < 10; ++step) idle.update(0.1, {}, {}, inputs);
+  EXPECT_EQ(idle.position(0), glm::vec3(-30.0f, 0.0f, -30.0f));
+}
+
+// Succeeds when loading `text` throws an InputError naming kSource, `line` and `key`.
+testing::AssertionResult rejects(const std::string& text, std::size_t line, const std::string& key,
+                                 std::string_view fragment) {
+  try {
+    loadSceneAgents(sim::parseScene(text, kSource));
+  } catch (const InputError& error) {
+    const std::string what = error.what();
+    if (error.file() != kSource || error.line() != line || error.key() != key ||
+        what.find(fragment) == std::string::npos)
+      return testing::AssertionFailure() << "got line " << error.line() << ", key '" << error.key() << "': " << what;
+    return testing::AssertionSuccess();
+  }
+  return testing::AssertionFailure() << "no InputError";
+}
+
+TEST(PlayerAgent, BadPlayerKeysNameFileLineAndKey) {
+  // kWorld and kPlayer end on line 19 (turn_rate); what is appended starts on line 20.
+  EXPECT_TRUE(rejects(kWorld + kPlayer + "[[agents.states]]\nname = \"idle\"\naction = \"rest\"\n", 20,
+                      "agents[0].states", "a player runs no state machine"));
+  EXPECT_TRUE(rejects(kWorld + kPlayer + "course = [[30, 0, 0], [80, 0, 0]]\n", 20, "agents[0].course",
+                      "waypoint 1 (80, 0, 0) lies outside the world box"));
+  EXPECT_TRUE(rejects(kWorld + kPlayer + "view_distance = 20\n", 20, "agents[0].view_distance", "unknown key"));
+  EXPECT_TRUE(rejects(kWorld + kPlayer + "arrival_radius = 0\n", 20, "agents[0].arrival_radius", "above 0"));
+  std::string noTurn = kPlayer;
+  noTurn.replace(noTurn.find("turn_rate = 90"), 14, "turn_rate = 0");
+  EXPECT_TRUE(rejects(kWorld + noTurn, 19, "agents[0].turn_rate", "above 0"));
+}
+
+}  // namespace
+}  // namespace murmur::ai
