@@ -117,8 +117,8 @@ std::unique_ptr<GpuRig>& rigSlot() {
   return rig;
 }
 
-// The rig, or null with `error` set.
-GpuRig* rig(std::string& error) {
+// The rig, or null with the benchmark skipped on the reason.
+GpuRig* rig(benchmark::State& state) {
   static std::string rigError;
   std::unique_ptr<GpuRig>& slot = rigSlot();
   if (!slot && rigError.empty()) {
@@ -134,7 +134,7 @@ GpuRig* rig(std::string& error) {
       }
     }
   }
-  error = rigError;
+  if (!slot) state.SkipWithError(rigError.c_str());
   return slot.get();
 }
 
@@ -218,12 +218,8 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
                  bool recordLeaders = true) {
-  std::string error;
-  GpuRig* r = rig(error);
-  if (r == nullptr) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
+  GpuRig* r = rig(state);
+  if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
   if (const std::optional<std::string> reason = beyondDevice(info, n)) {
     state.SkipWithError(reason->c_str());
@@ -338,12 +334,8 @@ gpu::Program copyProgram(std::string& error) {
 }
 
 void runCopy(benchmark::State& state, std::uint64_t mib) {
-  std::string error;
-  GpuRig* r = rig(error);
-  if (r == nullptr) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
+  GpuRig* r = rig(state);
+  if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
   const std::uint64_t bytes = mib << 20;
   if (bytes > static_cast<std::uint64_t>(info.maxShaderStorageBlockSize)) {
@@ -352,6 +344,7 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
                             .c_str());
     return;
   }
+  std::string error;
   if (!r->copy) r->copy = copyProgram(error);
   if (!r->copy) {
     state.SkipWithError(error.c_str());

@@ -119,6 +119,17 @@ std::optional<std::uint32_t> optionalGroup(TableReader& table, std::string_view 
 
 // ---- [navigation] ----
 
+// Cells on each side of the grid rasterised from the obstacles (x by z): floor + 1, so that the
+// world's far edges lie on the grid too. Doubles, so that a tiny cell size is checked, not wrapped.
+struct RasterSides {
+  double width;
+  double height;
+};
+RasterSides rasterSides(const sim::ModelParams& model, float cellSize) {
+  const glm::vec3 size = model.worldSize();
+  return {std::floor(size.x / cellSize) + 1.0, std::floor(size.z / cellSize) + 1.0};
+}
+
 // A relative data path: beside the scene file, then in each data directory in turn; fails naming
 // every place tried.
 std::filesystem::path findDataFile(TableReader& table, std::string_view key, const std::string& name,
@@ -174,8 +185,8 @@ std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const s
                  "obstacles)");
     const float clearance = nonNegative(table, "clearance", kDefaultClearance);
     table.finish();
-    const glm::vec3 size = scene.model.worldSize();
-    const double cells = std::max(std::floor(size.x / *cellSize), std::floor(size.z / *cellSize)) + 1.0;
+    const RasterSides sides = rasterSides(scene.model, *cellSize);
+    const double cells = std::max(sides.width, sides.height);
     if (cells > GridMap::kMaxSide)
       table.fail("cell_size", fmt::format("too small: the grid would have {} cells on a side (at most {})", cells,
                                           GridMap::kMaxSide));
@@ -378,14 +389,11 @@ GridPlacement coveringPlacement(const sim::ModelParams& model, const GridMap& ma
 
 NavigationGrid rasterizeObstacles(const sim::ModelParams& model, const std::vector<sim::Obstacle>& obstacles,
                                   float cellSize, float clearance) {
-  const glm::vec3 size = model.worldSize();
-  // floor + 1 cells, so that the world's far edges lie on the grid too.
-  const double width = std::floor(size.x / cellSize) + 1.0;
-  const double height = std::floor(size.z / cellSize) + 1.0;
-  if (width > GridMap::kMaxSide || height > GridMap::kMaxSide)
+  const RasterSides sides = rasterSides(model, cellSize);
+  if (sides.width > GridMap::kMaxSide || sides.height > GridMap::kMaxSide)
     throw std::invalid_argument("rasterizeObstacles: the grid would exceed GridMap::kMaxSide cells on a side");
   NavigationGrid grid;
-  grid.map = GridMap(static_cast<std::int32_t>(width), static_cast<std::int32_t>(height));
+  grid.map = GridMap(static_cast<std::int32_t>(sides.width), static_cast<std::int32_t>(sides.height));
   grid.placement.origin = glm::vec2(model.worldMin.x, model.worldMin.z);
   grid.placement.cellSize = cellSize;
   for (const sim::Obstacle& obstacle : obstacles) {

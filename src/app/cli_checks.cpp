@@ -1,23 +1,22 @@
 #include "app/cli_checks.hpp"
 
-#include <charconv>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "gpu/context.hpp"
 #include "sim/error.hpp"
+#include "sim/parse_number.hpp"
 
 namespace murmur::app {
 
 CLI::Validator integerIn(std::int64_t lo, std::int64_t hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {
-        std::int64_t value = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || error != std::errc() || end != text.data() + text.size())
-          return fmt::format("'{}' is not an integer in [{}, {}]", text, lo, hi);
-        if (value < lo || value > hi) return fmt::format("{} is not in [{}, {}]", text, lo, hi);
+        const std::optional<std::int64_t> value = sim::parseNumber<std::int64_t>(text);
+        if (!value) return fmt::format("'{}' is not an integer in [{}, {}]", text, lo, hi);
+        if (*value < lo || *value > hi) return fmt::format("{} is not in [{}, {}]", text, lo, hi);
         return "";
       },
       fmt::format("INT in [{} - {}]", lo, hi));

@@ -105,6 +105,18 @@ class Preprocessor {
   PreprocessedShader out_;
 };
 
+// The info log of a shader (glGetShaderiv, glGetShaderInfoLog) or a program (glGetProgramiv,
+// glGetProgramInfoLog), up to its terminating NUL.
+template <class GetParameter, class GetLog>
+std::string infoLog(GLuint object, GetParameter getParameter, GetLog getLog) {
+  GLint logLength = 0;
+  getParameter(object, GL_INFO_LOG_LENGTH, &logLength);
+  std::string log(static_cast<std::size_t>(std::max(logLength, 1)), '\0');
+  getLog(object, logLength, nullptr, log.data());
+  log.resize(std::strlen(log.c_str()));
+  return log;
+}
+
 GLuint compileStage(GLenum stage, const PreprocessedShader& source) {
   const GLuint shader = glCreateShader(stage);
   const char* text = source.text.c_str();
@@ -114,12 +126,8 @@ GLuint compileStage(GLenum stage, const PreprocessedShader& source) {
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (ok == GL_TRUE) return shader;
-  GLint logLength = 0;
-  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &logLength);
-  std::string log(static_cast<std::size_t>(std::max(logLength, 1)), '\0');
-  glGetShaderInfoLog(shader, logLength, nullptr, log.data());
+  const std::string log = infoLog(shader, glGetShaderiv, glGetShaderInfoLog);
   glDeleteShader(shader);
-  log.resize(std::strlen(log.c_str()));
   std::string message = rewriteShaderLog(log, source.files);
   // The location of the first error, for ShaderError::file()/line().
   static const std::regex location(R"((shaders/[^:\s]+):(\d+):)");
@@ -145,12 +153,8 @@ Program link(const std::vector<GLuint>& shaders, const std::string& what) {
   GLint ok = GL_FALSE;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (ok == GL_TRUE) return Program(program, what);
-  GLint logLength = 0;
-  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &logLength);
-  std::string log(static_cast<std::size_t>(std::max(logLength, 1)), '\0');
-  glGetProgramInfoLog(program, logLength, nullptr, log.data());
+  std::string log = infoLog(program, glGetProgramiv, glGetProgramInfoLog);
   glDeleteProgram(program);
-  log.resize(std::strlen(log.c_str()));
   while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
   throw ShaderError(what + ": link error: " + log, what, 0);
 }

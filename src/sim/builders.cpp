@@ -23,6 +23,21 @@ glm::vec3 randomDirection(Pcg32& rng, int dims) {
   }
 }
 
+// A wrap-around world of `count` boids: a cube of the given side (in 2D a square, 2R high), every
+// boid within R counting (fov 360, as in OpenSteer's boids plugin). The fixed-density benchmark
+// scenes differ only in the side.
+Scene wrapAroundBox(std::uint32_t count, int dims, float side) {
+  Scene scene;
+  scene.count = count;
+  scene.model.dims = dims;
+  scene.model.boundary = Boundary::Wrap;
+  scene.model.fovDegrees = 360.0f;
+  const float height = dims == 3 ? side : 2.0f * scene.model.perceptionRadius;
+  scene.model.worldMin = glm::vec3(-0.5f * side, -0.5f * height, -0.5f * side);
+  scene.model.worldMax = glm::vec3(0.5f * side, 0.5f * height, 0.5f * side);
+  return scene;
+}
+
 }  // namespace
 
 FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
@@ -118,39 +133,23 @@ Scene defaultDensityScene(std::uint32_t count, int dims) {
 }
 
 Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims) {
-  Scene scene;
-  scene.count = count;
-  scene.model.dims = dims;
-  scene.model.boundary = Boundary::Wrap;
-  scene.model.fovDegrees = 360.0f;  // every boid within R counts, as in OpenSteer's boids plugin
-  const float r = scene.model.perceptionRadius;
+  const float r = ModelParams{}.perceptionRadius;
   // density * (ball of radius R) = neighbours, with a cube (or square) world holding `count` boids;
   // never smaller than 2R per side (the minimum-image rule).
   const double ball = dims == 3 ? 4.0 / 3.0 * std::numbers::pi * r * r * r : std::numbers::pi * r * r;
   const double volume = static_cast<double>(count) * ball / static_cast<double>(neighbours);
   const float side = std::max(2.0f * r, static_cast<float>(dims == 3 ? std::cbrt(volume) : std::sqrt(volume)));
-  const float height = dims == 3 ? side : 2.0f * r;
-  scene.model.worldMin = glm::vec3(-0.5f * side, -0.5f * height, -0.5f * side);
-  scene.model.worldMax = glm::vec3(0.5f * side, 0.5f * height, 0.5f * side);
-  return scene;
+  return wrapAroundBox(count, dims, side);
 }
 
 Scene fixedCandidateScene(std::uint32_t count, float candidates, int dims) {
-  Scene scene;
-  scene.count = count;
-  scene.model.dims = dims;
-  scene.model.boundary = Boundary::Wrap;
-  scene.model.fovDegrees = 360.0f;
-  const float r = scene.model.perceptionRadius;
+  const float r = ModelParams{}.perceptionRadius;
   const double neighbourhood = dims == 3 ? 27.0 : 9.0;  // cells around a boid, its own included
   const double cellsInWorld = neighbourhood * static_cast<double>(count) / static_cast<double>(candidates);
   const double perAxis = std::round(dims == 3 ? std::cbrt(cellsInWorld) : std::sqrt(cellsInWorld));
   const float cellWidth = r * (1.0f + 1e-4f);
   const float side = static_cast<float>(std::max(1.0, perAxis)) * cellWidth;
-  const float height = dims == 3 ? side : 2.0f * r;
-  scene.model.worldMin = glm::vec3(-0.5f * side, -0.5f * height, -0.5f * side);
-  scene.model.worldMax = glm::vec3(0.5f * side, 0.5f * height, 0.5f * side);
-  return scene;
+  return wrapAroundBox(count, dims, side);
 }
 
 Scene defaultWorldScene(std::uint32_t count, int dims) {

@@ -1,7 +1,7 @@
 #pragma once
 // The one reader of numbers in text: state CSVs (sim/state_csv), MovingAI maps and scenarios
-// (ai/movingai) and command-line values (murmur path). Strict, so that every reader rejects the same
-// things; the caller names the file, line and key in its error.
+// (ai/movingai) and command-line values (murmur path's points, the integer options). Strict, so that
+// every reader rejects the same things; the caller names the file, line and key in its error.
 #include <charconv>
 #include <optional>
 #include <string_view>

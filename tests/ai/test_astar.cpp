@@ -11,9 +11,12 @@
 #include <gtest/gtest.h>
 
 #include "ai/nav.hpp"
+#include "random_map.hpp"
 
 namespace murmur::ai {
 namespace {
+
+using test::randomMap;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -50,15 +53,6 @@ std::vector<double> dijkstra(const GridMap& map, Cell start, Connectivity connec
     }
   }
   return distance;
-}
-
-GridMap randomMap(std::mt19937& random, std::int32_t width, std::int32_t height, double blockedShare) {
-  GridMap map(width, height);
-  std::bernoulli_distribution blocked(blockedShare);
-  for (std::int32_t y = 0; y < height; ++y)
-    for (std::int32_t x = 0; x < width; ++x)
-      if (blocked(random)) map.setPassable(Cell{x, y}, false);
-  return map;
 }
 
 // Returns a failure message, or "" when path is a valid path from start to goal under the rules.

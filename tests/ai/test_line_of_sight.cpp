@@ -9,10 +9,13 @@
 #include <gtest/gtest.h>
 
 #include "ai/nav.hpp"
+#include "random_map.hpp"
 #include "sim/walls.hpp"
 
 namespace murmur::ai {
 namespace {
+
+using test::randomMap;
 
 // t-interval ends as fractions numerator / denominator (denominator > 0), compared exactly.
 struct Fraction {
@@ -55,15 +58,6 @@ bool bruteForceLineOfSight(const GridMap& map, Cell a, Cell b) {
     for (std::int32_t x = std::min(a.x, b.x) - 1; x <= std::max(a.x, b.x) + 1; ++x)
       if (!map.passable(Cell{x, y}) && segmentMeetsCell(a, b, Cell{x, y})) return false;
   return true;
-}
-
-GridMap randomMap(std::mt19937& random, std::int32_t width, std::int32_t height, double blockedShare) {
-  GridMap map(width, height);
-  std::bernoulli_distribution blocked(blockedShare);
-  for (std::int32_t y = 0; y < height; ++y)
-    for (std::int32_t x = 0; x < width; ++x)
-      if (blocked(random)) map.setPassable(Cell{x, y}, false);
-  return map;
 }
 
 TEST(LineOfSight, CornersAndWalls) {
