@@ -22,6 +22,7 @@
 #include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "sim/error.hpp"
+#include "sim/install_dirs.hpp"
 
 namespace {
 
@@ -40,11 +41,12 @@ const ScenarioSet& scenarioSet(const std::string& scenarioFile) {
   auto [slot, added] = cache.try_emplace(scenarioFile);
   ScenarioSet& set = slot->second;
   if (!added) return set;
-  // The environment's MURMUR_DATA_DIR (a bundle far from the build tree) before the built-in one.
+  // The environment's MURMUR_DATA_DIR, else share/murmur/data found from the program's own path (in a
+  // build tree a link to the configured data directory); no path is compiled in.
   const char* dataDir = std::getenv("MURMUR_DATA_DIR");
-  const std::filesystem::path file =
-      std::filesystem::path(dataDir != nullptr && *dataDir != '\0' ? dataDir : MURMUR_DATA_DIR) / "movingai" /
-      scenarioFile;
+  const std::filesystem::path data =
+      dataDir != nullptr && *dataDir != '\0' ? std::filesystem::path(dataDir) : murmur::sim::shareDir() / "data";
+  const std::filesystem::path file = data / "movingai" / scenarioFile;
   try {
     set.scenarios = murmur::ai::loadMovingAiScenarios(file);
     if (set.scenarios.empty()) throw murmur::InputError(file.string(), 0, "", "no scenarios");

@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
-#include "app/install_dirs.hpp"
+#include "sim/install_dirs.hpp"
 #include "app/shell.hpp"
 
 namespace murmur::app {
@@ -88,7 +88,7 @@ std::optional<std::string> findPython(bool& withMatplotlib) {
 }
 
 fs::path reportScript() {
-  return shareDir() / "bench" / "report.py";
+  return sim::shareDir() / "bench" / "report.py";
 }
 
 // Google Benchmark writes a counter that is not a number (the cv of a counter whose mean is 0) as a
@@ -171,7 +171,7 @@ class BenchCommand final : public Command {
   }
 
   int run() override {
-    const fs::path bench = executableDir() / "murmur_bench";
+    const fs::path bench = sim::executableDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
     std::string base = shellQuoted(bench.string()) + " --sweep " + (quick_ ? "quick" : "standard");

@@ -9,7 +9,7 @@
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/demo_modes.hpp"
-#include "app/install_dirs.hpp"
+#include "sim/install_dirs.hpp"
 #include "app/window_context.hpp"
 #include "gpu/error.hpp"
 #include "sim/error.hpp"
@@ -22,7 +22,7 @@ namespace {
 std::string defaultScene() {
   const char* relative = "scenes/free.toml";
   if (std::filesystem::exists(relative)) return relative;
-  return (shareDir() / relative).string();
+  return (sim::shareDir() / relative).string();
 }
 
 class DemoCommand final : public Command {

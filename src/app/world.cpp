@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "app/cli_checks.hpp"
-#include "app/install_dirs.hpp"
+#include "sim/install_dirs.hpp"
 #include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
 
@@ -26,7 +26,7 @@ std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) 
   std::vector<std::filesystem::path> dirs;
   if (!options.dataDir.empty()) dirs.emplace_back(options.dataDir);
   if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
-  dirs.push_back(shareDir() / "data");
+  dirs.push_back(sim::shareDir() / "data");
   return dirs;
 }
 

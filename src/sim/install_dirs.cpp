@@ -1,8 +1,8 @@
-#include "app/install_dirs.hpp"
+#include "sim/install_dirs.hpp"
 
 #include <system_error>
 
-namespace murmur::app {
+namespace murmur::sim {
 
 std::filesystem::path executableDir() {
   std::error_code error;
@@ -16,4 +16,4 @@ std::filesystem::path shareDir() {
   return std::filesystem::is_directory(bundle, error) ? bundle : executableDir() / "share" / "murmur";
 }
 
-}  // namespace murmur::app
+}  // namespace murmur::sim
