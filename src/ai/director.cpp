@@ -523,9 +523,9 @@ const HearingParams& AgentDirector::hearing(std::size_t agent) const {
   return runtime_->agents.at(agent).hearing;
 }
 
-Action AgentDirector::action(std::size_t agent) const {
+std::optional<Action> AgentDirector::action(std::size_t agent) const {
   const Agent& state = runtime_->agents.at(agent);
-  if (state.kind == AgentKind::Player) throw std::invalid_argument("AgentDirector::action: a player has no state machine");
+  if (state.kind == AgentKind::Player) return std::nullopt;  // no state machine
   return currentState(state).spec().action;
 }
 

@@ -94,8 +94,8 @@ class AgentDirector {
   std::string_view stateName(std::size_t agent) const;
   const SightParams& sight(std::size_t agent) const;
   const HearingParams& hearing(std::size_t agent) const;
-  // The current state's action; std::invalid_argument for a player (it has no state machine).
-  Action action(std::size_t agent) const;
+  // The current state's action; nullopt for a player (it has no state machine).
+  std::optional<Action> action(std::size_t agent) const;
   // Where the current action steered to (or away from) in the last update: a patrol waypoint, the
   // state's point or the target's position; nullopt for rest, wander, or an action with no target yet.
   std::optional<glm::vec3> goal(std::size_t agent) const;

@@ -67,12 +67,12 @@ inline OrderedJson agentsJson(const ai::AgentDirector* director) {
                     {"position", jsonVector(target->position)},
                     {"perceived_now", target->perceivedNow}};
     const bool leader = director->kind(i) == ai::AgentKind::Leader;
-    const bool player = director->kind(i) == ai::AgentKind::Player;  // no state machine, no action
+    const std::optional<ai::Action> action = director->action(i);  // none for a player
     out.push_back({{"name", director->name(i)},
                    {"kind", ai::toString(director->kind(i))},
                    {"group", leader ? OrderedJson(director->group(i)) : OrderedJson(nullptr)},
                    {"state", director->stateName(i)},
-                   {"action", player ? OrderedJson(nullptr) : OrderedJson(ai::toString(director->action(i)))},
+                   {"action", action ? OrderedJson(ai::toString(*action)) : OrderedJson(nullptr)},
                    {"position", jsonVector(director->position(i))},
                    {"velocity", jsonVector(director->velocity(i))},
                    {"goal", optionalVector(director->goal(i))},

@@ -86,7 +86,8 @@ TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
     SCOPED_TRACE("agent " + std::to_string(i));
     EXPECT_EQ(agent.at("kind"), i < 3 ? "leader" : "predator");
     EXPECT_EQ(agent.at("state"), std::string(director.stateName(i)));
-    EXPECT_EQ(agent.at("action"), std::string(ai::toString(director.action(i))));
+    ASSERT_TRUE(director.action(i).has_value());
+    EXPECT_EQ(agent.at("action"), std::string(ai::toString(*director.action(i))));
     EXPECT_EQ(vectorOf(agent.at("position")), director.position(i));
     EXPECT_EQ(vectorOf(agent.at("velocity")), director.velocity(i));
     if (i < 3) {
