@@ -41,11 +41,9 @@ const ScenarioSet& scenarioSet(const std::string& scenarioFile) {
   auto [slot, added] = cache.try_emplace(scenarioFile);
   ScenarioSet& set = slot->second;
   if (!added) return set;
-  // The environment's MURMUR_DATA_DIR, else share/murmur/data found from the program's own path (in a
-  // build tree a link to the configured data directory); no path is compiled in.
-  const char* dataDir = std::getenv("MURMUR_DATA_DIR");
-  const std::filesystem::path data =
-      dataDir != nullptr && *dataDir != '\0' ? std::filesystem::path(dataDir) : murmur::sim::shareDir() / "data";
+  // The first of the data directories: $MURMUR_DATA_DIR, else share/murmur/data found from the
+  // program's own path; no path is compiled in.
+  const std::filesystem::path data = murmur::sim::dataDirectories().front();
   const std::filesystem::path file = data / "movingai" / scenarioFile;
   try {
     set.scenarios = murmur::ai::loadMovingAiScenarios(file);

@@ -112,8 +112,8 @@ void DemoSession::updateOverlay() {
     overlay.senses.push_back(render::horizontalCircle(position, director->hearing(i).range, colour));
     overlay.labels.push_back({position, std::string(director->stateName(i)), colour});
   }
-  labels_ = overlay.labels;
   renderer_.setOverlay(overlay);
+  labels_ = std::move(overlay.labels);  // the renderer draws no text
   overlayCurrent_ = true;
 }
 

@@ -1,6 +1,6 @@
 #include "app/world.hpp"
 
-#include <cstdlib>
+#include <utility>
 
 #include "app/cli_checks.hpp"
 #include "sim/install_dirs.hpp"
@@ -25,8 +25,7 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) {
   std::vector<std::filesystem::path> dirs;
   if (!options.dataDir.empty()) dirs.emplace_back(options.dataDir);
-  if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
-  dirs.push_back(sim::shareDir() / "data");
+  for (std::filesystem::path& dir : sim::dataDirectories()) dirs.push_back(std::move(dir));
   return dirs;
 }
 

@@ -1,5 +1,6 @@
 #include "sim/install_dirs.hpp"
 
+#include <cstdlib>
 #include <system_error>
 
 namespace murmur::sim {
@@ -14,6 +15,13 @@ std::filesystem::path shareDir() {
   const std::filesystem::path bundle = (executableDir() / ".." / "share" / "murmur").lexically_normal();
   std::error_code error;
   return std::filesystem::is_directory(bundle, error) ? bundle : executableDir() / "share" / "murmur";
+}
+
+std::vector<std::filesystem::path> dataDirectories() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
+  dirs.push_back(shareDir() / "data");
+  return dirs;
 }
 
 }  // namespace murmur::sim

@@ -5,6 +5,7 @@
 // bin/murmur with share/murmur/ beside bin/, a build tree has murmur with share/murmur/ beside it
 // (src/CMakeLists.txt lays it out at build time). An unpacked bundle works wherever it lies.
 #include <filesystem>
+#include <vector>
 
 namespace murmur::sim {
 
@@ -13,5 +14,9 @@ std::filesystem::path executableDir();
 // executableDir()/../share/murmur (a bundle) when it exists, else executableDir()/share/murmur (a
 // build tree; it may not exist either).
 std::filesystem::path shareDir();
+// Where data files (the MovingAI maps) are looked for when no option names a place, in order:
+// $MURMUR_DATA_DIR when set, then shareDir()/data (in a build tree a link to the configured data
+// directory).
+std::vector<std::filesystem::path> dataDirectories();
 
 }  // namespace murmur::sim

@@ -56,12 +56,12 @@ void World::switchBackend(std::unique_ptr<FlockBackend> backend) {
 }
 
 void World::tick() {
-  // Without agents nothing is perceived (the summaries and the query are read-backs on the GPU).
-  if (director_) steerAgents(perceive());
+  steerAgents(perceive());
   stepFlock();
 }
 
 AgentPerception World::perceive() {
+  // Without agents nothing is perceived (the summaries and the query are read-backs on the GPU).
   if (!director_) return {};
   return {backend_->groupSummaries(),
           backend_->nearestBoids(director_->probes(), ai::AgentDirector::kPerceivedBoids)};
