@@ -56,8 +56,9 @@ double countCandidates(const sim::GridSpec& grid, const sim::FlockState& flock, 
   const std::size_t n = flock.size();
   if (n == 0) return 0.0;
   sim::CellOrder order;
-  const int threads = omp_get_max_threads();
-  order.build(grid, flock.position, threads);
+  sim::WorkerPool pool;
+  order.build(grid, flock.position, pool);
+  const int threads = pool.threads();
   std::uint64_t total = 0;
   const auto count = static_cast<std::int64_t>(n);
 #pragma omp parallel for num_threads(threads) reduction(+ : total) schedule(static)

@@ -4,7 +4,12 @@
 // the 27 cells around each boid, counted once per case on the host; all pairs: N - 1 a boid).
 #include <omp.h>
 
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -28,6 +33,7 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   for (int k = 0; k < kWarmupSteps; ++k) simulator.step(params, inputs, flock);  // sizes the scratch
   flock = prepared.flock;
   int episode = 0;
+  double gridSeconds = 0.0, stepSeconds = 0.0;
   for (auto _ : state) {
     if (episode == kEpisodeSteps) {
       state.PauseTiming();
@@ -36,9 +42,13 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
       state.ResumeTiming();
     }
     simulator.step(params, inputs, flock);
+    gridSeconds += simulator.lastStepTimes().grid;
+    stepSeconds += simulator.lastStepTimes().grid + simulator.lastStepTimes().forces;
     ++episode;
     benchmark::DoNotOptimize(flock.position.data());
   }
+  // The grid build's share of the step (the rest: forces and integration).
+  state.counters["grid_share"] = stepSeconds > 0.0 ? gridSeconds / stepSeconds : 0.0;
   const double candidates =
       search == sim::NeighbourSearch::Naive ? static_cast<double>(n) - 1.0 : prepared.candidatesPerBoid;
   setStepCounters(state, n, candidates, search == sim::NeighbourSearch::Naive ? 0u : prepared.cells);
@@ -133,6 +143,40 @@ void addLeaderFlagCost(int threads) {
         ->UseRealTime();
 }
 
+// A busy loop pinned to the last core while the case runs: another process holding a core, as on a
+// shared machine. The threaded step must not be slower there than the single-threaded one (no
+// thread spinning while it waits, no fixed share of the work stuck behind a descheduled thread).
+class BusyCore {
+ public:
+  BusyCore()
+      : spinner_([this] {
+          cpu_set_t set;
+          CPU_ZERO(&set);
+          CPU_SET(std::thread::hardware_concurrency() - 1, &set);
+          pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+          while (!stop_.load(std::memory_order_relaxed)) {
+          }
+        }) {}
+  ~BusyCore() {
+    stop_.store(true);
+    spinner_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread spinner_;
+};
+
+void addBusyCore(const Workload& workload, std::uint32_t n, int threads) {
+  benchmark::RegisterBenchmark(fmt::format("busy-core/{}/cpu/threads:{}/n:{}", workload.name, threads, n).c_str(),
+                               [&workload, n, threads](benchmark::State& state) {
+                                 const BusyCore busy;
+                                 runCpuSteps(state, workload, n, sim::NeighbourSearch::Grid, threads);
+                               })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
 }  // namespace
 
 void registerCpuBenchmarks() {
@@ -146,6 +190,9 @@ void registerCpuBenchmarks() {
     if (allThreads > 1)
       for (const std::uint32_t n : plan.allThreads) add(w, n, sim::NeighbourSearch::Grid, allThreads);
   }
+  if (allThreads > 1)
+    for (const std::uint32_t n : {16'000u, 64'000u})
+      for (const int threads : {1, allThreads}) addBusyCore(workload("neighbours18"), n, threads);
 }
 
 }  // namespace murmur::bench

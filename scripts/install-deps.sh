@@ -7,6 +7,7 @@ packages=(
   python3-glad                       # generates the GL/EGL loaders at build time
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri   # EGL + OpenGL (Mesa llvmpipe without a GPU)
   libglfw3-dev libimgui-dev          # the demo window and its panel
+  libhwy-dev                         # Google Highway: the CPU reference's SIMD candidate test
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
   nlohmann-json3-dev                 # murmur bench reads the benchmark JSON
   python3-matplotlib                 # bench/report.py's charts

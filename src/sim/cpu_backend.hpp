@@ -1,7 +1,7 @@
 #pragma once
 // The CPU reference of the model: exact float32 rules (rules.hpp) with two neighbour searches,
 // comparable side by side: all pairs (O(N^2)) and the uniform grid (cell order rebuilt each step,
-// OpenMP threads). Both visit candidates in cell order, so they give bit-identical results: any
+// sim::WorkerPool threads, candidates tested a vector at a time: sim/candidate_scan). Both visit candidates in cell order, so they give bit-identical results: any
 // difference is a neighbour the grid missed.
 #include <cstdint>
 #include <span>
@@ -14,6 +14,7 @@
 #include "sim/grid.hpp"
 #include "sim/nearest_boids.hpp"
 #include "sim/params.hpp"
+#include "sim/worker_pool.hpp"
 
 namespace murmur::sim {
 
@@ -23,7 +24,7 @@ std::string_view toString(NeighbourSearch search);
 
 class CpuSimulator {
  public:
-  // threads <= 0: all OpenMP threads.
+  // threads <= 0: one per hardware thread.
   explicit CpuSimulator(NeighbourSearch search, int threads = 0);
 
   // One synchronous step of every boid (state is read whole, then replaced).
@@ -35,8 +36,16 @@ class CpuSimulator {
   // grid's, as before any step). The GPU pipeline answers the same from its own grid.
   NearestBoids nearestBoids(const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) const;
 
+  // Where the last step's wall time went: building the grid (cell order and the cell-ordered
+  // copies) and the rest (forces, integration, the heading pass), seconds.
+  struct StepTimes {
+    double grid = 0.0;
+    double forces = 0.0;
+  };
+  StepTimes lastStepTimes() const { return times_; }
+
   NeighbourSearch search() const { return search_; }
-  int threads() const { return threads_; }
+  int threads() const { return pool_.threads(); }
 
  private:
   void stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state);
@@ -45,15 +54,15 @@ class CpuSimulator {
   void sortByCell(const ModelParams& params, const FlockState& state);
 
   NeighbourSearch search_;
-  int threads_;
+  WorkerPool pool_;
+  StepTimes times_;
   // Scratch reused between steps (no allocation per step once sized).
   std::vector<glm::vec3> heading_;
   std::vector<glm::vec3> nextPosition_, nextVelocity_;
   GridSpec grid_;  // of the last step
   CellOrder cells_;
-  // Positions in cell order, one array per axis, plus kPadding infinities so that the distance
-  // test may read blocks of four past the last boid.
-  static constexpr std::size_t kPadding = 4;
+  // Positions in cell order, one array per axis, plus kScanPadding infinities so that the
+  // candidate scan may read a vector past the last boid.
   std::vector<float> sortedX_, sortedY_, sortedZ_;
   std::vector<glm::vec3> sortedHeading_;
   std::vector<std::uint32_t> sortedGroup_;

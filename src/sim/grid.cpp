@@ -1,5 +1,7 @@
 #include "sim/grid.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <limits>
 
 namespace murmur::sim {
@@ -32,20 +34,57 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
   return grid;
 }
 
-void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions, int threads) {
+void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool) {
   const std::size_t n = positions.size();
   const std::uint32_t cellCount = grid.cellCount();
+  constexpr std::size_t kCellChunk = 1u << 14;
+  const std::size_t boidChunkSize = boidChunk(n, 2048);
+  const std::size_t cellChunk = n < kParallelMinBoids ? std::size_t(cellCount) + 1 : kCellChunk;
   cellOf.resize(n);
-#pragma omp parallel for num_threads(threads) if(n >= kParallelMinBoids) schedule(static)
-  for (std::size_t i = 0; i < n; ++i) cellOf[i] = grid.cellIndex(grid.cellCoord(positions[i]));
-  cellStart.assign(std::size_t(cellCount) + 1, 0u);
-  for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
-  for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
+  cellStart.resize(std::size_t(cellCount) + 1);
+  pool.forChunks(cellStart.size(), cellChunk, [&](std::size_t begin, std::size_t end) {
+    std::fill(cellStart.begin() + std::ptrdiff_t(begin), cellStart.begin() + std::ptrdiff_t(end), 0u);
+  });
+  // Counts in cellStart[c + 1]; atomic increments, so any thread may count any boid.
+  pool.forChunks(n, boidChunkSize, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t cell = grid.cellIndex(grid.cellCoord(positions[i]));
+      cellOf[i] = cell;
+      std::atomic_ref<std::uint32_t>(cellStart[cell + 1]).fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  // Exclusive scan of the counts, by blocks: each block's total, the totals scanned, then each
+  // block scanned from its offset.
+  const std::size_t blocks = (cellStart.size() + cellChunk - 1) / cellChunk;
+  blockTotal_.assign(blocks + 1, 0u);
+  pool.forChunks(cellStart.size(), cellChunk, [&](std::size_t begin, std::size_t end) {
+    std::uint32_t total = 0;
+    for (std::size_t c = begin; c < end; ++c) total += cellStart[c];
+    blockTotal_[begin / cellChunk + 1] = total;
+  });
+  for (std::size_t b = 0; b < blocks; ++b) blockTotal_[b + 1] += blockTotal_[b];
+  pool.forChunks(cellStart.size(), cellChunk, [&](std::size_t begin, std::size_t end) {
+    std::uint32_t running = blockTotal_[begin / cellChunk];
+    for (std::size_t c = begin; c < end; ++c) running = cellStart[c] += running;
+  });
+  // Each boid takes the next free slot of its cell (cellStart doubles as the cursor, so no second
+  // table of cellCount entries), in whatever order the threads reach them...
   order.resize(n);
-  // cellStart doubles as the cursor (no second table of cellCount entries to allocate and fill):
-  // after the placement each entry has advanced to the next cell's start, so shifting the table
-  // up by one restores the starts.
-  for (std::size_t i = 0; i < n; ++i) order[cellStart[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+  pool.forChunks(n, boidChunkSize, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t slot = std::atomic_ref<std::uint32_t>(cellStart[cellOf[i]]).fetch_add(1, std::memory_order_relaxed);
+      order[slot] = static_cast<std::uint32_t>(i);
+    }
+  });
+  // ...then every cursor has advanced to the next cell's start: shifting the table up by one
+  // restores the starts, and sorting each cell's few ids makes the order stable in id, the same for
+  // any thread count and for the serial counting sort.
+  pool.forChunks(cellCount, cellChunk, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t c = begin; c < end; ++c) {
+      const std::uint32_t first = c == 0 ? 0u : cellStart[c - 1];
+      std::sort(order.begin() + first, order.begin() + cellStart[c]);
+    }
+  });
   std::copy_backward(cellStart.begin(), cellStart.end() - 1, cellStart.end());
   cellStart[0] = 0;
 }

@@ -7,12 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/params.hpp"
+#include "sim/worker_pool.hpp"
 
 namespace murmur::sim {
 
@@ -49,9 +51,12 @@ inline constexpr std::uint32_t kDefaultMaxCells = 1u << 24;
 inline constexpr float kMaxCellWidening = 4.0f;
 GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells = kDefaultMaxCells);
 
-// Below this many boids a step runs on one thread: forking and joining OpenMP threads costs more
-// than the work (and idle threads spinning at barriers starve everything else on a busy machine).
+// Below this many boids a step runs on one thread: waking and joining the workers costs more than
+// the work.
 inline constexpr std::size_t kParallelMinBoids = 4096;
+// The chunk a loop over n boids hands each thread at a time: all of them (one thread) below
+// kParallelMinBoids.
+inline std::size_t boidChunk(std::size_t n, std::size_t chunk) { return n < kParallelMinBoids ? n : chunk; }
 
 // Boids sorted by cell: a counting sort, stable in id, so every sum over neighbours visits them in
 // the same order whatever the thread count.
@@ -60,7 +65,12 @@ struct CellOrder {
   std::vector<std::uint32_t> cellStart;  // per cell: first sorted slot; cellCount + 1 entries
   std::vector<std::uint32_t> order;      // per sorted slot: the boid id
 
-  void build(const GridSpec& grid, std::span<const glm::vec3> positions, int threads);
+  // On the pool's threads; the result never depends on their number (ids are placed in any
+  // order, then sorted within each cell).
+  void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool);
+
+ private:
+  std::vector<std::uint32_t> blockTotal_;  // build's scratch: the scan's per-block totals
 };
 
 // Neighbour cells along one axis, as runs of consecutive cell coordinates [first, last].
@@ -82,9 +92,11 @@ AxisRuns neighbourRuns(int c, int cells, bool wrap);
 
 // Calls visit(beginSlot, endSlot, imaged) for each run of sorted slots in the cells around c
 // (3x3x3; in 2D 3x3), each cell exactly once even when a wrapped axis has fewer than 3 cells.
-template <class Visit>
-void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims,
-                           Visit&& visit) {
+// keepRow(y, z, imaged) may leave out a whole row of cells (a run along x); every row is kept by
+// default.
+template <class Visit, class KeepRow>
+void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims, Visit&& visit,
+                           KeepRow&& keepRow) {
   const AxisRuns xs = neighbourRuns(c.x, grid.cells.x, grid.wrap);
   // In 2D the y axis is inactive (one cell, every d.y = 0): it never needs the image.
   const AxisRuns ys = neighbourRuns(c.y, grid.cells.y, grid.wrap && dims == 3);
@@ -93,11 +105,48 @@ void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::iv
   for (int iz = 0; iz < zs.count; ++iz)
     for (int z = zs.runs[iz].first; z <= zs.runs[iz].last; ++z)
       for (int iy = 0; iy < ys.count; ++iy)
-        for (int y = ys.runs[iy].first; y <= ys.runs[iy].last; ++y)
+        for (int y = ys.runs[iy].first; y <= ys.runs[iy].last; ++y) {
+          if (!keepRow(y, z, ys.runs[iy].imaged || zs.runs[iz].imaged)) continue;
           for (int ix = 0; ix < xs.count; ++ix)
             visit(cellStart[grid.cellIndex({xs.runs[ix].first, y, z})],
                   cellStart[grid.cellIndex({xs.runs[ix].last, y, z}) + 1],
                   xs.runs[ix].imaged || ys.runs[iy].imaged || zs.runs[iz].imaged);
+        }
 }
+
+template <class Visit>
+void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims, Visit&& visit) {
+  forEachNeighbourRange(grid, order, c, dims, std::forward<Visit>(visit), [](int, int, bool) { return true; });
+}
+
+// Whether a row of cells (y, z; a run along x) may hold a boid within `reach` of p: false only
+// when the row's slab lies wholly farther, by a margin that float rounding of the cell bounds and
+// of the offsets cannot cross, so leaving such rows out changes no result. The edge cells of an
+// axis extend to infinity (cellCoord clamps a boid outside the world into them); imaged rows
+// (across a wrap seam) are always kept.
+class RowReach {
+ public:
+  RowReach(const GridSpec& grid, glm::vec3 p, float reach, int dims)
+      : grid_(grid), p_(p), reach2_(double(reach) * double(reach) * (1.0 + 1e-4)), planar_(dims == 2) {}
+  bool operator()(int y, int z, bool imaged) const {
+    if (imaged) return true;
+    const double gy = planar_ ? 0.0 : gap(1, y), gz = gap(2, z);
+    return gy * gy + gz * gz <= reach2_;
+  }
+
+ private:
+  // Distance from p to the slab of cell index c on axis k, less a slack for rounding.
+  double gap(int k, int c) const {
+    const double size = grid_.cellSize[k], origin = grid_.origin[k], x = p_[k];
+    const double slack = 1e-5 * (std::abs(origin) + std::abs(x) + size);
+    const double lo = c == 0 ? -INFINITY : origin + c * size - slack;
+    const double hi = c == grid_.cells[k] - 1 ? INFINITY : origin + (c + 1) * size + slack;
+    return x < lo ? lo - x : x > hi ? x - hi : 0.0;
+  }
+  const GridSpec& grid_;
+  glm::vec3 p_;
+  double reach2_;
+  bool planar_;
+};
 
 }  // namespace murmur::sim

@@ -1,8 +1,8 @@
 #include "sim/metrics.hpp"
 
-#include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -95,8 +95,9 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   // (a step's grid of up to 2^24 cells, allocated afresh, cost more than the whole summary).
   const GridSpec grid = makeGridSpec(
       params, static_cast<std::uint32_t>(std::min<std::size_t>(n * kSummaryCellsPerBoid, kDefaultMaxCells)));
+  WorkerPool pool;
   CellOrder cells;
-  cells.build(grid, state.position, omp_get_max_threads());
+  cells.build(grid, state.position, pool);
   // Positions, headings and groups in cell order, and the boids visited in that order: neighbouring
   // boids are read contiguously and stay in cache from one boid to the next.
   std::vector<glm::vec3> sortedPositions(n), sortedHeadings(n);
@@ -108,13 +109,13 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
     sortedGroups[s] = state.group[i];
   }
   std::vector<double> polarization(n), nearest(n);  // per boid id
-  std::uint64_t nonFinite = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : nonFinite) if(n >= kParallelMinBoids)
-  for (std::size_t slot = 0; slot < n; ++slot) {
+  std::atomic<std::uint64_t> nonFinite{0};
+  pool.forChunks(n, boidChunk(n, 256), [&](std::size_t first, std::size_t last) {
+  for (std::size_t slot = first; slot < last; ++slot) {
     const std::uint32_t i = cells.order[slot];
     const glm::vec3 pi = sortedPositions[slot];
     const glm::vec3 vi = state.velocity[i];
-    if (!std::isfinite(pi.x + pi.y + pi.z + vi.x + vi.y + vi.z)) ++nonFinite;
+    if (!std::isfinite(pi.x + pi.y + pi.z + vi.x + vi.y + vi.z)) nonFinite.fetch_add(1, std::memory_order_relaxed);
     glm::dvec3 headingSum(sortedHeadings[slot]);
     std::size_t count = 1;
     float best2 = std::numeric_limits<float>::infinity();
@@ -140,6 +141,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
     polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
     nearest[i] = std::sqrt(double(best2));
   }
+  });
   double polarizationSum = 0.0, speedSum = 0.0, nearestSum = 0.0;
   std::size_t withNeighbours = 0;
   m.minSpeed = std::numeric_limits<double>::infinity();
@@ -162,7 +164,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   m.meanSpeed = speedSum / double(n);
   m.meanNearestDistance = n > 1 ? nearestSum / double(n) : 0.0;
   if (n < 2) m.minPairDistance = 0.0;
-  m.nonFinite = nonFinite;
+  m.nonFinite = nonFinite.load();
   return m;
 }
 

@@ -383,7 +383,8 @@ TEST(FlockPipeline, GridMatchesTheHostCellOrderIncludingMultiLevelScans) {
     const sim::GridSpec spec = sim::makeGridSpec(params);
     ASSERT_EQ(gpu.grid().cells, spec.cells);
     sim::CellOrder host;
-    host.build(spec, state.position, 1);
+    sim::WorkerPool serial(1);
+    host.build(spec, state.position, serial);
     EXPECT_EQ(grid.cellOf, host.cellOf);
     EXPECT_EQ(grid.cellStart, host.cellStart);
     EXPECT_EQ(grid.order, host.order);

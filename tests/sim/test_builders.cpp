@@ -21,7 +21,8 @@ Density measure(const Scene& scene) {
   const FlockState flock = spawnFlock(scene);
   const GridSpec grid = makeGridSpec(scene.model);
   CellOrder cells;
-  cells.build(grid, flock.position, 1);
+  WorkerPool serial(1);
+  cells.build(grid, flock.position, serial);
   const float r2 = scene.model.perceptionRadius * scene.model.perceptionRadius;
   const bool wrap = scene.model.boundary == Boundary::Wrap;
   std::uint64_t neighbours = 0, candidates = 0;

@@ -1,0 +1,70 @@
+#include "sim/worker_pool.hpp"
+
+#include <algorithm>
+
+namespace murmur::sim {
+
+WorkerPool::WorkerPool(int threads) {
+  const int wanted = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  workers_.reserve(static_cast<std::size_t>(wanted - 1));
+  for (int t = 1; t < wanted; ++t) workers_.emplace_back([this](std::stop_token stop) { workerLoop(stop); });
+}
+
+WorkerPool::~WorkerPool() {
+  for (std::jthread& worker : workers_) worker.request_stop();
+  published_.fetch_add(1, std::memory_order_release);  // wakes every sleeper to see the stop
+  published_.notify_all();
+  workers_.clear();  // joins
+}
+
+void WorkerPool::run(std::size_t n, std::size_t chunk, void* body, Invoke invoke) {
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  n_.store(n, std::memory_order_relaxed);
+  chunk_.store(chunk, std::memory_order_relaxed);
+  chunks_.store(chunks, std::memory_order_relaxed);
+  body_.store(body, std::memory_order_relaxed);
+  invoke_.store(invoke, std::memory_order_relaxed);
+  done_.store(0, std::memory_order_relaxed);
+  ++generation_;
+  claim_.store(std::uint64_t(generation_) << 32, std::memory_order_release);
+  published_.store(generation_, std::memory_order_release);
+  published_.notify_all();
+  work(generation_);
+  // Chunks still held by a worker: sleep until the last one is done (its thread may be waiting for
+  // a core; this thread gives its own up meanwhile).
+  for (std::size_t seen = done_.load(std::memory_order_acquire); seen < chunks;
+       seen = done_.load(std::memory_order_acquire))
+    done_.wait(seen, std::memory_order_acquire);
+}
+
+void WorkerPool::work(std::uint32_t generation) {
+  for (;;) {
+    std::uint64_t current = claim_.load(std::memory_order_acquire);
+    std::size_t index = 0;
+    for (;;) {
+      if (std::uint32_t(current >> 32) != generation) return;  // a newer loop: this one is over
+      index = std::size_t(current & 0xffffffffu);
+      if (index >= chunks_.load(std::memory_order_relaxed)) return;
+      if (claim_.compare_exchange_weak(current, current + 1, std::memory_order_acq_rel)) break;
+    }
+    // Holding an unfinished chunk of this generation keeps the loop (and its fields) alive.
+    const std::size_t chunk = chunk_.load(std::memory_order_relaxed);
+    const std::size_t chunks = chunks_.load(std::memory_order_relaxed);
+    const std::size_t begin = index * chunk;
+    invoke_.load(std::memory_order_relaxed)(body_.load(std::memory_order_relaxed), begin,
+                                            std::min(n_.load(std::memory_order_relaxed), begin + chunk));
+    if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) done_.notify_all();
+  }
+}
+
+void WorkerPool::workerLoop(std::stop_token stop) {
+  std::uint32_t seen = 0;
+  while (!stop.stop_requested()) {
+    published_.wait(seen, std::memory_order_acquire);
+    seen = published_.load(std::memory_order_acquire);
+    if (stop.stop_requested()) return;
+    work(seen);
+  }
+}
+
+}  // namespace murmur::sim

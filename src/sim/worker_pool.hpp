@@ -1,0 +1,69 @@
+#pragma once
+// The CPU reference's threads: a fixed set of workers that run the chunks of one loop at a time,
+// with the calling thread taking part.
+//
+// Why not OpenMP: its threads spin at the end of every loop (libgomp's wait policy can only be set
+// through the environment before the program starts, never from a library), and `schedule(static)`
+// hands each thread a fixed share. On a machine where another process holds a core, a worker that
+// is descheduled then stalls the whole step until the scheduler gives it a core back, while the
+// other thread burns its own core spinning: 2 threads ran 3.4x slower than 1 (issue 22). Here
+// chunks are claimed one at a time from a shared counter, so the thread that runs does all the
+// work that is left and a late thread delays the end by at most the chunk it holds; idle threads
+// sleep in the kernel (std::atomic::wait, a futex on Linux) and never spin.
+//
+// Results never depend on the thread count: loops given to forChunks must write disjoint outputs.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace murmur::sim {
+
+class WorkerPool {
+ public:
+  // threads <= 0: std::thread::hardware_concurrency(). A pool of 1 runs everything on the caller.
+  explicit WorkerPool(int threads = 0);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // body(begin, end) over [0, n) in chunks of at most `chunk` items, on every thread of the pool
+  // (the caller included); returns when every chunk has run. A loop of one chunk, or any loop on a
+  // pool of one thread, is one call body(0, n) on the caller. Not reentrant: one loop at a time.
+  template <class Body>
+  void forChunks(std::size_t n, std::size_t chunk, Body&& body) {
+    if (n == 0) return;
+    if (chunk == 0) chunk = 1;
+    if (workers_.empty() || n <= chunk) {
+      body(std::size_t{0}, n);
+      return;
+    }
+    run(n, chunk, &body, [](void* b, std::size_t begin, std::size_t end) { (*static_cast<Body*>(b))(begin, end); });
+  }
+
+ private:
+  using Invoke = void (*)(void*, std::size_t, std::size_t);
+  void run(std::size_t n, std::size_t chunk, void* body, Invoke invoke);
+  // Claims and runs chunks of the loop of `generation` until none is left.
+  void work(std::uint32_t generation);
+  void workerLoop(std::stop_token stop);
+
+  // The loop being run, written before its generation is published in claim_. Atomics (relaxed)
+  // because a thread that woke late may read them while the next loop writes them: it then fails
+  // to claim (the generation differs) and uses nothing it read.
+  std::atomic<std::size_t> n_{0}, chunk_{1}, chunks_{0};
+  std::atomic<void*> body_{nullptr};
+  std::atomic<Invoke> invoke_{nullptr};
+  // High 32 bits: the loop's generation; low 32 bits: the next chunk to claim. One word, so a
+  // thread that wakes late can never claim a chunk of a newer loop as one of the loop it saw.
+  std::atomic<std::uint64_t> claim_{0};
+  std::atomic<std::uint32_t> published_{0};  // the generation workers wait on
+  std::atomic<std::size_t> done_{0};         // chunks finished in the current loop
+  std::uint32_t generation_ = 0;
+  std::vector<std::jthread> workers_;
+};
+
+}  // namespace murmur::sim

@@ -1,0 +1,185 @@
+// The CPU reference's building blocks for threads and vectors: the worker pool, the grid's cell
+// order built on it, the rows of cells the grid search leaves out, and the vector candidate scan,
+// each against a plain serial computation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "sim/candidate_scan.hpp"
+#include "sim/grid.hpp"
+#include "sim/rules.hpp"
+#include "sim/worker_pool.hpp"
+
+namespace murmur::sim {
+namespace {
+
+TEST(WorkerPool, EveryItemRunsExactlyOnceOnAnyThreadCount) {
+  for (int threads : {1, 2, 3, 8}) {
+    WorkerPool pool(threads);
+    EXPECT_EQ(pool.threads(), threads);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{100003}}) {
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{64}, std::size_t{4096}}) {
+        std::vector<std::atomic<int>> hits(n);
+        std::atomic<std::size_t> longest{0};
+        pool.forChunks(n, chunk, [&](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) hits[i].fetch_add(1);
+          std::size_t seen = longest.load();
+          while (end - begin > seen && !longest.compare_exchange_weak(seen, end - begin)) {
+          }
+        });
+        // One thread runs the loop as one call; more split it into chunks.
+        if (threads > 1) {
+          EXPECT_LE(longest.load(), chunk);
+        }
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << threads << " " << n << " " << chunk << " " << i;
+      }
+    }
+  }
+}
+
+// Many short loops back to back: a worker that wakes late for one loop must never run a chunk of
+// the next as if it were the old one (the generation guards it).
+TEST(WorkerPool, ManyShortLoopsInARow) {
+  WorkerPool pool(3);
+  std::vector<std::uint64_t> sums(20000);
+  for (std::size_t loop = 0; loop < sums.size(); ++loop) {
+    std::atomic<std::uint64_t> sum{0};
+    pool.forChunks(64, 4, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) sum.fetch_add(i + loop);
+    });
+    sums[loop] = sum.load();
+  }
+  for (std::size_t loop = 0; loop < sums.size(); ++loop) ASSERT_EQ(sums[loop], 64 * 63 / 2 + 64 * loop) << loop;
+}
+
+ModelParams gridParams(int dims, Boundary boundary) {
+  ModelParams params;
+  params.dims = dims;
+  params.boundary = boundary;
+  params.worldMin = glm::vec3(-20.0f, dims == 2 ? 0.0f : -20.0f, -20.0f);
+  params.worldMax = glm::vec3(20.0f, dims == 2 ? 0.0f : 20.0f, 20.0f);
+  params.perceptionRadius = 3.0f;
+  return params;
+}
+
+std::vector<glm::vec3> randomPositions(std::size_t n, const ModelParams& params, unsigned seed, float spill) {
+  std::mt19937 rng(seed);
+  std::vector<glm::vec3> positions(n);
+  for (glm::vec3& p : positions)
+    for (int k = 0; k < 3; ++k) {
+      // Some boids a little outside the world: cellCoord clamps them into the edge cells.
+      std::uniform_real_distribution<float> axis(params.worldMin[k] - spill, params.worldMax[k] + spill);
+      p[k] = params.dims == 2 && k == 1 ? 0.0f : axis(rng);
+    }
+  return positions;
+}
+
+// The cell order is the stable counting sort by cell (ids increasing within a cell), whatever the
+// thread count; cellStart brackets each cell's ids.
+TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
+  const ModelParams params = gridParams(3, Boundary::Contain);
+  const GridSpec grid = makeGridSpec(params);
+  const std::vector<glm::vec3> positions = randomPositions(50000, params, 7, 2.0f);
+  std::vector<std::uint32_t> expected(positions.size());
+  std::iota(expected.begin(), expected.end(), 0u);
+  std::stable_sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return grid.cellIndex(grid.cellCoord(positions[a])) < grid.cellIndex(grid.cellCoord(positions[b]));
+  });
+  for (int threads : {1, 2, 5}) {
+    WorkerPool pool(threads);
+    CellOrder cells;
+    cells.build(grid, positions, pool);
+    EXPECT_EQ(cells.order, expected) << threads;
+    ASSERT_EQ(cells.cellStart.size(), std::size_t(grid.cellCount()) + 1);
+    EXPECT_EQ(cells.cellStart.back(), positions.size());
+    for (std::uint32_t c = 0; c < grid.cellCount(); ++c)
+      for (std::uint32_t s = cells.cellStart[c]; s < cells.cellStart[c + 1]; ++s)
+        ASSERT_EQ(cells.cellOf[cells.order[s]], c) << threads << " cell " << c;
+  }
+}
+
+// No boid within R lies in a row the grid search leaves out, and rows are left out (the test
+// would otherwise pass with a RowReach that keeps everything).
+TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
+  for (const auto& [dims, boundary] : {std::pair{3, Boundary::Contain}, std::pair{3, Boundary::Wrap},
+                                       std::pair{2, Boundary::Contain}}) {
+    const ModelParams params = gridParams(dims, boundary);
+    const GridSpec grid = makeGridSpec(params);
+    const float spill = boundary == Boundary::Wrap ? 0.0f : 2.0f;
+    const std::vector<glm::vec3> positions = randomPositions(20000, params, 11, spill);
+    WorkerPool pool(1);
+    CellOrder cells;
+    cells.build(grid, positions, pool);
+    const float r2 = params.perceptionRadius * params.perceptionRadius;
+    std::size_t leftOut = 0;
+    for (std::size_t i = 0; i < positions.size(); i += 7) {
+      const glm::vec3 p = positions[i];
+      const RowReach reach(grid, p, params.perceptionRadius, dims);
+      forEachNeighbourRange(grid, cells, grid.cellCoord(p), dims, [](std::uint32_t, std::uint32_t, bool) {},
+                            [&](int y, int z, bool imaged) {
+                              if (reach(y, z, imaged)) return true;
+                              ++leftOut;
+                              for (std::uint32_t s = 0; s < positions.size(); ++s) {
+                                const glm::ivec3 c = grid.cellCoord(positions[s]);
+                                if (c.y != y || c.z != z) continue;
+                                glm::vec3 d = positions[s] - p;
+                                if (boundary == Boundary::Wrap) d = minimumImage(d, params.worldSize());
+                                EXPECT_GE(glm::dot(d, d), r2) << "boid " << s << " within R of boid " << i;
+                              }
+                              return false;
+                            });
+    }
+    if (dims == 3) {
+      EXPECT_GT(leftOut, 0u) << "dims " << dims;
+    }
+  }
+}
+
+// The scan keeps exactly the candidates the scalar test keeps, with the same offsets, in slot
+// order, on every instruction set, for runs of every length and alignment, with and without the
+// minimum image.
+TEST(CandidateScan, EqualsTheScalarTestOnEveryInstructionSet) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> coord(-10.0f, 10.0f);
+  const std::size_t n = 200;
+  std::vector<float> x(n + kScanPadding, INFINITY), y(n + kScanPadding, INFINITY), z(n + kScanPadding, INFINITY);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = coord(rng);
+    y[i] = coord(rng);
+    z[i] = coord(rng);
+  }
+  const glm::vec3 size(20.0f);
+  const float radius2 = 36.0f;
+  std::vector<std::uint32_t> slot(n + kScanPadding);
+  std::vector<float> dx(slot.size()), dy(slot.size()), dz(slot.size());
+  for (const SimdTarget& target : availableSimdTargets()) {
+    forceSimdTarget(target.bits);
+    for (bool imaged : {false, true})
+      for (std::uint32_t begin : {0u, 1u, 5u, 17u})
+        for (std::uint32_t end : {begin, begin + 1, begin + 3, begin + 16, begin + 33, std::uint32_t(n)}) {
+          const glm::vec3 p(x[7], y[7], z[7]);
+          const std::uint32_t found =
+              scanCandidates(x.data(), y.data(), z.data(), begin, end, p, radius2, imaged, size,
+                             {slot.data(), dx.data(), dy.data(), dz.data()});
+          std::uint32_t expected = 0;
+          for (std::uint32_t m = begin; m < end; ++m) {
+            glm::vec3 d(x[m] - p.x, y[m] - p.y, z[m] - p.z);
+            if (imaged) d = minimumImage(d, size);
+            if (!(glm::dot(d, d) < radius2)) continue;
+            ASSERT_LT(expected, found) << target.name;
+            EXPECT_EQ(slot[expected], m) << target.name;
+            EXPECT_EQ(glm::vec3(dx[expected], dy[expected], dz[expected]), d) << target.name << " slot " << m;
+            ++expected;
+          }
+          ASSERT_EQ(found, expected) << target.name << " [" << begin << ", " << end << ") imaged " << imaged;
+        }
+  }
+  forceSimdTarget(0);
+}
+
+}  // namespace
+}  // namespace murmur::sim
