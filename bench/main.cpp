@@ -23,6 +23,7 @@
 #include "bench_common.hpp"
 #include "build_info.hpp"
 #include "gpu/flock_pipeline.hpp"
+#include "sim/neighbour_sweep.hpp"
 
 namespace {
 
@@ -37,7 +38,7 @@ bool parseOwnFlags(int& argc, char** argv, Options& options) {
     const std::string_view arg = argv[i];
     std::string value;
     std::string_view flag;
-    for (const std::string_view name : {"--device", "--sweep"}) {
+    for (const std::string_view name : {"--device", "--sweep", "--simd"}) {
       if (arg == name && i + 1 < argc) {
         flag = name;
         value = argv[++i];
@@ -50,7 +51,21 @@ bool parseOwnFlags(int& argc, char** argv, Options& options) {
       rest.push_back(argv[i]);
       continue;
     }
-    if (flag == "--device") {
+    if (flag == "--simd") {
+      // The CPU reference's instruction set (sim/neighbour_sweep), to compare vector widths.
+      bool found = false;
+      for (const murmur::sim::SimdTarget& target : murmur::sim::availableSimdTargets())
+        if (target.name == value) {
+          murmur::sim::forceSimdTarget(target.bits);
+          found = true;
+        }
+      if (!found) {
+        std::string names;
+        for (const murmur::sim::SimdTarget& target : murmur::sim::availableSimdTargets()) names += " " + target.name;
+        std::fprintf(stderr, "murmur_bench: --simd takes one of%s, not '%s'\n", names.c_str(), value.c_str());
+        return false;
+      }
+    } else if (flag == "--device") {
       char* end = nullptr;
       const long device = std::strtol(value.c_str(), &end, 10);
       if (value.empty() || *end != '\0' || device < -1 || device > 1024) {
@@ -86,6 +101,7 @@ void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("cpu_model", murmur::bench::cpuModel());
   benchmark::AddCustomContext("cpu_cores", std::to_string(std::thread::hardware_concurrency()));
   benchmark::AddCustomContext("omp_threads", std::to_string(omp_get_max_threads()));
+  benchmark::AddCustomContext("cpu_simd", murmur::sim::simdTargetName());
   benchmark::AddCustomContext("murmur_version", std::string(murmur::buildVersion()));
   benchmark::AddCustomContext("murmur_build_type", std::string(murmur::buildType()));
   benchmark::AddCustomContext("murmur_commit", std::string(murmur::buildCommit()));

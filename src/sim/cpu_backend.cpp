@@ -1,9 +1,11 @@
 #include "sim/cpu_backend.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <limits>
 
-#include "sim/candidate_scan.hpp"
+#include "sim/neighbour_sweep.hpp"
 #include "sim/rules.hpp"
 
 namespace murmur::sim {
@@ -12,21 +14,6 @@ namespace {
 // Boids a thread claims at a time in the force loop: small enough that a thread the scheduler
 // holds back delays the step by little, large enough that claiming costs nothing.
 constexpr std::size_t kForceChunk = 128;
-
-// A thread's room for the candidates of one run (CandidateOut), grown as runs need.
-struct CandidateScratch {
-  std::vector<std::uint32_t> slot;
-  std::vector<float> dx, dy, dz;
-  CandidateOut room(std::size_t candidates) {
-    if (slot.size() < candidates + kScanPadding) {
-      slot.resize(candidates + kScanPadding);
-      dx.resize(slot.size());
-      dy.resize(slot.size());
-      dz.resize(slot.size());
-    }
-    return {slot.data(), dx.data(), dy.data(), dz.data()};
-  }
-};
 
 }  // namespace
 
@@ -40,13 +27,9 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   const auto start = std::chrono::steady_clock::now();
   times_.grid = 0.0;
   const std::size_t n = state.size();
-  heading_.resize(n);
   state.leader.resize(n);
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
-  pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) heading_[i] = heading(state.velocity[i]);
-  });
   if (search_ == NeighbourSearch::Naive)
     stepNaive(params, inputs, state);
   else
@@ -94,7 +77,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   cells_.build(grid_, state.position, pool_);
   // Infinite padding: a vector read past the last boid tests far away, never within R.
   for (std::vector<float>* axis : {&sortedX_, &sortedY_, &sortedZ_}) {
-    axis->resize(n + kScanPadding);
+    axis->resize(n + kSweepPadding);
     std::fill(axis->begin() + std::ptrdiff_t(n), axis->end(), std::numeric_limits<float>::infinity());
   }
   sortedHeading_.resize(n);
@@ -106,7 +89,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
       sortedX_[k] = state.position[i].x;
       sortedY_[k] = state.position[i].y;
       sortedZ_[k] = state.position[i].z;
-      sortedHeading_[k] = heading_[i];
+      sortedHeading_[k] = heading(state.velocity[i]);
       sortedGroup_[k] = state.group[i];
     }
   });
@@ -133,35 +116,22 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const float* z = sortedZ_.data();
   const glm::vec3* sortedHeading = sortedHeading_.data();
   const std::uint32_t* sortedGroup = sortedGroup_.data();
-  // Boids are visited in cell order so that consecutive boids share cached cells. Each run of
-  // cells is scanned a vector of candidates at a time (scanCandidates); the ones within R come
-  // back in increasing slot order (forEachNeighbourRange visits cells in index order) and are
-  // folded in one by one, exactly as the all-pairs search folds them.
+  // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
+  // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
+  const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order, state.velocity.data()};
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
-    CandidateScratch scratch;
-    for (std::size_t k = first; k < last; ++k) {
-      const std::uint32_t i = order[k];
-      const std::uint32_t selfSlot = static_cast<std::uint32_t>(k);
-      const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
-      NeighbourSums sums;
-      forEachNeighbourRange(
-          grid, cells_, grid.cellCoord(self.position), params.dims,
-          [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-            const CandidateOut out = scratch.room(end - begin);
-            const std::uint32_t found =
-                scanCandidates(x, y, z, begin, end, self.position, ctx.radius2, imaged, ctx.worldSize, out);
-            for (std::uint32_t c = 0; c < found; ++c) {
-              const std::uint32_t m = out.slot[c];
-              if (m != selfSlot)
-                accumulateNeighbour(ctx, self, {out.dx[c], out.dy[c], out.dz[c]}, sortedHeading[m], order[m],
-                                    sortedGroup[m], sums);
-            }
-          },
-          RowReach(grid, self.position, params.perceptionRadius, params.dims));
-      const BoidUpdate next = stepBoid(ctx, self, sums);
-      nextPosition_[i] = next.position;
-      nextVelocity_[i] = next.velocity;
-      state.leader[i] = leaderFlag(ctx, sums);
+    std::array<BoidView, kForceChunk> selves;
+    std::array<NeighbourSums, kForceChunk> sums;
+    for (std::size_t begin = first; begin < last; begin += kForceChunk) {
+      const std::size_t end = std::min(last, begin + kForceChunk);
+      sweepNeighbours(ctx, grid, cells_, params.dims, flock, begin, end, selves.data(), sums.data());
+      for (std::size_t k = begin; k < end; ++k) {
+        const BoidView& self = selves[k - begin];
+        const BoidUpdate next = stepBoid(ctx, self, sums[k - begin]);
+        nextPosition_[self.id] = next.position;
+        nextVelocity_[self.id] = next.velocity;
+        state.leader[self.id] = leaderFlag(ctx, sums[k - begin]);
+      }
     }
   });
 }

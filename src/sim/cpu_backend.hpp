@@ -1,7 +1,7 @@
 #pragma once
 // The CPU reference of the model: exact float32 rules (rules.hpp) with two neighbour searches,
 // comparable side by side: all pairs (O(N^2)) and the uniform grid (cell order rebuilt each step,
-// sim::WorkerPool threads, candidates tested a vector at a time: sim/candidate_scan). Both visit candidates in cell order, so they give bit-identical results: any
+// sim::WorkerPool threads, candidates tested a vector at a time: sim/neighbour_sweep). Both visit candidates in cell order, so they give bit-identical results: any
 // difference is a neighbour the grid missed.
 #include <cstdint>
 #include <span>
@@ -57,12 +57,11 @@ class CpuSimulator {
   WorkerPool pool_;
   StepTimes times_;
   // Scratch reused between steps (no allocation per step once sized).
-  std::vector<glm::vec3> heading_;
   std::vector<glm::vec3> nextPosition_, nextVelocity_;
   GridSpec grid_;  // of the last step
   CellOrder cells_;
-  // Positions in cell order, one array per axis, plus kScanPadding infinities so that the
-  // candidate scan may read a vector past the last boid.
+  // Positions in cell order, one array per axis, plus kSweepPadding infinities so that the
+  // neighbour sweep may read a vector past the last boid.
   std::vector<float> sortedX_, sortedY_, sortedZ_;
   std::vector<glm::vec3> sortedHeading_;
   std::vector<std::uint32_t> sortedGroup_;

@@ -1,7 +1,6 @@
 #include "sim/grid.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 
 namespace murmur::sim {
@@ -37,54 +36,21 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
 void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool) {
   const std::size_t n = positions.size();
   const std::uint32_t cellCount = grid.cellCount();
-  constexpr std::size_t kCellChunk = 1u << 14;
-  const std::size_t boidChunkSize = boidChunk(n, 2048);
-  const std::size_t cellChunk = n < kParallelMinBoids ? std::size_t(cellCount) + 1 : kCellChunk;
   cellOf.resize(n);
-  cellStart.resize(std::size_t(cellCount) + 1);
-  pool.forChunks(cellStart.size(), cellChunk, [&](std::size_t begin, std::size_t end) {
-    std::fill(cellStart.begin() + std::ptrdiff_t(begin), cellStart.begin() + std::ptrdiff_t(end), 0u);
+  pool.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) cellOf[i] = grid.cellIndex(grid.cellCoord(positions[i]));
   });
-  // Counts in cellStart[c + 1]; atomic increments, so any thread may count any boid.
-  pool.forChunks(n, boidChunkSize, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint32_t cell = grid.cellIndex(grid.cellCoord(positions[i]));
-      cellOf[i] = cell;
-      std::atomic_ref<std::uint32_t>(cellStart[cell + 1]).fetch_add(1, std::memory_order_relaxed);
-    }
-  });
-  // Exclusive scan of the counts, by blocks: each block's total, the totals scanned, then each
-  // block scanned from its offset.
-  const std::size_t blocks = (cellStart.size() + cellChunk - 1) / cellChunk;
-  blockTotal_.assign(blocks + 1, 0u);
-  pool.forChunks(cellStart.size(), cellChunk, [&](std::size_t begin, std::size_t end) {
-    std::uint32_t total = 0;
-    for (std::size_t c = begin; c < end; ++c) total += cellStart[c];
-    blockTotal_[begin / cellChunk + 1] = total;
-  });
-  for (std::size_t b = 0; b < blocks; ++b) blockTotal_[b + 1] += blockTotal_[b];
-  pool.forChunks(cellStart.size(), cellChunk, [&](std::size_t begin, std::size_t end) {
-    std::uint32_t running = blockTotal_[begin / cellChunk];
-    for (std::size_t c = begin; c < end; ++c) running = cellStart[c] += running;
-  });
-  // Each boid takes the next free slot of its cell (cellStart doubles as the cursor, so no second
-  // table of cellCount entries), in whatever order the threads reach them...
+  // The counting sort itself stays on one thread: 1-3% of a one-thread step at any size (the
+  // grid_share counter of murmur_bench), where a parallel one that stays stable in id costs more
+  // work than it saves (atomic counts and cursors, then each cell sorted: 7x on one thread).
+  cellStart.assign(std::size_t(cellCount) + 1, 0u);
+  for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
+  for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
   order.resize(n);
-  pool.forChunks(n, boidChunkSize, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint32_t slot = std::atomic_ref<std::uint32_t>(cellStart[cellOf[i]]).fetch_add(1, std::memory_order_relaxed);
-      order[slot] = static_cast<std::uint32_t>(i);
-    }
-  });
-  // ...then every cursor has advanced to the next cell's start: shifting the table up by one
-  // restores the starts, and sorting each cell's few ids makes the order stable in id, the same for
-  // any thread count and for the serial counting sort.
-  pool.forChunks(cellCount, cellChunk, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t c = begin; c < end; ++c) {
-      const std::uint32_t first = c == 0 ? 0u : cellStart[c - 1];
-      std::sort(order.begin() + first, order.begin() + cellStart[c]);
-    }
-  });
+  // cellStart doubles as the cursor (no second table of cellCount entries to allocate and fill):
+  // after the placement each entry has advanced to the next cell's start, so shifting the table
+  // up by one restores the starts.
+  for (std::size_t i = 0; i < n; ++i) order[cellStart[cellOf[i]]++] = static_cast<std::uint32_t>(i);
   std::copy_backward(cellStart.begin(), cellStart.end() - 1, cellStart.end());
   cellStart[0] = 0;
 }

@@ -2,7 +2,29 @@
 
 #include <algorithm>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace murmur::sim {
+namespace {
+
+// Waits until `value` is no longer `old`: a short spin first (about 50 us: the step's loops follow
+// one another within microseconds, and waking a sleeping thread costs tens of them), then asleep in
+// the kernel, so a thread that waits longer never holds a core another thread or process needs.
+template <class T>
+void awaitChange(const std::atomic<T>& value, T old) {
+  constexpr int kSpins = 2000;
+  for (int spin = 0; spin < kSpins; ++spin) {
+    if (value.load(std::memory_order_acquire) != old) return;
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+  }
+  value.wait(old, std::memory_order_acquire);
+}
+
+}  // namespace
 
 WorkerPool::WorkerPool(int threads) {
   const int wanted = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -34,7 +56,7 @@ void WorkerPool::run(std::size_t n, std::size_t chunk, void* body, Invoke invoke
   // a core; this thread gives its own up meanwhile).
   for (std::size_t seen = done_.load(std::memory_order_acquire); seen < chunks;
        seen = done_.load(std::memory_order_acquire))
-    done_.wait(seen, std::memory_order_acquire);
+    awaitChange(done_, seen);
 }
 
 void WorkerPool::work(std::uint32_t generation) {
@@ -60,7 +82,7 @@ void WorkerPool::work(std::uint32_t generation) {
 void WorkerPool::workerLoop(std::stop_token stop) {
   std::uint32_t seen = 0;
   while (!stop.stop_requested()) {
-    published_.wait(seen, std::memory_order_acquire);
+    awaitChange(published_, seen);
     seen = published_.load(std::memory_order_acquire);
     if (stop.stop_requested()) return;
     work(seen);

@@ -9,7 +9,8 @@
 // other thread burns its own core spinning: 2 threads ran 3.4x slower than 1 (issue 22). Here
 // chunks are claimed one at a time from a shared counter, so the thread that runs does all the
 // work that is left and a late thread delays the end by at most the chunk it holds; idle threads
-// sleep in the kernel (std::atomic::wait, a futex on Linux) and never spin.
+// spin for some 50 us (the next loop of the step is usually that close) and then sleep in the
+// kernel (std::atomic::wait, a futex on Linux).
 //
 // Results never depend on the thread count: loops given to forChunks must write disjoint outputs.
 #include <atomic>

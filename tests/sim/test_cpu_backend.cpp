@@ -9,7 +9,7 @@
 
 #include "brute_force_leaders.hpp"
 #include "sim/builders.hpp"
-#include "sim/candidate_scan.hpp"
+#include "sim/neighbour_sweep.hpp"
 #include "sim/cpu_backend.hpp"
 #include "sim/metrics.hpp"
 #include "sim/random.hpp"
@@ -81,10 +81,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
-// The same bytes whatever the instruction set the candidate scan runs on (every one this binary
+// The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
 // has and this CPU runs: EMU128, SSE2-level SSSE3/SSE4, AVX2, AVX-512) and whatever the thread
 // count, over 50 steps, and the same as the all-pairs search. Which sets ran is printed: nothing is
-// skipped silently, and the widest is the one the scan used before (restored at the end).
+// skipped silently, and the widest is the one the sweep used before (restored at the end).
 TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
   const Scene scene = denseScene(GetParam(), 1500);
   const StepInputs inputs = staticInputs(scene, scene.groups);

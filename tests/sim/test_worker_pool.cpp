@@ -1,6 +1,6 @@
-// The CPU reference's building blocks for threads and vectors: the worker pool, the grid's cell
-// order built on it, the rows of cells the grid search leaves out, and the vector candidate scan,
-// each against a plain serial computation.
+// The CPU reference's building blocks for threads: the worker pool, the grid's cell order built on
+// it, and the rows of cells the grid search leaves out, each against a plain serial computation
+// (the vector sweep is checked on every instruction set by test_cpu_backend's parity tests).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +9,6 @@
 #include <random>
 #include <vector>
 
-#include "sim/candidate_scan.hpp"
 #include "sim/grid.hpp"
 #include "sim/rules.hpp"
 #include "sim/worker_pool.hpp"
@@ -118,8 +117,9 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
     std::size_t leftOut = 0;
     for (std::size_t i = 0; i < positions.size(); i += 7) {
       const glm::vec3 p = positions[i];
-      const RowReach reach(grid, p, params.perceptionRadius, dims);
-      forEachNeighbourRange(grid, cells, grid.cellCoord(p), dims, [](std::uint32_t, std::uint32_t, bool) {},
+      const glm::ivec3 home = grid.cellCoord(p);
+      const RowReach reach(grid, home, p, params.perceptionRadius, dims);
+      forEachNeighbourRange(grid, cells, home, dims, [](std::uint32_t, std::uint32_t, bool) {},
                             [&](int y, int z, bool imaged) {
                               if (reach(y, z, imaged)) return true;
                               ++leftOut;
@@ -137,48 +137,6 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
       EXPECT_GT(leftOut, 0u) << "dims " << dims;
     }
   }
-}
-
-// The scan keeps exactly the candidates the scalar test keeps, with the same offsets, in slot
-// order, on every instruction set, for runs of every length and alignment, with and without the
-// minimum image.
-TEST(CandidateScan, EqualsTheScalarTestOnEveryInstructionSet) {
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> coord(-10.0f, 10.0f);
-  const std::size_t n = 200;
-  std::vector<float> x(n + kScanPadding, INFINITY), y(n + kScanPadding, INFINITY), z(n + kScanPadding, INFINITY);
-  for (std::size_t i = 0; i < n; ++i) {
-    x[i] = coord(rng);
-    y[i] = coord(rng);
-    z[i] = coord(rng);
-  }
-  const glm::vec3 size(20.0f);
-  const float radius2 = 36.0f;
-  std::vector<std::uint32_t> slot(n + kScanPadding);
-  std::vector<float> dx(slot.size()), dy(slot.size()), dz(slot.size());
-  for (const SimdTarget& target : availableSimdTargets()) {
-    forceSimdTarget(target.bits);
-    for (bool imaged : {false, true})
-      for (std::uint32_t begin : {0u, 1u, 5u, 17u})
-        for (std::uint32_t end : {begin, begin + 1, begin + 3, begin + 16, begin + 33, std::uint32_t(n)}) {
-          const glm::vec3 p(x[7], y[7], z[7]);
-          const std::uint32_t found =
-              scanCandidates(x.data(), y.data(), z.data(), begin, end, p, radius2, imaged, size,
-                             {slot.data(), dx.data(), dy.data(), dz.data()});
-          std::uint32_t expected = 0;
-          for (std::uint32_t m = begin; m < end; ++m) {
-            glm::vec3 d(x[m] - p.x, y[m] - p.y, z[m] - p.z);
-            if (imaged) d = minimumImage(d, size);
-            if (!(glm::dot(d, d) < radius2)) continue;
-            ASSERT_LT(expected, found) << target.name;
-            EXPECT_EQ(slot[expected], m) << target.name;
-            EXPECT_EQ(glm::vec3(dx[expected], dy[expected], dz[expected]), d) << target.name << " slot " << m;
-            ++expected;
-          }
-          ASSERT_EQ(found, expected) << target.name << " [" << begin << ", " << end << ") imaged " << imaged;
-        }
-  }
-  forceSimdTarget(0);
 }
 
 }  // namespace

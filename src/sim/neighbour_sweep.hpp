@@ -1,0 +1,55 @@
+#pragma once
+// The grid search's inner loop: every candidate of a boid's 3x3x3 cells (3x3 in 2D) tested a
+// vector at a time (Google Highway, dispatched at run time: one binary runs SSE2-only machines and
+// uses SSSE3, SSE4, AVX2 or AVX-512 where present), and the ones within R folded into the boid's
+// sums one by one, in slot order. Each lane makes exactly the operations of the scalar test
+// (sim::offset, then d.d = (dx dx + dy dy) + dz dz against R^2) in the same order with no fused
+// multiply-add, so every instruction set gives the same bytes as the all-pairs search.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/grid.hpp"
+#include "sim/rules.hpp"
+
+namespace murmur::sim {
+
+// Reads may run this many floats past a run's end (the widest vector: AVX-512, 16 lanes); the
+// position arrays carry that much padding of infinities past the last boid.
+inline constexpr std::size_t kSweepPadding = 16;
+
+// The flock in cell order (slot k = the k-th boid of CellOrder::order), positions padded by
+// kSweepPadding infinities.
+struct SortedFlock {
+  const float* x;
+  const float* y;
+  const float* z;
+  const glm::vec3* heading;
+  const std::uint32_t* group;
+  const std::uint32_t* id;        // CellOrder::order
+  const glm::vec3* velocity;      // by id
+};
+
+// The sums of the boids in slots [first, last): sums[k - first] for slot k. The boid views the
+// sums belong to go to self[k - first] (the integration step needs them too).
+void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
+                     const SortedFlock& flock, std::size_t first, std::size_t last, BoidView* self,
+                     NeighbourSums* sums);
+
+// The instruction set the sweep dispatches to now ("AVX2", "SSE4", "EMU128", ...).
+std::string simdTargetName();
+
+// For tests and benchmarks: the instruction sets compiled into this binary that this CPU runs
+// (Highway's target bits and names, widest first), and a way to make the sweep use only one of
+// them (0 restores the widest).
+struct SimdTarget {
+  std::int64_t bits;
+  std::string name;
+};
+std::vector<SimdTarget> availableSimdTargets();
+void forceSimdTarget(std::int64_t bits);
+
+}  // namespace murmur::sim
