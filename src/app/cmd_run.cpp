@@ -29,7 +29,7 @@ class RunCommand final : public Command {
                    "renderer)");
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
         ->check(integerIn(-1, kMaxEglDevice));
-    sub.add_option("--dump", dump_, "Write the final state CSV here");
+    sub.add_option("--dump", dump_, "Write the final state CSV here")->check(nonEmpty());
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
@@ -44,6 +44,7 @@ class RunCommand final : public Command {
     ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
+      sim::throwIfStopRequested();
       world.tick();
       progress.update(s + 1);
     }
@@ -52,7 +53,7 @@ class RunCommand final : public Command {
     const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
     if (metrics.nonFinite > 0)
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
-    if (!dump_.empty()) sim::writeStateCsv(dump_, final);
+    if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
 
     std::FILE* summary = summaryStream(json_);
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;

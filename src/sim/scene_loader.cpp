@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -17,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/input_file.hpp"
 #include "sim/grid.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_toml.hpp"
@@ -388,18 +388,14 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
 }  // namespace
 
 Scene loadScene(const std::string& path) {
-  const auto failRead = [&](std::string_view what) {
-    throw InputError(path, 0, "", fmt::format("cannot {} the scene file ({})", what, std::strerror(errno)));
-  };
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) failRead("open");
-  std::string text;
-  char buffer[1 << 16];
-  // One byte over the limit is enough for checkSceneTextLimits to refuse the file.
-  while (text.size() <= kMaxSceneBytes)
-    if (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
-    else break;
-  if (std::ferror(file.get())) failRead("read");
+  InputFile file(path, kMaxSceneBytes, "scene file");
+  // The size checked, and one byte more to notice a file that grew since.
+  std::string text = withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
+  file.stream().read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(file.stream().gcount()));
+  if (text.size() > file.size()) throw InputError(path, 0, "", "the scene file changed while it was read");
+  if (file.stream().bad())
+    throw InputError(path, 0, "", fmt::format("cannot read the scene file ({})", std::strerror(errno)));
   return parseScene(text, path);
 }
 
