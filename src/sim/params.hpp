@@ -12,6 +12,10 @@ namespace murmur::sim {
 enum class Boundary : std::uint32_t { Contain = 0, Wrap = 1 };
 enum class GoalMode : std::uint32_t { Front = 0, All = 1 };
 
+// The largest K of topological neighbours ([perception] neighbours; the GPU keeps that many per
+// thread). Starlings use 6 to 7 (Ballerini et al. 2008).
+inline constexpr std::uint32_t kMaxTopologicalNeighbours = 16;
+
 struct ModelParams;
 struct Weights;
 // The defaults of the real-valued parameters: their rows of the parameter table (param_table.hpp),
@@ -53,6 +57,9 @@ struct ModelParams {
   float separationRadius = modelDefault(&ModelParams::separationRadius);
   float fovDegrees = modelDefault(&ModelParams::fovDegrees);
   float minDistance = modelDefault(&ModelParams::minDistance);
+  // Topological neighbours (docs/model.md, step 2): alignment and cohesion use the K nearest
+  // same-group neighbours within R; 0 (the default) is the metric rule, every one within R.
+  std::uint32_t topologicalNeighbours = 0;
   // [avoidance]
   float lookahead = modelDefault(&ModelParams::lookahead);
   // [goal]

@@ -51,6 +51,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
   ctx.limitedFov = params.fovDegrees < 360.0f;
+  ctx.topological = params.topologicalNeighbours;
   // cos in double, then snapped to exactly 0 near a right angle so that a 180-degree field of view
   // has its edge exactly on the side plane (cos(pi/2) is 6e-17 in double, not 0).
   const double cosHalf = std::cos(double(params.fovDegrees) * 0.5 * std::numbers::pi / 180.0);

@@ -106,6 +106,9 @@ void readPerception(TableReader& perception, ModelParams& m) {
     m.fovDegrees = view->fovDegrees;
     m.perceptionRadius = view->perceptionRadius;
   }
+  m.topologicalNeighbours = static_cast<std::uint32_t>(integerInRange(
+      perception, "neighbours", m.topologicalNeighbours, 0, kMaxTopologicalNeighbours,
+      fmt::format("must be in [0, {}] (0: every neighbour within perception.radius)", kMaxTopologicalNeighbours)));
   readParamSection(perception, "perception", m);
 }
 

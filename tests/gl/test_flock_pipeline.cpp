@@ -12,6 +12,7 @@
 #include <glm/geometric.hpp>
 
 #include "brute_force_leaders.hpp"
+#include "brute_force_topological.hpp"
 #include "gl_test_env.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_layout.hpp"
@@ -94,6 +95,7 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
       {"predatorCount", offsetof(layout::StepParams, predatorCount)},
       {"recordLeaders", offsetof(layout::StepParams, recordLeaders)},
       {"steeringOffset", offsetof(layout::StepParams, steeringOffset)},
+      {"topologicalNeighbours", offsetof(layout::StepParams, topologicalNeighbours)},
   };
   int checked = 0;
   for (const Member& m : members) {
@@ -267,6 +269,14 @@ std::vector<Case> modelCases() {
     steering[1].targetVelocity = {5.0f, 0.0f, -2.0f};
     addSpecialBoids(cases.back());
   }
+  {
+    // Topological neighbours: 3D wrap, dense (about 30 within R), K = 7, fov 270, 2 groups.
+    sim::Scene scene = sim::fixedNeighbourScene(3000, 30.0f, 3);
+    scene.model.fovDegrees = 270.0f;
+    scene.model.topologicalNeighbours = 7;
+    cases.push_back(makeCase("3d-wrap-topological-k7", scene, 2));
+    addSpecialBoids(cases.back());
+  }
   return cases;
 }
 
@@ -323,6 +333,7 @@ Coverage coverage(const Case& c) {
       }
       sim::accumulateNeighbour(ctx, self, d, headings[j], static_cast<std::uint32_t>(j), s.group[j], sums);
     }
+    sim::finishNeighbours(ctx, sums);
     const sim::Forces f = sim::computeForces(ctx, self, sums);
     out.separation += nonZero(f.separation);
     out.alignment += nonZero(f.alignment);
@@ -439,6 +450,27 @@ TEST(FlockPipeline, OneStepMatchesTheNaiveSearchToo) {
   sim::FlockState cpuState = c.state;
   sim::CpuSimulator(sim::NeighbourSearch::Naive, 2).step(c.params, c.inputs, cpuState);
   expectParity(compare(c, gpu.download(), cpuState));
+}
+
+// Topological neighbours on a lattice, where the K nearest often cut through a tie in distance: the
+// GPU step equals the CPU's and (on llvmpipe) the brute force's, bit for bit.
+TEST(FlockPipeline, TopologicalNeighboursEqualTheBruteForce) {
+  constexpr int kSide = 12;
+  const sim::Scene scene = test::latticeScene(kSide, 2);
+  const Case c{"lattice-topological-k7", scene.model, sim::staticInputs(scene, scene.groups),
+               test::latticeFlock(scene, kSide, 5)};
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(c.state);
+  gpu.step(c.params, c.inputs);
+  const sim::FlockState gpuState = gpu.download();
+  sim::FlockState cpuState = c.state;
+  sim::CpuSimulator(sim::NeighbourSearch::Grid, 2).step(c.params, c.inputs, cpuState);
+  expectParity(compare(c, gpuState, cpuState));
+  if (test::bitwiseParityExpected()) {
+    const sim::FlockState expected = test::bruteForceTopologicalStep(c.params, c.inputs, c.state);
+    EXPECT_EQ(gpuState.velocity, expected.velocity);
+    EXPECT_EQ(gpuState.position, expected.position);
+  }
 }
 
 TEST(FlockPipeline, HandlesEmptySingleAndRaggedFlocks) {

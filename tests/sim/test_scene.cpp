@@ -513,6 +513,15 @@ TEST(SceneLimits, FieldOfViewMustBeInZeroTo360) {
   EXPECT_NO_THROW(parseScene("[perception]\nfov_degrees = 360\n", kSource));
 }
 
+TEST(SceneLimits, TopologicalNeighboursAreZeroToTheMaximum) {
+  EXPECT_EQ(parseScene("", kSource).model.topologicalNeighbours, 0u);
+  EXPECT_EQ(parseScene("[perception]\nneighbours = 7\n", kSource).model.topologicalNeighbours, 7u);
+  EXPECT_EQ(parseScene("[perception]\nneighbours = 16\n", kSource).model.topologicalNeighbours, 16u);
+  EXPECT_TRUE(rejects("[perception]\nneighbours = 17\n", 2, "perception.neighbours", "must be in [0, 16]"));
+  EXPECT_TRUE(rejects("[perception]\nneighbours = -1\n", 2, "perception.neighbours", "must be in [0, 16]"));
+  EXPECT_TRUE(rejects("[perception]\nneighbours = 6.5\n", 2, "perception.neighbours", "integer"));
+}
+
 TEST(SceneLimits, MinDistanceMustBePositive) {
   EXPECT_TRUE(rejects("[perception]\nmin_distance = 0\n", 2, "perception.min_distance", "must be above 0"));
 }
