@@ -136,18 +136,21 @@ void addLeaderFlagCost(int threads) {
         ->UseRealTime();
 }
 
-// The topological rule (K = 7, as starlings) against the metric one, side by side.
+// The topological rule (K = 7, as starlings) against the metric one, side by side, at the default
+// scene's density (a few boids within R) and with about 18 within R.
 void addNeighbourRuleCost(int threads) {
-  const Workload& w = workload("density");
-  for (const std::uint32_t n : {100'000u, 1'000'000u})
-    for (const std::uint32_t k : {0u, 7u})
-      benchmark::RegisterBenchmark(
-          fmt::format("neighbour-rule/cpu/threads:{}/k:{}/n:{}", threads, k, n).c_str(),
-          [&w, threads, n, k](benchmark::State& state) {
-            runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, k);
-          })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
+  for (const std::string_view name : {"density", "neighbours18"}) {
+    const Workload& w = workload(name);
+    for (const std::uint32_t n : {100'000u, 1'000'000u})
+      for (const std::uint32_t k : {0u, 7u})
+        benchmark::RegisterBenchmark(
+            fmt::format("neighbour-rule/{}/cpu/threads:{}/k:{}/n:{}", name, threads, k, n).c_str(),
+            [&w, threads, n, k](benchmark::State& state) {
+              runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, k);
+            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+  }
 }
 
 }  // namespace

@@ -450,18 +450,19 @@ void registerGpuBenchmarks() {
         ->Iterations(kStageIterations);
   }
   // The topological rule (K = 7, as starlings) against the metric one: the force pass, where they
-  // differ, side by side.
-  for (const std::uint32_t n : {100'000u, 1'000'000u})
-    for (const std::uint32_t k : {0u, 7u}) {
-      const Workload& w = workload("density");
-      registerGlBenchmark(fmt::format("neighbour-rule/gpu:forces/k:{}/n:{}", k, n),
-                          [&w, n, k](benchmark::State& state) {
-                            runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true, k);
-                          })
-          ->Unit(benchmark::kMillisecond)
-          ->UseManualTime()
-          ->Iterations(n >= 1'000'000u ? 8 : kStageIterations);
-    }
+  // differ, side by side, at the default scene's density and with about 18 boids within R.
+  for (const std::string_view name : {"density", "neighbours18"}) {
+    const Workload& w = workload(name);
+    for (const std::uint32_t n : {100'000u, 1'000'000u})
+      for (const std::uint32_t k : {0u, 7u})
+        registerGlBenchmark(fmt::format("neighbour-rule/{}/gpu:forces/k:{}/n:{}", name, k, n),
+                            [&w, n, k](benchmark::State& state) {
+                              runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true, k);
+                            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->Iterations(n >= 1'000'000u ? 8 : kStageIterations);
+  }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("bandwidth/gpu-copy/mib:{}", mib),
                       [mib](benchmark::State& state) { runCopy(state, mib); })

@@ -126,6 +126,7 @@ struct Forces {
   vec3 cruise;
   vec3 walls;
   vec3 pursuit;
+  vec3 roost;
 };
 
 vec3 separationForce(NeighbourSums sums) {
@@ -272,6 +273,18 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   return f;
 }
 
+// sim::roostForce.
+vec3 roostForce(BoidView self) {
+  if (!(P.roostRadius > 0.0)) return vec3(0.0);
+  precise vec3 h = imageOffset(self.position, P.roostCenter.xyz);
+  h.y = 0.0;
+  precise float dist = length3(h);
+  if (!(dist > P.roostRadius)) return vec3(0.0);
+  precise float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
+  precise vec3 f = (h / dist) * pull;
+  return f;
+}
+
 vec3 cruiseForce(BoidView self) {
   precise vec3 f = self.heading * (P.cruiseSpeed - length3(self.velocity));
   return f;
@@ -350,6 +363,7 @@ Forces computeForces(BoidView self, NeighbourSums sums) {
   f.cruise = cruiseForce(self);
   f.walls = wallForce(self);
   f.pursuit = pursuitForce(self, sums);
+  f.roost = roostForce(self);
   return f;
 }
 
@@ -364,6 +378,7 @@ BoidUpdate integrate(BoidView self, Forces f) {
                        P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
                        P.wCruise * f.cruise + P.wWalls * f.walls;
   if (groupRole(self.group) != kRoleFlock) force += steeringOf(self.group, 2u).x * f.pursuit;
+  force += P.wRoost * f.roost;
   if (P.dims == 2u) force.y = 0.0;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   float thrust = steeringOf(self.group, 1u).w;

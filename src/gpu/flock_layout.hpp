@@ -114,9 +114,12 @@ struct StepParams {
   std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
   std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
   std::uint32_t topologicalNeighbours;  // 272  K (sim::ModelParams); 0: the metric rule
-  std::uint32_t padding[3];             // 276  the block's size, a multiple of 16
+  float wRoost;                         // 276
+  float roostRadius;                    // 280  0: no roost
+  std::uint32_t padding;                // 284  roostCenter on a 16-byte boundary
+  glm::vec4 roostCenter;                // 288  xyz (sim::StepContext::roostCenter), w unused
 };
-static_assert(sizeof(StepParams) == 288);
+static_assert(sizeof(StepParams) == 304);
 static_assert(offsetof(StepParams, wallOrigin) == 256);
 static_assert(offsetof(StepParams, gridCells) == 80);
 static_assert(offsetof(StepParams, radius2) == 128);

@@ -271,6 +271,9 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.wWalls = w.walls;
   p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
   p.topologicalNeighbours = ctx.topological;
+  p.wRoost = w.roost;
+  p.roostRadius = params.roostRadius;
+  p.roostCenter = glm::vec4(ctx.roostCenter, 0.0f);
   uploadWalls(ctx.walls);
   if (ctx.walls != nullptr) {
     p.wallCellSize = ctx.walls->cellSize;

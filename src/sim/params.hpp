@@ -35,6 +35,7 @@ struct Weights {
   float flee = modelDefault(&Weights::flee);
   float cruise = modelDefault(&Weights::cruise);
   float walls = modelDefault(&Weights::walls);  // the wall term (map worlds; docs/model.md step 6b)
+  float roost = modelDefault(&Weights::roost);  // the roost's pull (docs/model.md step 8d)
 };
 
 struct ModelParams {
@@ -69,6 +70,10 @@ struct ModelParams {
   float fleeRadius = modelDefault(&ModelParams::fleeRadius);
   // [cruise]
   float cruiseSpeed = modelDefault(&ModelParams::cruiseSpeed);
+  // [roost] (docs/model.md step 8d): a horizontal pull towards the circle of roostRadius around
+  // roostCenter's x-z; radius 0, the default, is no roost.
+  glm::vec3 roostCenter{0.0f};
+  float roostRadius = modelDefault(&ModelParams::roostRadius);
   Weights weights;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }

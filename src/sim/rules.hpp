@@ -43,6 +43,7 @@ struct StepContext {
   // w thrust; [3g+2] x weight, y flocking (1 or 0).
   std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
+  glm::vec3 roostCenter{0.0f};           // wrapIntoWorld(params.roostCenter)
 };
 
 // Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
@@ -186,8 +187,8 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   }
 }
 
-// The forces, unweighted: model.md's eight, the wall term and the pursuit of chase and intercept
-// groups.
+// The forces, unweighted: model.md's eight, the wall term, the pursuit of chase and intercept
+// groups and the roost.
 struct Forces {
   glm::vec3 separation{0.0f};
   glm::vec3 alignment{0.0f};
@@ -199,6 +200,7 @@ struct Forces {
   glm::vec3 cruise{0.0f};
   glm::vec3 walls{0.0f};
   glm::vec3 pursuit{0.0f};
+  glm::vec3 roost{0.0f};
 };
 
 glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
@@ -214,6 +216,9 @@ glm::vec3 containmentPush(glm::vec3 position, glm::vec3 worldMin, glm::vec3 worl
 glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
+// Step 8d: outside the roost's circle, a horizontal pull towards its centre growing from 0 at the
+// circle to max_speed one radius further out; 0 inside, and with no roost.
+glm::vec3 roostForce(const StepContext& ctx, const BoidView& self);
 
 // The group's role, thrust, weight and flocking switch, as packed for the step.
 inline GroupRole groupRole(const StepContext& ctx, std::uint32_t group) {

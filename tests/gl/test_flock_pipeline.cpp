@@ -96,6 +96,9 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
       {"recordLeaders", offsetof(layout::StepParams, recordLeaders)},
       {"steeringOffset", offsetof(layout::StepParams, steeringOffset)},
       {"topologicalNeighbours", offsetof(layout::StepParams, topologicalNeighbours)},
+      {"wRoost", offsetof(layout::StepParams, wRoost)},
+      {"roostRadius", offsetof(layout::StepParams, roostRadius)},
+      {"roostCenter", offsetof(layout::StepParams, roostCenter)},
   };
   int checked = 0;
   for (const Member& m : members) {
@@ -191,7 +194,9 @@ std::vector<Case> modelCases() {
         {{0.0f, 0.0f, 0.0f}, 12.0f}, {{20.0f, -5.0f, 15.0f}, 6.0f}, {{-25.0f, 5.0f, -10.0f}, 9.0f}};
     scene.targets = {{0, {30.0f, 0.0f, 30.0f}}, {1, {-30.0f, 10.0f, 0.0f}}};
     scene.predators = {{10.0f, 0.0f, -20.0f}, {-15.0f, 5.0f, 25.0f}};
-    cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators", scene, 3));
+    scene.model.roostCenter = {30.0f, 10.0f, -20.0f};
+    scene.model.roostRadius = 25.0f;
+    cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators-roost", scene, 3));
     // Group 2 intercepts a moving target, its leaders at 1.5 times the thrust.
     sim::GroupSteering& intercept = cases.back().inputs.steering[2];
     intercept.role = sim::GroupRole::Intercept;
@@ -285,7 +290,7 @@ std::vector<Case> modelCases() {
 struct Coverage {
   std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
               frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0,
-              atRest = 0, pursuit = 0;
+              atRest = 0, pursuit = 0, roost = 0;
   Coverage& operator+=(const Coverage& o) {
     for (auto [a, b] : {std::pair{&separation, o.separation},
                         {&alignment, o.alignment},
@@ -301,7 +306,8 @@ struct Coverage {
                         {&acrossSeam, o.acrossSeam},
                         {&coincident, o.coincident},
                         {&atRest, o.atRest},
-                        {&pursuit, o.pursuit}})
+                        {&pursuit, o.pursuit},
+                        {&roost, o.roost}})
       *a += b;
     return *this;
   }
@@ -350,6 +356,7 @@ Coverage coverage(const Case& c) {
     out.cruise += nonZero(f.cruise);
     out.atRest += s.velocity[i] == glm::vec3(0.0f);
     out.pursuit += nonZero(f.pursuit);
+    out.roost += nonZero(f.roost);
   }
   return out;
 }
@@ -416,10 +423,10 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     total += covered;
     std::printf(
         "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-        "flee %zu cruise %zu pursuit %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+        "flee %zu cruise %zu pursuit %zu roost %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
         c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
         covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
-        covered.pursuit, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+        covered.pursuit, covered.roost, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
     SCOPED_TRACE(c.name);
     FlockPipeline& gpu = pipeline();
     gpu.upload(c.state);
@@ -437,7 +444,8 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
   }
   for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
                             total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
-                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit})
+                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit,
+                            total.roost})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
