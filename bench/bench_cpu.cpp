@@ -17,10 +17,13 @@
 namespace murmur::bench {
 namespace {
 
+// topological: K of topological neighbours (docs/model.md, step 2), 0 the metric rule.
 void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
-                 sim::NeighbourSearch search, int threads, bool recordLeaders = true) {
+                 sim::NeighbourSearch search, int threads, bool recordLeaders = true,
+                 std::uint32_t topological = 0) {
   const PreparedCase& prepared = prepare(workload, n);
-  const sim::ModelParams& params = prepared.scene.model;
+  sim::ModelParams params = prepared.scene.model;
+  params.topologicalNeighbours = topological;
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
   sim::FlockState flock = prepared.flock;
@@ -133,11 +136,29 @@ void addLeaderFlagCost(int threads) {
         ->UseRealTime();
 }
 
+// The topological rule (K = 7, as starlings) against the metric one, side by side, at the default
+// scene's density (a few boids within R) and with about 18 within R.
+void addNeighbourRuleCost(int threads) {
+  for (const std::string_view name : {"density", "neighbours18"}) {
+    const Workload& w = workload(name);
+    for (const std::uint32_t n : {100'000u, 1'000'000u})
+      for (const std::uint32_t k : {0u, 7u})
+        benchmark::RegisterBenchmark(
+            fmt::format("neighbour-rule/{}/cpu/threads:{}/k:{}/n:{}", name, threads, k, n).c_str(),
+            [&w, threads, n, k](benchmark::State& state) {
+              runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, k);
+            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+  }
+}
+
 }  // namespace
 
 void registerCpuBenchmarks() {
   for (const std::uint32_t n : {100'000u, 1'000'000u}) addSparseSummary(n);
   addLeaderFlagCost(omp_get_max_threads());
+  addNeighbourRuleCost(omp_get_max_threads());
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);

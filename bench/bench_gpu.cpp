@@ -216,8 +216,9 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 }
 
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
+// topological: K of topological neighbours (docs/model.md, step 2), 0 the metric rule.
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
-                 bool recordLeaders = true) {
+                 bool recordLeaders = true, std::uint32_t topological = 0) {
   GpuRig* r = rig(state);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
@@ -234,7 +235,8 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   }
   gpu::FlockPipeline& pipeline = r->pipeline;
   gpu::GpuTimer& timer = pipeline.timer();
-  const sim::ModelParams& params = prepared.scene.model;
+  sim::ModelParams params = prepared.scene.model;
+  params.topologicalNeighbours = topological;
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
 
@@ -446,6 +448,20 @@ void registerGpuBenchmarks() {
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()
         ->Iterations(kStageIterations);
+  }
+  // The topological rule (K = 7, as starlings) against the metric one: the force pass, where they
+  // differ, side by side, at the default scene's density and with about 18 boids within R.
+  for (const std::string_view name : {"density", "neighbours18"}) {
+    const Workload& w = workload(name);
+    for (const std::uint32_t n : {100'000u, 1'000'000u})
+      for (const std::uint32_t k : {0u, 7u})
+        registerGlBenchmark(fmt::format("neighbour-rule/{}/gpu:forces/k:{}/n:{}", name, k, n),
+                            [&w, n, k](benchmark::State& state) {
+                              runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true, k);
+                            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->Iterations(n >= 1'000'000u ? 8 : kStageIterations);
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("bandwidth/gpu-copy/mib:{}", mib),

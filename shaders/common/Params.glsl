@@ -49,6 +49,10 @@ layout(std140, binding = STEP_PARAMS_BINDING) uniform StepParamsBlock {
   vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
   uint recordLeaders;       // 264  write the leader flag into velocities.w
   uint steeringOffset;      // 268  inputs[steeringOffset + 3 g + k]: group g's steering
+  uint topologicalNeighbours;  // 272  K; 0: the metric rule
+  float wRoost;             // 276
+  float roostRadius;        // 280  0: no roost
+  vec4 roostCenter;         // 288  xyz (sim::StepContext::roostCenter)
 } P;
 
 // Obstacles, goals and predators of this step (sim::packInputs), one vec4 each.

@@ -3,7 +3,8 @@
 // driver's arithmetic is IEEE (llvmpipe): lengths are sqrt(dot) rather than length(), directions
 // x / |x| rather than normalize() or inversesqrt(), dot products are summed left to right like
 // glm's, and results are `precise` (no fused multiply-add, no reassociation).
-// Needs common/Params.glsl; the including shader defines readId(slot).
+// Needs common/Params.glsl and MAX_TOPOLOGICAL_NEIGHBOURS (sim::kMaxTopologicalNeighbours); the
+// including shader defines readId(slot).
 
 #include "common/Vector.glsl"
 
@@ -15,9 +16,18 @@ struct NeighbourSums {
   vec3 offsetSum;       // sum over G_i of d_ij
   uint sameGroupCount;  // |G_i|
   bool frontOccupied;   // a same-group boid within R lies in the 45-degree front cone
+  uint nearestCount;    // topological neighbours: how many of the nearest* entries are used
 };
 
-NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false); }
+NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false, 0u); }
+
+// Topological neighbours (sim::NeighbourSums::nearest): this thread's K nearest same-group
+// candidates so far, nearest first, as private arrays beside the sums (one boid per thread). The
+// slot stands for the id, read only to break a tie in distance.
+float nearestDistance2[MAX_TOPOLOGICAL_NEIGHBOURS];
+uint nearestSlot[MAX_TOPOLOGICAL_NEIGHBOURS];
+vec3 nearestOffset[MAX_TOPOLOGICAL_NEIGHBOURS];
+vec3 nearestHeading[MAX_TOPOLOGICAL_NEIGHBOURS];
 
 struct BoidView {
   vec3 position;
@@ -31,7 +41,44 @@ struct BoidView {
 // needs id_j only for coincident boids, so it takes j's slot and reads the id on demand.
 uint readId(uint slot);
 
-// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums; the caller skips j == i.
+// sim::nearer: ranked by squared distance, ties by id.
+bool nearer(float d2a, uint slota, float d2b, uint slotb) {
+  return d2a < d2b || (d2a == d2b && readId(slota) < readId(slotb));
+}
+
+// sim::offerNearest.
+void offerNearest(float d2, uint slot, vec3 d, vec3 fj, inout NeighbourSums sums) {
+  uint k = P.topologicalNeighbours;
+  uint at = sums.nearestCount;
+  while (at > 0u && nearer(d2, slot, nearestDistance2[at - 1u], nearestSlot[at - 1u])) --at;
+  if (at >= k) return;
+  for (uint r = min(sums.nearestCount, k - 1u); r > at; --r) {
+    nearestDistance2[r] = nearestDistance2[r - 1u];
+    nearestSlot[r] = nearestSlot[r - 1u];
+    nearestOffset[r] = nearestOffset[r - 1u];
+    nearestHeading[r] = nearestHeading[r - 1u];
+  }
+  nearestDistance2[at] = d2;
+  nearestSlot[at] = slot;
+  nearestOffset[at] = d;
+  nearestHeading[at] = fj;
+  if (sums.nearestCount < k) ++sums.nearestCount;
+}
+
+// sim::finishNeighbours: topological neighbours summed nearest first.
+void finishNeighbours(inout NeighbourSums sums) {
+  if (P.topologicalNeighbours == 0u) return;
+  for (uint r = 0u; r < sums.nearestCount; ++r) {
+    precise vec3 headingSum = sums.headingSum + nearestHeading[r];
+    precise vec3 offsetSum = sums.offsetSum + nearestOffset[r];
+    sums.headingSum = headingSum;
+    sums.offsetSum = offsetSum;
+  }
+  sums.sameGroupCount = sums.nearestCount;
+}
+
+// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums; the caller skips j == i and
+// calls finishNeighbours after the last candidate.
 
 void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj, inout NeighbourSums sums) {
   precise float d2 = dot3(d, d);
@@ -50,7 +97,9 @@ void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
   }
-  if (sameGroup) {
+  if (sameGroup && P.topologicalNeighbours != 0u) {
+    offerNearest(d2, slotj, d, fj, sums);
+  } else if (sameGroup) {
     precise vec3 headingSum = sums.headingSum + fj;
     precise vec3 offsetSum = sums.offsetSum + d;
     sums.headingSum = headingSum;
@@ -77,6 +126,7 @@ struct Forces {
   vec3 cruise;
   vec3 walls;
   vec3 pursuit;
+  vec3 roost;
 };
 
 vec3 separationForce(NeighbourSums sums) {
@@ -223,6 +273,18 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   return f;
 }
 
+// sim::roostForce.
+vec3 roostForce(BoidView self) {
+  if (!(P.roostRadius > 0.0)) return vec3(0.0);
+  precise vec3 h = imageOffset(self.position, P.roostCenter.xyz);
+  h.y = 0.0;
+  precise float dist = length3(h);
+  if (!(dist > P.roostRadius)) return vec3(0.0);
+  precise float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
+  precise vec3 f = (h / dist) * pull;
+  return f;
+}
+
 vec3 cruiseForce(BoidView self) {
   precise vec3 f = self.heading * (P.cruiseSpeed - length3(self.velocity));
   return f;
@@ -301,6 +363,7 @@ Forces computeForces(BoidView self, NeighbourSums sums) {
   f.cruise = cruiseForce(self);
   f.walls = wallForce(self);
   f.pursuit = pursuitForce(self, sums);
+  f.roost = roostForce(self);
   return f;
 }
 
@@ -315,6 +378,7 @@ BoidUpdate integrate(BoidView self, Forces f) {
                        P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
                        P.wCruise * f.cruise + P.wWalls * f.walls;
   if (groupRole(self.group) != kRoleFlock) force += steeringOf(self.group, 2u).x * f.pursuit;
+  force += P.wRoost * f.roost;
   if (P.dims == 2u) force.y = 0.0;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   float thrust = steeringOf(self.group, 1u).w;

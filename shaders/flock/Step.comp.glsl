@@ -53,6 +53,7 @@ void main() {
       }
     }
   }
+  finishNeighbours(sums);
   BoidUpdate next = stepBoid(self, sums);
   positions[id] = vec4(next.position, own.w);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.

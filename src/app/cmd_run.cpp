@@ -51,6 +51,7 @@ class RunCommand final : public Command {
     const sim::FlockState final = backend->state();  // also waits for the device to finish
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
+    const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, final);
     if (metrics.nonFinite > 0)
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
     if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
@@ -63,6 +64,9 @@ class RunCommand final : public Command {
     fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
                metrics.meanNearestDistance, metrics.minPairDistance);
+    fmt::print(summary, "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness {:.2f})\n",
+               100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
+               shape.extents.z, shape.thinness);
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
     std::string leaders = "leaders per group:";
     for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
@@ -96,6 +100,12 @@ class RunCommand final : public Command {
                           {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
                           {"gpu_stage_ms", stageJson},
                           {"metrics", metricsJson(metrics)},
+                          {"shape", {{"flocks", shape.flocks},
+                                     {"largest_fraction", jsonNumber(shape.largestFraction)},
+                                     {"polarization", jsonNumber(shape.polarization)},
+                                     {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y),
+                                                  jsonNumber(shape.extents.z)}},
+                                     {"thinness", jsonNumber(shape.thinness)}}},
                           {"groups", groupsJson(groups)},
                           {"agents", agentsJson(world.director())}};
       if (!dump_.empty()) json["dump"] = dump_;

@@ -113,8 +113,13 @@ struct StepParams {
   glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
   std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
   std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
+  std::uint32_t topologicalNeighbours;  // 272  K (sim::ModelParams); 0: the metric rule
+  float wRoost;                         // 276
+  float roostRadius;                    // 280  0: no roost
+  std::uint32_t padding;                // 284  roostCenter on a 16-byte boundary
+  glm::vec4 roostCenter;                // 288  xyz (sim::StepContext::roostCenter), w unused
 };
-static_assert(sizeof(StepParams) == 272);
+static_assert(sizeof(StepParams) == 304);
 static_assert(offsetof(StepParams, wallOrigin) == 256);
 static_assert(offsetof(StepParams, gridCells) == 80);
 static_assert(offsetof(StepParams, radius2) == 128);
@@ -146,7 +151,8 @@ struct NearestProbe {
 };
 static_assert(sizeof(NearestProbe) == 48);
 
-// BINDING_* and STEP_PARAMS_BINDING defines for every flock shader.
+// BINDING_* and STEP_PARAMS_BINDING defines for every flock shader, and the step's array bound
+// MAX_TOPOLOGICAL_NEIGHBOURS.
 Defines bindingDefines();
 
 }  // namespace murmur::gpu::layout

@@ -36,6 +36,7 @@ Defines bindingDefines() {
       {"BINDING_NEAREST_IDS", std::to_string(kNearestIds)},
       {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
+      {"MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours)},
   };
 }
 
@@ -269,6 +270,10 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.steeringOffset = p.predatorOffset + p.predatorCount;
   p.wWalls = w.walls;
   p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
+  p.topologicalNeighbours = ctx.topological;
+  p.wRoost = w.roost;
+  p.roostRadius = params.roostRadius;
+  p.roostCenter = glm::vec4(ctx.roostCenter, 0.0f);
   uploadWalls(ctx.walls);
   if (ctx.walls != nullptr) {
     p.wallCellSize = ctx.walls->cellSize;

@@ -107,6 +107,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
       accumulateNeighbour(ctx, self, offset(ctx, self.position, {x[m], y[m], z[m]}), sortedHeading[m], order[m],
                           sortedGroup[m], sums);
     }
+    finishNeighbours(ctx, sums);
     const BoidUpdate next = stepBoid(ctx, self, sums);
     nextPosition_[i] = next.position;
     nextVelocity_[i] = next.velocity;
@@ -173,6 +174,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
                               gatherRun<false>(ctx, self, slot, x, y, z, sortedHeading, order, sortedGroup, begin,
                                                end, sums);
                           });
+    finishNeighbours(ctx, sums);
     const BoidUpdate next = stepBoid(ctx, self, sums);
     nextPosition_[i] = next.position;
     nextVelocity_[i] = next.velocity;

@@ -54,6 +54,8 @@ constexpr ModelParam kModelParams[] = {
      50.0f, "units", "Rf: boids flee predators closer than this"},
     {"cruise", "speed", member(&ModelParams::cruiseSpeed), 8.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
      50.0f, "units/s", "the speed the cruise force steers towards"},
+    {"roost", "radius", member(&ModelParams::roostRadius), 0.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     500.0f, "units", "boids farther than this from the roost's x-z are pulled back; 0: no roost"},
     {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f,
      10.0f, "1", "weight of separation (step 3)"},
     {"weights", "alignment", weight(&Weights::alignment), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
@@ -72,6 +74,8 @@ constexpr ModelParam kModelParams[] = {
      "weight of cruising (step 10)"},
     {"weights", "walls", weight(&Weights::walls), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
      "weight of the walls of map worlds (step 6b)"},
+    {"weights", "roost", weight(&Weights::roost), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of the roost's pull (step 8d)"},
 };
 
 // The lab's three views (Bourg & Seemann): all around but a 90-degree blind cone behind, the front

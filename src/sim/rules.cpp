@@ -51,6 +51,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
   ctx.limitedFov = params.fovDegrees < 360.0f;
+  ctx.topological = params.topologicalNeighbours;
   // cos in double, then snapped to exactly 0 near a right angle so that a 180-degree field of view
   // has its edge exactly on the side plane (cos(pi/2) is 6e-17 in double, not 0).
   const double cosHalf = std::cos(double(params.fovDegrees) * 0.5 * std::numbers::pi / 180.0);
@@ -62,6 +63,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.predators = packed.predators;
   ctx.steering = packed.steering;
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
+  ctx.roostCenter = wrapIntoWorld(params, params.roostCenter);
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
   // Pursuing boids of a flocking chase or intercept group are its leaders.
@@ -213,6 +215,16 @@ glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
   return self.heading * (ctx.params->cruiseSpeed - length(self.velocity));
 }
 
+glm::vec3 roostForce(const StepContext& ctx, const BoidView& self) {
+  const ModelParams& p = *ctx.params;
+  if (!(p.roostRadius > 0.0f)) return glm::vec3(0.0f);
+  glm::vec3 h = offset(ctx, self.position, ctx.roostCenter);
+  h.y = 0.0f;
+  const float dist = length(h);
+  if (!(dist > p.roostRadius)) return glm::vec3(0.0f);
+  return (h / dist) * (p.maxSpeed * std::min(1.0f, (dist - p.roostRadius) / p.roostRadius));
+}
+
 glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
   if (ctx.walls == nullptr) return glm::vec3(0.0f);
   const WallGrid& walls = *ctx.walls;
@@ -261,6 +273,7 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
   f.cruise = cruiseForce(ctx, self);
   f.walls = wallForce(ctx, self);
   f.pursuit = pursuitForce(ctx, self, sums);
+  f.roost = roostForce(ctx, self);
   return f;
 }
 
@@ -271,6 +284,7 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
                     w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
                     w.flee * f.flee + w.cruise * f.cruise + w.walls * f.walls;
   if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
+  force += w.roost * f.roost;
   if (p.dims == 2) force.y = 0.0f;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   const float thrust = groupThrust(ctx, self.group);

@@ -86,6 +86,10 @@ void readSim(TableReader& sim, Scene& scene) {
   scene.seed = nonNegativeInteger(sim, "seed", scene.seed);
   scene.steps = nonNegativeInteger(sim, "steps", scene.steps);
   scene.spawn = sim.choice("spawn", {{"box", Spawn::Box}, {"sphere", Spawn::Sphere}}, scene.spawn);
+  scene.spawnHeading = sim.vec3("heading", scene.spawnHeading);
+  for (int k = 0; k < 3; ++k)
+    if (!(std::abs(scene.spawnHeading[k]) <= kMaxMagnitude))
+      sim.fail("heading", fmt::format("every |component| must be at most {:g}", kMaxMagnitude));
   sim.finish();
 }
 
@@ -106,6 +110,9 @@ void readPerception(TableReader& perception, ModelParams& m) {
     m.fovDegrees = view->fovDegrees;
     m.perceptionRadius = view->perceptionRadius;
   }
+  m.topologicalNeighbours = static_cast<std::uint32_t>(integerInRange(
+      perception, "neighbours", m.topologicalNeighbours, 0, kMaxTopologicalNeighbours,
+      fmt::format("must be in [0, {}] (0: every neighbour within perception.radius)", kMaxTopologicalNeighbours)));
   readParamSection(perception, "perception", m);
 }
 
@@ -146,6 +153,16 @@ GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
   return spec;
 }
 
+// [roost] (docs/model.md, step 8d): its centre beside the table's radius.
+void readRoost(TableReader& roost, ModelParams& m) {
+  m.roostCenter = roost.vec3("center", m.roostCenter);
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(m.roostCenter[k]) > kMaxMagnitude)
+      roost.fail("center", fmt::format("every |component| must be at most {:g}", kMaxMagnitude));
+  if (m.dims == 2) m.roostCenter.y = 0.0f;
+  readParamSection(roost, "roost", m);
+}
+
 void readGoal(TableReader& goal, ModelParams& m) {
   m.goalMode = goal.choice("mode", {{"front", GoalMode::Front}, {"all", GoalMode::All}}, m.goalMode);
   readParamSection(goal, "goal", m);
@@ -166,6 +183,7 @@ Scene readScene(const SceneDocument& document) {
   std::optional<TableReader> goal = root.table("goal");
   std::optional<TableReader> flee = root.table("flee");
   std::optional<TableReader> cruise = root.table("cruise");
+  std::optional<TableReader> roost = root.table("roost");
   std::optional<TableReader> weights = root.table("weights");
   std::vector<TableReader> obstacles = root.arrayOfTables("obstacles");
   std::vector<TableReader> targets = root.arrayOfTables("targets");
@@ -185,6 +203,7 @@ Scene readScene(const SceneDocument& document) {
   if (goal) readGoal(*goal, m);
   if (flee) readParamSection(*flee, "flee", m);
   if (cruise) readParamSection(*cruise, "cruise", m);
+  if (roost) readRoost(*roost, m);
   if (weights) readParamSection(*weights, "weights", m);
 
   for (TableReader& obstacle : obstacles) {
@@ -249,6 +268,7 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
       {"weights.flee", double(w.flee) * 2.0 * speed * double(std::max<std::size_t>(scene.predators.size(), 1))},
       {"weights.cruise", double(w.cruise) * 2.0 * speed},
       {"weights.walls", double(w.walls) * 4.0 * speed},
+      {"weights.roost", double(w.roost) * speed},
   };
   double total = 0.0;
   const std::pair<const char*, double>* largest = &terms[0];

@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 
 #include "brute_force_leaders.hpp"
+#include "brute_force_topological.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_backend.hpp"
 #include "sim/metrics.hpp"
@@ -109,6 +110,73 @@ TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
   EXPECT_EQ(unrecorded.position, recorded.position);
   EXPECT_EQ(unrecorded.velocity, recorded.velocity);
   EXPECT_EQ(unrecorded.leader, std::vector<std::uint8_t>(state.size(), 0));
+}
+
+// Topological neighbours (K = 7 of about 30 within R): both searches give the brute-force step
+// (separation weighted 0, see brute_force_topological.hpp) bit for bit, and each other for 50 steps
+// with separation on.
+TEST_P(GridEqualsNaive, TopologicalNeighboursEqualTheBruteForce) {
+  Scene scene = denseScene(GetParam(), 2000);
+  scene.model.topologicalNeighbours = 7;
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  const FlockState start = spawnFlock(scene);
+  Scene unseparated = scene;
+  unseparated.model.weights.separation = 0.0f;
+  const FlockState expected = test::bruteForceTopologicalStep(unseparated.model, inputs, start);
+  for (NeighbourSearch search : {NeighbourSearch::Naive, NeighbourSearch::Grid}) {
+    SCOPED_TRACE(std::string(toString(search)));
+    FlockState next = start;
+    CpuSimulator(search).step(unseparated.model, inputs, next);
+    EXPECT_EQ(next.position, expected.position);
+    EXPECT_EQ(next.velocity, expected.velocity);
+    EXPECT_EQ(next.leader, expected.leader);
+  }
+  // K bounds what alignment and cohesion see: the metric rule's step differs.
+  FlockState metric = start;
+  Scene metricScene = unseparated;
+  metricScene.model.topologicalNeighbours = 0;
+  CpuSimulator(NeighbourSearch::Grid).step(metricScene.model, inputs, metric);
+  EXPECT_NE(metric.velocity, expected.velocity);
+
+  FlockState naive = start, grid = start;
+  CpuSimulator naiveSim(NeighbourSearch::Naive), gridSim(NeighbourSearch::Grid);
+  for (int s = 0; s < 50; ++s) {
+    naiveSim.step(scene.model, inputs, naive);
+    gridSim.step(scene.model, inputs, grid);
+    ASSERT_EQ(naive.velocity, grid.velocity) << "step " << s;
+    ASSERT_EQ(naive.position, grid.position) << "step " << s;
+  }
+}
+
+// On a lattice every distance repeats: the 7th nearest is often one of several at the same
+// distance, and the lower id wins (the brute force's std::sort by distance, then id).
+TEST(CpuSimulator, TopologicalTiesGoToTheLowerId) {
+  constexpr int kSide = 12;
+  const Scene scene = test::latticeScene(kSide, 2);
+  const FlockState start = test::latticeFlock(scene, kSide, 5);
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  const FlockState expected = test::bruteForceTopologicalStep(scene.model, inputs, start);
+  for (NeighbourSearch search : {NeighbourSearch::Naive, NeighbourSearch::Grid}) {
+    SCOPED_TRACE(std::string(toString(search)));
+    FlockState next = start;
+    CpuSimulator(search).step(scene.model, inputs, next);
+    EXPECT_EQ(next.velocity, expected.velocity);
+    EXPECT_EQ(next.position, expected.position);
+  }
+  // The tie rule matters here: with the ids reversed (ties going the other way) some boid's step
+  // changes.
+  const std::uint32_t n = scene.count;
+  FlockState mirrored = start;  // ids reversed: boid i of `start` is boid n - 1 - i
+  for (std::uint32_t i = 0; i < n; ++i) {
+    mirrored.position[n - 1 - i] = start.position[i];
+    mirrored.velocity[n - 1 - i] = start.velocity[i];
+    mirrored.group[n - 1 - i] = start.group[i];
+  }
+  FlockState mirroredNext = mirrored;
+  CpuSimulator(NeighbourSearch::Grid).step(scene.model, inputs, mirroredNext);
+  std::size_t differing = 0;
+  for (std::uint32_t i = 0; i < n; ++i) differing += mirroredNext.velocity[n - 1 - i] != expected.velocity[i];
+  EXPECT_GT(differing, 0u);
 }
 
 TEST(CpuSimulator, ThreadCountDoesNotChangeTheResult) {

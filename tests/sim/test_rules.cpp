@@ -107,6 +107,43 @@ TEST(Rules, CohesionSteersTowardMeanOffset) {
   expectVec(cohesionForce(ctx, self, balanced), {0, 0, 0});
 }
 
+TEST(Rules, RoostPullsHorizontallyOutsideItsCircle) {
+  Fixture f;
+  f.params.roostCenter = {10, 50, 0};
+  f.params.roostRadius = 20;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // |h| = 10, inside the circle: nothing.
+  expectVec(roostForce(ctx, boid({0, 0, 0}, {5, 0, 0})), {0, 0, 0});
+  // h = (30, 0, 0) (its y dropped): half a radius out, half of max_speed.
+  expectVec(roostForce(ctx, boid({-20, 7, 0}, {5, 0, 0})), {5, 0, 0});
+  // h = (0, 0, 50): more than a radius out, max_speed.
+  expectVec(roostForce(ctx, boid({10, -3, -50}, {5, 0, 0})), {0, 0, 10});
+  // Weighted into the step: weights.roost x F_roost is the only force (the others off).
+  Fixture quiet = f;
+  quiet.params.weights = Weights{0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  const PackedInputs quietPacked = packInputs(quiet.params, quiet.inputs, 1);
+  const StepContext quietCtx = makeStepContext(quiet.params, quietPacked);
+  const BoidView self = boid({-20, 7, 0}, {5, 0, 0});
+  const BoidUpdate next = integrate(quietCtx, self, computeForces(quietCtx, self, {}));
+  expectVec(next.velocity, glm::vec3(5, 0, 0) + glm::vec3(10, 0, 0) * quiet.params.dt);
+  // Radius 0: no roost.
+  f.params.roostRadius = 0;
+  const StepContext none = makeStepContext(f.params, packed);
+  expectVec(roostForce(none, boid({10, -3, -50}, {5, 0, 0})), {0, 0, 0});
+}
+
+TEST(Rules, RoostAcrossTheSeamPullsTheShortWay) {
+  Fixture f;
+  f.params.boundary = Boundary::Wrap;
+  f.params.roostCenter = {90, 0, 0};
+  f.params.roostRadius = 5;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // 185 units the long way, 15 across the seam at x = +-100.
+  expectVec(roostForce(ctx, boid({-95, 0, 0}, {5, 0, 0})), {-10, 0, 0});
+}
+
 TEST(Rules, NeighbourExactlyAtRadiusIsNotSeen) {
   Fixture f;
   f.params.fovDegrees = 360.0f;

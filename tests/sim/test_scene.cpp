@@ -513,6 +513,25 @@ TEST(SceneLimits, FieldOfViewMustBeInZeroTo360) {
   EXPECT_NO_THROW(parseScene("[perception]\nfov_degrees = 360\n", kSource));
 }
 
+TEST(SceneLimits, TopologicalNeighboursAreZeroToTheMaximum) {
+  EXPECT_EQ(parseScene("", kSource).model.topologicalNeighbours, 0u);
+  EXPECT_EQ(parseScene("[perception]\nneighbours = 7\n", kSource).model.topologicalNeighbours, 7u);
+  EXPECT_EQ(parseScene("[perception]\nneighbours = 16\n", kSource).model.topologicalNeighbours, 16u);
+  EXPECT_TRUE(rejects("[perception]\nneighbours = 17\n", 2, "perception.neighbours", "must be in [0, 16]"));
+  EXPECT_TRUE(rejects("[perception]\nneighbours = -1\n", 2, "perception.neighbours", "must be in [0, 16]"));
+  EXPECT_TRUE(rejects("[perception]\nneighbours = 6.5\n", 2, "perception.neighbours", "integer"));
+}
+
+TEST(SceneLimits, RoostAndSpawnHeadingAreReadAndBounded) {
+  const Scene scene = parseScene("[sim]\nheading = [1, 0, 2]\n[roost]\ncenter = [5, 6, 7]\nradius = 30\n", kSource);
+  EXPECT_EQ(scene.spawnHeading, glm::vec3(1, 0, 2));
+  EXPECT_EQ(scene.model.roostCenter, glm::vec3(5, 6, 7));
+  EXPECT_EQ(scene.model.roostRadius, 30.0f);
+  EXPECT_TRUE(rejects("[roost]\ncenter = [2e9, 0, 0]\n", 2, "roost.center", "at most 1e+09"));
+  EXPECT_TRUE(rejects("[sim]\nheading = [0, -2e9, 0]\n", 2, "sim.heading", "at most 1e+09"));
+  EXPECT_TRUE(rejects("[roost]\nradius = -1\n", 2, "roost.radius", "at least 0"));
+}
+
 TEST(SceneLimits, MinDistanceMustBePositive) {
   EXPECT_TRUE(rejects("[perception]\nmin_distance = 0\n", 2, "perception.min_distance", "must be above 0"));
 }
@@ -588,10 +607,10 @@ std::string sceneNumber(float value) {
   return fmt::format("{}", value);
 }
 
-// A value inside the row's range and its atMost bound, other than the default.
+// A value inside the row's range and its atMost bound, other than the default (1 for a default of 0).
 float valueInRange(const ModelParam& param) {
   const float bound = param.atMost.empty() ? param.maximum : modelParam(param.atMost).defaultValue;
-  const float value = param.defaultValue * 1.25f;
+  const float value = param.defaultValue != 0.0f ? param.defaultValue * 1.25f : 1.0f;
   return value <= bound ? value : 0.5f * (param.defaultValue + bound);
 }
 
