@@ -159,13 +159,27 @@ class Program {
   explicit operator bool() const { return static_cast<bool>(name_); }
   void use() const { glUseProgram(id()); }
 
-  GLint uniformLocation(const char* name) const { return glGetUniformLocation(id(), name); }
-  void setUniform(GLint location, std::uint32_t value) const { glProgramUniform1ui(id(), location, value); }
-  void setUniform(GLint location, std::int32_t value) const { glProgramUniform1i(id(), location, value); }
-  void setUniform(GLint location, float value) const { glProgramUniform1f(id(), location, value); }
 
  private:
   GlName<detail::deleteProgram> name_;
+};
+
+// The constants of a dispatch or a draw, in a small std140 uniform block: the shaders declare no
+// loose uniforms, so that the same sources also compile as Vulkan GLSL (scripts/shader-stats.sh).
+// set() writes the block and binds it at its binding point for the next dispatch or draw.
+template <class T>
+class UniformBlock {
+ public:
+  UniformBlock(std::string_view label, GLuint binding) : buffer_(label, sizeof(T)), binding_(binding) {}
+  void set(const T& value) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    buffer_.upload(std::span<const T>(&value, 1));
+    buffer_.bindBase(GL_UNIFORM_BUFFER, binding_);
+  }
+
+ private:
+  Buffer buffer_;
+  GLuint binding_;
 };
 
 class VertexArray {
