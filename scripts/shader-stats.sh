@@ -6,9 +6,10 @@
 # SGPRs, spills, scratch, LDS, instructions, ACO's latency and inverse throughput estimates, and
 # waves per SIMD (corrected for RADV 22.3 counting wave64 twice: bench/shader_stats/stats_table.py).
 #
-#   bash scripts/shader-stats.sh [--build DIR] [--out FILE] [--check]
+#   bash scripts/shader-stats.sh [--build DIR] [--shaders DIR] [--out FILE] [--check]
 #
 # --build: the build directory holding murmur_shader_dump and murmur_radv_stats (default build/);
+# --shaders: read shaders from DIR first (e.g. shaders/ while editing: no rebuild needed);
 # --out: also write the table to FILE (bench/results/shader-stats/README.md is the committed one);
 # --check: exit 1 on any spill or scratch, or when flock/Step exceeds its budget (the ShaderStats
 # test). Targets: navi21 (RDNA2) with wave64 (RADV's default for compute) and wave32, gfx1100
@@ -17,13 +18,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build"
 out=""
+shaders=()
 check=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$(cd "$2" && pwd)"; shift 2 ;;
+    --shaders) shaders=("$(cd "$2" && pwd)"); shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --check) check=(--check); shift ;;
-    *) echo "usage: shader-stats.sh [--build DIR] [--out FILE] [--check]" >&2; exit 2 ;;
+    *) echo "usage: shader-stats.sh [--build DIR] [--shaders DIR] [--out FILE] [--check]" >&2; exit 2 ;;
   esac
 done
 for tool in murmur_shader_dump murmur_radv_stats; do
@@ -34,7 +37,7 @@ icd=$(ls /usr/share/vulkan/icd.d/radeon_icd.*.json 2>/dev/null | head -n1)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$build/murmur_shader_dump" "$work/glsl"
+"$build/murmur_shader_dump" "$work/glsl" "${shaders[@]}"
 
 # SPIR-V of every stage; locations of the varyings are left to glslang (GL matches them by name).
 programs=()

@@ -4,8 +4,10 @@
 // through RADV). Needs an OpenGL context (llvmpipe will do): the pipeline and renderer build their
 // programs as they would for a run.
 //
-//   murmur_shader_dump DIR
+//   murmur_shader_dump DIR [SHADER_DIR]
 //
+// SHADER_DIR: shaders read from there first (ShaderLibrary's --shader-dir), so that an edited
+// shader's statistics need no rebuild.
 // writes DIR/<name>.comp, .vert, .frag (name: the shader's path under shaders/ without .glsl and its
 // stage suffix, e.g. DIR/flock/Step.comp) and DIR/programs.txt, one program a line:
 // "compute flock/Step.comp" or "graphics render/Boid.vert render/Boid.frag".
@@ -32,14 +34,14 @@ std::string outputName(const std::string& shader) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: murmur_shader_dump DIR\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: murmur_shader_dump DIR [SHADER_DIR]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   try {
     const std::unique_ptr<murmur::gpu::Context> context = murmur::gpu::createHeadlessContext();
-    murmur::gpu::ShaderLibrary shaders;
+    murmur::gpu::ShaderLibrary shaders = argc == 3 ? murmur::gpu::ShaderLibrary(argv[2]) : murmur::gpu::ShaderLibrary();
     std::vector<std::pair<GLenum, murmur::gpu::PreprocessedShader>> stages;
     shaders.observeStages(
         [&](GLenum stage, const murmur::gpu::PreprocessedShader& shader) { stages.emplace_back(stage, shader); });

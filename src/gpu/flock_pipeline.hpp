@@ -89,7 +89,7 @@ class FlockPipeline {
   // read back.
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
 
-  // The state in id order (waits for the GPU).
+  // The state in id order (waits for the GPU: two blocking reads, positions and velocities).
   sim::FlockState download() const;
   // Count, centroid and mean velocity per group of the current state (waits for the GPU; a handful
   // of floats cross). Computed by each step, or here after an upload.
