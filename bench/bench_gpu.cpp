@@ -301,7 +301,7 @@ constexpr const char* kCopyShader = R"(#version 430 core
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) readonly buffer Src { vec4 src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { vec4 dst[]; };
-layout(location = 0) uniform uint uCount;
+layout(std140, binding = 0) uniform CopyParams { uint uCount; };
 void main() {
   uint stride = gl_NumWorkGroups.x * 256u;
   for (uint i = gl_GlobalInvocationID.x; i < uCount; i += stride) dst[i] = src[i];
@@ -362,7 +362,8 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
   src.fill(1u);
   unbindFramebuffer();
   const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
-  program.setUniform(0, count);
+  const gpu::UniformBlock<std::uint32_t> params("bench copy constants", 0);
+  params.set(count);
   const auto groups = static_cast<GLuint>(std::min<std::uint64_t>((count + 255) / 256, 65535));
   std::uint64_t issued = 0;
   auto issue = [&] {

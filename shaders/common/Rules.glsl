@@ -37,9 +37,11 @@ struct BoidView {
   uint group;
 };
 
-// The id of the boid in sorted slot `slot`, defined by the including shader. accumulateNeighbour
-// needs id_j only for coincident boids, so it takes j's slot and reads the id on demand.
+// The id and the heading of the boid in sorted slot `slot`, defined by the including shader.
+// accumulateNeighbour needs id_j only for coincident boids and f_j only within R, so it takes j's
+// slot and reads them on demand.
 uint readId(uint slot);
+vec3 readHeading(uint slot);
 
 // sim::nearer: ranked by squared distance, ties by id.
 bool nearer(float d2a, uint slota, float d2b, uint slotb) {
@@ -77,30 +79,45 @@ void finishNeighbours(inout NeighbourSums sums) {
   sums.sameGroupCount = sums.nearestCount;
 }
 
-// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums; the caller skips j == i and
-// calls finishNeighbours after the last candidate.
+// The step constants the neighbour loop reads, loaded once per boid: from the uniform block, a
+// compiler may reload them for every candidate (RADV does).
+struct NeighbourConstants {
+  float radius2;
+  float separationRadius2;
+  float cosHalfFov;
+  float minDistance;
+  bool needFront;
+  bool limitedFov;
+};
 
-void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj, inout NeighbourSums sums) {
+NeighbourConstants neighbourConstants() {
+  return NeighbourConstants(P.radius2, P.separationRadius2, P.cosHalfFov, P.minDistance, P.needFront != 0u,
+                            P.limitedFov != 0u);
+}
+
+// Folds candidate j (offset d = d_ij, in sorted slot slotj, of i's group or not) into boid i's
+// sums; the caller skips j == i and calls finishNeighbours after the last candidate.
+void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj, bool sameGroup,
+                         inout NeighbourSums sums) {
   precise float d2 = dot3(d, d);
-  if (!(d2 < P.radius2)) return;
+  if (!(d2 < k.radius2)) return;
   precise float dist = sqrt(d2);
   bool coincident = dist < kEps;
-  bool sameGroup = groupj == self.group;
   precise float along = dot3(self.heading, d);
   precise float frontEdge = dist * kCos45;
-  if (P.needFront != 0u && sameGroup && (coincident || along >= frontEdge)) sums.frontOccupied = true;
-  precise float fovEdge = dist * P.cosHalfFov;
-  if (P.limitedFov != 0u && !coincident && along < fovEdge) return;
-  if (d2 < P.separationRadius2) {
+  if (k.needFront && sameGroup && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  precise float fovEdge = dist * k.cosHalfFov;
+  if (k.limitedFov && !coincident && along < fovEdge) return;
+  if (d2 < k.separationRadius2) {
     precise vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
-    precise vec3 term = away / max(dist, P.minDistance);
+    precise vec3 term = away / max(dist, k.minDistance);
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
   }
   if (sameGroup && P.topologicalNeighbours != 0u) {
-    offerNearest(d2, slotj, d, fj, sums);
+    offerNearest(d2, slotj, d, readHeading(slotj), sums);
   } else if (sameGroup) {
-    precise vec3 headingSum = sums.headingSum + fj;
+    precise vec3 headingSum = sums.headingSum + readHeading(slotj);
     precise vec3 offsetSum = sums.offsetSum + d;
     sums.headingSum = headingSum;
     sums.offsetSum = offsetSum;

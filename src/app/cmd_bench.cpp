@@ -29,6 +29,8 @@
 
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "gpu/context.hpp"
+#include "gpu/error.hpp"
 #include "sim/install_dirs.hpp"
 #include "app/shell.hpp"
 #include "sim/error.hpp"
@@ -40,6 +42,16 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+// Whether EGL lists a hardware device here (false when libEGL cannot be loaded).
+bool hardwareDevicePresent() {
+  try {
+    const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
+    return std::any_of(devices.begin(), devices.end(), [](const gpu::EglDevice& d) { return !d.software; });
+  } catch (const gpu::ContextError&) {
+    return false;
+  }
+}
 
 constexpr double kMaxCv = 0.05;  // a case noisier than this (stddev / mean of its repetitions) runs again
 constexpr int kRepetitions = 3;
@@ -346,6 +358,11 @@ class BenchCommand final : public Command {
     auto row = [&](const std::string& name) { return median(result, name); };
     fmt::print("device   {} ({}, {})\n", context.value("gl_renderer", "no GL device"),
                context.value("gl_vendor", "?"), context.value("gl_driver", "?"));
+    if (context.value("gl_software", "false") == "true")
+      fmt::print("         a software renderer: these GPU figures are a CPU's{}\n",
+                 hardwareDevicePresent() ? ", though this machine has a hardware device (is its EGL missing? "
+                                           "murmur devices)"
+                                         : "");
     fmt::print("cpu      {} ({} threads)\n", context.value("cpu_model", "?"),
                context.value("omp_threads", "?"));
     const Json* million = row("density/gpu/n:1000000/manual_time");

@@ -39,6 +39,7 @@ class RunCommand final : public Command {
     std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_);
     world::World world(describeWorld(scene_).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
+    warnIfSoftware(*backend);  // after the checks of the input: bad input is one line
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
 
     ProgressBar progress(steps);

@@ -58,7 +58,12 @@ enum StorageBinding : GLuint {
   kStorageBindingCount = 20,
 };
 
-enum UniformBinding : GLuint { kStepParams = 0 };
+// Uniform block binding points, numbered after the storage ones: GL keeps the two apart, Vulkan
+// does not (the same sources compile as Vulkan GLSL for scripts/shader-stats.sh).
+enum UniformBinding : GLuint {
+  kStepParams = kStorageBindingCount,
+  kPassParams,  // the constants of one dispatch (ScanParams, ReduceParams, NearestParams)
+};
 
 // std140 uniform block StepParamsBlock: 272 bytes. Everything a step needs besides the buffers,
 // derived on the host from sim::makeStepContext and sim::makeGridSpec (so both backends use the
@@ -151,8 +156,13 @@ struct NearestProbe {
 };
 static_assert(sizeof(NearestProbe) == 48);
 
-// BINDING_* and STEP_PARAMS_BINDING defines for every flock shader, and the step's array bound
-// MAX_TOPOLOGICAL_NEIGHBOURS.
+// std140, 16 bytes: the constants of one dispatch at kPassParams. The scan reads x (the count);
+// the reduction (flock/Reduction.glsl) x boids, y groups, z blocks; the nearest-boids query
+// (NearestParams) x groups, y lists, z k. Scalars of a std140 block lie 4 bytes apart.
+using PassParams = glm::uvec4;
+
+// BINDING_*, STEP_PARAMS_BINDING and PASS_PARAMS_BINDING defines for every flock shader, and the
+// step's array bound MAX_TOPOLOGICAL_NEIGHBOURS.
 Defines bindingDefines();
 
 }  // namespace murmur::gpu::layout
