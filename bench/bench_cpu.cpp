@@ -17,10 +17,12 @@
 namespace murmur::bench {
 namespace {
 
+// leaderRadius > 0: the leader radius in place of the workload's (docs/model.md, step 8).
 void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
-                 sim::NeighbourSearch search, int threads, bool recordLeaders = true) {
+                 sim::NeighbourSearch search, int threads, bool recordLeaders = true, float leaderRadius = 0.0f) {
   const PreparedCase& prepared = prepare(workload, n);
-  const sim::ModelParams& params = prepared.scene.model;
+  sim::ModelParams params = prepared.scene.model;
+  if (leaderRadius > 0.0f) params.leaderRadius = leaderRadius;
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
   sim::FlockState flock = prepared.flock;
@@ -133,11 +135,28 @@ void addLeaderFlagCost(int threads) {
         ->UseRealTime();
 }
 
+// What the book's leader radius costs when it exceeds R (docs/model.md, step 8): the search and the
+// grid's cells grow to it. The same step with the leader radius R (the default's reach) and 1.6 R
+// (the lab's narrow radius against its limited view: 50 / 30 body lengths), side by side.
+void addLeaderRadiusCost(int threads) {
+  const Workload& w = workload("density");
+  constexpr std::uint32_t n = 100'000;
+  for (const float factor : {1.0f, 1.6f})
+    benchmark::RegisterBenchmark(fmt::format("leader-radius/cpu/threads:{}/R:x{}/n:{}", threads, factor, n).c_str(),
+                                 [&w, threads, factor](benchmark::State& state) {
+                                   const float r = prepare(w, n).scene.model.perceptionRadius;
+                                   runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, factor * r);
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+}
+
 }  // namespace
 
 void registerCpuBenchmarks() {
   for (const std::uint32_t n : {100'000u, 1'000'000u}) addSparseSummary(n);
   addLeaderFlagCost(omp_get_max_threads());
+  addLeaderRadiusCost(omp_get_max_threads());
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);

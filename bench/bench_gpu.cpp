@@ -216,8 +216,9 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 }
 
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
+// leaderRadius > 0: the leader radius in place of the workload's (docs/model.md, step 8).
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
-                 bool recordLeaders = true) {
+                 bool recordLeaders = true, float leaderRadius = 0.0f) {
   GpuRig* r = rig(state);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
@@ -234,7 +235,8 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   }
   gpu::FlockPipeline& pipeline = r->pipeline;
   gpu::GpuTimer& timer = pipeline.timer();
-  const sim::ModelParams& params = prepared.scene.model;
+  sim::ModelParams params = prepared.scene.model;
+  if (leaderRadius > 0.0f) params.leaderRadius = leaderRadius;
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
 
@@ -442,6 +444,20 @@ void registerGpuBenchmarks() {
     registerGlBenchmark(fmt::format("leader-flag/gpu:forces/record:{}/n:{}", int(record), n),
                         [&w, record](benchmark::State& state) {
                           runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), record);
+                        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(kStageIterations);
+  }
+  // What the book's leader radius costs the force pass when it exceeds R (bench_cpu.cpp's
+  // leader-radius): R against 1.6 R.
+  for (const float factor : {1.0f, 1.6f}) {
+    const Workload& w = workload("density");
+    constexpr std::uint32_t n = 100'000;
+    registerGlBenchmark(fmt::format("leader-radius/gpu:forces/R:x{}/n:{}", factor, n),
+                        [&w, factor](benchmark::State& state) {
+                          const float r = prepare(w, n).scene.model.perceptionRadius;
+                          runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true, factor * r);
                         })
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()

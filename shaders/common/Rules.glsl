@@ -14,7 +14,7 @@ struct NeighbourSums {
   vec3 headingSum;      // sum over G_i of f_j
   vec3 offsetSum;       // sum over G_i of d_ij
   uint sameGroupCount;  // |G_i|
-  bool frontOccupied;   // a same-group boid within R lies in the 45-degree front cone
+  bool frontOccupied;   // a boid (any group) within RL lies in the 45-degree front cone
 };
 
 NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false); }
@@ -35,13 +35,14 @@ uint readId(uint slot);
 
 void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj, inout NeighbourSums sums) {
   precise float d2 = dot3(d, d);
-  if (!(d2 < P.radius2)) return;
+  if (!(d2 < P.searchRadius2)) return;
   precise float dist = sqrt(d2);
   bool coincident = dist < kEps;
   bool sameGroup = groupj == self.group;
   precise float along = dot3(self.heading, d);
   precise float frontEdge = dist * kCos45;
-  if (P.needFront != 0u && sameGroup && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  if (P.needFront != 0u && d2 < P.leaderRadius2 && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  if (!(d2 < P.radius2)) return;
   precise float fovEdge = dist * P.cosHalfFov;
   if (P.limitedFov != 0u && !coincident && along < fovEdge) return;
   if (d2 < P.separationRadius2) {
@@ -190,8 +191,6 @@ vec3 fleeForce(BoidView self) {
   return force;
 }
 
-// sim::kMaxInterceptSeconds: the cap of the intercept prediction time.
-const float kMaxInterceptSeconds = 3.0;
 const uint kRoleFlock = 0u;
 const uint kRoleIntercept = 2u;
 
@@ -199,10 +198,10 @@ uint groupRole(uint group) { return uint(steeringOf(group, 0u).w); }
 bool groupFlocking(uint group) { return steeringOf(group, 2u).y != 0.0; }
 
 // sim::pursuitAim.
-vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity) {
+vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity, float maxSeconds) {
   if (role != kRoleIntercept) return toTarget;
   precise float closing = length3(targetVelocity - velocity);
-  precise float t = closing < kEps ? kMaxInterceptSeconds : min(length3(toTarget) / closing, kMaxInterceptSeconds);
+  precise float t = closing < kEps ? maxSeconds : min(length3(toTarget) / closing, maxSeconds);
   precise vec3 aim = toTarget + targetVelocity * t;
   return aim;
 }
@@ -215,7 +214,7 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   vec4 target = steeringOf(self.group, 0u);
   vec4 targetVelocity = steeringOf(self.group, 1u);
   precise vec3 toTarget = imageOffset(self.position, target.xyz);
-  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity);
+  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity, steeringOf(self.group, 2u).z);
   precise float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
   precise float speed = P.maxSpeed * targetVelocity.w;

@@ -339,7 +339,7 @@ void movePlayer(Agent& agent, const std::optional<PlayerInput>& keys, float dt) 
     input = courseInput(agent.playerMotion, vehicle.position, *agent.goal, agent.playerLimits, dt);
   }
   vehicle.velocity = thrust(agent.playerMotion, input, agent.playerLimits, dt);
-  advanceVehicle(vehicle, dt, agent.shared->space);
+  advanceVehicle(vehicle, dt, agent.shared->space, agent.shared->space.wrap);
   agent.playerMotion.speed = glm::length(vehicle.velocity);  // what a wall stopped is lost
   agent.heading = headingOf(agent.playerMotion.angle);
 }
@@ -372,7 +372,7 @@ AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runt
   shared.obstacles = scene.obstacles;
   shared.navigation = std::move(agents.navigation);
   shared.space = AgentSpace{scene.model.worldMin, scene.model.worldMax, scene.model.margin, scene.model.dims,
-                            shared.navigation.get()};
+                            shared.navigation.get(), scene.model.boundary == sim::Boundary::Wrap};
   const auto dims = static_cast<std::uint32_t>(shared.space.dims);
   shared.sightWorld = PerceptionWorld{shared.obstacles, nullptr, GridPlacement{}, dims};
   shared.hearingWorld = PerceptionWorld{{}, nullptr, GridPlacement{}, dims};

@@ -113,8 +113,11 @@ struct StepParams {
   glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
   std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
   std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
+  float leaderRadius2;           // 272  RL^2 (sim::StepContext)
+  float searchRadius2;           // 276  max(R, RL)^2
+  float pad0[2];                 // 280
 };
-static_assert(sizeof(StepParams) == 272);
+static_assert(sizeof(StepParams) == 288);
 static_assert(offsetof(StepParams, wallOrigin) == 256);
 static_assert(offsetof(StepParams, gridCells) == 80);
 static_assert(offsetof(StepParams, radius2) == 128);

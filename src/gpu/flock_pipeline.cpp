@@ -269,6 +269,8 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.steeringOffset = p.predatorOffset + p.predatorCount;
   p.wWalls = w.walls;
   p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
+  p.leaderRadius2 = ctx.leaderRadius2;
+  p.searchRadius2 = ctx.searchRadius2;
   uploadWalls(ctx.walls);
   if (ctx.walls != nullptr) {
     p.wallCellSize = ctx.walls->cellSize;

@@ -48,11 +48,13 @@ struct ModelParams {
   float minSpeed = modelDefault(&ModelParams::minSpeed);
   float maxForce = modelDefault(&ModelParams::maxForce);
   float radius = modelDefault(&ModelParams::radius);
+  float bodyLength = modelDefault(&ModelParams::bodyLength);  // L: view modes are in body lengths
   // [perception]
   float perceptionRadius = modelDefault(&ModelParams::perceptionRadius);
   float separationRadius = modelDefault(&ModelParams::separationRadius);
   float fovDegrees = modelDefault(&ModelParams::fovDegrees);
   float minDistance = modelDefault(&ModelParams::minDistance);
+  float leaderRadius = modelDefault(&ModelParams::leaderRadius);  // the leader test's reach (step 8)
   // [avoidance]
   float lookahead = modelDefault(&ModelParams::lookahead);
   // [goal]
@@ -65,6 +67,9 @@ struct ModelParams {
   Weights weights;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }
+  // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's
+  // cells are at least this wide).
+  float searchRadius() const { return perceptionRadius > leaderRadius ? perceptionRadius : leaderRadius; }
 };
 
 }  // namespace murmur::sim

@@ -179,6 +179,35 @@ TEST(PlayerAgent, TheKeysInputDrivesInsteadOfTheCourse) {
   expectNear(keys.position(0), before + glm::vec3(0.0f, 0.0f, -0.2f));
 }
 
+// The player wraps round a wrapping world as the boids do (the book's lab), and stays in the box of a
+// containing one. Full thrust along +x from x = 49.5, 10 steps of 0.1 s: 1.1 units (as above), so
+// x = 50.6, which is -49.4 on the torus [-50, 50); in the box it stops at 50 with no x velocity.
+TEST(PlayerAgent, WrapsInAWrappingWorldAndStaysInTheBoxOfAContainingOne) {
+  const std::string player = R"(
+[[agents]]
+name = "player"
+kind = "player"
+position = [49.5, 0, -30]
+max_speed = 4
+max_force = 2
+turn_rate = 90
+)";
+  for (const bool wrap : {true, false}) {
+    SCOPED_TRACE(wrap ? "wrap" : "contain");
+    std::string text = kWorld + player;
+    if (wrap) text.insert(text.find("[boids]"), "boundary = \"wrap\"\n");
+    AgentDirector agents = director(text);
+    const sim::Scene scene = sim::parseScene(text, kSource);
+    sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+    agents.steerPlayers({0.0f, 1.0f});
+    for (int step = 0; step < 10; ++step) agents.update(0.1, {}, {}, inputs);
+    const glm::vec3 at = agents.position(0);
+    EXPECT_NEAR(at.x, wrap ? -49.4f : 50.0f, 1e-4f);
+    EXPECT_EQ(at.z, -30.0f);
+    EXPECT_NEAR(agents.velocity(0).x, wrap ? 2.0f : 0.0f, kTolerance);
+  }
+}
+
 TEST(PlayerAgent, WithoutACourseOrKeysItStaysWhereItIs) {
   AgentDirector idle = director(kWorld + kPlayer);
   const sim::Scene scene = sim::parseScene(kWorld + kPlayer, kSource);
