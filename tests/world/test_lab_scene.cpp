@@ -135,6 +135,20 @@ TEST(LabScene, ThePlayersCourseIsClearOfEveryRock) {
     EXPECT_GT(closest[k], scene.obstacles[k].radius + playerSize) << "obstacle " << k;
 }
 
+// The lab's guard watches the east leg of the course: it is in "watch" at first and switches to
+// "alarm" when the scripted player comes into its sight.
+TEST(LabScene, TheGuardSwitchesStateWhenItSeesThePlayer) {
+  World world(lab(), makeBackend("cpu"));
+  ASSERT_EQ(world.director()->name(1), "guard");
+  EXPECT_EQ(world.director()->stateName(1), "watch");
+  int alarmedAt = -1;
+  for (int step = 0; step < 1500 && alarmedAt < 0; ++step) {
+    world.tick();
+    if (world.director()->stateName(1) == "alarm") alarmedAt = step;
+  }
+  EXPECT_GE(alarmedAt, 0) << "the guard never saw the player";
+}
+
 TEST(LabScene, TwoRunsAreEqual) {
   World first(lab(), makeBackend("cpu")), second(lab(), makeBackend("cpu"));
   for (int step = 0; step < 300; ++step) {
