@@ -216,9 +216,9 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 }
 
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
-// topological: K of topological neighbours (docs/model.md, step 2), 0 the metric rule.
+// variant: the model's options a case switches on beyond the workload's (StepVariant).
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
-                 bool recordLeaders = true, std::uint32_t topological = 0) {
+                 bool recordLeaders = true, StepVariant variant = {}) {
   GpuRig* r = rig(state);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
@@ -236,7 +236,7 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   gpu::FlockPipeline& pipeline = r->pipeline;
   gpu::GpuTimer& timer = pipeline.timer();
   sim::ModelParams params = prepared.scene.model;
-  params.topologicalNeighbours = topological;
+  variant.apply(params);
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
 
@@ -458,11 +458,27 @@ void registerGpuBenchmarks() {
       for (const std::uint32_t k : {0u, 7u})
         registerGlBenchmark(fmt::format("neighbour-rule/{}/gpu:forces/k:{}/n:{}", name, k, n),
                             [&w, n, k](benchmark::State& state) {
-                              runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true, k);
+                              runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true,
+                                          {.topological = k});
                             })
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime()
             ->Iterations(n >= 1'000'000u ? 8 : kStageIterations);
+  }
+  // What the book's leader radius costs the force pass when it exceeds R (bench_cpu.cpp's
+  // leader-radius): R against 1.6 R.
+  for (const float factor : {1.0f, 1.6f}) {
+    const Workload& w = workload("density");
+    constexpr std::uint32_t n = 100'000;
+    registerGlBenchmark(fmt::format("leader-radius/gpu:forces/R:x{}/n:{}", factor, n),
+                        [&w, factor](benchmark::State& state) {
+                          const float r = prepare(w, n).scene.model.perceptionRadius;
+                          runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true,
+                                      {.leaderRadius = factor * r});
+                        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(kStageIterations);
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("bandwidth/gpu-copy/mib:{}", mib),

@@ -15,7 +15,7 @@ struct NeighbourSums {
   vec3 headingSum;      // sum over G_i of f_j
   vec3 offsetSum;       // sum over G_i of d_ij
   uint sameGroupCount;  // |G_i|
-  bool frontOccupied;   // a same-group boid within R lies in the 45-degree front cone
+  bool frontOccupied;   // a boid (any group) within RL lies in the 45-degree front cone
   uint nearestCount;    // topological neighbours: how many of the nearest* entries are used
 };
 
@@ -83,6 +83,8 @@ void finishNeighbours(inout NeighbourSums sums) {
 // compiler may reload them for every candidate (RADV does).
 struct NeighbourConstants {
   float radius2;
+  float leaderRadius2;
+  float searchRadius2;
   float separationRadius2;
   float cosHalfFov;
   float minDistance;
@@ -91,8 +93,8 @@ struct NeighbourConstants {
 };
 
 NeighbourConstants neighbourConstants() {
-  return NeighbourConstants(P.radius2, P.separationRadius2, P.cosHalfFov, P.minDistance, P.needFront != 0u,
-                            P.limitedFov != 0u);
+  return NeighbourConstants(P.radius2, P.leaderRadius2, P.searchRadius2, P.separationRadius2, P.cosHalfFov,
+                            P.minDistance, P.needFront != 0u, P.limitedFov != 0u);
 }
 
 // Folds candidate j (offset d = d_ij, in sorted slot slotj, of i's group or not) into boid i's
@@ -100,12 +102,13 @@ NeighbourConstants neighbourConstants() {
 void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj, bool sameGroup,
                          inout NeighbourSums sums) {
   precise float d2 = dot3(d, d);
-  if (!(d2 < k.radius2)) return;
+  if (!(d2 < k.searchRadius2)) return;
   precise float dist = sqrt(d2);
   bool coincident = dist < kEps;
   precise float along = dot3(self.heading, d);
   precise float frontEdge = dist * kCos45;
-  if (k.needFront && sameGroup && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  if (k.needFront && d2 < k.leaderRadius2 && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  if (!(d2 < k.radius2)) return;
   precise float fovEdge = dist * k.cosHalfFov;
   if (k.limitedFov && !coincident && along < fovEdge) return;
   if (d2 < k.separationRadius2) {
@@ -257,8 +260,6 @@ vec3 fleeForce(BoidView self) {
   return force;
 }
 
-// sim::kMaxInterceptSeconds: the cap of the intercept prediction time.
-const float kMaxInterceptSeconds = 3.0;
 const uint kRoleFlock = 0u;
 const uint kRoleIntercept = 2u;
 
@@ -266,10 +267,10 @@ uint groupRole(uint group) { return uint(steeringOf(group, 0u).w); }
 bool groupFlocking(uint group) { return steeringOf(group, 2u).y != 0.0; }
 
 // sim::pursuitAim.
-vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity) {
+vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity, float maxSeconds) {
   if (role != kRoleIntercept) return toTarget;
   precise float closing = length3(targetVelocity - velocity);
-  precise float t = closing < kEps ? kMaxInterceptSeconds : min(length3(toTarget) / closing, kMaxInterceptSeconds);
+  precise float t = closing < kEps ? maxSeconds : min(length3(toTarget) / closing, maxSeconds);
   precise vec3 aim = toTarget + targetVelocity * t;
   return aim;
 }
@@ -282,7 +283,7 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   vec4 target = steeringOf(self.group, 0u);
   vec4 targetVelocity = steeringOf(self.group, 1u);
   precise vec3 toTarget = imageOffset(self.position, target.xyz);
-  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity);
+  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity, steeringOf(self.group, 2u).z);
   precise float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
   precise float speed = P.maxSpeed * targetVelocity.w;

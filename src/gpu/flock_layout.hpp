@@ -121,10 +121,12 @@ struct StepParams {
   std::uint32_t topologicalNeighbours;  // 272  K (sim::ModelParams); 0: the metric rule
   float wRoost;                         // 276
   float roostRadius;                    // 280  0: no roost
-  std::uint32_t padding;                // 284  roostCenter on a 16-byte boundary
+  float leaderRadius2;                  // 284  RL^2 (sim::StepContext)
   glm::vec4 roostCenter;                // 288  xyz (sim::StepContext::roostCenter), w unused
+  float searchRadius2;                  // 304  max(R, RL)^2
+  float pad0[3];                        // 308  the block's size a multiple of 16
 };
-static_assert(sizeof(StepParams) == 304);
+static_assert(sizeof(StepParams) == 320);
 static_assert(offsetof(StepParams, wallOrigin) == 256);
 static_assert(offsetof(StepParams, gridCells) == 80);
 static_assert(offsetof(StepParams, radius2) == 128);

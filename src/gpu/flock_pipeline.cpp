@@ -275,6 +275,8 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.wRoost = w.roost;
   p.roostRadius = params.roostRadius;
   p.roostCenter = glm::vec4(ctx.roostCenter, 0.0f);
+  p.leaderRadius2 = ctx.leaderRadius2;
+  p.searchRadius2 = ctx.searchRadius2;
   uploadWalls(ctx.walls);
   if (ctx.walls != nullptr) {
     p.wallCellSize = ctx.walls->cellSize;

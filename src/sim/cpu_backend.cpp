@@ -30,7 +30,7 @@ void gatherRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfS
     if (m != selfSlot) accumulateNeighbour(ctx, self, d, heading[m], id[m], group[m], sums);
   };
 #if defined(__SSE2__)
-  const __m128 radius2 = _mm_set1_ps(ctx.radius2);
+  const __m128 radius2 = _mm_set1_ps(ctx.searchRadius2);
   auto offsets = [&](const float* axis, float position, float size) {
     const __m128 d = _mm_sub_ps(_mm_loadu_ps(axis), _mm_set1_ps(position));
     if constexpr (!Imaged) return d;
@@ -54,7 +54,7 @@ void gatherRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfS
   for (std::uint32_t m = begin; m < end; ++m) {
     glm::vec3 d(x[m] - p.x, y[m] - p.y, z[m] - p.z);
     if constexpr (Imaged) d = minimumImage(d, ctx.worldSize);
-    if (glm::dot(d, d) < ctx.radius2) visit(m);
+    if (glm::dot(d, d) < ctx.searchRadius2) visit(m);
   }
 #endif
 }

@@ -53,6 +53,7 @@ struct ModelParams {
   float minSpeed = modelDefault(&ModelParams::minSpeed);
   float maxForce = modelDefault(&ModelParams::maxForce);
   float radius = modelDefault(&ModelParams::radius);
+  float bodyLength = modelDefault(&ModelParams::bodyLength);  // L: view modes are in body lengths
   // [perception]
   float perceptionRadius = modelDefault(&ModelParams::perceptionRadius);
   float separationRadius = modelDefault(&ModelParams::separationRadius);
@@ -61,6 +62,7 @@ struct ModelParams {
   // Topological neighbours (docs/model.md, step 2): alignment and cohesion use the K nearest
   // same-group neighbours within R; 0 (the default) is the metric rule, every one within R.
   std::uint32_t topologicalNeighbours = 0;
+  float leaderRadius = modelDefault(&ModelParams::leaderRadius);  // the leader test's reach (step 8)
   // [avoidance]
   float lookahead = modelDefault(&ModelParams::lookahead);
   // [goal]
@@ -77,6 +79,9 @@ struct ModelParams {
   Weights weights;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }
+  // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's
+  // cells are at least this wide).
+  float searchRadius() const { return perceptionRadius > leaderRadius ? perceptionRadius : leaderRadius; }
 };
 
 }  // namespace murmur::sim

@@ -38,7 +38,7 @@ PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std
     const GroupSteering s = g < inputs.steering.size() ? inputs.steering[g] : GroupSteering{};
     packed.steering.emplace_back(place(s.target), static_cast<float>(s.role));
     packed.steering.emplace_back(planar(params, s.targetVelocity), s.thrust);
-    packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, 0.0f, 0.0f);
+    packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, s.maxInterceptSeconds, 0.0f);
   }
   packed.walls = inputs.walls.get();
   packed.recordLeaders = inputs.recordLeaders;
@@ -50,6 +50,8 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.params = &params;
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
+  ctx.leaderRadius2 = params.leaderRadius * params.leaderRadius;
+  ctx.searchRadius2 = std::max(ctx.radius2, ctx.leaderRadius2);
   ctx.limitedFov = params.fovDegrees < 360.0f;
   ctx.topological = params.topologicalNeighbours;
   // cos in double, then snapped to exactly 0 near a right angle so that a 180-degree field of view
@@ -191,10 +193,11 @@ glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self) {
   return force;
 }
 
-glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity) {
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity,
+                     float maxSeconds) {
   if (role != GroupRole::Intercept) return toTarget;
   const float closing = length(targetVelocity - velocity);
-  const float t = closing < kEps ? kMaxInterceptSeconds : std::min(length(toTarget) / closing, kMaxInterceptSeconds);
+  const float t = closing < kEps ? maxSeconds : std::min(length(toTarget) / closing, maxSeconds);
   return toTarget + targetVelocity * t;
 }
 
@@ -205,7 +208,7 @@ glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const Neigh
   const glm::vec4 target = ctx.steering[3 * self.group];
   const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
   const glm::vec3 to = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
-                                  self.velocity);
+                                  self.velocity, ctx.steering[3 * self.group + 2].z);
   const float dist = length(to);
   if (!(dist > kEps)) return glm::vec3(0.0f);
   return (to / dist) * (ctx.params->maxSpeed * targetVelocity.w) - self.velocity;

@@ -26,6 +26,8 @@ inline constexpr float kCos45 = 0.70710678118654752f;
 struct StepContext {
   const ModelParams* params = nullptr;
   float radius2 = 0.0f;            // R^2: |d| < R is tested as d.d < R^2
+  float leaderRadius2 = 0.0f;      // RL^2: the leader test's reach (step 8)
+  float searchRadius2 = 0.0f;      // max(R, RL)^2: candidates farther than this are skipped at once
   float separationRadius2 = 0.0f;  // Rs^2
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
@@ -40,7 +42,7 @@ struct StepContext {
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
   std::span<const glm::vec3> predators;  // y = 0 in 2D
   // Per group g, 3 vec4 (packInputs): [3g] target xyz, w role; [3g+1] target velocity xyz,
-  // w thrust; [3g+2] x weight, y flocking (1 or 0).
+  // w thrust; [3g+2] x weight, y flocking (1 or 0), z the intercept horizon (s).
   std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
   glm::vec3 roostCenter{0.0f};           // wrapIntoWorld(params.roostCenter)
@@ -59,10 +61,6 @@ struct PackedInputs {
 // walls is shared with (not copied from) the inputs, which must outlive the packed form.
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
 StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed);
-
-// The cap of the intercept prediction time (docs/model.md, step 8c), seconds: a target with no
-// closing velocity (|Vr| = 0) is predicted this far ahead.
-inline constexpr float kMaxInterceptSeconds = 3.0f;
 
 // f = norm(v), or (1,0,0) for a (near) zero velocity.
 inline glm::vec3 heading(glm::vec3 v) {
@@ -117,7 +115,7 @@ struct NeighbourSums {
   glm::vec3 headingSum{0.0f};  // sum over G_i of f_j
   glm::vec3 offsetSum{0.0f};   // sum over G_i of d_ij
   std::uint32_t sameGroupCount = 0;  // |G_i|
-  bool frontOccupied = false;  // a same-group boid within R lies in the 45-degree front cone
+  bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
   // Topological neighbours only: the K nearest same-group candidates so far, nearest first (left
   // uninitialised past nearestCount: a metric step never touches them).
   std::uint32_t nearestCount = 0;
@@ -146,9 +144,9 @@ inline void finishNeighbours(const StepContext& ctx, NeighbourSums& sums) {
   sums.sameGroupCount = sums.nearestCount;
 }
 
-// Whether boid i is an emergent leader this step (docs/model.md, step 8): no same-group boid within R
-// in its 45-degree front cone. Read from the sums the forces use, so recording it costs no extra
-// pass over the neighbours; 0 when the step does not record leaders.
+// Whether boid i is an emergent leader this step (docs/model.md, step 8): no other boid (any group)
+// within the leader radius RL in its 45-degree front cone. Read from the sums the forces use, so
+// recording it costs no extra pass over the neighbours; 0 when the step does not record leaders.
 inline std::uint8_t leaderFlag(const StepContext& ctx, const NeighbourSums& sums) {
   return ctx.recordLeaders && !sums.frontOccupied ? 1 : 0;
 }
@@ -166,12 +164,13 @@ struct BoidView {
 inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, glm::vec3 d, glm::vec3 fj,
                                 std::uint32_t idj, std::uint32_t groupj, NeighbourSums& sums) {
   const float d2 = glm::dot(d, d);
-  if (!(d2 < ctx.radius2)) return;
+  if (!(d2 < ctx.searchRadius2)) return;
   const float dist = std::sqrt(d2);
   const bool coincident = dist < kEps;
   const bool sameGroup = groupj == self.group;
   const float along = glm::dot(self.heading, d);
-  if (ctx.needFront && sameGroup && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
+  if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
+  if (!(d2 < ctx.radius2)) return;
   if (ctx.limitedFov && !coincident && along < dist * ctx.cosHalfFov) return;
   if (d2 < ctx.separationRadius2) {
     const glm::vec3 away =
@@ -228,8 +227,9 @@ inline float groupThrust(const StepContext& ctx, std::uint32_t group) { return c
 inline bool groupFlocking(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 2].y != 0.0f; }
 // Where a pursuing boid aims, as an offset from its position (step 8c): toTarget = Sr, the target's
 // offset; chase: Sr; intercept: Sr + v_target t with t = |Sr| / |Vr| (Vr = v_target - v_boid)
-// capped at kMaxInterceptSeconds, and the cap itself when |Vr| < eps.
-glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity);
+// capped at maxSeconds (the group's max_intercept_seconds), and the cap itself when |Vr| < eps.
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity,
+                     float maxSeconds);
 // Step 8c: a pursuing boid of a chase or intercept group steers at full (thrust-scaled) speed for
 // its aim point; every other boid: 0.
 glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);

@@ -102,13 +102,15 @@ void readBoids(TableReader& boids, Scene& scene) {
   boids.finish();
 }
 
-// A view mode first: the table's keys of the section override its two values.
+// A view mode first (its radii in the body lengths [boids] set): the table's keys of the section
+// override its three values.
 void readPerception(TableReader& perception, ModelParams& m) {
   std::vector<std::pair<std::string_view, const ViewMode*>> views;
   for (const ViewMode& mode : viewModes()) views.emplace_back(mode.name, &mode);
   if (const ViewMode* view = perception.choice("view", views, static_cast<const ViewMode*>(nullptr))) {
     m.fovDegrees = view->fovDegrees;
-    m.perceptionRadius = view->perceptionRadius;
+    m.perceptionRadius = view->radius(m);
+    m.separationRadius = viewSeparationRadius(m);
   }
   m.topologicalNeighbours = static_cast<std::uint32_t>(integerInRange(
       perception, "neighbours", m.topologicalNeighbours, 0, kMaxTopologicalNeighbours,
@@ -134,6 +136,9 @@ GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
   s.weight = static_cast<float>(table.number("weight", 1.0));
   if (!(s.weight >= 0.0f && s.weight <= kMaxPursuitWeight))
     table.fail("weight", fmt::format("must be in [0, {}]", kMaxPursuitWeight));
+  s.maxInterceptSeconds = static_cast<float>(table.number("max_intercept_seconds", s.maxInterceptSeconds));
+  if (!(s.maxInterceptSeconds >= 0.0f && s.maxInterceptSeconds <= kMaxInterceptHorizon))
+    table.fail("max_intercept_seconds", fmt::format("must be in [0, {}]", kMaxInterceptHorizon));
   constexpr float kAbsent = std::numeric_limits<float>::quiet_NaN();
   const glm::vec3 target = table.vec3("target", glm::vec3(kAbsent));
   spec.targetAgent = table.string("target_agent", "");
@@ -198,6 +203,7 @@ Scene readScene(const SceneDocument& document) {
   if (world) readWorld(*world, m);
   if (sim) readSim(*sim, scene);
   if (boids) readBoids(*boids, scene);
+  m.leaderRadius = narrowViewRadius(m);  // unless [perception] leader_radius says otherwise
   if (perception) readPerception(*perception, m);
   if (avoidance) readParamSection(*avoidance, "avoidance", m);
   if (goal) readGoal(*goal, m);
@@ -367,25 +373,27 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
     if (param.field.of(m) > bound)
       fail(param.key(), fmt::format("must be at most {} ({})", param.atMost, bound));
   }
+  // The search reaches R, or the leader radius where that is larger: the key that sets its reach.
+  const std::string searchKey = m.leaderRadius > m.perceptionRadius ? "perception.leader_radius" : "perception.radius";
+  const float search = m.searchRadius();
   // The minimum-image offset is only the true offset when no box side is shorter than 2 R.
   if (m.boundary == Boundary::Wrap) {
     for (int axis : activeAxes(m.dims))
-      if (extent[axis] < 2.0f * m.perceptionRadius)
-        fail(
-            "world.boundary",
-            fmt::format("\"wrap\" needs every active world extent to be at least 2 * perception.radius ({}); "
-                        "the {} extent is {}",
-                        2.0f * m.perceptionRadius, kAxisNames[axis], extent[axis]));
+      if (extent[axis] < 2.0f * search)
+        fail("world.boundary",
+             fmt::format("\"wrap\" needs every active world extent to be at least 2 * {} ({}); the {} extent is {}",
+                         searchKey, 2.0f * search, kAxisNames[axis], extent[axis]));
   }
   checkForceBound(scene, fail);
-  // The grid never degrades silently: cells may grow past R (the cell cap), but not by much.
+  // The grid never degrades silently: cells may grow past the search radius (the cell cap), but not
+  // by much.
   const GridSpec grid = makeGridSpec(m);
   for (int axis : activeAxes(m.dims))
-    if (grid.cellSize[axis] > kMaxCellWidening * m.perceptionRadius)
-      fail("perception.radius",
+    if (grid.cellSize[axis] > kMaxCellWidening * search)
+      fail(searchKey,
            fmt::format("too small for the world: the neighbour grid is capped at {} cells, so its cells would "
-                       "be {:.3g} x perception.radius wide on {} (the limit is {:g}; docs/model.md, Limits)",
-                       kDefaultMaxCells, grid.cellSize[axis] / m.perceptionRadius, kAxisNames[axis],
+                       "be {:.3g} x {} wide on {} (the limit is {:g}; docs/model.md, Limits)",
+                       kDefaultMaxCells, grid.cellSize[axis] / search, searchKey, kAxisNames[axis],
                        kMaxCellWidening));
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)

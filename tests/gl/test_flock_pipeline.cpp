@@ -256,8 +256,11 @@ std::vector<Case> modelCases() {
     // 2D wrap, three groups: chasers (flocking: their leaders chase a fixed target), interceptors
     // (flocking off: every one intercepts, thrust 1.5, a moving target near the seam), a flock.
     // An obstacle, a goal and a predator across the seam (periodic, minimum-image offsets).
-    sim::Scene scene = sim::fixedNeighbourScene(2000, 15.0f, 2);
+    // The leader radius past R (the book's narrow radius against a limited view): the search and the
+    // grid's cells reach it.
+    sim::Scene scene = sim::fixedNeighbourScene(2000, 6.0f, 2);
     scene.model.fovDegrees = 300.0f;
+    scene.model.leaderRadius = 1.6f * scene.model.perceptionRadius;
     const glm::vec3 hi = scene.model.worldMax;
     scene.obstacles = {{{0.97f * hi.x, 0.0f, 0.1f * hi.z}, 0.1f * hi.x}};
     scene.targets = {{2, {-0.98f * hi.x, 0.0f, 0.5f * hi.z}}};

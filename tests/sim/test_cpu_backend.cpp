@@ -25,11 +25,14 @@ struct Variant {
   float fov;
   std::uint32_t groups;
   GoalMode goalMode;
+  float neighbours = 30.0f;    // boids within R, on average
+  float leaderFactor = 0.5f;   // the leader radius, in R: beyond 1 the search reaches past R
 };
 
-// A dense world (about 30 boids within R) with every feature switched on.
+// A world of `neighbours` boids within R (30 by default: dense) with every feature switched on.
 Scene denseScene(const Variant& v, std::uint32_t count) {
-  Scene scene = v.dims == 3 ? fixedNeighbourScene(count, 30.0f, 3) : fixedNeighbourScene(count, 30.0f, 2);
+  Scene scene = fixedNeighbourScene(count, v.neighbours, v.dims);
+  scene.model.leaderRadius = v.leaderFactor * scene.model.perceptionRadius;
   scene.model.boundary = v.boundary;
   scene.model.fovDegrees = v.fov;
   scene.model.goalMode = v.goalMode;
@@ -78,7 +81,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Variant{"contain3d_fov270", 3, Boundary::Contain, 270.0f, 1, GoalMode::Front},
                       Variant{"wrap3d_fov360_groups3", 3, Boundary::Wrap, 360.0f, 3, GoalMode::All},
                       Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
-                      Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front}),
+                      Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front},
+                      // The leader radius past R: the grid's cells and the search grow to it.
+                      Variant{"wrap2d_groups2_leader_radius_1_6R", 2, Boundary::Wrap, 300.0f, 2, GoalMode::Front,
+                              4.0f, 1.6f},
+                      Variant{"contain3d_leader_radius_1_5R", 3, Boundary::Contain, 270.0f, 2, GoalMode::Front,
+                              4.0f, 1.5f}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The leader flags a step records, and the group summaries' counts of them, equal the rule applied
