@@ -99,10 +99,22 @@ void releaseGlContext();
 std::string deviceSlug(std::string_view renderer);
 std::string cpuModel();
 
-// The suites of bench_cpu.cpp, bench_gpu.cpp, bench_perception.cpp and bench_render.cpp, registered by main() once the options are parsed.
+// The suites of bench_cpu.cpp, bench_gpu.cpp, bench_perception.cpp and bench_render.cpp, registered by main()
+// once the options are parsed.
 void registerCpuBenchmarks();
 void registerGpuBenchmarks();
 void registerPerceptionBenchmarks();
 void registerRenderBenchmarks();
+
+// Model options a benchmark case switches on beyond its workload's: topological neighbours
+// (docs/model.md, step 2; 0 the metric rule) and a leader radius (step 8; 0 the workload's).
+struct StepVariant {
+  std::uint32_t topological = 0;
+  float leaderRadius = 0.0f;
+  void apply(sim::ModelParams& params) const {
+    params.topologicalNeighbours = topological;
+    if (leaderRadius > 0.0f) params.leaderRadius = leaderRadius;
+  }
+};
 
 }  // namespace murmur::bench

@@ -22,10 +22,13 @@
 namespace murmur::bench {
 namespace {
 
+// variant: the model's options a case switches on beyond the workload's (StepVariant).
 void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
-                 sim::NeighbourSearch search, int threads, bool recordLeaders = true) {
+                 sim::NeighbourSearch search, int threads, bool recordLeaders = true,
+                 StepVariant variant = {}) {
   const PreparedCase& prepared = prepare(workload, n);
-  const sim::ModelParams& params = prepared.scene.model;
+  sim::ModelParams params = prepared.scene.model;
+  variant.apply(params);
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
   sim::FlockState flock = prepared.flock;
@@ -143,6 +146,39 @@ void addLeaderFlagCost(int threads) {
         ->UseRealTime();
 }
 
+// The topological rule (K = 7, as starlings) against the metric one, side by side, at the default
+// scene's density (a few boids within R) and with about 18 within R.
+void addNeighbourRuleCost(int threads) {
+  for (const std::string_view name : {"density", "neighbours18"}) {
+    const Workload& w = workload(name);
+    for (const std::uint32_t n : {100'000u, 1'000'000u})
+      for (const std::uint32_t k : {0u, 7u})
+        benchmark::RegisterBenchmark(
+            fmt::format("neighbour-rule/{}/cpu/threads:{}/k:{}/n:{}", name, threads, k, n).c_str(),
+            [&w, threads, n, k](benchmark::State& state) {
+              runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, {.topological = k});
+            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+  }
+}
+
+// What the book's leader radius costs when it exceeds R (docs/model.md, step 8): the search and the
+// grid's cells grow to it. The same step with the leader radius R (the default's reach) and 1.6 R
+// (the lab's narrow radius against its limited view: 50 / 30 body lengths), side by side.
+void addLeaderRadiusCost(int threads) {
+  const Workload& w = workload("density");
+  constexpr std::uint32_t n = 100'000;
+  for (const float factor : {1.0f, 1.6f})
+    benchmark::RegisterBenchmark(fmt::format("leader-radius/cpu/threads:{}/R:x{}/n:{}", threads, factor, n).c_str(),
+                                 [&w, threads, factor](benchmark::State& state) {
+                                   const float r = prepare(w, n).scene.model.perceptionRadius;
+                                   runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, {.leaderRadius = factor * r});
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+}
+
 // A busy loop pinned to the last core while the case runs: another process holding a core, as on a
 // shared machine. The threaded step must not be slower there than the single-threaded one (no
 // thread spinning while it waits, no fixed share of the work stuck behind a descheduled thread).
@@ -182,6 +218,8 @@ void addBusyCore(const Workload& workload, std::uint32_t n, int threads) {
 void registerCpuBenchmarks() {
   for (const std::uint32_t n : {100'000u, 1'000'000u}) addSparseSummary(n);
   addLeaderFlagCost(omp_get_max_threads());
+  addNeighbourRuleCost(omp_get_max_threads());
+  addLeaderRadiusCost(omp_get_max_threads());
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);

@@ -216,8 +216,9 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 }
 
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
+// variant: the model's options a case switches on beyond the workload's (StepVariant).
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
-                 bool recordLeaders = true) {
+                 bool recordLeaders = true, StepVariant variant = {}) {
   GpuRig* r = rig(state);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
@@ -234,7 +235,8 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   }
   gpu::FlockPipeline& pipeline = r->pipeline;
   gpu::GpuTimer& timer = pipeline.timer();
-  const sim::ModelParams& params = prepared.scene.model;
+  sim::ModelParams params = prepared.scene.model;
+  variant.apply(params);
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
 
@@ -299,7 +301,7 @@ constexpr const char* kCopyShader = R"(#version 430 core
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) readonly buffer Src { vec4 src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { vec4 dst[]; };
-layout(location = 0) uniform uint uCount;
+layout(std140, binding = 0) uniform CopyParams { uint uCount; };
 void main() {
   uint stride = gl_NumWorkGroups.x * 256u;
   for (uint i = gl_GlobalInvocationID.x; i < uCount; i += stride) dst[i] = src[i];
@@ -360,7 +362,8 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
   src.fill(1u);
   unbindFramebuffer();
   const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
-  program.setUniform(0, count);
+  const gpu::UniformBlock<std::uint32_t> params("bench copy constants", 0);
+  params.set(count);
   const auto groups = static_cast<GLuint>(std::min<std::uint64_t>((count + 255) / 256, 65535));
   std::uint64_t issued = 0;
   auto issue = [&] {
@@ -442,6 +445,36 @@ void registerGpuBenchmarks() {
     registerGlBenchmark(fmt::format("leader-flag/gpu:forces/record:{}/n:{}", int(record), n),
                         [&w, record](benchmark::State& state) {
                           runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), record);
+                        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(kStageIterations);
+  }
+  // The topological rule (K = 7, as starlings) against the metric one: the force pass, where they
+  // differ, side by side, at the default scene's density and with about 18 boids within R.
+  for (const std::string_view name : {"density", "neighbours18"}) {
+    const Workload& w = workload(name);
+    for (const std::uint32_t n : {100'000u, 1'000'000u})
+      for (const std::uint32_t k : {0u, 7u})
+        registerGlBenchmark(fmt::format("neighbour-rule/{}/gpu:forces/k:{}/n:{}", name, k, n),
+                            [&w, n, k](benchmark::State& state) {
+                              runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true,
+                                          {.topological = k});
+                            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->Iterations(n >= 1'000'000u ? 8 : kStageIterations);
+  }
+  // What the book's leader radius costs the force pass when it exceeds R (bench_cpu.cpp's
+  // leader-radius): R against 1.6 R.
+  for (const float factor : {1.0f, 1.6f}) {
+    const Workload& w = workload("density");
+    constexpr std::uint32_t n = 100'000;
+    registerGlBenchmark(fmt::format("leader-radius/gpu:forces/R:x{}/n:{}", factor, n),
+                        [&w, factor](benchmark::State& state) {
+                          const float r = prepare(w, n).scene.model.perceptionRadius;
+                          runGpuSteps(state, w, n, static_cast<int>(gpu::FlockStage::Forces), true,
+                                      {.leaderRadius = factor * r});
                         })
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()

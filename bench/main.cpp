@@ -133,6 +133,7 @@ void addGlContext(const Options& options, bool selected) {
   benchmark::AddCustomContext("gl_memory_total_mib", std::to_string(info.memoryTotalBytes >> 20));
   benchmark::AddCustomContext("gl_memory_free_mib", std::to_string(info.memoryFreeBytes >> 20));
   benchmark::AddCustomContext("gl_memory_source", info.memorySource);
+  benchmark::AddCustomContext("gl_software", info.software ? "true" : "false");
   benchmark::AddCustomContext("gl_max_storage_block_mib",
                               std::to_string(info.maxShaderStorageBlockSize >> 20));
   benchmark::AddCustomContext("gl_max_boids", std::to_string(murmur::gpu::FlockPipeline::maxBoids(info)));

@@ -321,6 +321,8 @@ def step_results(machines, workload):
 
 def context_table(machines):
     keys = [("device", lambda c, m: m.label), ("GL renderer", lambda c, m: c.get("gl_renderer", "-")),
+            # A software renderer's figures are a CPU's: the table says so, never passes them off as a card's.
+            ("software renderer", lambda c, m: {"true": "yes (a CPU's figures)", "false": "no"}.get(c.get("gl_software"), "-")),
             ("driver", lambda c, m: c.get("gl_driver", "-")), ("CPU", lambda c, m: c.get("cpu_model", "-")),
             ("cores", lambda c, m: c.get("cpu_cores", c.get("num_cpus", "-"))),
             ("build", lambda c, m: c.get("murmur_build_type", "-")), ("commit", lambda c, m: c.get("murmur_commit", "-")),

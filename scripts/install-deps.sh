@@ -12,7 +12,8 @@ packages=(
   nlohmann-json3-dev                 # murmur bench reads the benchmark JSON
   python3-matplotlib                 # bench/report.py's charts
   libgtest-dev libbenchmark-dev
-  glslang-tools                      # glslangValidator: the shader validation test
+  glslang-tools                      # glslangValidator: the shader validation test, SPIR-V for shader-stats
+  mesa-vulkan-drivers libvulkan-dev spirv-tools   # scripts/shader-stats.sh: RADV's null device (ACO statistics)
   xvfb xauth xdotool                 # a virtual display for the window tests, synthetic key taps
   ffmpeg                             # demo --video (an ffmpeg child fed raw frames), ffprobe in its test
   clang-14 libclang-rt-14-dev libomp-14-dev   # libFuzzer (and OpenMP for clang) for scripts/fuzz.sh

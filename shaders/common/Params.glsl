@@ -49,6 +49,12 @@ layout(std140, binding = STEP_PARAMS_BINDING) uniform StepParamsBlock {
   vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
   uint recordLeaders;       // 264  write the leader flag into velocities.w
   uint steeringOffset;      // 268  inputs[steeringOffset + 3 g + k]: group g's steering
+  uint topologicalNeighbours;  // 272  K; 0: the metric rule
+  float wRoost;             // 276
+  float roostRadius;        // 280  0: no roost
+  float leaderRadius2;      // 284  RL^2: the leader test's reach
+  vec4 roostCenter;         // 288  xyz (sim::StepContext::roostCenter)
+  float searchRadius2;      // 304  max(R, RL)^2
 } P;
 
 // Obstacles, goals and predators of this step (sim::packInputs), one vec4 each.
@@ -58,7 +64,7 @@ vec4 obstacle(uint k) { return stepInputs[k]; }           // xyz centre, w radiu
 vec4 goalOf(uint group) { return stepInputs[P.goalOffset + group]; }  // xyz goal, w 1 active / 0 none
 vec3 predator(uint m) { return stepInputs[P.predatorOffset + m].xyz; }
 // Group g's steering (sim::packInputs): k = 0 target xyz, w role; 1 target velocity xyz, w thrust;
-// 2 x weight, y flocking.
+// 2 x weight, y flocking, z the intercept horizon (s).
 vec4 steeringOf(uint group, uint k) { return stepInputs[P.steeringOffset + 3u * group + k]; }
 
 // Map walls (sim::WallGrid): one uint per cell, row-major, 1 = blocked.

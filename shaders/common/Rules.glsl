@@ -3,7 +3,8 @@
 // driver's arithmetic is IEEE (llvmpipe): lengths are sqrt(dot) rather than length(), directions
 // x / |x| rather than normalize() or inversesqrt(), dot products are summed left to right like
 // glm's, and results are `precise` (no fused multiply-add, no reassociation).
-// Needs common/Params.glsl; the including shader defines readId(slot).
+// Needs common/Params.glsl and MAX_TOPOLOGICAL_NEIGHBOURS (sim::kMaxTopologicalNeighbours); the
+// including shader defines readId(slot).
 
 #include "common/Vector.glsl"
 
@@ -14,10 +15,19 @@ struct NeighbourSums {
   vec3 headingSum;      // sum over G_i of f_j
   vec3 offsetSum;       // sum over G_i of d_ij
   uint sameGroupCount;  // |G_i|
-  bool frontOccupied;   // a same-group boid within R lies in the 45-degree front cone
+  bool frontOccupied;   // a boid (any group) within RL lies in the 45-degree front cone
+  uint nearestCount;    // topological neighbours: how many of the nearest* entries are used
 };
 
-NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false); }
+NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false, 0u); }
+
+// Topological neighbours (sim::NeighbourSums::nearest): this thread's K nearest same-group
+// candidates so far, nearest first, as private arrays beside the sums (one boid per thread). The
+// slot stands for the id, read only to break a tie in distance.
+float nearestDistance2[MAX_TOPOLOGICAL_NEIGHBOURS];
+uint nearestSlot[MAX_TOPOLOGICAL_NEIGHBOURS];
+vec3 nearestOffset[MAX_TOPOLOGICAL_NEIGHBOURS];
+vec3 nearestHeading[MAX_TOPOLOGICAL_NEIGHBOURS];
 
 struct BoidView {
   vec3 position;
@@ -27,31 +37,90 @@ struct BoidView {
   uint group;
 };
 
-// The id of the boid in sorted slot `slot`, defined by the including shader. accumulateNeighbour
-// needs id_j only for coincident boids, so it takes j's slot and reads the id on demand.
+// The id and the heading of the boid in sorted slot `slot`, defined by the including shader.
+// accumulateNeighbour needs id_j only for coincident boids and f_j only within R, so it takes j's
+// slot and reads them on demand.
 uint readId(uint slot);
+vec3 readHeading(uint slot);
 
-// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums; the caller skips j == i.
+// sim::nearer: ranked by squared distance, ties by id.
+bool nearer(float d2a, uint slota, float d2b, uint slotb) {
+  return d2a < d2b || (d2a == d2b && readId(slota) < readId(slotb));
+}
 
-void accumulateNeighbour(BoidView self, vec3 d, vec3 fj, uint slotj, uint groupj, inout NeighbourSums sums) {
+// sim::offerNearest.
+void offerNearest(float d2, uint slot, vec3 d, vec3 fj, inout NeighbourSums sums) {
+  uint k = P.topologicalNeighbours;
+  uint at = sums.nearestCount;
+  while (at > 0u && nearer(d2, slot, nearestDistance2[at - 1u], nearestSlot[at - 1u])) --at;
+  if (at >= k) return;
+  for (uint r = min(sums.nearestCount, k - 1u); r > at; --r) {
+    nearestDistance2[r] = nearestDistance2[r - 1u];
+    nearestSlot[r] = nearestSlot[r - 1u];
+    nearestOffset[r] = nearestOffset[r - 1u];
+    nearestHeading[r] = nearestHeading[r - 1u];
+  }
+  nearestDistance2[at] = d2;
+  nearestSlot[at] = slot;
+  nearestOffset[at] = d;
+  nearestHeading[at] = fj;
+  if (sums.nearestCount < k) ++sums.nearestCount;
+}
+
+// sim::finishNeighbours: topological neighbours summed nearest first.
+void finishNeighbours(inout NeighbourSums sums) {
+  if (P.topologicalNeighbours == 0u) return;
+  for (uint r = 0u; r < sums.nearestCount; ++r) {
+    precise vec3 headingSum = sums.headingSum + nearestHeading[r];
+    precise vec3 offsetSum = sums.offsetSum + nearestOffset[r];
+    sums.headingSum = headingSum;
+    sums.offsetSum = offsetSum;
+  }
+  sums.sameGroupCount = sums.nearestCount;
+}
+
+// The step constants the neighbour loop reads, loaded once per boid: from the uniform block, a
+// compiler may reload them for every candidate (RADV does).
+struct NeighbourConstants {
+  float radius2;
+  float leaderRadius2;
+  float searchRadius2;
+  float separationRadius2;
+  float cosHalfFov;
+  float minDistance;
+  bool needFront;
+  bool limitedFov;
+};
+
+NeighbourConstants neighbourConstants() {
+  return NeighbourConstants(P.radius2, P.leaderRadius2, P.searchRadius2, P.separationRadius2, P.cosHalfFov,
+                            P.minDistance, P.needFront != 0u, P.limitedFov != 0u);
+}
+
+// Folds candidate j (offset d = d_ij, in sorted slot slotj, of i's group or not) into boid i's
+// sums; the caller skips j == i and calls finishNeighbours after the last candidate.
+void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj, bool sameGroup,
+                         inout NeighbourSums sums) {
   precise float d2 = dot3(d, d);
-  if (!(d2 < P.radius2)) return;
+  if (!(d2 < k.searchRadius2)) return;
   precise float dist = sqrt(d2);
   bool coincident = dist < kEps;
-  bool sameGroup = groupj == self.group;
   precise float along = dot3(self.heading, d);
   precise float frontEdge = dist * kCos45;
-  if (P.needFront != 0u && sameGroup && (coincident || along >= frontEdge)) sums.frontOccupied = true;
-  precise float fovEdge = dist * P.cosHalfFov;
-  if (P.limitedFov != 0u && !coincident && along < fovEdge) return;
-  if (d2 < P.separationRadius2) {
+  if (k.needFront && d2 < k.leaderRadius2 && (coincident || along >= frontEdge)) sums.frontOccupied = true;
+  if (!(d2 < k.radius2)) return;
+  precise float fovEdge = dist * k.cosHalfFov;
+  if (k.limitedFov && !coincident && along < fovEdge) return;
+  if (d2 < k.separationRadius2) {
     precise vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
-    precise vec3 term = away / max(dist, P.minDistance);
+    precise vec3 term = away / max(dist, k.minDistance);
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
   }
-  if (sameGroup) {
-    precise vec3 headingSum = sums.headingSum + fj;
+  if (sameGroup && P.topologicalNeighbours != 0u) {
+    offerNearest(d2, slotj, d, readHeading(slotj), sums);
+  } else if (sameGroup) {
+    precise vec3 headingSum = sums.headingSum + readHeading(slotj);
     precise vec3 offsetSum = sums.offsetSum + d;
     sums.headingSum = headingSum;
     sums.offsetSum = offsetSum;
@@ -77,6 +146,7 @@ struct Forces {
   vec3 cruise;
   vec3 walls;
   vec3 pursuit;
+  vec3 roost;
 };
 
 vec3 separationForce(NeighbourSums sums) {
@@ -190,8 +260,6 @@ vec3 fleeForce(BoidView self) {
   return force;
 }
 
-// sim::kMaxInterceptSeconds: the cap of the intercept prediction time.
-const float kMaxInterceptSeconds = 3.0;
 const uint kRoleFlock = 0u;
 const uint kRoleIntercept = 2u;
 
@@ -199,10 +267,10 @@ uint groupRole(uint group) { return uint(steeringOf(group, 0u).w); }
 bool groupFlocking(uint group) { return steeringOf(group, 2u).y != 0.0; }
 
 // sim::pursuitAim.
-vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity) {
+vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity, float maxSeconds) {
   if (role != kRoleIntercept) return toTarget;
   precise float closing = length3(targetVelocity - velocity);
-  precise float t = closing < kEps ? kMaxInterceptSeconds : min(length3(toTarget) / closing, kMaxInterceptSeconds);
+  precise float t = closing < kEps ? maxSeconds : min(length3(toTarget) / closing, maxSeconds);
   precise vec3 aim = toTarget + targetVelocity * t;
   return aim;
 }
@@ -215,11 +283,23 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   vec4 target = steeringOf(self.group, 0u);
   vec4 targetVelocity = steeringOf(self.group, 1u);
   precise vec3 toTarget = imageOffset(self.position, target.xyz);
-  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity);
+  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity, steeringOf(self.group, 2u).z);
   precise float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
   precise float speed = P.maxSpeed * targetVelocity.w;
   precise vec3 f = (to / dist) * speed - self.velocity;
+  return f;
+}
+
+// sim::roostForce.
+vec3 roostForce(BoidView self) {
+  if (!(P.roostRadius > 0.0)) return vec3(0.0);
+  precise vec3 h = imageOffset(self.position, P.roostCenter.xyz);
+  h.y = 0.0;
+  precise float dist = length3(h);
+  if (!(dist > P.roostRadius)) return vec3(0.0);
+  precise float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
+  precise vec3 f = (h / dist) * pull;
   return f;
 }
 
@@ -301,6 +381,7 @@ Forces computeForces(BoidView self, NeighbourSums sums) {
   f.cruise = cruiseForce(self);
   f.walls = wallForce(self);
   f.pursuit = pursuitForce(self, sums);
+  f.roost = roostForce(self);
   return f;
 }
 
@@ -315,6 +396,7 @@ BoidUpdate integrate(BoidView self, Forces f) {
                        P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
                        P.wCruise * f.cruise + P.wWalls * f.walls;
   if (groupRole(self.group) != kRoleFlock) force += steeringOf(self.group, 2u).x * f.pursuit;
+  force += P.wRoost * f.roost;
   if (P.dims == 2u) force.y = 0.0;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   float thrust = steeringOf(self.group, 1u).w;

@@ -5,18 +5,11 @@
 // partials[group * uBlocks + block]. ReduceGroups sums the blocks.
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
-
-struct GroupPartial {
-  vec4 positionSum;  // xyz, w = count
-  vec4 velocitySum;  // xyz, w = leaders
-};
+#include "flock/Reduction.glsl"
 
 layout(std430, binding = BINDING_POSITIONS) readonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = BINDING_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = BINDING_PARTIALS) writeonly buffer Partials { GroupPartial partials[]; };
-layout(location = 0) uniform uint uCount;
-layout(location = 1) uniform uint uGroups;
-layout(location = 2) uniform uint uBlocks;
 
 shared vec4 positionSums[WORKGROUP_SIZE];
 shared vec4 velocitySums[WORKGROUP_SIZE];

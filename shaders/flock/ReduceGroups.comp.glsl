@@ -3,11 +3,8 @@
 // writes count, meanPosition (plain mean of positions), mean velocity and the number of leaders.
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
+#include "flock/Reduction.glsl"
 
-struct GroupPartial {
-  vec4 positionSum;  // xyz, w = count
-  vec4 velocitySum;  // xyz, w = leaders
-};
 struct GroupSummary {
   vec4 meanPosition;
   vec4 meanVelocity;
@@ -19,8 +16,6 @@ struct GroupSummary {
 
 layout(std430, binding = BINDING_PARTIALS) readonly buffer Partials { GroupPartial partials[]; };
 layout(std430, binding = BINDING_SUMMARIES) writeonly buffer Summaries { GroupSummary summaries[]; };
-layout(location = 1) uniform uint uGroups;
-layout(location = 2) uniform uint uBlocks;
 
 shared vec4 positionSums[WORKGROUP_SIZE];
 shared vec4 velocitySums[WORKGROUP_SIZE];

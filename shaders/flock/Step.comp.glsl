@@ -18,6 +18,7 @@ layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositio
 layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
 
 uint readId(uint slot) { return sortedIds[slot]; }
+vec3 readHeading(uint slot) { return sortedHeadings[slot].xyz; }
 
 void main() {
   uint s = globalInvocationIndex();
@@ -27,6 +28,8 @@ void main() {
   BoidView self = BoidView(own.xyz, velocities[id].xyz, sortedHeadings[s].xyz, id, uint(own.w));
 
   NeighbourSums sums = noNeighbours();
+  NeighbourConstants k = neighbourConstants();
+  vec3 worldSize = P.worldSize.xyz;
   ivec3 c = cellCoord(self.position);
   bool gridWrap = P.wrap != 0u;
   AxisRuns xs = neighbourRuns(c.x, P.gridCells.x, gridWrap);
@@ -45,14 +48,16 @@ void main() {
               if (m == s) continue;
               vec4 other = sortedPositions[m];
               precise vec3 d = other.xyz - self.position;
-              if (imaged) d = minimumImage(d, P.worldSize.xyz);
-              accumulateNeighbour(self, d, sortedHeadings[m].xyz, m, uint(other.w), sums);
+              if (imaged) d = minimumImage(d, worldSize);
+              // Groups compared as the floats they are stored as (exact below 2^24): no conversion.
+              accumulateNeighbour(self, k, d, m, other.w == own.w, sums);
             }
           }
         }
       }
     }
   }
+  finishNeighbours(sums);
   BoidUpdate next = stepBoid(self, sums);
   positions[id] = vec4(next.position, own.w);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.

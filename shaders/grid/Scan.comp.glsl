@@ -9,7 +9,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 layout(std430, binding = BINDING_SCAN_IN) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = BINDING_SCAN_OUT) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = BINDING_SCAN_SUMS) writeonly buffer BlockSums { uint blockSums[]; };
-layout(location = 0) uniform uint uCount;
+layout(std140, binding = PASS_PARAMS_BINDING) uniform ScanParams { uint uCount; };
 
 shared uint threadTotals[WORKGROUP_SIZE];
 

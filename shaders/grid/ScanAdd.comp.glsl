@@ -5,7 +5,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 layout(std430, binding = BINDING_SCAN_OUT) buffer Values { uint values[]; };
 layout(std430, binding = BINDING_SCAN_SUMS) readonly buffer BlockOffsets { uint blockOffsets[]; };
-layout(location = 0) uniform uint uCount;
+layout(std140, binding = PASS_PARAMS_BINDING) uniform ScanParams { uint uCount; };
 
 void main() {
   uint i = globalInvocationIndex();

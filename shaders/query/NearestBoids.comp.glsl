@@ -30,9 +30,12 @@ layout(std430, binding = BINDING_NEAREST_IDS) writeonly buffer NearestIds { uint
 // Per (probe, group) and rank: position, then velocity.
 layout(std430, binding = BINDING_NEAREST_SAMPLES) writeonly buffer NearestSamples { vec4 nearestSamples[]; };
 
-layout(location = 0) uniform uint groupCount;
-layout(location = 1) uniform uint listCount;  // probes * groups
-layout(location = 2) uniform uint k;          // 1..MAX_K
+// gpu::layout::NearestParams.
+layout(std140, binding = PASS_PARAMS_BINDING) uniform NearestParams {
+  uint groupCount;
+  uint listCount;  // probes * groups
+  uint k;          // 1..MAX_K
+};
 
 float bestDistance2[MAX_K];
 uint bestId[MAX_K];

@@ -9,15 +9,12 @@
 layout(location = 0) in vec4 aPositionWing;  // xyz: mesh position (unit length, +x forward); w: wing weight
 layout(location = 1) in vec3 aNormal;
 
-layout(location = 0) uniform float uSize;       // body length, world units
-layout(location = 3) uniform float uMinPixels;  // far birds are scaled up to this length on screen
-
 out vec3 vWorldPosition;
 flat out vec3 vNormal;
 flat out vec3 vColour;
 
 void main() {
-  uint i = uint(gl_InstanceID);
+  uint i = uint(INSTANCE_INDEX);
   vec3 velocity = boidVelocity[i].xyz;
   float speed = length(velocity);
   vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);

@@ -4,14 +4,11 @@
 #include "render/View.glsl"
 #include "render/Boids.glsl"
 
-layout(location = 0) uniform float uSize;          // ball diameter, world units
-layout(location = 3) uniform float uMinPixels;  // far boids never shrink below this diameter
-
 out vec3 vWorldPosition;
 flat out vec3 vColour;
 
 void main() {
-  uint i = uint(gl_VertexID);
+  uint i = uint(VERTEX_INDEX);
   bool leader = isLeader(i);
   vWorldPosition = boidPosition[i].xyz;
   vColour = boidColour(i, leader);

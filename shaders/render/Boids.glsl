@@ -4,10 +4,19 @@ layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 
 layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
 layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
 
-// render::GroupSource: 0 (every boid in group 0), GROUP_BUFFER or GROUP_POSITION_W.
-layout(location = 1) uniform uint uGroupSource;
-// Whether velocity.w holds the leader flag (sim::FlockState::leader: 1.0 a leader); else no leaders.
-layout(location = 2) uniform bool uHasLeaders;
+// The constants of one draw (render::BoidDrawParams, std140).
+layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
+  float uSize;         // body length (birds) or ball diameter (points), world units
+  float uMinPixels;    // far boids are scaled up to this length on screen
+  // render::GroupSource: 0 (every boid in group 0), GROUP_BUFFER or GROUP_POSITION_W.
+  uint uGroupSource;
+  // Whether velocity.w holds the leader flag (sim::FlockState::leader: 1.0 a leader); else no leaders.
+  bool uHasLeaders;
+  // render::BoidColouring: 0 group, COLOUR_BY_HEADING, COLOUR_BY_SPEED; the speed ramp's ends.
+  uint uColouring;
+  float uSpeedLow;
+  float uSpeedHigh;
+};
 
 uint groupOf(uint i) {
   if (uGroupSource == GROUP_BUFFER) return boidGroup[i];
@@ -16,11 +25,6 @@ uint groupOf(uint i) {
 }
 
 bool isLeader(uint i) { return uHasLeaders && boidVelocity[i].w != 0.0; }
-
-// render::BoidColouring: 0 group, COLOUR_BY_HEADING, COLOUR_BY_SPEED; the speed ramp's ends.
-layout(location = 4) uniform uint uColouring;
-layout(location = 5) uniform float uSpeedLow;
-layout(location = 6) uniform float uSpeedHigh;
 
 // A saturated hue (0..1 around the colour wheel), a little muted so that shading keeps it readable.
 vec3 hueColour(float hue) {

@@ -14,14 +14,14 @@ layout(std430, binding = SHAPE_BINDING) readonly buffer Shapes { ShapeInstance s
 layout(location = 0) in vec4 aPositionWing;  // the wing weight (w) is unused here
 layout(location = 1) in vec3 aNormal;
 
-layout(location = 0) uniform uint uFirstInstance;
+layout(std140, binding = DRAW_PARAMS_BINDING) uniform ShapeRun { uint uFirstInstance; };
 
 out vec3 vWorldPosition;
 out vec3 vNormal;
 flat out vec3 vColour;
 
 void main() {
-  ShapeInstance shape = shapes[uFirstInstance + uint(gl_InstanceID)];
+  ShapeInstance shape = shapes[uFirstInstance + uint(INSTANCE_INDEX)];
   vWorldPosition = shape.position.xyz + shape.scale.xyz * aPositionWing.xyz;
   vNormal = aNormal / shape.scale.xyz;  // the inverse transpose of the scaling
   vColour = shape.colour.rgb;

@@ -7,7 +7,7 @@
 out vec3 vRay;
 
 void main() {
-  vec2 ndc = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+  vec2 ndc = vec2(VERTEX_INDEX == 1 ? 3.0 : -1.0, VERTEX_INDEX == 2 ? 3.0 : -1.0);
   vec4 farPoint = view.inverseViewProjection * vec4(ndc, 1.0, 1.0);
   vRay = farPoint.xyz / farPoint.w - view.eye.xyz;
   gl_Position = vec4(ndc, 1.0, 1.0);

@@ -1,5 +1,16 @@
 // The per-frame uniforms every render program shares (render::ViewUniforms, std140, binding
 // VIEW_BINDING) and the shading that gives a frame its one look: sun, sky and fog.
+// GL names the vertex and instance index gl_VertexID and gl_InstanceID, Vulkan GLSL (which the
+// shader statistics compile, scripts/shader-stats.sh) gl_VertexIndex and gl_InstanceIndex: the same
+// numbers here, where every draw starts at vertex 0 and instance 0.
+#ifdef VULKAN
+#define VERTEX_INDEX gl_VertexIndex
+#define INSTANCE_INDEX gl_InstanceIndex
+#else
+#define VERTEX_INDEX gl_VertexID
+#define INSTANCE_INDEX gl_InstanceID
+#endif
+
 layout(std140, binding = VIEW_BINDING) uniform View {
   mat4 viewProjection;
   mat4 inverseViewProjection;

@@ -50,6 +50,10 @@ std::string_view toString(Condition condition) {
       return "timer";
     case Condition::LostFor:
       return "lost_for";
+    case Condition::SeesPlayer:
+      return "sees_player";
+    case Condition::HearsPlayer:
+      return "hears_player";
   }
   return "unknown";
 }

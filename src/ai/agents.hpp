@@ -51,6 +51,8 @@ enum class Condition : std::uint8_t {
   Far,      // the same distance above `distance` (false without a group or target)
   Timer,    // more than `seconds` in the current state
   LostFor,  // the transition's group, else every group, not perceived for more than `seconds`
+  SeesPlayer,   // a player agent passes the sight test (cone, range, occlusion)
+  HearsPlayer,  // a player agent faster than loud_speed is within hearing range by path
 };
 std::string_view toString(Condition condition);
 

@@ -15,6 +15,7 @@
 #include "ai/planning.hpp"
 #include "ai/player.hpp"
 #include "ai/steering.hpp"
+#include "sim/rules.hpp"
 
 namespace murmur::ai {
 namespace {
@@ -36,6 +37,9 @@ struct Shared {
   std::unique_ptr<PathFinder> paths;                 // on navigation->map (scratch for A* and hearing)
   PerceptionWorld sightWorld;    // obstacles, plus the grid when its cells are map walls
   PerceptionWorld hearingWorld;  // the grid, whatever its cells stand for (sound goes around both)
+  // The player agents' positions and velocities at the start of this update: what the others see
+  // and hear of them.
+  std::vector<std::pair<glm::vec3, glm::vec3>> players;
 };
 
 // The boid an agent perceived last.
@@ -45,6 +49,7 @@ struct Target {
   glm::vec3 position{0.0f};  // when last perceived
   glm::vec3 velocity{0.0f};  // when last perceived
   bool perceivedNow = false;
+  bool player = false;  // a player agent (group and boid unused), not a boid
 };
 
 struct Agent;
@@ -79,6 +84,8 @@ struct Agent {
   // Perception, per group.
   std::vector<std::uint8_t> seen;
   std::vector<std::uint8_t> heard;
+  bool seesPlayer = false;
+  bool hearsPlayer = false;
   std::vector<double> sincePerceived;  // seconds since each group was last perceived
   double sinceAnyPerceived = kNever;
   std::optional<Target> target;
@@ -128,6 +135,10 @@ bool holds(const TransitionSpec& transition, const Agent& agent) {
       const float distance = glm::length(*reference - agent.vehicle.position);
       return transition.when == Condition::Near ? distance < transition.distance : distance > transition.distance;
     }
+    case Condition::SeesPlayer:
+      return agent.seesPlayer;
+    case Condition::HearsPlayer:
+      return agent.hearsPlayer;
     case Condition::Timer:
       return agent.timeInState > transition.seconds;
     case Condition::LostFor: {
@@ -238,7 +249,8 @@ bool usesPerception(const AgentSpec& spec) {
     if (targetAction && !state.point) return true;
     for (const TransitionSpec& transition : state.transitions) {
       const bool sense = transition.when == Condition::Sees || transition.when == Condition::Hears ||
-                         transition.when == Condition::LostFor;
+                         transition.when == Condition::LostFor || transition.when == Condition::SeesPlayer ||
+                         transition.when == Condition::HearsPlayer;
       const bool targetDistance =
           (transition.when == Condition::Near || transition.when == Condition::Far) && !transition.group;
       if (sense || targetDistance) return true;
@@ -278,10 +290,15 @@ const ScriptedState& currentState(const Agent& agent) {
 // heard boid is enough, so the A* searches stop there). Then the target: the boid it had, while still
 // perceived; else the nearest perceived boid of the target's group, while that group is still
 // perceived (two groups in view must not make the agent dither); else the nearest perceived boid.
+//
+// The players are seen and heard by the same tests (the player at the image nearest the agent in a
+// wrap world, heard at its own speed); a perceived player is the target before any boid.
 void perceive(Agent& agent) {
   const std::size_t groups = agent.flock.size();
   agent.seen.assign(groups, 0);
   agent.heard.assign(groups, 0);
+  agent.seesPlayer = false;
+  agent.hearsPlayer = false;
   agent.sincePerceived.resize(groups, kNever);
   if (!agent.perceives) return;
   const Shared& shared = *agent.shared;
@@ -302,7 +319,8 @@ void perceive(Agent& agent) {
       if (heard) agent.heard[g] = 1;
       if (!seen && !heard) continue;
       const Target target{g, sample.id, boid, flat(shared, sample.velocity), true};
-      if (agent.target && agent.target->boid == sample.id && agent.target->group == g) sameBoid = target;
+      if (agent.target && !agent.target->player && agent.target->boid == sample.id && agent.target->group == g)
+        sameBoid = target;
       if (!perceivedOfGroup) {
         perceivedOfGroup = target;
         if (distance < nearestDistance) {
@@ -314,9 +332,23 @@ void perceive(Agent& agent) {
     if (!perceivedOfGroup) continue;
     agent.sincePerceived[g] = 0.0;
     agent.sinceAnyPerceived = 0.0;
-    if (agent.target && agent.target->group == g) sameGroup = perceivedOfGroup;
+    if (agent.target && !agent.target->player && agent.target->group == g) sameGroup = perceivedOfGroup;
   }
-  const std::optional<Target> chosen = sameBoid ? sameBoid : sameGroup ? sameGroup : nearest;
+  std::optional<Target> player;
+  for (const auto& [at, velocity] : shared.players) {
+    glm::vec3 offset = flat(shared, at) - position;
+    if (shared.space.wrap) offset = sim::minimumImage(offset, shared.space.worldMax - shared.space.worldMin);
+    const glm::vec3 image = position + offset;
+    const bool seen = see(shared.sightWorld, agent.sight, position, agent.heading, image) == Sight::Seen;
+    const bool heard = glm::length(offset) <= agent.hearing.range &&
+                       hear(shared.hearingWorld, shared.paths.get(), agent.hearing, position, image,
+                            glm::length(velocity)) == Hearing::Heard;
+    agent.seesPlayer = agent.seesPlayer || seen;
+    agent.hearsPlayer = agent.hearsPlayer || heard;
+    if ((seen || heard) && !player) player = Target{0, 0, image, flat(shared, velocity), true, true};
+  }
+  if (player) agent.sinceAnyPerceived = 0.0;
+  const std::optional<Target> chosen = player ? player : sameBoid ? sameBoid : sameGroup ? sameGroup : nearest;
   if (chosen)
     agent.target = chosen;
   else if (agent.target)
@@ -339,7 +371,7 @@ void movePlayer(Agent& agent, const std::optional<PlayerInput>& keys, float dt) 
     input = courseInput(agent.playerMotion, vehicle.position, *agent.goal, agent.playerLimits, dt);
   }
   vehicle.velocity = thrust(agent.playerMotion, input, agent.playerLimits, dt);
-  advanceVehicle(vehicle, dt, agent.shared->space);
+  advanceVehicle(vehicle, dt, agent.shared->space, agent.shared->space.wrap);
   agent.playerMotion.speed = glm::length(vehicle.velocity);  // what a wall stopped is lost
   agent.heading = headingOf(agent.playerMotion.angle);
 }
@@ -372,7 +404,7 @@ AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runt
   shared.obstacles = scene.obstacles;
   shared.navigation = std::move(agents.navigation);
   shared.space = AgentSpace{scene.model.worldMin, scene.model.worldMax, scene.model.margin, scene.model.dims,
-                            shared.navigation.get()};
+                            shared.navigation.get(), scene.model.boundary == sim::Boundary::Wrap};
   const auto dims = static_cast<std::uint32_t>(shared.space.dims);
   shared.sightWorld = PerceptionWorld{shared.obstacles, nullptr, GridPlacement{}, dims};
   shared.hearingWorld = PerceptionWorld{{}, nullptr, GridPlacement{}, dims};
@@ -422,6 +454,9 @@ void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, 
                            sim::StepInputs& inputs) {
   if (!(dt > 0.0) || !std::isfinite(dt)) throw std::invalid_argument("AgentDirector::update: dt must be > 0");
   Runtime& runtime = *runtime_;
+  runtime.shared.players.clear();
+  for (const Agent& agent : runtime.agents)
+    if (agent.kind == AgentKind::Player) runtime.shared.players.emplace_back(agent.vehicle.position, agent.vehicle.velocity);
   for (std::size_t i = 0; i < runtime.agents.size(); ++i) {
     Agent& agent = runtime.agents[i];
     if (agent.kind == AgentKind::Player) {

@@ -22,12 +22,14 @@ void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering
   if (speed > kStopped) heading = vehicle.velocity / speed;
 }
 
-void advanceVehicle(Vehicle& vehicle, float dt, const AgentSpace& space) {
+void advanceVehicle(Vehicle& vehicle, float dt, const AgentSpace& space, bool wraps) {
   const glm::vec3 from = vehicle.position;
   glm::vec3 to = from + vehicle.velocity * dt;
   for (int axis = 0; axis < 3; ++axis) {
     if (space.dims == 2 && axis == 1) continue;
-    if (to[axis] < space.worldMin[axis] || to[axis] > space.worldMax[axis]) {
+    if (wraps) {
+      to[axis] = sim::wrapCoordinate(to[axis], space.worldMin[axis], space.worldMax[axis]);
+    } else if (to[axis] < space.worldMin[axis] || to[axis] > space.worldMax[axis]) {
       to[axis] = std::clamp(to[axis], space.worldMin[axis], space.worldMax[axis]);
       vehicle.velocity[axis] = 0.0f;
     }

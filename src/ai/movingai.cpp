@@ -1,7 +1,6 @@
 #include "ai/movingai.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <istream>
 #include <limits>
 #include <optional>
@@ -11,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/input_file.hpp"
 #include "sim/parse_number.hpp"
 
 namespace murmur::ai {
@@ -22,10 +22,10 @@ class LineReader {
  public:
   LineReader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
 
+  // A map row is at most kMaxSide cells: a longer line is refused as it is read, never held whole.
   bool next() {
-    if (!std::getline(in_, text_)) return false;
+    if (!sim::readBoundedLine(in_, text_, sim::kMaxMapLineBytes, source_, number_ + 1)) return false;
     ++number_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
     return true;
   }
   const std::string& text() const { return text_; }
@@ -93,9 +93,8 @@ Terrain terrainOf(char c) {
 }  // namespace
 
 GridMap loadMovingAiMap(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), 0, "", "cannot open map file");
-  return parseMovingAiMap(in, file.string());
+  sim::InputFile in(file.string(), sim::kMaxMapBytes, "map file");
+  return sim::withMemoryReport(file.string(), [&] { return parseMovingAiMap(in.stream(), file.string()); });
 }
 
 GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
@@ -147,9 +146,8 @@ GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
 }
 
 std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), 0, "", "cannot open scenario file");
-  return parseMovingAiScenarios(in, file.string());
+  sim::InputFile in(file.string(), sim::kMaxScenarioBytes, "scenario file");
+  return sim::withMemoryReport(file.string(), [&] { return parseMovingAiScenarios(in.stream(), file.string()); });
 }
 
 std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source) {

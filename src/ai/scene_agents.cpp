@@ -271,7 +271,8 @@ TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& 
   const auto word = [](Condition condition) { return std::pair{toString(condition), condition}; };
   transition.when = table.choice<Condition>(
       "when", {word(Condition::Sees), word(Condition::Hears), word(Condition::Near), word(Condition::Far),
-               word(Condition::Timer), word(Condition::LostFor)});
+               word(Condition::Timer), word(Condition::LostFor), word(Condition::SeesPlayer),
+               word(Condition::HearsPlayer)});
   const std::string to = table.string("to");
   const std::optional<std::size_t> target = findState(states, to);
   if (!target) table.fail("to", fmt::format("no state named \"{}\" (states: {})", to, stateNames(states)));
@@ -290,6 +291,9 @@ TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& 
       [[fallthrough]];
     case Condition::Timer:
       transition.seconds = nonNegative(table, "seconds");
+      break;
+    case Condition::SeesPlayer:
+    case Condition::HearsPlayer:
       break;
   }
   table.finish();

@@ -22,6 +22,10 @@ CLI::Validator integerIn(std::int64_t lo, std::int64_t hi) {
       fmt::format("INT in [{} - {}]", lo, hi));
 }
 
+CLI::Validator nonEmpty() {
+  return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "is empty" : ""; }, "TEXT");
+}
+
 void checkDeviceIndex(int device) {
   if (device < 0) return;
   const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();

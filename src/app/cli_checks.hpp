@@ -12,6 +12,9 @@ namespace murmur::app {
 // (CLI11's own conversion saturates 99999999999999999999 to INT64_MAX).
 CLI::Validator integerIn(std::int64_t lo, std::int64_t hi);
 
+// A text flag (a path, a name, a pattern) given as "": refused, never taken for "not given".
+CLI::Validator nonEmpty();
+
 // Limits of the flags that several commands share.
 inline constexpr std::int64_t kMaxCliSteps = std::int64_t(1) << 53;
 inline constexpr std::int64_t kMaxEglDevice = 255;

@@ -3,13 +3,16 @@
 // case (done/total, elapsed, estimate left), a second run of every case whose coefficient of
 // variation stays over 5%, the results JSON under bench/results/<device>/ (or --out), the Markdown
 // report and charts beside it (bench/report.py), and a short summary. bench/README.md describes it.
+#include <regex.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -24,9 +27,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "gpu/context.hpp"
+#include "gpu/error.hpp"
 #include "sim/install_dirs.hpp"
 #include "app/shell.hpp"
+#include "sim/error.hpp"
+#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
@@ -34,6 +42,16 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+// Whether EGL lists a hardware device here (false when libEGL cannot be loaded).
+bool hardwareDevicePresent() {
+  try {
+    const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
+    return std::any_of(devices.begin(), devices.end(), [](const gpu::EglDevice& d) { return !d.software; });
+  } catch (const gpu::ContextError&) {
+    return false;
+  }
+}
 
 constexpr double kMaxCv = 0.05;  // a case noisier than this (stddev / mean of its repetitions) runs again
 constexpr int kRepetitions = 3;
@@ -58,7 +76,8 @@ int runLines(const std::string& command, OnLine onLine) {
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return -1;
   std::string line;
-  for (int c; (c = std::fgetc(pipe)) != EOF;) {
+  // A stop request (SIGINT, SIGTERM) closes the pipe: murmur_bench ends at its next line (SIGPIPE).
+  for (int c; sim::stopSignal() == 0 && (c = std::fgetc(pipe)) != EOF;) {
     if (c != '\n') {
       line += static_cast<char>(c);
       continue;
@@ -68,6 +87,7 @@ int runLines(const std::string& command, OnLine onLine) {
   }
   if (!line.empty()) onLine(line);
   const int status = ::pclose(pipe);
+  sim::throwIfStopRequested();
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -164,13 +184,20 @@ class BenchCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     sub.add_flag("--quick", quick_, "The reduced sweep (N up to 1M on the GPU; minutes on llvmpipe)");
-    sub.add_option("--device", device_, "EGL device index (murmur devices; default: hardware first)");
+    sub.add_option("--device", device_, "EGL device index (murmur devices; default: hardware first)")
+        ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--filter", filter_,
-                   "Only the cases whose name this regex matches (Google Benchmark filter)");
-    sub.add_option("--out", out_, "Directory for the results (default: bench/results/<device>/)");
+                   "Only the cases whose name this regex matches (Google Benchmark filter)")
+        ->check(nonEmpty());
+    sub.add_option("--out", out_, "Directory for the results (default: bench/results/<device>/)")
+        ->check(nonEmpty());
   }
 
   int run() override {
+    // Every input is checked before the suite runs (minutes to hours).
+    checkDeviceIndex(device_);
+    checkFilter(filter_);
+    sim::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
     const fs::path bench = sim::executableDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
@@ -183,9 +210,10 @@ class BenchCommand final : public Command {
                  [&](const std::string& l) {
                    if (!l.empty()) cases.push_back(l);
                  }) != 0 ||
-        cases.empty())
-      throw std::runtime_error(filter_.empty() ? "murmur_bench lists no cases"
-                                               : "no benchmark case matches --filter " + filter_);
+        cases.empty()) {
+      if (filter_.empty()) throw std::runtime_error("murmur_bench lists no cases");
+      throw InputError("", 0, "--filter", fmt::format("no benchmark case matches '{}'", filter_));
+    }
 
     const ScratchDir scratchDir;
     const fs::path& scratch = scratchDir.path;
@@ -205,9 +233,14 @@ class BenchCommand final : public Command {
 
     const std::string slug = result["context"].value("device_slug", "unknown");
     const fs::path dir = out_.empty() ? fs::path("bench") / "results" / slug : fs::path(out_);
-    fs::create_directories(dir);
+    std::error_code created;
+    fs::create_directories(dir, created);
+    if (created) throw OutputError(dir.string(), "--out", "cannot create the directory: " + created.message());
     const fs::path json = uniquePath(dir);
-    std::ofstream(json) << result.dump(2) << "\n";
+    const std::string text = result.dump(2) + "\n";
+    sim::writeFileAtomically(json.string(), "--out", [&](std::FILE* file) {
+      return std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    });
 
     const fs::path reportDir = dir / (json.stem().string() + "-report");
     const std::string reportNote = writeReport(json, reportDir);
@@ -273,16 +306,47 @@ class BenchCommand final : public Command {
     return path;
   }
 
-  // Runs bench/report.py on the result; returns a note when the report or its charts are missing.
+  // Google Benchmark's --benchmark_filter: a POSIX extended regular expression, "-" in front
+  // negating it. A bad one is bad input, not "no case matches" after a while.
+  static void checkFilter(const std::string& filter) {
+    if (filter.empty()) return;
+    const std::string pattern = filter.front() == '-' ? filter.substr(1) : filter;
+    regex_t compiled;
+    const int error = ::regcomp(&compiled, pattern.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (error == 0) {
+      ::regfree(&compiled);
+      return;
+    }
+    char message[256];
+    ::regerror(error, &compiled, message, sizeof message);
+    throw InputError("", 0, "--filter", fmt::format("'{}' is not a regular expression: {}", filter, message));
+  }
+
+  // Runs bench/report.py on the result into a temporary directory beside reportDir, renamed into
+  // place when it succeeds (removed when it fails); returns a note when the report or its charts are
+  // missing.
   static std::string writeReport(const fs::path& json, const fs::path& reportDir) {
     bool withMatplotlib = false;
     const std::optional<std::string> python = findPython(withMatplotlib);
     if (!python)
       return fmt::format("no report: no python3 here; run bench/report.py {} elsewhere", json.string());
+    std::string temporary = reportDir.string() + ".tmp-XXXXXX";
+    if (::mkdtemp(temporary.data()) == nullptr)
+      throw OutputError(reportDir.string(), "--out", fmt::format("cannot create a directory: {}", std::strerror(errno)));
     const std::string command =
         fmt::format("{} {} {} --out {} >/dev/null", *python, shellQuoted(reportScript().string()),
-                    shellQuoted(json.string()), shellQuoted(reportDir.string()));
-    if (std::system(command.c_str()) != 0) return "bench/report.py failed (see above)";
+                    shellQuoted(json.string()), shellQuoted(temporary));
+    std::error_code ec;
+    if (std::system(command.c_str()) != 0 || sim::stopSignal() != 0) {
+      fs::remove_all(temporary, ec);
+      sim::throwIfStopRequested();
+      return "bench/report.py failed (see above)";
+    }
+    fs::rename(temporary, reportDir, ec);
+    if (ec) {
+      fs::remove_all(temporary, ec);
+      throw OutputError(reportDir.string(), "--out", "cannot rename the report into place: " + ec.message());
+    }
     return withMatplotlib
                ? ""
                : "charts skipped: no matplotlib for " + *python + " (apt install python3-matplotlib)";
@@ -294,6 +358,11 @@ class BenchCommand final : public Command {
     auto row = [&](const std::string& name) { return median(result, name); };
     fmt::print("device   {} ({}, {})\n", context.value("gl_renderer", "no GL device"),
                context.value("gl_vendor", "?"), context.value("gl_driver", "?"));
+    if (context.value("gl_software", "false") == "true")
+      fmt::print("         a software renderer: these GPU figures are a CPU's{}\n",
+                 hardwareDevicePresent() ? ", though this machine has a hardware device (is its EGL missing? "
+                                           "murmur devices)"
+                                         : "");
     fmt::print("cpu      {} ({} threads)\n", context.value("cpu_model", "?"),
                context.value("omp_threads", "?"));
     const Json* million = row("density/gpu/n:1000000/manual_time");

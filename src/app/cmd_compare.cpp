@@ -13,6 +13,7 @@
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/world.hpp"
+#include "sim/output_path.hpp"
 #include "sim/parity.hpp"
 #include "world/backend.hpp"
 #include "world/world.hpp"
@@ -36,8 +37,8 @@ class CompareCommand final : public Command {
     addSceneOptions(sub, scene_, true);
     sub.add_option("--steps", steps_, "Free-running steps after the one-step check (default: the scene's, else 600)")
         ->check(integerIn(0, kMaxCliSteps));
-    sub.add_option("--reference", reference_, "Reference backend (default cpu)");
-    sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)");
+    sub.add_option("--reference", reference_, "Reference backend (default cpu)")->check(nonEmpty());
+    sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)")->check(nonEmpty());
     sub.add_option("--device", device_, "EGL device index for the gpu backend")->check(integerIn(-1, kMaxEglDevice));
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
@@ -94,6 +95,7 @@ class CompareCommand final : public Command {
       world::FlockBackend& backend = side.backend();
       const auto start = std::chrono::steady_clock::now();
       for (std::uint64_t s = 0; s < freeSteps; ++s) {
+        sim::throwIfStopRequested();
         side.tick();
         progress.update(++done, std::string(backend.name()));
       }

@@ -43,14 +43,17 @@ class DemoCommand final : public Command {
         "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)")
         ->check(integerIn(0, kMaxCliSteps));
     sub.add_flag("--headless", headless_, "Render PNG frames offscreen instead of opening a window");
-    sub.add_option("--frames", options_.frames,
-                   "Directory for the headless frames (default ./murmur-frames)");
+    CLI::Option* frames = sub.add_option("--frames", options_.frames,
+                                         "Directory for the headless frames (default ./murmur-frames)")
+                              ->check(nonEmpty());
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)")
         ->check(integerIn(1, kMaxCliSteps));
     sub.add_flag("!--no-stats", options_.stats,
                  "Headless: no step / boid count / backend corner on the frames (scene: [render] show_stats)");
     sub.add_option("--video", options_.video,
-                   "Headless: write the frames as a video (e.g. out.mp4) through ffmpeg instead of PNGs");
+                   "Headless: write the frames as a video (e.g. out.mp4, .mov, .mkv) through ffmpeg instead of PNGs")
+        ->check(nonEmpty())
+        ->excludes(frames);
     sub.add_option("--video-fps", options_.videoFps, "Frames per second of videos and recordings (default 30)")
         ->check(CLI::Range(1.0, 240.0));
     sub.add_flag("--no-fallback", noFallback_,
@@ -60,7 +63,8 @@ class DemoCommand final : public Command {
     sub.add_option("--max-fps", options_.maxFps, "Window: at most this many frames a second (default: no limit)")
         ->check(CLI::Range(0.1, 1000.0));
     sub.add_option("--screenshot-dir", options_.screenshotDir,
-                   "Window: where screenshots (F12, P) go (default ./screenshots)");
+                   "Window: where screenshots (F12, P) go (default ./screenshots)")
+        ->check(nonEmpty());
   }
 
   int run() override {

@@ -1,6 +1,7 @@
 // `murmur devices`: the EGL devices of this machine (hardware and software) and the headless
 // context Murmur would use (the one `murmur run --backend gpu` and the benchmarks get), with the
 // limits that bound a flock.
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -34,6 +35,13 @@ class DevicesCommand final : public Command {
     for (const gpu::EglDevice& d : devices)
       fmt::print("  {}: {} [{}]{}\n", d.index, d.name, d.software ? "software" : "hardware",
                  !order.empty() && order.front() == d.index ? " (default)" : "");
+    if (!order.empty()) {
+      const auto preferred = std::find_if(devices.begin(), devices.end(),
+                                          [&](const gpu::EglDevice& d) { return d.index == order.front(); });
+      fmt::print("preferred: device {}: {}\n", order.front(),
+                 preferred->software ? "no hardware device, so the software one (a CPU's speed)"
+                                     : "hardware devices come before software ones, in EGL's order");
+    }
     std::unique_ptr<gpu::Context> context;
     try {
       context = gpu::createHeadlessContext(device_);
@@ -42,7 +50,7 @@ class DevicesCommand final : public Command {
       return 1;
     }
     const gpu::ContextInfo& info = context->info();
-    fmt::print("in use: {}\n", info.platform);
+    fmt::print("in use: {}{}\n", info.platform, info.software ? " [software renderer: a CPU's speed]" : "");
     fmt::print("  GL_VENDOR    {}\n  GL_RENDERER  {}\n  GL_VERSION   {}\n  GLSL         {}\n", info.vendor,
                info.renderer, info.version, info.glslVersion);
     fmt::print("  driver       {}\n", info.driver);

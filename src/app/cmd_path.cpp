@@ -15,9 +15,11 @@
 
 #include "ai/movingai.hpp"
 #include "ai/nav.hpp"
+#include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/report.hpp"
 #include "sim/error.hpp"
+#include "sim/output_path.hpp"
 #include "sim/parse_number.hpp"
 
 namespace murmur::app {
@@ -71,15 +73,16 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 class PathCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("--map", map_, "MovingAI .map file (optional with --scen: the rows name their map)");
-    sub.add_option("--from", from_, "Start cell X,Y (column, row; 0,0 is the top-left)");
-    sub.add_option("--to", to_, "Goal cell X,Y");
-    sub.add_option("--scen", scen_, "MovingAI .scen file: run every scenario and check its optimal length");
+    sub.add_option("--map", map_, "MovingAI .map file (optional with --scen: the rows name their map)")->check(nonEmpty());
+    sub.add_option("--from", from_, "Start cell X,Y (column, row; 0,0 is the top-left)")->check(nonEmpty());
+    sub.add_option("--to", to_, "Goal cell X,Y")->check(nonEmpty());
+    sub.add_option("--scen", scen_, "MovingAI .scen file: run every scenario and check its optimal length")->check(nonEmpty());
     sub.add_option("--connect", connect_, "4 or 8 neighbours (default 8; --scen needs 8)")
         ->check(CLI::IsMember({4, 8}));
     sub.add_option("--heuristic", heuristic_,
                    "A* heuristic: manhattan (4-connected only), octile or euclidean (default: the tightest "
-                   "admissible one, manhattan for 4, octile for 8)");
+                   "admissible one, manhattan for 4, octile for 8)")
+        ->check(nonEmpty());
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
@@ -170,8 +173,10 @@ class PathCommand final : public Command {
     std::vector<ai::PathResult> results;
     results.reserve(scenarios.size());
     const auto begin = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < scenarios.size(); ++i)
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+      sim::throwIfStopRequested();
       results.push_back(mapOf[i]->finder->findPath(scenarios[i].start, scenarios[i].goal, options));
+    }
     const double seconds = secondsSince(begin);
 
     std::vector<std::size_t> mismatches;  // indices

@@ -29,7 +29,7 @@ class RunCommand final : public Command {
                    "renderer)");
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
         ->check(integerIn(-1, kMaxEglDevice));
-    sub.add_option("--dump", dump_, "Write the final state CSV here");
+    sub.add_option("--dump", dump_, "Write the final state CSV here")->check(nonEmpty());
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
@@ -39,20 +39,23 @@ class RunCommand final : public Command {
     std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_);
     world::World world(describeWorld(scene_).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
+    warnIfSoftware(*backend);  // after the checks of the input: bad input is one line
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
 
     ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
+      sim::throwIfStopRequested();
       world.tick();
       progress.update(s + 1);
     }
     const sim::FlockState final = backend->state();  // also waits for the device to finish
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
+    const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, final);
     if (metrics.nonFinite > 0)
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
-    if (!dump_.empty()) sim::writeStateCsv(dump_, final);
+    if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
 
     std::FILE* summary = summaryStream(json_);
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
@@ -62,6 +65,9 @@ class RunCommand final : public Command {
     fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
                metrics.meanNearestDistance, metrics.minPairDistance);
+    fmt::print(summary, "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness {:.2f})\n",
+               100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
+               shape.extents.z, shape.thinness);
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
     std::string leaders = "leaders per group:";
     for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
@@ -95,6 +101,12 @@ class RunCommand final : public Command {
                           {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
                           {"gpu_stage_ms", stageJson},
                           {"metrics", metricsJson(metrics)},
+                          {"shape", {{"flocks", shape.flocks},
+                                     {"largest_fraction", jsonNumber(shape.largestFraction)},
+                                     {"polarization", jsonNumber(shape.polarization)},
+                                     {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y),
+                                                  jsonNumber(shape.extents.z)}},
+                                     {"thinness", jsonNumber(shape.thinness)}}},
                           {"groups", groupsJson(groups)},
                           {"agents", agentsJson(world.director())}};
       if (!dump_.empty()) json["dump"] = dump_;

@@ -140,13 +140,14 @@ int runHeadlessDemo(const DemoOptions& options) {
       encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
     } else {
       const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
-      render::writePng(path, target.width(), target.height(), target.readRgba());
+      render::writePng(path, target.width(), target.height(), target.readRgba(), "--frames");
     }
     ++frames;
   };
   ProgressBar progress(steps);
   writeFrame();
   for (std::uint64_t s = 1; s <= steps; ++s) {
+    sim::throwIfStopRequested();
     session.step();
     if (s % every == 0) writeFrame();
     progress.update(s, std::to_string(frames) + " frames");

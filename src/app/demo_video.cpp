@@ -3,11 +3,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,9 +21,6 @@
 #include "sim/output_path.hpp"
 
 namespace murmur::app {
-namespace {
-
-}  // namespace
 
 bool ffmpegAvailable() {
   const char* path = std::getenv("PATH");
@@ -32,48 +34,100 @@ bool ffmpegAvailable() {
   return false;
 }
 
+namespace {
+
+// ffmpeg's muxer for the container the extension names (a temporary name has no telling extension, so
+// the format is always given), nullopt for an extension Murmur does not write.
+std::optional<std::string> containerFormat(const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (extension.empty() || extension == ".mp4" || extension == ".m4v") return "mp4";
+  if (extension == ".mov") return "mov";
+  if (extension == ".mkv") return "matroska";
+  return std::nullopt;
+}
+
+// The last line ffmpeg wrote on stderr that says something (its error), empty when there is none.
+std::string lastLine(const std::string& logPath) {
+  std::ifstream log(logPath, std::ios::binary);
+  std::string line, last;
+  while (std::getline(log, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last;
+}
+
+std::string temporaryLog() {
+  std::string name = (std::filesystem::temp_directory_path() / "murmur-ffmpeg-XXXXXX").string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot create a log file for ffmpeg: {}", std::strerror(errno)));
+  ::close(fd);
+  return name;
+}
+
+}  // namespace
+
 void checkVideoOutput(const std::string& path, const std::string& option) {
   if (!ffmpegAvailable())
     throw InputError("", 0, option,
                      "ffmpeg is not on PATH: install it (Debian package ffmpeg) to write " + path +
                          ", or leave out " + option + " to write PNG frames");
   sim::checkOutputFile(path, option);
+  if (!containerFormat(path))
+    throw InputError(path, 0, option, "not a video name Murmur writes: end it in .mp4, .m4v, .mov or .mkv (or no extension: MP4)");
 }
 
 VideoEncoder::VideoEncoder(const std::string& path, int width, int height, double fps, const std::string& option)
-    : path_(path), frameBytes_(std::size_t(width) * std::size_t(height) * 4) {
-  checkVideoOutput(path, option);
+    : output_((checkVideoOutput(path, option), path), option),
+      log_(temporaryLog()),
+      frameBytes_(std::size_t(width) * std::size_t(height) * 4) {
+  output_.closeForOthers();
   // A dead ffmpeg must show as a write error here, not end the process.
   std::signal(SIGPIPE, SIG_IGN);
-  // H.264 wants even sides: the last row or column is repeated when a side is odd.
+  // H.264 wants even sides: the last row or column is repeated when a side is odd. -y: the temporary
+  // exists (created empty, with a unique name). stdin is the frames; stderr goes to the log.
   const std::string command = fmt::format(
-      "ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s {}x{} -r {} -i - "
+      "ffmpeg -nostdin -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s {}x{} -r {} -i - "
       "-vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p "
-      "-movflags +faststart {}",
-      width, height, fps, shellQuoted(path));
+      "-movflags +faststart -f {} {} 2>{}",
+      width, height, fps, *containerFormat(path), shellQuoted(output_.temporaryPath()), shellQuoted(log_));
   pipe_ = ::popen(command.c_str(), "w");
-  if (pipe_ == nullptr) throw std::runtime_error("cannot start ffmpeg: " + command);
+  if (pipe_ == nullptr) {
+    std::remove(log_.c_str());
+    throw std::runtime_error("cannot start ffmpeg: " + command);
+  }
 }
 
 VideoEncoder::~VideoEncoder() {
   if (pipe_ != nullptr) ::pclose(pipe_);
+  std::remove(log_.c_str());
+}
+
+std::optional<std::string> VideoEncoder::close() {
+  const int status = ::pclose(std::exchange(pipe_, nullptr));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
+  const std::string line = lastLine(log_);
+  return fmt::format("ffmpeg failed ({}{}){}", WIFEXITED(status) ? "exit status " : "signal ",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : (WIFSIGNALED(status) ? WTERMSIG(status) : -1),
+                     line.empty() ? "" : ": " + line);
 }
 
 void VideoEncoder::write(const std::vector<std::uint8_t>& rgba) {
   if (rgba.size() != frameBytes_)
     throw std::logic_error(fmt::format("video frame of {} bytes, expected {}", rgba.size(), frameBytes_));
-  if (std::fwrite(rgba.data(), 1, rgba.size(), pipe_) != rgba.size())
-    throw std::runtime_error("ffmpeg stopped taking frames for " + path_ + " (its error is above)");
+  if (pipe_ == nullptr) throw std::logic_error("video frame after finish()");
+  if (std::fwrite(rgba.data(), 1, rgba.size(), pipe_) != rgba.size()) {
+    const std::optional<std::string> failure = close();
+    throw OutputError(path(), "", failure.value_or("ffmpeg stopped taking frames") + " (the target was left as it was)");
+  }
   ++frames_;
 }
 
 void VideoEncoder::finish() {
   if (pipe_ == nullptr) return;
-  const int status = ::pclose(pipe_);
-  pipe_ = nullptr;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error(fmt::format("ffmpeg failed writing {} (exit status {})", path_,
-                                         WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  sim::throwIfStopRequested();
+  if (const std::optional<std::string> failure = close())
+    throw OutputError(path(), "", *failure + " (the target was left as it was)");
+  output_.commit();
 }
 
 }  // namespace murmur::app

@@ -1,35 +1,45 @@
 #pragma once
-// A video written by an `ffmpeg` child process (Debian's ffmpeg: H.264 in MP4, or whatever the file
-// name asks for) fed raw RGBA frames over a pipe: the demo's headless --video and the window's
-// record button. No frame touches the disk on the way.
+// A video written by an `ffmpeg` child process (Debian's ffmpeg: H.264 in MP4, MOV or Matroska, by the
+// file name's extension) fed raw RGBA frames over a pipe: the demo's headless --video and the window's
+// record button. No frame touches the disk on the way. ffmpeg writes a temporary beside the target
+// (sim::TemporaryOutput), renamed over it only when ffmpeg exits 0: a failed or stopped recording
+// never replaces an existing video.
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "sim/output_path.hpp"
 
 namespace murmur::app {
 
 class VideoEncoder {
  public:
-  // Starts ffmpeg writing `path` from width x height frames at `fps`. InputError naming `option`
-  // when ffmpeg is not on PATH (frames can still be written as PNG) or the file cannot be written.
+  // Starts ffmpeg writing a temporary for `path` from width x height frames at `fps`. InputError
+  // naming `option` when checkVideoOutput refuses path.
   VideoEncoder(const std::string& path, int width, int height, double fps, const std::string& option);
   VideoEncoder(const VideoEncoder&) = delete;
   VideoEncoder& operator=(const VideoEncoder&) = delete;
-  ~VideoEncoder();  // finish() unless done; errors are lost there
+  ~VideoEncoder();  // unless finished: stops ffmpeg and removes the temporary
 
   // One frame: width * height * 4 bytes, rows top to bottom (OffscreenTarget::readRgba).
-  // std::runtime_error when ffmpeg has gone.
+  // OutputError (with ffmpeg's last error line) when ffmpeg has gone.
   void write(const std::vector<std::uint8_t>& rgba);
-  // Closes the pipe and waits for ffmpeg; std::runtime_error when it failed.
+  // Closes the pipe, waits for ffmpeg and renames the video into place; OutputError (with ffmpeg's
+  // last error line) when ffmpeg failed, StopRequested when a stop was requested.
   void finish();
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return output_.path(); }
   std::uint64_t frames() const { return frames_; }
   std::size_t frameBytes() const { return frameBytes_; }
 
  private:
-  std::string path_;
+  // Waits for ffmpeg; its last error line when it failed, nullopt when it exited 0.
+  std::optional<std::string> close();
+
+  sim::TemporaryOutput output_;
+  std::string log_;  // ffmpeg's stderr, a temporary file
   std::size_t frameBytes_;
   std::FILE* pipe_ = nullptr;
   std::uint64_t frames_ = 0;
@@ -37,8 +47,9 @@ class VideoEncoder {
 
 // True when an executable `ffmpeg` is on PATH.
 bool ffmpegAvailable();
-// InputError naming `option` when ffmpeg is not on PATH or `path` is no writable regular file
-// (sim::checkOutputFile): the check the encoder makes, for callers that check before any work.
+// InputError naming `option` when ffmpeg is not on PATH, `path` is no writable regular file
+// (sim::checkOutputFile), or its extension names no container ffmpeg is asked for (.mp4, .m4v,
+// .mov, .mkv, or none: MP4): the check the encoder makes, for callers that check before any work.
 void checkVideoOutput(const std::string& path, const std::string& option);
 
 }  // namespace murmur::app

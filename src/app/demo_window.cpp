@@ -30,6 +30,7 @@
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
 #include "sim/error.hpp"
+#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
@@ -93,7 +94,7 @@ class WindowDemo {
     const Clock::time_point start = Clock::now();
     Clock::time_point last = start;
     double accumulator = 0.0;
-    while (!window_.shouldClose()) {
+    while (!window_.shouldClose() && sim::stopSignal() == 0) {
       glfwPollEvents();
       const Clock::time_point now = Clock::now();
       const double frameSeconds = std::chrono::duration<double>(now - last).count();
@@ -113,6 +114,7 @@ class WindowDemo {
         std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(1.0 / options_.maxFps)));
     }
+    sim::throwIfStopRequested();  // a recording under way is dropped with its temporary
     if (recording_) stopRecording();
     printSummary(std::chrono::duration<double>(Clock::now() - start).count());
     return 0;
@@ -302,10 +304,11 @@ class WindowDemo {
     try {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
-      render::writePng(path, target_->width(), target_->height(), target_->readRgba());
+      render::writePng(path, target_->width(), target_->height(), target_->readRgba(), "--screenshot-dir");
       fmt::print("screenshot: {}\n", path);
       setStatus("screenshot " + path);
-    } catch (const InputError& e) {
+    } catch (const std::runtime_error& e) {  // a bad directory (InputError) or a full disk (OutputError)
+      fmt::print(stderr, "murmur: screenshot not written: {}\n", e.what());
       setStatus(e.what());
     }
   }
@@ -324,6 +327,7 @@ class WindowDemo {
       controls_.recording = true;
       setStatus("recording " + path);
     } catch (const std::exception& e) {
+      fmt::print(stderr, "murmur: recording not started: {}\n", e.what());
       setStatus(e.what());
     }
   }
@@ -345,6 +349,7 @@ class WindowDemo {
       fmt::print("recording: {} ({} frames)\n", recording_->path(), recording_->frames());
       setStatus(fmt::format("recorded {} frames to {}", recording_->frames(), recording_->path()));
     } catch (const std::exception& e) {
+      fmt::print(stderr, "murmur: recording not written: {}\n", e.what());
       setStatus(e.what());
     }
     recording_.reset();

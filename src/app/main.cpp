@@ -1,5 +1,8 @@
 // murmur: GPU flocking simulator and renderer. Subcommands live in app/cmd_*.cpp.
+#include <signal.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -8,12 +11,40 @@
 #include "app/command.hpp"
 #include "build_info.hpp"
 #include "sim/error.hpp"
+#include "sim/output_path.hpp"
 
 namespace murmur::app {
 std::vector<CommandInfo>& commandRegistry() {
   static std::vector<CommandInfo> registry;
   return registry;
 }
+
+namespace {
+
+// SIGINT, SIGTERM: the first marks the run for a clean stop (sim::requestStop: loops unwind, no
+// temporary is left); a second one ends the process at once, for a step that takes long.
+void onStopSignal(int signal) {
+  if (sim::stopSignal() != 0) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  sim::requestStop(signal);
+}
+
+void installSignalHandlers() {
+  struct sigaction action {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // a write in progress completes; the loops check the flag
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  // Past a file size limit (ulimit -f) a write fails with EFBIG and is reported, instead of the
+  // signal ending the process with a partial file.
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+}  // namespace
 }  // namespace murmur::app
 
 int main(int argc, char** argv) {
@@ -48,9 +79,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "murmur: %s\n", e.what());
     return 2;
   }
+  installSignalHandlers();
   try {
     for (auto& [sub, command] : commands)
       if (sub->parsed()) return command->run();
+  } catch (const murmur::StopRequested& e) {
+    std::fprintf(stderr, "murmur: %s\n", e.what());
+    return 128 + e.signal();
   } catch (const murmur::InputError& e) {
     std::fprintf(stderr, "murmur: %s\n", e.what());
     return 2;

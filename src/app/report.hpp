@@ -92,7 +92,17 @@ inline OrderedJson glDeviceJson(const world::FlockBackend& backend) {
           {"memory_total_bytes", info->memoryTotalBytes},
           {"memory_free_bytes", info->memoryFreeBytes},
           {"memory_source", info->memorySource},
+          {"software", info->software},
           {"context", info->platform}};
+}
+
+// One line on stderr when a GL backend runs on a software renderer: it works, but its speed is a
+// CPU's (a GPU machine whose vendor EGL is missing falls back to llvmpipe silently otherwise).
+inline void warnIfSoftware(const world::FlockBackend& backend) {
+  const gpu::ContextInfo* info = backend.glDevice();
+  if (info != nullptr && info->software)
+    fmt::print(stderr, "murmur: warning: --backend {} runs on a software renderer ({}): CPU speed, not a GPU's\n",
+               backend.name(), info->renderer);
 }
 
 inline OrderedJson groupsJson(const std::vector<sim::GroupSummary>& groups) {

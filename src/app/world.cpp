@@ -10,16 +10,18 @@
 namespace murmur::app {
 
 void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired) {
-  CLI::Option* scene = command.add_option("--scene", options.scene, "Scene file (TOML), e.g. scenes/free.toml");
+  CLI::Option* scene =
+      command.add_option("--scene", options.scene, "Scene file (TOML), e.g. scenes/free.toml")->check(nonEmpty());
   if (sceneRequired) scene->required();
-  command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)");
+  command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)")->check(nonEmpty());
   command.add_option("--boids", options.boids, "Boid count (overrides boids.count)")
       ->check(integerIn(0, sim::kMaxBoids));
   command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)")
       ->check(integerIn(0, std::numeric_limits<std::int64_t>::max()));
   command.add_option("--data-dir", options.dataDir,
                      "Where the scene's data files (maps) are looked for when not beside the scene "
-                     "(then $MURMUR_DATA_DIR, then share/murmur/data beside the executable)");
+                     "(then $MURMUR_DATA_DIR, then share/murmur/data beside the executable)")
+      ->check(nonEmpty());
 }
 
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) {

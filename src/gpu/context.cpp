@@ -332,6 +332,7 @@ ContextInfo loadGl(GLADloadfunc load, std::string platform) {
   info.memoryTotalBytes = memory.total;
   info.memoryFreeBytes = memory.free;
   info.memorySource = memory.source;
+  info.software = isSoftwareRenderer(info.renderer);
   return info;
 }
 

@@ -30,6 +30,8 @@ struct ContextInfo {
   std::uint64_t memoryTotalBytes = 0;
   std::uint64_t memoryFreeBytes = 0;
   std::string memorySource;
+  // A software renderer (llvmpipe, softpipe): a CPU's figures, never to be published as a card's.
+  bool software = false;
   int majorVersion = 0;
   int minorVersion = 0;
   std::int64_t maxShaderStorageBlockSize = 0;  // bytes one storage buffer binding may address

@@ -58,7 +58,12 @@ enum StorageBinding : GLuint {
   kStorageBindingCount = 20,
 };
 
-enum UniformBinding : GLuint { kStepParams = 0 };
+// Uniform block binding points, numbered after the storage ones: GL keeps the two apart, Vulkan
+// does not (the same sources compile as Vulkan GLSL for scripts/shader-stats.sh).
+enum UniformBinding : GLuint {
+  kStepParams = kStorageBindingCount,
+  kPassParams,  // the constants of one dispatch (ScanParams, ReduceParams, NearestParams)
+};
 
 // std140 uniform block StepParamsBlock: 272 bytes. Everything a step needs besides the buffers,
 // derived on the host from sim::makeStepContext and sim::makeGridSpec (so both backends use the
@@ -113,8 +118,15 @@ struct StepParams {
   glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
   std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
   std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
+  std::uint32_t topologicalNeighbours;  // 272  K (sim::ModelParams); 0: the metric rule
+  float wRoost;                         // 276
+  float roostRadius;                    // 280  0: no roost
+  float leaderRadius2;                  // 284  RL^2 (sim::StepContext)
+  glm::vec4 roostCenter;                // 288  xyz (sim::StepContext::roostCenter), w unused
+  float searchRadius2;                  // 304  max(R, RL)^2
+  float pad0[3];                        // 308  the block's size a multiple of 16
 };
-static_assert(sizeof(StepParams) == 272);
+static_assert(sizeof(StepParams) == 320);
 static_assert(offsetof(StepParams, wallOrigin) == 256);
 static_assert(offsetof(StepParams, gridCells) == 80);
 static_assert(offsetof(StepParams, radius2) == 128);
@@ -146,7 +158,13 @@ struct NearestProbe {
 };
 static_assert(sizeof(NearestProbe) == 48);
 
-// BINDING_* and STEP_PARAMS_BINDING defines for every flock shader.
+// std140, 16 bytes: the constants of one dispatch at kPassParams. The scan reads x (the count);
+// the reduction (flock/Reduction.glsl) x boids, y groups, z blocks; the nearest-boids query
+// (NearestParams) x groups, y lists, z k. Scalars of a std140 block lie 4 bytes apart.
+using PassParams = glm::uvec4;
+
+// BINDING_*, STEP_PARAMS_BINDING and PASS_PARAMS_BINDING defines for every flock shader, and the
+// step's array bound MAX_TOPOLOGICAL_NEIGHBOURS.
 Defines bindingDefines();
 
 }  // namespace murmur::gpu::layout

@@ -36,6 +36,8 @@ Defines bindingDefines() {
       {"BINDING_NEAREST_IDS", std::to_string(kNearestIds)},
       {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
+      {"MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours)},
+      {"PASS_PARAMS_BINDING", std::to_string(kPassParams)},
   };
 }
 
@@ -269,6 +271,12 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   p.steeringOffset = p.predatorOffset + p.predatorCount;
   p.wWalls = w.walls;
   p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
+  p.topologicalNeighbours = ctx.topological;
+  p.wRoost = w.roost;
+  p.roostRadius = params.roostRadius;
+  p.roostCenter = glm::vec4(ctx.roostCenter, 0.0f);
+  p.leaderRadius2 = ctx.leaderRadius2;
+  p.searchRadius2 = ctx.searchRadius2;
   uploadWalls(ctx.walls);
   if (ctx.walls != nullptr) {
     p.wallCellSize = ctx.walls->cellSize;
@@ -387,11 +395,7 @@ void FlockPipeline::reduce() {
   velocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kVelocities);
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
   summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
-  reduceProgram_.setUniform(0, static_cast<std::uint32_t>(count_));
-  reduceProgram_.setUniform(1, groups_);
-  reduceProgram_.setUniform(2, reduceBlocks_);
-  reduceGroupsProgram_.setUniform(1, groups_);
-  reduceGroupsProgram_.setUniform(2, reduceBlocks_);
+  passParams_.set(layout::PassParams(static_cast<std::uint32_t>(count_), groups_, reduceBlocks_, 0u));
   dispatchCompute(reduceProgram_, std::uint64_t(reduceBlocks_) * sizes_.reduce, sizes_.reduce, maxGroupsX_);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   dispatchCompute(reduceGroupsProgram_, std::uint64_t(groups_) * sizes_.reduce, sizes_.reduce, maxGroupsX_);
@@ -437,9 +441,7 @@ sim::NearestBoids FlockPipeline::nearestBoids(std::span<const sim::BoidProbe> pr
   nearestProbes_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestProbes);
   nearestIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestIds);
   nearestSamples_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestSamples);
-  nearestProgram_.setUniform(0, groups_);
-  nearestProgram_.setUniform(1, static_cast<std::uint32_t>(lists));
-  nearestProgram_.setUniform(2, k);
+  passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k, 0u));
   dispatchCompute(nearestProgram_, std::uint64_t(lists) * kNearestWorkGroupSize, kNearestWorkGroupSize, maxGroupsX_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
 

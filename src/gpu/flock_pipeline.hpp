@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "gpu/context.hpp"
+#include "gpu/flock_layout.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/prefix_sum.hpp"
 #include "gpu/shader_library.hpp"
@@ -88,7 +89,7 @@ class FlockPipeline {
   // read back.
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
 
-  // The state in id order (waits for the GPU).
+  // The state in id order (waits for the GPU: two blocking reads, positions and velocities).
   sim::FlockState download() const;
   // Count, centroid and mean velocity per group of the current state (waits for the GPU; a handful
   // of floats cross). Computed by each step, or here after an upload.
@@ -140,6 +141,7 @@ class FlockPipeline {
   std::uint32_t maxCells_;
   Buffer cellCounts_, cellStarts_;
   Buffer stepParams_;
+  UniformBlock<layout::PassParams> passParams_{"flock pass constants", layout::kPassParams};
   Buffer inputs_;                   // vec4 obstacles, goals, predators
   Buffer walls_;  // uint per wall cell (at least one entry, so the binding is never empty)
   const sim::WallGrid* uploadedWalls_ = nullptr;  // the grid walls_ holds

@@ -86,6 +86,16 @@ inline std::string objectLabel(GLenum identifier, GLuint id) {
   return label;
 }
 
+// Calls that make the CPU wait for the GPU (a buffer or image read, a query result not yet
+// available; Murmur calls neither glFinish nor fence waits) go through the wrappers here and are
+// counted, per thread (a GL context is current on one thread), so that tests can assert where
+// they happen: a step has none.
+inline std::uint64_t& blockingWaitCount() {
+  thread_local std::uint64_t count = 0;
+  return count;
+}
+inline void countBlockingWait() { ++blockingWaitCount(); }
+
 // Immutable storage of a fixed byte size (glNamedBufferStorage). Typed helpers copy spans of
 // trivially copyable T in and out; offsets and counts are in elements of T.
 class Buffer {
@@ -125,6 +135,7 @@ class Buffer {
     static_assert(std::is_trivially_copyable_v<T>);
     if (out.empty()) return;
     assert((firstElement + out.size()) * sizeof(T) <= size_);
+    countBlockingWait();
     glGetNamedBufferSubData(id(), static_cast<GLintptr>(firstElement * sizeof(T)),
                             static_cast<GLsizeiptr>(out.size_bytes()), out.data());
   }
@@ -159,13 +170,27 @@ class Program {
   explicit operator bool() const { return static_cast<bool>(name_); }
   void use() const { glUseProgram(id()); }
 
-  GLint uniformLocation(const char* name) const { return glGetUniformLocation(id(), name); }
-  void setUniform(GLint location, std::uint32_t value) const { glProgramUniform1ui(id(), location, value); }
-  void setUniform(GLint location, std::int32_t value) const { glProgramUniform1i(id(), location, value); }
-  void setUniform(GLint location, float value) const { glProgramUniform1f(id(), location, value); }
 
  private:
   GlName<detail::deleteProgram> name_;
+};
+
+// The constants of a dispatch or a draw, in a small std140 uniform block: the shaders declare no
+// loose uniforms, so that the same sources also compile as Vulkan GLSL (scripts/shader-stats.sh).
+// set() writes the block and binds it at its binding point for the next dispatch or draw.
+template <class T>
+class UniformBlock {
+ public:
+  UniformBlock(std::string_view label, GLuint binding) : buffer_(label, sizeof(T)), binding_(binding) {}
+  void set(const T& value) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    buffer_.upload(std::span<const T>(&value, 1));
+    buffer_.bindBase(GL_UNIFORM_BUFFER, binding_);
+  }
+
+ private:
+  Buffer buffer_;
+  GLuint binding_;
 };
 
 class VertexArray {
@@ -242,8 +267,9 @@ class Query {
     glGetQueryObjectiv(id(), GL_QUERY_RESULT_AVAILABLE, &ready);
     return ready == GL_TRUE;
   }
-  // Waits for the result.
+  // Waits for the result (a counted blocking wait unless it is available already).
   std::uint64_t result() const {
+    if (!available()) countBlockingWait();
     GLuint64 value = 0;
     glGetQueryObjectui64v(id(), GL_QUERY_RESULT, &value);
     return value;

@@ -10,7 +10,8 @@ PrefixSum::PrefixSum(const Context& context, const ShaderLibrary& shaders, std::
                      std::uint32_t itemsPerThread)
     : groupSize_(groupSize),
       itemsPerThread_(itemsPerThread),
-      maxGroupsX_(context.info().maxComputeWorkGroupCount[0]) {
+      maxGroupsX_(context.info().maxComputeWorkGroupCount[0]),
+      params_("prefix sum constants", layout::kPassParams) {
   Defines defines = layout::bindingDefines();
   defines.emplace_back("WORKGROUP_SIZE", std::to_string(groupSize_));
   defines.emplace_back("ITEMS", std::to_string(itemsPerThread_));
@@ -49,7 +50,7 @@ void PrefixSum::scanLevel(const Buffer& in, const Buffer& out, std::uint32_t cou
   in.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanIn);
   out.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanOut);
   sums.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanSums);
-  scan_.setUniform(0, count);
+  params_.set(layout::PassParams(count, 0u, 0u, 0u));
   dispatchCompute(scan_, std::uint64_t(blocks) * groupSize_, groupSize_, maxGroupsX_);
   if (blocks == 1) return;
 
@@ -58,7 +59,7 @@ void PrefixSum::scanLevel(const Buffer& in, const Buffer& out, std::uint32_t cou
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   out.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanOut);
   sums.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanSums);
-  add_.setUniform(0, count);
+  params_.set(layout::PassParams(count, 0u, 0u, 0u));
   dispatchCompute(add_, count, groupSize_, maxGroupsX_);
 }
 

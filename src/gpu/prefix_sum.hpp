@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/vec4.hpp>
+
 #include "gpu/context.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
@@ -35,6 +37,7 @@ class PrefixSum {
   int maxGroupsX_;
   Program scan_;
   Program add_;
+  UniformBlock<glm::uvec4> params_;  // layout::PassParams: x the count of the level
   std::vector<Buffer> blockSums_;  // per level, grown on demand
 };
 

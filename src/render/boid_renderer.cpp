@@ -12,15 +12,6 @@
 namespace murmur::render {
 namespace {
 
-// Uniform locations shared by Boid.vert.glsl and BoidPoint.vert.glsl.
-constexpr GLint kSizeLocation = 0;
-constexpr GLint kGroupSourceLocation = 1;
-constexpr GLint kHasLeadersLocation = 2;
-constexpr GLint kMinPixelsLocation = 3;
-constexpr GLint kColouringLocation = 4;
-constexpr GLint kSpeedLowLocation = 5;
-constexpr GLint kSpeedHighLocation = 6;
-
 gpu::Defines boidDefines() {
   gpu::Defines defines = viewDefines();
   defines.insert(defines.end(),
@@ -64,6 +55,7 @@ BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxB
     : birds_(shaders.graphics("render/Boid.vert.glsl", "render/Boid.frag.glsl", boidDefines())),
       points_(shaders.graphics("render/BoidPoint.vert.glsl", "render/BoidPoint.frag.glsl", boidDefines())),
       placeholder_("boid placeholder", sizeof(glm::vec4)),
+      drawParams_("boid draw constants", kDrawParamsBinding),
       maxBoidsPerDraw_(boidsPerDraw(maxBoidsPerDraw)) {
   const std::vector<MeshVertex> mesh = birdMesh();
   birdMesh_ = gpu::Buffer::fromSpan("bird mesh", std::span<const MeshVertex>(mesh), 0);
@@ -83,13 +75,10 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
   const bool points =
       style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids.count > kMaxAutoBirds);
   const gpu::Program& program = points ? points_ : birds_;
-  program.setUniform(kSizeLocation, style.size);
-  program.setUniform(kGroupSourceLocation, static_cast<std::uint32_t>(boids.groupSource));
-  program.setUniform(kHasLeadersLocation, std::int32_t{boids.leaders});
-  program.setUniform(kMinPixelsLocation, points ? style.minPointPixels : style.minBirdPixels);
-  program.setUniform(kColouringLocation, static_cast<std::uint32_t>(style.colouring));
-  program.setUniform(kSpeedLowLocation, style.speedLow);
-  program.setUniform(kSpeedHighLocation, std::max(style.speedHigh, style.speedLow + 1e-3f));
+  drawParams_.set({style.size, points ? style.minPointPixels : style.minBirdPixels,
+                   static_cast<std::uint32_t>(boids.groupSource), std::uint32_t{boids.leaders},
+                   static_cast<std::uint32_t>(style.colouring), style.speedLow,
+                   std::max(style.speedHigh, style.speedLow + 1e-3f)});
   if (points) glEnable(GL_PROGRAM_POINT_SIZE);
   program.use();
   (points ? pointArray_ : birdArray_).bind();

@@ -6,6 +6,7 @@
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/boid_buffers.hpp"
+#include "render/view_uniforms.hpp"
 
 namespace murmur::render {
 
@@ -35,6 +36,17 @@ struct BoidStyle {
   float minPointPixels = 3.0f;  // and far points this wide
 };
 
+// std140 mirror of BoidStyleBlock (shaders/render/Boids.glsl): the constants of one draw.
+struct BoidDrawParams {
+  float size;
+  float minPixels;
+  std::uint32_t groupSource;  // GroupSource
+  std::uint32_t hasLeaders;   // a GLSL bool
+  std::uint32_t colouring;    // BoidColouring
+  float speedLow;
+  float speedHigh;
+};
+
 class BoidRenderer {
  public:
   // Flocks beyond one storage binding's reach (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 16 boids, or
@@ -58,6 +70,7 @@ class BoidRenderer {
   gpu::VertexArray birdArray_{"bird mesh"};
   gpu::VertexArray pointArray_{"boid points"};  // no attributes: the core profile draws nothing without a VAO
   gpu::Buffer placeholder_;      // bound where a BoidBuffers array is absent
+  gpu::UniformBlock<BoidDrawParams> drawParams_;
   std::uint32_t maxBoidsPerDraw_;
 };
 

@@ -74,6 +74,7 @@ std::vector<std::uint8_t> OffscreenTarget::readRgba() const {
   const std::size_t row = std::size_t(width_) * 4;
   std::vector<std::uint8_t> bottomUp(row * std::size_t(height_));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  gpu::countBlockingWait();
   glGetTextureImage(colour_.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(bottomUp.size()), bottomUp.data());
   // GL's first row is the bottom one.
   std::vector<std::uint8_t> topDown(bottomUp.size());

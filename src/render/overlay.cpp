@@ -17,7 +17,6 @@
 namespace murmur::render {
 namespace {
 
-constexpr GLint kFirstInstanceLocation = 0;
 
 struct LineVertex {
   glm::vec3 position;
@@ -243,7 +242,7 @@ void OverlayRenderer::drawShapes(const OverlayStyle& style) const {
   for (const ShapeRun& run : shapeRuns_) {
     if (!(style.*run.shown)) continue;
     const Range mesh = meshRanges_[static_cast<std::size_t>(run.mesh)];
-    shapes_.setUniform(kFirstInstanceLocation, static_cast<std::uint32_t>(run.instances.first));
+    shapeRun_.set(glm::uvec4(static_cast<std::uint32_t>(run.instances.first), 0u, 0u, 0u));
     glDrawArraysInstanced(GL_TRIANGLES, mesh.first, mesh.count, run.instances.count);
   }
   glBindVertexArray(0);

@@ -14,6 +14,7 @@
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/dynamic_buffer.hpp"
+#include "render/view_uniforms.hpp"
 #include "sim/scene.hpp"
 #include "sim/walls.hpp"
 
@@ -133,6 +134,8 @@ class OverlayRenderer {
   };
 
   gpu::Program shapes_;
+  // ShapeRun (Shape.vert.glsl): x the first instance of the run drawn.
+  gpu::UniformBlock<glm::uvec4> shapeRun_{"shape run constants", kDrawParamsBinding};
   gpu::Program lines_;
   gpu::Buffer meshes_;
   std::array<Range, static_cast<std::size_t>(Mesh::Count)> meshRanges_;

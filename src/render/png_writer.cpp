@@ -1,9 +1,8 @@
 #include "render/png_writer.hpp"
 
-#include <cstdio>
-#include <filesystem>
 #include <stdexcept>
-#include <system_error>
+#include <string>
+#include <vector>
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #pragma GCC diagnostic push
@@ -15,24 +14,27 @@
 #include <stb_image_write.h>
 #pragma GCC diagnostic pop
 
-#include "sim/error.hpp"
+#include "sim/output_path.hpp"
 
 namespace murmur::render {
 
-void writePng(const std::string& path, int width, int height, std::span<const std::uint8_t> rgba) {
+void writePng(const std::string& path, int width, int height, std::span<const std::uint8_t> rgba,
+              const std::string& option) {
   if (width <= 0 || height <= 0 || rgba.size() != std::size_t(width) * std::size_t(height) * 4)
     throw std::invalid_argument("writePng: pixel buffer does not match the image size");
-  const std::string temporary = path + ".tmp";
-  if (stbi_write_png(temporary.c_str(), width, height, 4, rgba.data(), width * 4) == 0) {
-    std::remove(temporary.c_str());
-    throw InputError(path, 0, "", "cannot write PNG file");
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::remove(temporary.c_str());
-    throw InputError(path, 0, "", "cannot write PNG file: " + ec.message());
-  }
+  // stbi_write_png reports no write or close error: the PNG is encoded in memory, then written with
+  // the checked writes of sim::TemporaryOutput.
+  std::vector<std::uint8_t> png;
+  const auto append = [](void* context, void* data, int size) {
+    auto& bytes = *static_cast<std::vector<std::uint8_t>*>(context);
+    const auto* begin = static_cast<const std::uint8_t*>(data);
+    bytes.insert(bytes.end(), begin, begin + size);
+  };
+  if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0)
+    throw std::runtime_error("cannot encode a PNG image of " + std::to_string(width) + "x" + std::to_string(height));
+  sim::TemporaryOutput output(path, option);
+  output.write(png.data(), png.size());
+  output.commit();
 }
 
 }  // namespace murmur::render

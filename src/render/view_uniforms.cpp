@@ -29,6 +29,7 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
 
 gpu::Defines viewDefines() {
   return {{"VIEW_BINDING", std::to_string(kViewBinding)},
+          {"DRAW_PARAMS_BINDING", std::to_string(kDrawParamsBinding)},
           {"PALETTE_SIZE", std::to_string(kGroupPalette.size())}};
 }
 

@@ -15,7 +15,10 @@
 
 namespace murmur::render {
 
-inline constexpr GLuint kViewBinding = 0;
+// Uniform block bindings, numbered after the renderers' storage bindings: GL keeps the two apart,
+// Vulkan does not (the same sources compile as Vulkan GLSL for scripts/shader-stats.sh).
+inline constexpr GLuint kViewBinding = 8;
+inline constexpr GLuint kDrawParamsBinding = 9;  // the constants of one draw (BoidStyleBlock, ShapeRun)
 
 // The atmosphere of a frame.
 struct Atmosphere {

@@ -88,12 +88,19 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
   // obstacle before a boid is within stopping distance: positions are redrawn (a bounded number of
   // times, so a world full of obstacles still spawns) until they are clear.
   constexpr int kSpawnAttempts = 64;
+  // A common heading: its unit vector plus a random one of this length, so boids start within
+  // about 30 degrees of it.
+  constexpr float kHeadingJitter = 0.5f;
+  glm::vec3 heading = scene.spawnHeading;
+  if (p.dims == 2) heading.y = 0.0f;
+  if (heading != glm::vec3(0.0f)) heading = glm::normalize(heading);
   for (std::uint32_t i = 0; i < scene.count; ++i) {
     glm::vec3 pos = randomPosition();
     for (int attempt = 1; attempt < kSpawnAttempts && insideObstacle(pos); ++attempt) pos = randomPosition();
     const float speed = rng.uniform(p.minSpeed, p.maxSpeed);
     state.position[i] = pos;
-    state.velocity[i] = randomDirection(rng, p.dims) * speed;
+    const glm::vec3 direction = randomDirection(rng, p.dims);
+    state.velocity[i] = heading == glm::vec3(0.0f) ? direction * speed : glm::normalize(heading + kHeadingJitter * direction) * speed;
     state.group[i] = i % scene.groups;
   }
   return state;

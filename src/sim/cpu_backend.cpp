@@ -1,7 +1,5 @@
 #include "sim/cpu_backend.hpp"
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <limits>
 
@@ -14,6 +12,7 @@ namespace {
 // Boids a thread claims at a time in the force loop: small enough that a thread the scheduler
 // holds back delays the step by little, large enough that claiming costs nothing.
 constexpr std::size_t kForceChunk = 128;
+
 
 }  // namespace
 
@@ -62,6 +61,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
         accumulateNeighbour(ctx, self, offset(ctx, self.position, {x[m], y[m], z[m]}), sortedHeading[m], order[m],
                             sortedGroup[m], sums);
       }
+      finishNeighbours(ctx, sums);
       const BoidUpdate next = stepBoid(ctx, self, sums);
       nextPosition_[i] = next.position;
       nextVelocity_[i] = next.velocity;
@@ -118,20 +118,18 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
   // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
-  const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order, state.velocity.data()};
+  const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
-    std::array<BoidView, kForceChunk> selves;
-    std::array<NeighbourSums, kForceChunk> sums;
-    for (std::size_t begin = first; begin < last; begin += kForceChunk) {
-      const std::size_t end = std::min(last, begin + kForceChunk);
-      sweepNeighbours(ctx, grid, cells_, params.dims, flock, begin, end, selves.data(), sums.data());
-      for (std::size_t k = begin; k < end; ++k) {
-        const BoidView& self = selves[k - begin];
-        const BoidUpdate next = stepBoid(ctx, self, sums[k - begin]);
-        nextPosition_[self.id] = next.position;
-        nextVelocity_[self.id] = next.velocity;
-        state.leader[self.id] = leaderFlag(ctx, sums[k - begin]);
-      }
+    for (std::size_t k = first; k < last; ++k) {
+      const std::uint32_t i = order[k];
+      const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
+      NeighbourSums sums;
+      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums);
+      finishNeighbours(ctx, sums);
+      const BoidUpdate next = stepBoid(ctx, self, sums);
+      nextPosition_[i] = next.position;
+      nextVelocity_[i] = next.velocity;
+      state.leader[i] = leaderFlag(ctx, sums);
     }
   });
 }

@@ -45,6 +45,9 @@ struct GroupSteering {
   bool flocking = true;  // false: no separation, alignment or cohesion for the group; all pursue
   float thrust = 1.0f;   // > 0: scales max_force and max_speed for the group's boids
   float weight = 1.0f;   // >= 0: the pursuit term's weight
+  // >= 0: the intercept prediction's horizon, seconds (docs/model.md, step 8c; [[groups]]
+  // max_intercept_seconds); also the prediction when there is no closing speed.
+  float maxInterceptSeconds = 30.0f;
   glm::vec3 target{0.0f};          // the target's position (y = 0 in 2D)
   glm::vec3 targetVelocity{0.0f};  // and velocity (0 for a fixed target)
 };

@@ -10,8 +10,8 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
   grid.origin = params.worldMin;
   grid.wrap = params.boundary == Boundary::Wrap;
   const glm::vec3 size = params.worldSize();
-  // R > 0 for a valid scene; a zero one would never grow below.
-  float minCell = std::max(params.perceptionRadius * (1.0f + 1e-5f), std::numeric_limits<float>::min());
+  // The search radius > 0 for a valid scene; a zero one would never grow below.
+  float minCell = std::max(params.searchRadius() * (1.0f + 1e-5f), std::numeric_limits<float>::min());
   for (;;) {
     glm::ivec3 cells(1);
     for (int k = 0; k < 3; ++k) {

@@ -1,6 +1,7 @@
 #pragma once
-// The uniform grid both the CPU grid search and the GPU pipeline use: cells at least R wide, so
-// every neighbour of a boid lies in its own or an adjacent cell (3x3x3 cells; 3x3 in 2D).
+// The uniform grid both the CPU grid search and the GPU pipeline use: cells at least the search
+// radius (ModelParams::searchRadius: R, or the leader radius where larger) wide, so every neighbour
+// of a boid lies in its own or an adjacent cell (3x3x3 cells; 3x3 in 2D).
 #include <algorithm>
 #include <cmath>
 #include <array>

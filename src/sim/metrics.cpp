@@ -169,3 +169,124 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
 }
 
 }  // namespace murmur::sim
+
+namespace murmur::sim {
+namespace {
+
+// Union-find with path halving and union by size.
+class Components {
+ public:
+  explicit Components(std::size_t n) : parent_(n), size_(n, 1) {
+    for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<std::uint32_t>(i);
+  }
+  std::uint32_t find(std::uint32_t i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  }
+  void join(std::uint32_t a, std::uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return;
+    if (size_[a] < size_[b]) std::swap(a, b);
+    parent_[b] = a;
+    size_[a] += size_[b];
+  }
+  std::size_t sizeOf(std::uint32_t root) const { return size_[root]; }
+
+ private:
+  std::vector<std::uint32_t> parent_;
+  std::vector<std::size_t> size_;
+};
+
+// The eigenvalues of a symmetric 3x3 matrix, largest first (the trigonometric closed form of
+// O. K. Smith, "Eigenvalues of a symmetric 3x3 matrix", CACM 4(4), 1961).
+glm::dvec3 symmetricEigenvalues(const double a[3][3]) {
+  const double offDiagonal = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+  glm::dvec3 e;
+  if (offDiagonal == 0.0) {
+    e = {a[0][0], a[1][1], a[2][2]};
+  } else {
+    const double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
+    const double p2 = (a[0][0] - q) * (a[0][0] - q) + (a[1][1] - q) * (a[1][1] - q) +
+                      (a[2][2] - q) * (a[2][2] - q) + 2.0 * offDiagonal;
+    const double p = std::sqrt(p2 / 6.0);
+    double b[3][3];
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) b[r][c] = (a[r][c] - (r == c ? q : 0.0)) / p;
+    const double det = b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1]) -
+                       b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0]) +
+                       b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0]);
+    const double phi = std::acos(std::clamp(det / 2.0, -1.0, 1.0)) / 3.0;
+    constexpr double kThird = 2.0943951023931954923;  // 2 pi / 3
+    e.x = q + 2.0 * p * std::cos(phi);
+    e.z = q + 2.0 * p * std::cos(phi + kThird);
+    e.y = 3.0 * q - e.x - e.z;
+  }
+  if (e.x < e.y) std::swap(e.x, e.y);
+  if (e.y < e.z) std::swap(e.y, e.z);
+  if (e.x < e.y) std::swap(e.x, e.y);
+  return e;
+}
+
+}  // namespace
+
+FlockShape measureFlockShape(const ModelParams& params, const FlockState& state) {
+  FlockShape shape;
+  const std::size_t n = state.size();
+  if (n == 0) return shape;
+  const bool wrap = params.boundary == Boundary::Wrap;
+  const glm::vec3 size = params.worldSize();
+  const float r2 = params.perceptionRadius * params.perceptionRadius;
+  const GridSpec grid = makeGridSpec(
+      params, static_cast<std::uint32_t>(std::min<std::size_t>(n * kSummaryCellsPerBoid, kDefaultMaxCells)));
+  CellOrder cells;
+  cells.build(grid, state.position, omp_get_max_threads());
+  Components components(n);
+  for (std::size_t slot = 0; slot < n; ++slot) {
+    const std::uint32_t i = cells.order[slot];
+    const glm::vec3 pi = state.position[i];
+    forEachNeighbourRange(grid, cells, grid.cellCoord(pi), params.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {
+      for (std::uint32_t s = begin; s < end; ++s) {
+        const std::uint32_t j = cells.order[s];
+        if (j <= i) continue;  // each pair once
+        glm::vec3 d = state.position[j] - pi;
+        if (wrap) d = minimumImage(d, size);
+        if (glm::dot(d, d) < r2) components.join(i, j);
+      }
+    });
+  }
+  std::uint32_t largestRoot = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t root = components.find(i);
+    if (root != i) continue;
+    ++shape.flocks;
+    if (components.sizeOf(root) > shape.largest) {
+      shape.largest = components.sizeOf(root);
+      largestRoot = root;
+    }
+  }
+  shape.largestFraction = double(shape.largest) / double(n);
+  glm::dvec3 headingSum(0.0), mean(0.0);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (components.find(i) == largestRoot) {
+      headingSum += glm::dvec3(heading(state.velocity[i]));
+      mean += glm::dvec3(state.position[i]);
+    }
+  const double count = double(shape.largest);
+  shape.polarization = glm::length(headingSum / count);
+  mean /= count;
+  double covariance[3][3] = {};
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (components.find(i) == largestRoot) {
+      const glm::dvec3 d = glm::dvec3(state.position[i]) - mean;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) covariance[r][c] += d[r] * d[c] / count;
+    }
+  const glm::dvec3 variances = symmetricEigenvalues(covariance);
+  shape.extents = {std::sqrt(std::max(variances.x, 0.0)), std::sqrt(std::max(variances.y, 0.0)),
+                   std::sqrt(std::max(variances.z, 0.0))};
+  shape.thinness = shape.extents.x > 0.0 ? shape.extents.z / shape.extents.x : 0.0;
+  return shape;
+}
+
+}  // namespace murmur::sim

@@ -41,4 +41,19 @@ struct FlockMetrics {
 // and sparse flocks alike (an exhaustive scan made a 1e5-boid sparse world take 100 times a step).
 FlockMetrics measureFlock(const ModelParams& params, const FlockState& state);
 
+// The shape of the largest flock, a murmuration's measures (scenes/murmuration.toml): flocks are the
+// connected components of the graph joining every pair of boids (any groups) closer than R
+// (minimum image when wrapping).
+struct FlockShape {
+  std::size_t flocks = 0;          // connected components, lone boids included
+  std::size_t largest = 0;         // boids in the largest flock
+  double largestFraction = 0.0;    // largest / N
+  double polarization = 0.0;       // |mean heading| over the largest flock: 1 all one way
+  // Standard deviations of the largest flock's positions along its principal axes, longest first
+  // (plain positions: in a wrap world a flock across the seam measures as if cut in two).
+  glm::dvec3 extents{0.0};
+  double thinness = 0.0;           // extents.z / extents.x: 1 a ball, near 0 a sheet
+};
+FlockShape measureFlockShape(const ModelParams& params, const FlockState& state);
+
 }  // namespace murmur::sim

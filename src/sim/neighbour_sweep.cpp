@@ -23,7 +23,7 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
   const std::size_t lanes = hn::Lanes(df);
   const glm::vec3 p = self.position;
   const V px = hn::Set(df, p.x), py = hn::Set(df, p.y), pz = hn::Set(df, p.z);
-  const V r2 = hn::Set(df, ctx.radius2);
+  const V r2 = hn::Set(df, ctx.searchRadius2);
   // sim::foldComponent per lane: d - size where d >= size/2, d + size where d < -size/2.
   const auto fold = [&](V d, float size) {
     if constexpr (!Imaged) return d;
@@ -59,27 +59,17 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
 }
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::size_t first, std::size_t last, BoidView* self,
-                     NeighbourSums* sums) {
-  const float reach = ctx.params->perceptionRadius;
-  for (std::size_t k = first; k < last; ++k) {
-    const std::uint32_t i = flock.id[k];
-    const std::uint32_t slot = static_cast<std::uint32_t>(k);
-    BoidView& view = self[k - first];
-    view = {{flock.x[k], flock.y[k], flock.z[k]}, flock.velocity[i], flock.heading[k], i, flock.group[k]};
-    NeighbourSums& boidSums = sums[k - first];
-    boidSums = NeighbourSums{};
-    const glm::ivec3 cell = grid.cellCoord(view.position);
-    forEachNeighbourRange(
-        grid, cells, cell, dims,
-        [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-          if (imaged)
-            sweepRun<true>(ctx, view, slot, flock, begin, end, boidSums);
-          else
-            sweepRun<false>(ctx, view, slot, flock, begin, end, boidSums);
-        },
-        RowReach(grid, cell, view.position, reach, dims));
-  }
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
+  const glm::ivec3 cell = grid.cellCoord(self.position);
+  forEachNeighbourRange(
+      grid, cells, cell, dims,
+      [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
+        if (imaged)
+          sweepRun<true>(ctx, self, selfSlot, flock, begin, end, sums);
+        else
+          sweepRun<false>(ctx, self, selfSlot, flock, begin, end, sums);
+      },
+      RowReach(grid, cell, self.position, std::sqrt(ctx.searchRadius2), dims));
 }
 
 const char* SweepTargetName() { return hwy::TargetName(HWY_TARGET); }
@@ -94,9 +84,8 @@ HWY_EXPORT(SweepNeighbours);
 HWY_EXPORT(SweepTargetName);
 
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::size_t first, std::size_t last, BoidView* self,
-                     NeighbourSums* sums) {
-  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, first, last, self, sums);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
+  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, selfSlot, self, sums);
 }
 
 std::string simdTargetName() { return HWY_DYNAMIC_DISPATCH(SweepTargetName)(); }

@@ -1,10 +1,11 @@
 #pragma once
 // The grid search's inner loop: every candidate of a boid's 3x3x3 cells (3x3 in 2D) tested a
 // vector at a time (Google Highway, dispatched at run time: one binary runs SSE2-only machines and
-// uses SSSE3, SSE4, AVX2 or AVX-512 where present), and the ones within R folded into the boid's
-// sums one by one, in slot order. Each lane makes exactly the operations of the scalar test
-// (sim::offset, then d.d = (dx dx + dy dy) + dz dz against R^2) in the same order with no fused
-// multiply-add, so every instruction set gives the same bytes as the all-pairs search.
+// uses SSSE3, SSE4, AVX2 or AVX-512 where present), and the ones within the search radius (R, or
+// the leader radius where larger) folded into the boid's sums one by one, in slot order. Each lane
+// makes exactly the operations of the scalar test (sim::offset, then d.d = (dx dx + dy dy) + dz dz
+// against the radius squared) in the same order with no fused multiply-add, so every instruction
+// set gives the same bytes as the all-pairs search.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,15 +30,13 @@ struct SortedFlock {
   const float* z;
   const glm::vec3* heading;
   const std::uint32_t* group;
-  const std::uint32_t* id;        // CellOrder::order
-  const glm::vec3* velocity;      // by id
+  const std::uint32_t* id;  // CellOrder::order
 };
 
-// The sums of the boids in slots [first, last): sums[k - first] for slot k. The boid views the
-// sums belong to go to self[k - first] (the integration step needs them too).
+// Folds every candidate within the search radius of `self` (in sorted slot selfSlot) into sums,
+// in slot order; the caller then finishes the sums (finishNeighbours).
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::size_t first, std::size_t last, BoidView* self,
-                     NeighbourSums* sums);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums);
 
 // The instruction set the sweep dispatches to now ("AVX2", "SSE4", "EMU128", ...).
 std::string simdTargetName();

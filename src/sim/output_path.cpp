@@ -1,13 +1,15 @@
 #include "sim/output_path.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <vector>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -82,25 +84,80 @@ void checkOutputDirectory(const std::string& dir, const std::string& option) {
   }
 }
 
+TemporaryOutput::TemporaryOutput(std::string path, std::string option)
+    : path_(std::move(path)), option_(std::move(option)) {
+  checkOutputFile(path_, option_);
+  std::string name = path_ + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) fail("cannot create a temporary file beside it", errno);
+  temporary_ = name;
+  if (::fchmod(fd, newFileMode()) != 0 || (file_ = ::fdopen(fd, "wb")) == nullptr) {
+    const int error = errno;
+    ::close(fd);
+    fail("cannot open the temporary file", error);
+  }
+}
+
+TemporaryOutput::~TemporaryOutput() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void TemporaryOutput::fail(const std::string& what, int error) const {
+  throw OutputError(path_, option_, fmt::format("{}: {} (the target was left as it was)", what, std::strerror(error)));
+}
+
+void TemporaryOutput::write(const void* data, std::size_t size) {
+  if (std::fwrite(data, 1, size, file_) != size) fail("cannot write the file", errno);
+}
+
+void TemporaryOutput::closeForOthers() {
+  std::FILE* const file = std::exchange(file_, nullptr);
+  if (std::fclose(file) != 0) fail("cannot close the temporary file", errno);
+}
+
+void TemporaryOutput::commit() {
+  throwIfStopRequested();
+  if (file_ != nullptr) {
+    std::FILE* const file = std::exchange(file_, nullptr);
+    const bool flushed = std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+    const int error = errno;
+    if (std::fclose(file) != 0 || !flushed) fail("cannot write the file", flushed ? errno : error);
+  } else {  // written by another process: flush what it wrote
+    const int fd = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+      const int error = errno;
+      if (fd >= 0) ::close(fd);
+      fail("cannot flush the file", error);
+    }
+    ::close(fd);
+  }
+  checkOutputFile(path_, option_);  // still a regular file or nothing: never rename over a link or device
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) fail("cannot rename the temporary file", errno);
+  committed_ = true;
+}
+
 void writeFileAtomically(const std::string& path, const std::string& option,
                          const std::function<bool(std::FILE*)>& write) {
-  checkOutputFile(path, option);
-  const std::string pattern = path + ".tmp-XXXXXX";
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) fail(path, option, fmt::format("cannot create a temporary file: {}", std::strerror(errno)));
-  const std::string temporary(name.data());
-  std::FILE* file = ::fchmod(fd, newFileMode()) == 0 ? ::fdopen(fd, "wb") : nullptr;
-  if (file == nullptr) ::close(fd);
-  bool ok = file != nullptr && write(file);
-  ok = (file == nullptr || std::fclose(file) == 0) && ok;
-  if (ok) ok = ::rename(temporary.c_str(), path.c_str()) == 0;
-  if (!ok) {
+  TemporaryOutput output(path, option);
+  if (!write(output.file())) {
     const int error = errno;
-    ::unlink(temporary.c_str());
-    fail(path, option, fmt::format("cannot write the file: {}", std::strerror(error)));
+    throwIfStopRequested();
+    output.fail("cannot write the file", error);
   }
+  output.commit();
+}
+
+namespace {
+volatile std::sig_atomic_t requestedStop = 0;
+}  // namespace
+
+void requestStop(int signal) noexcept { requestedStop = signal; }
+
+int stopSignal() noexcept { return requestedStop; }
+
+void throwIfStopRequested() {
+  if (const int signal = stopSignal(); signal != 0) throw StopRequested(signal);
 }
 
 }  // namespace murmur::sim

@@ -3,6 +3,7 @@
 // before any work, so that a bad one fails in a moment with exit code 2 instead of after a long run.
 // Murmur writes only regular files: an existing target that is a directory, a device or a symbolic
 // link is refused (replacing it would destroy it; writing through it is rarely what was meant).
+#include <cstddef>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -19,11 +20,51 @@ void checkOutputFile(const std::string& path, const std::string& option);
 // Creates nothing.
 void checkOutputDirectory(const std::string& dir, const std::string& option);
 
-// Writes path atomically: `write` fills a temporary file with a unique name in the same directory
-// (returning false on a write error), then it is renamed over path. The target is checked with
-// checkOutputFile again just before; on any error the temporary file is removed and InputError
-// (naming option) thrown, leaving path as it was.
+// The output discipline of every file Murmur writes: the target is checked before any work
+// (checkOutputFile, exit code 2 when it fails), then written to a uniquely named temporary beside it
+// (<path>.tmp-XXXXXX, so the rename stays on one filesystem), every write and the close checked,
+// flushed to the disk (fsync), and renamed over the target only when complete. An existing target is
+// never replaced by a partial file: on any error, and when a stop was requested (SIGINT, SIGTERM),
+// the temporary is removed. Write errors are OutputError (exit code 3).
+class TemporaryOutput {
+ public:
+  // Checks path (checkOutputFile, InputError) and creates the empty temporary (OutputError).
+  TemporaryOutput(std::string path, std::string option);
+  TemporaryOutput(const TemporaryOutput&) = delete;
+  TemporaryOutput& operator=(const TemporaryOutput&) = delete;
+  ~TemporaryOutput();  // removes the temporary unless committed
+
+  const std::string& path() const { return path_; }
+  const std::string& temporaryPath() const { return temporary_; }
+  // The temporary, open for writing; nullptr once closed (closeForOthers).
+  std::FILE* file() const { return file_; }
+  // Writes all of data; OutputError naming the target on failure (ENOSPC, EFBIG, EIO...).
+  void write(const void* data, std::size_t size);
+  // Closes Murmur's own handle so that another process (ffmpeg) can write the temporary by name.
+  void closeForOthers();
+  // Flushes, fsyncs, closes (each checked), checks the target again and renames the temporary over
+  // it. StopRequested when a stop was requested before; OutputError when any step fails.
+  void commit();
+  // Throws OutputError naming the target, with errno's text: for a failed write through file().
+  [[noreturn]] void fail(const std::string& what, int error) const;
+
+ private:
+  std::string path_, option_, temporary_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+// Writes path through a TemporaryOutput: `write` fills the file (returning false on a write error,
+// with errno set), then it is committed.
 void writeFileAtomically(const std::string& path, const std::string& option,
                          const std::function<bool(std::FILE*)>& write);
+
+// A clean stop on SIGINT and SIGTERM: the command's handler records the signal (async-signal-safe),
+// long loops check it between steps and unwind with StopRequested, which removes the temporaries.
+void requestStop(int signal) noexcept;
+// The signal that asked for a stop, 0 while none did.
+int stopSignal() noexcept;
+// Throws StopRequested when a stop was requested.
+void throwIfStopRequested();
 
 }  // namespace murmur::sim

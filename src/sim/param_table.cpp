@@ -37,11 +37,16 @@ constexpr ModelParam kModelParams[] = {
      100.0f, "mass units/s^2", "the summed force is clamped to this length"},
     {"boids", "radius", member(&ModelParams::radius), 0.5f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f, 5.0f,
      "units", "body radius: the clearance a boid keeps from obstacles"},
+    {"boids", "body_length", member(&ModelParams::bodyLength), 0.1f, 0.0f, kExcluded, kMagnitudeLimit, "",
+     0.01f, 2.0f, "units", "L: the view modes' radii and the default leader radius are in body lengths"},
     {"perception", "radius", member(&ModelParams::perceptionRadius), 5.0f, 0.0f, kExcluded, kMagnitudeLimit,
      "", 0.5f, 50.0f, "units", "R: boids closer than this are neighbours"},
     {"perception", "separation_radius", member(&ModelParams::separationRadius), 2.0f, 0.0f, kIncluded,
      kMagnitudeLimit, "perception.radius", 0.0f, 50.0f, "units",
      "Rs: neighbours closer than this push apart"},
+    {"perception", "leader_radius", member(&ModelParams::leaderRadius), 5.0f, 0.0f, kExcluded,
+     kMagnitudeLimit, "", 0.5f, 50.0f, "units",
+     "RL: a boid with no other boid this close in its front cone leads (default: the narrow view's radius)"},
     {"perception", "fov_degrees", member(&ModelParams::fovDegrees), 270.0f, 0.0f, kExcluded, 360.0f, "", 1.0f,
      360.0f, "degrees", "field of view, centred on the heading; 360 sees all around"},
     {"perception", "min_distance", member(&ModelParams::minDistance), 0.25f, 0.0f, kExcluded, kMagnitudeLimit,
@@ -54,6 +59,8 @@ constexpr ModelParam kModelParams[] = {
      50.0f, "units", "Rf: boids flee predators closer than this"},
     {"cruise", "speed", member(&ModelParams::cruiseSpeed), 8.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
      50.0f, "units/s", "the speed the cruise force steers towards"},
+    {"roost", "radius", member(&ModelParams::roostRadius), 0.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
+     500.0f, "units", "boids farther than this from the roost's x-z are pulled back; 0: no roost"},
     {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f,
      10.0f, "1", "weight of separation (step 3)"},
     {"weights", "alignment", weight(&Weights::alignment), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
@@ -72,15 +79,18 @@ constexpr ModelParam kModelParams[] = {
      "weight of cruising (step 10)"},
     {"weights", "walls", weight(&Weights::walls), 3.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
      "weight of the walls of map worlds (step 6b)"},
+    {"weights", "roost", weight(&Weights::roost), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of the roost's pull (step 8d)"},
 };
 
-// The lab's three views (Bourg & Seemann): all around but a 90-degree blind cone behind, the front
-// half, a 90-degree cone ahead; each sees less far than the one before.
+// The lab's three views (Bourg & Seemann, ../shared/lab-rules.md): all around but a 90-degree blind
+// cone behind, the front half, a 90-degree cone ahead, with the book's radii in body lengths.
 constexpr ViewMode kViewModes[] = {
-    {"wide", 270.0f, 5.0f, "all around but a 90-degree blind cone behind"},
-    {"limited", 180.0f, 4.0f, "the half-space ahead"},
-    {"narrow", 90.0f, 3.0f, "a 90-degree cone ahead"},
+    {"wide", 270.0f, 200.0f, "all around but a 90-degree blind cone behind"},
+    {"limited", 180.0f, 30.0f, "the half-space ahead"},
+    {"narrow", 90.0f, 50.0f, "a 90-degree cone ahead"},
 };
+constexpr std::size_t kNarrowView = 2;
 
 // slot: ParamField::member or ParamField::weight.
 template <class Member>
@@ -133,7 +143,7 @@ EditRange editRange(const ModelParam& param, const ModelParams& model) {
   const float largest = std::max({size.x, flat ? 0.0f : size.y, size.z});
   const float smallest = std::min({size.x, flat ? size.x : size.y, size.z});
   const bool wrap = model.boundary == Boundary::Wrap;
-  if (param.field.member == &ModelParams::perceptionRadius) {
+  if (param.field.member == &ModelParams::perceptionRadius || param.field.member == &ModelParams::leaderRadius) {
     // The grid holds (extent / R)^dims cells: the floor keeps that at most 128 a side; a wrapping
     // world needs every extent to be at least 2 R.
     low = std::max(low, largest / 128.0f);
@@ -160,16 +170,29 @@ std::span<const ViewMode> viewModes() {
   return kViewModes;
 }
 
+float ViewMode::radius(const ModelParams& model) const {
+  return radiusLengths * model.bodyLength;
+}
+
+float viewSeparationRadius(const ModelParams& model) {
+  return kViewSeparationLengths * model.bodyLength;
+}
+
+float narrowViewRadius(const ModelParams& model) {
+  return kViewModes[kNarrowView].radius(model);
+}
+
 const ViewMode* viewModeOf(const ModelParams& model) {
   for (const ViewMode& mode : kViewModes)
-    if (model.fovDegrees == mode.fovDegrees && model.perceptionRadius == mode.perceptionRadius) return &mode;
+    if (model.fovDegrees == mode.fovDegrees && model.perceptionRadius == mode.radius(model)) return &mode;
   return nullptr;
 }
 
 void applyViewMode(ModelParams& model, const ViewMode& mode) {
   model.fovDegrees = mode.fovDegrees;
   const EditRange radius = editRange(modelParam("perception.radius"), model);
-  model.perceptionRadius = std::clamp(mode.perceptionRadius, radius.low, radius.high);
+  model.perceptionRadius = std::clamp(mode.radius(model), radius.low, radius.high);
+  model.separationRadius = viewSeparationRadius(model);
   clampToAtMost(model);
 }
 

@@ -71,19 +71,26 @@ void clampToAtMost(ModelParams& model);
 
 // ---- View modes ----
 
-// Field of view and perception radius together, by name: [perception] view = "wide" sets both
-// (explicit keys of the same table override them), and the demo panel's view combo.
+// Field of view, perception radius and separation radius together, by name, in the book's
+// proportions (Bourg & Seemann): [perception] view = "wide" sets the three (explicit keys of the same
+// table override them), and the demo panel's view combo. Radii are in body lengths (boids.body_length).
 struct ViewMode {
   std::string_view name;
   float fovDegrees;
-  float perceptionRadius;  // units
+  float radiusLengths;     // the perception radius in body lengths
   std::string_view sees;   // one line (docs/model.md repeats it)
+  float radius(const ModelParams& model) const;  // radiusLengths x model.bodyLength
 };
+// Every view's separation radius, in body lengths (the book's 5).
+inline constexpr float kViewSeparationLengths = 5.0f;
+float viewSeparationRadius(const ModelParams& model);
+// The narrow view's radius for the model's body length: the leader radius's default (step 8).
+float narrowViewRadius(const ModelParams& model);
 std::span<const ViewMode> viewModes();
-// The mode whose two values the model has exactly; null for none.
+// The mode whose field of view and perception radius the model has exactly; null for none.
 const ViewMode* viewModeOf(const ModelParams& model);
-// Sets the mode's values, the radius kept within its edit range, and lowers the separation radius
-// to it where needed: the panel's view combo.
+// Sets the mode's values, the radius kept within its edit range and the separation radius at most
+// it: the panel's view combo.
 void applyViewMode(ModelParams& model, const ViewMode& mode);
 
 }  // namespace murmur::sim

@@ -12,6 +12,10 @@ namespace murmur::sim {
 enum class Boundary : std::uint32_t { Contain = 0, Wrap = 1 };
 enum class GoalMode : std::uint32_t { Front = 0, All = 1 };
 
+// The largest K of topological neighbours ([perception] neighbours; the GPU keeps that many per
+// thread). Starlings use 6 to 7 (Ballerini et al. 2008).
+inline constexpr std::uint32_t kMaxTopologicalNeighbours = 16;
+
 struct ModelParams;
 struct Weights;
 // The defaults of the real-valued parameters: their rows of the parameter table (param_table.hpp),
@@ -31,6 +35,7 @@ struct Weights {
   float flee = modelDefault(&Weights::flee);
   float cruise = modelDefault(&Weights::cruise);
   float walls = modelDefault(&Weights::walls);  // the wall term (map worlds; docs/model.md step 6b)
+  float roost = modelDefault(&Weights::roost);  // the roost's pull (docs/model.md step 8d)
 };
 
 struct ModelParams {
@@ -48,11 +53,16 @@ struct ModelParams {
   float minSpeed = modelDefault(&ModelParams::minSpeed);
   float maxForce = modelDefault(&ModelParams::maxForce);
   float radius = modelDefault(&ModelParams::radius);
+  float bodyLength = modelDefault(&ModelParams::bodyLength);  // L: view modes are in body lengths
   // [perception]
   float perceptionRadius = modelDefault(&ModelParams::perceptionRadius);
   float separationRadius = modelDefault(&ModelParams::separationRadius);
   float fovDegrees = modelDefault(&ModelParams::fovDegrees);
   float minDistance = modelDefault(&ModelParams::minDistance);
+  // Topological neighbours (docs/model.md, step 2): alignment and cohesion use the K nearest
+  // same-group neighbours within R; 0 (the default) is the metric rule, every one within R.
+  std::uint32_t topologicalNeighbours = 0;
+  float leaderRadius = modelDefault(&ModelParams::leaderRadius);  // the leader test's reach (step 8)
   // [avoidance]
   float lookahead = modelDefault(&ModelParams::lookahead);
   // [goal]
@@ -62,9 +72,16 @@ struct ModelParams {
   float fleeRadius = modelDefault(&ModelParams::fleeRadius);
   // [cruise]
   float cruiseSpeed = modelDefault(&ModelParams::cruiseSpeed);
+  // [roost] (docs/model.md step 8d): a horizontal pull towards the circle of roostRadius around
+  // roostCenter's x-z; radius 0, the default, is no roost.
+  glm::vec3 roostCenter{0.0f};
+  float roostRadius = modelDefault(&ModelParams::roostRadius);
   Weights weights;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }
+  // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's
+  // cells are at least this wide).
+  float searchRadius() const { return perceptionRadius > leaderRadius ? perceptionRadius : leaderRadius; }
 };
 
 }  // namespace murmur::sim

@@ -18,7 +18,7 @@ namespace {
 // coordinate, with room for the fused multiply-adds and reassociation a GPU compiler may do.
 double edgeSlack(const ModelParams& params) {
   const glm::vec3 extent = glm::max(glm::abs(params.worldMin), glm::abs(params.worldMax));
-  const double scale = std::max({1.0f, extent.x, extent.y, extent.z, params.perceptionRadius});
+  const double scale = std::max({1.0f, extent.x, extent.y, extent.z, params.searchRadius()});
   return 64.0 * double(std::numeric_limits<float>::epsilon()) * scale;
 }
 
@@ -26,7 +26,7 @@ double edgeSlack(const ModelParams& params) {
 
 bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& state, std::uint32_t i,
                                   double slack) {
-  const double r = params.perceptionRadius, rs = params.separationRadius;
+  const double r = params.perceptionRadius, rs = params.separationRadius, rl = params.leaderRadius;
   const double cosHalfFov = std::cos(double(params.fovDegrees) * 0.5 * std::numbers::pi / 180.0);
   const bool limitedFov = params.fovDegrees < 360.0f;
   const glm::dvec3 f(heading(state.velocity[i]));
@@ -36,13 +36,13 @@ bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& s
     glm::dvec3 d = glm::dvec3(state.position[j]) - glm::dvec3(state.position[i]);
     if (params.boundary == Boundary::Wrap) d -= size * glm::floor(d / size + 0.5);
     const double dist = glm::length(d);
-    if (dist > r + slack) continue;
-    if (std::abs(dist - r) <= slack || std::abs(dist - rs) <= slack) return true;
+    if (dist > std::max(r, rl) + slack) continue;
+    if (std::abs(dist - r) <= slack || std::abs(dist - rs) <= slack || std::abs(dist - rl) <= slack) return true;
     // Distance of j from the cone surface, approximately: |along - dist cos| is that distance
     // scaled by sin of the half-angle, at most 1.
     const double along = glm::dot(f, d);
     if (limitedFov && std::abs(along - dist * cosHalfFov) <= slack) return true;
-    if (state.group[j] == state.group[i] && std::abs(along - dist * std::numbers::sqrt2 / 2) <= slack) return true;
+    if (dist <= rl + slack && std::abs(along - dist * std::numbers::sqrt2 / 2) <= slack) return true;
   }
   return false;
 }

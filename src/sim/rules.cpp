@@ -38,7 +38,7 @@ PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std
     const GroupSteering s = g < inputs.steering.size() ? inputs.steering[g] : GroupSteering{};
     packed.steering.emplace_back(place(s.target), static_cast<float>(s.role));
     packed.steering.emplace_back(planar(params, s.targetVelocity), s.thrust);
-    packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, 0.0f, 0.0f);
+    packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, s.maxInterceptSeconds, 0.0f);
   }
   packed.walls = inputs.walls.get();
   packed.recordLeaders = inputs.recordLeaders;
@@ -50,7 +50,10 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.params = &params;
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
+  ctx.leaderRadius2 = params.leaderRadius * params.leaderRadius;
+  ctx.searchRadius2 = std::max(ctx.radius2, ctx.leaderRadius2);
   ctx.limitedFov = params.fovDegrees < 360.0f;
+  ctx.topological = params.topologicalNeighbours;
   // cos in double, then snapped to exactly 0 near a right angle so that a 180-degree field of view
   // has its edge exactly on the side plane (cos(pi/2) is 6e-17 in double, not 0).
   const double cosHalf = std::cos(double(params.fovDegrees) * 0.5 * std::numbers::pi / 180.0);
@@ -62,6 +65,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.predators = packed.predators;
   ctx.steering = packed.steering;
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
+  ctx.roostCenter = wrapIntoWorld(params, params.roostCenter);
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
   // Pursuing boids of a flocking chase or intercept group are its leaders.
@@ -189,10 +193,11 @@ glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self) {
   return force;
 }
 
-glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity) {
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity,
+                     float maxSeconds) {
   if (role != GroupRole::Intercept) return toTarget;
   const float closing = length(targetVelocity - velocity);
-  const float t = closing < kEps ? kMaxInterceptSeconds : std::min(length(toTarget) / closing, kMaxInterceptSeconds);
+  const float t = closing < kEps ? maxSeconds : std::min(length(toTarget) / closing, maxSeconds);
   return toTarget + targetVelocity * t;
 }
 
@@ -203,7 +208,7 @@ glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const Neigh
   const glm::vec4 target = ctx.steering[3 * self.group];
   const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
   const glm::vec3 to = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
-                                  self.velocity);
+                                  self.velocity, ctx.steering[3 * self.group + 2].z);
   const float dist = length(to);
   if (!(dist > kEps)) return glm::vec3(0.0f);
   return (to / dist) * (ctx.params->maxSpeed * targetVelocity.w) - self.velocity;
@@ -211,6 +216,16 @@ glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const Neigh
 
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
   return self.heading * (ctx.params->cruiseSpeed - length(self.velocity));
+}
+
+glm::vec3 roostForce(const StepContext& ctx, const BoidView& self) {
+  const ModelParams& p = *ctx.params;
+  if (!(p.roostRadius > 0.0f)) return glm::vec3(0.0f);
+  glm::vec3 h = offset(ctx, self.position, ctx.roostCenter);
+  h.y = 0.0f;
+  const float dist = length(h);
+  if (!(dist > p.roostRadius)) return glm::vec3(0.0f);
+  return (h / dist) * (p.maxSpeed * std::min(1.0f, (dist - p.roostRadius) / p.roostRadius));
 }
 
 glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
@@ -261,6 +276,7 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
   f.cruise = cruiseForce(ctx, self);
   f.walls = wallForce(ctx, self);
   f.pursuit = pursuitForce(ctx, self, sums);
+  f.roost = roostForce(ctx, self);
   return f;
 }
 
@@ -271,6 +287,7 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
                     w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
                     w.flee * f.flee + w.cruise * f.cruise + w.walls * f.walls;
   if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
+  force += w.roost * f.roost;
   if (p.dims == 2) force.y = 0.0f;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   const float thrust = groupThrust(ctx, self.group);

@@ -26,9 +26,12 @@ inline constexpr float kCos45 = 0.70710678118654752f;
 struct StepContext {
   const ModelParams* params = nullptr;
   float radius2 = 0.0f;            // R^2: |d| < R is tested as d.d < R^2
+  float leaderRadius2 = 0.0f;      // RL^2: the leader test's reach (step 8)
+  float searchRadius2 = 0.0f;      // max(R, RL)^2: candidates farther than this are skipped at once
   float separationRadius2 = 0.0f;  // Rs^2
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
+  std::uint32_t topological = 0;   // K of topological neighbours; 0: the metric rule
   // The front cone is tested: recordLeaders, a flocking chase or intercept group (its leaders
   // pursue), or goal mode "front" with a goal.
   bool needFront = false;
@@ -39,9 +42,10 @@ struct StepContext {
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
   std::span<const glm::vec3> predators;  // y = 0 in 2D
   // Per group g, 3 vec4 (packInputs): [3g] target xyz, w role; [3g+1] target velocity xyz,
-  // w thrust; [3g+2] x weight, y flocking (1 or 0).
+  // w thrust; [3g+2] x weight, y flocking (1 or 0), z the intercept horizon (s).
   std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
+  glm::vec3 roostCenter{0.0f};           // wrapIntoWorld(params.roostCenter)
 };
 
 // Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
@@ -57,10 +61,6 @@ struct PackedInputs {
 // walls is shared with (not copied from) the inputs, which must outlive the packed form.
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
 StepContext makeStepContext(const ModelParams& params, const PackedInputs& packed);
-
-// The cap of the intercept prediction time (docs/model.md, step 8c), seconds: a target with no
-// closing velocity (|Vr| = 0) is predicted this far ahead.
-inline constexpr float kMaxInterceptSeconds = 3.0f;
 
 // f = norm(v), or (1,0,0) for a (near) zero velocity.
 inline glm::vec3 heading(glm::vec3 v) {
@@ -97,18 +97,56 @@ inline glm::vec3 offset(const StepContext& ctx, glm::vec3 pi, glm::vec3 pj) {
   return ctx.wrap ? minimumImage(d, ctx.worldSize) : d;
 }
 
+// A candidate topological neighbour: ranked by squared distance, ties by id.
+struct NearNeighbour {
+  float distance2;
+  std::uint32_t id;
+  glm::vec3 offset;   // d_ij
+  glm::vec3 heading;  // f_j
+};
+
+inline bool nearer(const NearNeighbour& a, const NearNeighbour& b) {
+  return a.distance2 < b.distance2 || (a.distance2 == b.distance2 && a.id < b.id);
+}
+
 // What boid i gathers from its neighbours.
 struct NeighbourSums {
   glm::vec3 separation{0.0f};  // sum over S_i of u_ij / max(|d_ij|, d_min)
   glm::vec3 headingSum{0.0f};  // sum over G_i of f_j
   glm::vec3 offsetSum{0.0f};   // sum over G_i of d_ij
   std::uint32_t sameGroupCount = 0;  // |G_i|
-  bool frontOccupied = false;  // a same-group boid within R lies in the 45-degree front cone
+  bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
+  // Topological neighbours only: the K nearest same-group candidates so far, nearest first (left
+  // uninitialised past nearestCount: a metric step never touches them).
+  std::uint32_t nearestCount = 0;
+  NearNeighbour nearest[kMaxTopologicalNeighbours];
 };
 
-// Whether boid i is an emergent leader this step (docs/model.md, step 8): no same-group boid within R
-// in its 45-degree front cone. Read from the sums the forces use, so recording it costs no extra
-// pass over the neighbours; 0 when the step does not record leaders.
+// A sorted insert into the k nearest so far (topological neighbours).
+inline void offerNearest(std::uint32_t k, const NearNeighbour& candidate, NeighbourSums& sums) {
+  std::uint32_t at = sums.nearestCount;
+  while (at > 0 && nearer(candidate, sums.nearest[at - 1])) --at;
+  if (at >= k) return;
+  for (std::uint32_t r = std::min(sums.nearestCount, k - 1); r > at; --r) sums.nearest[r] = sums.nearest[r - 1];
+  sums.nearest[at] = candidate;
+  if (sums.nearestCount < k) ++sums.nearestCount;
+}
+
+// After the last candidate: with topological neighbours, G_i is the K nearest, summed nearest
+// first (so the sums do not depend on the order the candidates came in); the metric rule summed
+// them as they came and needs nothing here.
+inline void finishNeighbours(const StepContext& ctx, NeighbourSums& sums) {
+  if (ctx.topological == 0) return;
+  for (std::uint32_t r = 0; r < sums.nearestCount; ++r) {
+    sums.headingSum += sums.nearest[r].heading;
+    sums.offsetSum += sums.nearest[r].offset;
+  }
+  sums.sameGroupCount = sums.nearestCount;
+}
+
+// Whether boid i is an emergent leader this step (docs/model.md, step 8): no other boid (any group)
+// within the leader radius RL in its 45-degree front cone. Read from the sums the forces use, so
+// recording it costs no extra pass over the neighbours; 0 when the step does not record leaders.
 inline std::uint8_t leaderFlag(const StepContext& ctx, const NeighbourSums& sums) {
   return ctx.recordLeaders && !sums.frontOccupied ? 1 : 0;
 }
@@ -121,31 +159,35 @@ struct BoidView {
   std::uint32_t group;
 };
 
-// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums. The caller skips j == i.
+// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums. The caller skips j == i, and
+// calls finishNeighbours after the last candidate.
 inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, glm::vec3 d, glm::vec3 fj,
                                 std::uint32_t idj, std::uint32_t groupj, NeighbourSums& sums) {
   const float d2 = glm::dot(d, d);
-  if (!(d2 < ctx.radius2)) return;
+  if (!(d2 < ctx.searchRadius2)) return;
   const float dist = std::sqrt(d2);
   const bool coincident = dist < kEps;
   const bool sameGroup = groupj == self.group;
   const float along = glm::dot(self.heading, d);
-  if (ctx.needFront && sameGroup && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
+  if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
+  if (!(d2 < ctx.radius2)) return;
   if (ctx.limitedFov && !coincident && along < dist * ctx.cosHalfFov) return;
   if (d2 < ctx.separationRadius2) {
     const glm::vec3 away =
         coincident ? glm::vec3(self.id < idj ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist;
     sums.separation += away / std::max(dist, ctx.params->minDistance);
   }
-  if (sameGroup) {
+  if (sameGroup && ctx.topological != 0) {
+    offerNearest(ctx.topological, {d2, idj, d, fj}, sums);
+  } else if (sameGroup) {
     sums.headingSum += fj;
     sums.offsetSum += d;
     ++sums.sameGroupCount;
   }
 }
 
-// The forces, unweighted: model.md's eight, the wall term and the pursuit of chase and intercept
-// groups.
+// The forces, unweighted: model.md's eight, the wall term, the pursuit of chase and intercept
+// groups and the roost.
 struct Forces {
   glm::vec3 separation{0.0f};
   glm::vec3 alignment{0.0f};
@@ -157,6 +199,7 @@ struct Forces {
   glm::vec3 cruise{0.0f};
   glm::vec3 walls{0.0f};
   glm::vec3 pursuit{0.0f};
+  glm::vec3 roost{0.0f};
 };
 
 glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
@@ -172,6 +215,9 @@ glm::vec3 containmentPush(glm::vec3 position, glm::vec3 worldMin, glm::vec3 worl
 glm::vec3 goalForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 glm::vec3 fleeForce(const StepContext& ctx, const BoidView& self);
 glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
+// Step 8d: outside the roost's circle, a horizontal pull towards its centre growing from 0 at the
+// circle to max_speed one radius further out; 0 inside, and with no roost.
+glm::vec3 roostForce(const StepContext& ctx, const BoidView& self);
 
 // The group's role, thrust, weight and flocking switch, as packed for the step.
 inline GroupRole groupRole(const StepContext& ctx, std::uint32_t group) {
@@ -181,8 +227,9 @@ inline float groupThrust(const StepContext& ctx, std::uint32_t group) { return c
 inline bool groupFlocking(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 2].y != 0.0f; }
 // Where a pursuing boid aims, as an offset from its position (step 8c): toTarget = Sr, the target's
 // offset; chase: Sr; intercept: Sr + v_target t with t = |Sr| / |Vr| (Vr = v_target - v_boid)
-// capped at kMaxInterceptSeconds, and the cap itself when |Vr| < eps.
-glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity);
+// capped at maxSeconds (the group's max_intercept_seconds), and the cap itself when |Vr| < eps.
+glm::vec3 pursuitAim(GroupRole role, glm::vec3 toTarget, glm::vec3 targetVelocity, glm::vec3 velocity,
+                     float maxSeconds);
 // Step 8c: a pursuing boid of a chase or intercept group steers at full (thrust-scaled) speed for
 // its aim point; every other boid: 0.
 glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);

@@ -48,6 +48,9 @@ struct Scene {
   std::uint64_t seed = 1;       // sim.seed
   std::uint64_t steps = 0;      // sim.steps, 0: run until closed / told otherwise
   Spawn spawn = Spawn::Box;     // sim.spawn
+  // sim.heading: the way every boid starts flying, jittered (a flock arriving at its roost); 0, the
+  // default: random directions.
+  glm::vec3 spawnHeading{0.0f};
   std::vector<Obstacle> obstacles;
   std::vector<Target> targets;
   std::vector<glm::vec3> predators;

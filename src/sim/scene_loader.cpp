@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -17,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/input_file.hpp"
 #include "sim/grid.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_toml.hpp"
@@ -86,6 +86,10 @@ void readSim(TableReader& sim, Scene& scene) {
   scene.seed = nonNegativeInteger(sim, "seed", scene.seed);
   scene.steps = nonNegativeInteger(sim, "steps", scene.steps);
   scene.spawn = sim.choice("spawn", {{"box", Spawn::Box}, {"sphere", Spawn::Sphere}}, scene.spawn);
+  scene.spawnHeading = sim.vec3("heading", scene.spawnHeading);
+  for (int k = 0; k < 3; ++k)
+    if (!(std::abs(scene.spawnHeading[k]) <= kMaxMagnitude))
+      sim.fail("heading", fmt::format("every |component| must be at most {:g}", kMaxMagnitude));
   sim.finish();
 }
 
@@ -98,14 +102,19 @@ void readBoids(TableReader& boids, Scene& scene) {
   boids.finish();
 }
 
-// A view mode first: the table's keys of the section override its two values.
+// A view mode first (its radii in the body lengths [boids] set): the table's keys of the section
+// override its three values.
 void readPerception(TableReader& perception, ModelParams& m) {
   std::vector<std::pair<std::string_view, const ViewMode*>> views;
   for (const ViewMode& mode : viewModes()) views.emplace_back(mode.name, &mode);
   if (const ViewMode* view = perception.choice("view", views, static_cast<const ViewMode*>(nullptr))) {
     m.fovDegrees = view->fovDegrees;
-    m.perceptionRadius = view->perceptionRadius;
+    m.perceptionRadius = view->radius(m);
+    m.separationRadius = viewSeparationRadius(m);
   }
+  m.topologicalNeighbours = static_cast<std::uint32_t>(integerInRange(
+      perception, "neighbours", m.topologicalNeighbours, 0, kMaxTopologicalNeighbours,
+      fmt::format("must be in [0, {}] (0: every neighbour within perception.radius)", kMaxTopologicalNeighbours)));
   readParamSection(perception, "perception", m);
 }
 
@@ -127,6 +136,9 @@ GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
   s.weight = static_cast<float>(table.number("weight", 1.0));
   if (!(s.weight >= 0.0f && s.weight <= kMaxPursuitWeight))
     table.fail("weight", fmt::format("must be in [0, {}]", kMaxPursuitWeight));
+  s.maxInterceptSeconds = static_cast<float>(table.number("max_intercept_seconds", s.maxInterceptSeconds));
+  if (!(s.maxInterceptSeconds >= 0.0f && s.maxInterceptSeconds <= kMaxInterceptHorizon))
+    table.fail("max_intercept_seconds", fmt::format("must be in [0, {}]", kMaxInterceptHorizon));
   constexpr float kAbsent = std::numeric_limits<float>::quiet_NaN();
   const glm::vec3 target = table.vec3("target", glm::vec3(kAbsent));
   spec.targetAgent = table.string("target_agent", "");
@@ -144,6 +156,16 @@ GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
   }
   table.finish();
   return spec;
+}
+
+// [roost] (docs/model.md, step 8d): its centre beside the table's radius.
+void readRoost(TableReader& roost, ModelParams& m) {
+  m.roostCenter = roost.vec3("center", m.roostCenter);
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(m.roostCenter[k]) > kMaxMagnitude)
+      roost.fail("center", fmt::format("every |component| must be at most {:g}", kMaxMagnitude));
+  if (m.dims == 2) m.roostCenter.y = 0.0f;
+  readParamSection(roost, "roost", m);
 }
 
 void readGoal(TableReader& goal, ModelParams& m) {
@@ -166,6 +188,7 @@ Scene readScene(const SceneDocument& document) {
   std::optional<TableReader> goal = root.table("goal");
   std::optional<TableReader> flee = root.table("flee");
   std::optional<TableReader> cruise = root.table("cruise");
+  std::optional<TableReader> roost = root.table("roost");
   std::optional<TableReader> weights = root.table("weights");
   std::vector<TableReader> obstacles = root.arrayOfTables("obstacles");
   std::vector<TableReader> targets = root.arrayOfTables("targets");
@@ -180,11 +203,13 @@ Scene readScene(const SceneDocument& document) {
   if (world) readWorld(*world, m);
   if (sim) readSim(*sim, scene);
   if (boids) readBoids(*boids, scene);
+  m.leaderRadius = narrowViewRadius(m);  // unless [perception] leader_radius says otherwise
   if (perception) readPerception(*perception, m);
   if (avoidance) readParamSection(*avoidance, "avoidance", m);
   if (goal) readGoal(*goal, m);
   if (flee) readParamSection(*flee, "flee", m);
   if (cruise) readParamSection(*cruise, "cruise", m);
+  if (roost) readRoost(*roost, m);
   if (weights) readParamSection(*weights, "weights", m);
 
   for (TableReader& obstacle : obstacles) {
@@ -249,6 +274,7 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
       {"weights.flee", double(w.flee) * 2.0 * speed * double(std::max<std::size_t>(scene.predators.size(), 1))},
       {"weights.cruise", double(w.cruise) * 2.0 * speed},
       {"weights.walls", double(w.walls) * 4.0 * speed},
+      {"weights.roost", double(w.roost) * speed},
   };
   double total = 0.0;
   const std::pair<const char*, double>* largest = &terms[0];
@@ -347,25 +373,27 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
     if (param.field.of(m) > bound)
       fail(param.key(), fmt::format("must be at most {} ({})", param.atMost, bound));
   }
+  // The search reaches R, or the leader radius where that is larger: the key that sets its reach.
+  const std::string searchKey = m.leaderRadius > m.perceptionRadius ? "perception.leader_radius" : "perception.radius";
+  const float search = m.searchRadius();
   // The minimum-image offset is only the true offset when no box side is shorter than 2 R.
   if (m.boundary == Boundary::Wrap) {
     for (int axis : activeAxes(m.dims))
-      if (extent[axis] < 2.0f * m.perceptionRadius)
-        fail(
-            "world.boundary",
-            fmt::format("\"wrap\" needs every active world extent to be at least 2 * perception.radius ({}); "
-                        "the {} extent is {}",
-                        2.0f * m.perceptionRadius, kAxisNames[axis], extent[axis]));
+      if (extent[axis] < 2.0f * search)
+        fail("world.boundary",
+             fmt::format("\"wrap\" needs every active world extent to be at least 2 * {} ({}); the {} extent is {}",
+                         searchKey, 2.0f * search, kAxisNames[axis], extent[axis]));
   }
   checkForceBound(scene, fail);
-  // The grid never degrades silently: cells may grow past R (the cell cap), but not by much.
+  // The grid never degrades silently: cells may grow past the search radius (the cell cap), but not
+  // by much.
   const GridSpec grid = makeGridSpec(m);
   for (int axis : activeAxes(m.dims))
-    if (grid.cellSize[axis] > kMaxCellWidening * m.perceptionRadius)
-      fail("perception.radius",
+    if (grid.cellSize[axis] > kMaxCellWidening * search)
+      fail(searchKey,
            fmt::format("too small for the world: the neighbour grid is capped at {} cells, so its cells would "
-                       "be {:.3g} x perception.radius wide on {} (the limit is {:g}; docs/model.md, Limits)",
-                       kDefaultMaxCells, grid.cellSize[axis] / m.perceptionRadius, kAxisNames[axis],
+                       "be {:.3g} x {} wide on {} (the limit is {:g}; docs/model.md, Limits)",
+                       kDefaultMaxCells, grid.cellSize[axis] / search, searchKey, kAxisNames[axis],
                        kMaxCellWidening));
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
@@ -388,18 +416,14 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
 }  // namespace
 
 Scene loadScene(const std::string& path) {
-  const auto failRead = [&](std::string_view what) {
-    throw InputError(path, 0, "", fmt::format("cannot {} the scene file ({})", what, std::strerror(errno)));
-  };
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) failRead("open");
-  std::string text;
-  char buffer[1 << 16];
-  // One byte over the limit is enough for checkSceneTextLimits to refuse the file.
-  while (text.size() <= kMaxSceneBytes)
-    if (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, n);
-    else break;
-  if (std::ferror(file.get())) failRead("read");
+  InputFile file(path, kMaxSceneBytes, "scene file");
+  // The size checked, and one byte more to notice a file that grew since.
+  std::string text = withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
+  file.stream().read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(file.stream().gcount()));
+  if (text.size() > file.size()) throw InputError(path, 0, "", "the scene file changed while it was read");
+  if (file.stream().bad())
+    throw InputError(path, 0, "", fmt::format("cannot read the scene file ({})", std::strerror(errno)));
   return parseScene(text, path);
 }
 

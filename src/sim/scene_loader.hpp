@@ -21,6 +21,7 @@ inline constexpr std::size_t kMaxObstacles = 1024;
 // [[groups]]: a group's thrust (scales max_force and max_speed) and pursuit weight.
 inline constexpr float kMaxThrust = 10.0f;
 inline constexpr float kMaxPursuitWeight = 1000.0f;
+inline constexpr float kMaxInterceptHorizon = 3600.0f;  // [[groups]] max_intercept_seconds, s
 
 // Bytes a run of `boids` boids needs on the host (state, grid, metrics; docs/model.md).
 std::uint64_t estimateRunBytes(std::uint64_t boids);

@@ -3,13 +3,13 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "sim/input_file.hpp"
 #include "sim/output_path.hpp"
 #include "sim/parse_number.hpp"
 #include "sim/scene_loader.hpp"
@@ -65,14 +65,13 @@ class RowParser {
 }  // namespace
 
 FlockState readStateCsv(const std::string& path, const ModelParams& params) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot open state file");
-  return parseStateCsv(in, path, params);
+  InputFile file(path, kMaxStateCsvBytes, "state file");
+  return withMemoryReport(path, [&] { return parseStateCsv(file.stream(), path, params); });
 }
 
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params) {
   std::string lineText;
-  if (!std::getline(in, lineText)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
+  if (!readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, 1)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
   for (std::size_t c = 0; c < kColumns.size(); ++c)
     if (c >= header.size() || header[c] != kColumns[c])
@@ -86,7 +85,7 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   FlockState state;
   std::uint32_t maxGroup = 0;
   std::size_t line = 1;
-  while (std::getline(in, lineText)) {
+  while (readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, line + 1)) {
     ++line;
     const std::string_view row = trimLineEnd(lineText);
     if (row.empty()) continue;
@@ -96,6 +95,7 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
       parse.fail(fields.size() < kColumns.size() ? kColumns[fields.size()] : "",
                  fmt::format("expected 8 fields, found {}", fields.size()));
     const std::uint64_t id = parse.integer(fields[0], "id");
+    if (id >= std::uint64_t(kMaxBoids)) parse.fail("id", fmt::format("more than {} rows (docs/model.md, Limits)", kMaxBoids));
     if (id != state.size()) parse.fail("id", fmt::format("expected id {} (rows in id order from 0)", state.size()));
     const std::uint64_t group = parse.integer(fields[1], "group");
     if (group >= kMaxGroups) parse.fail("group", fmt::format("group {} is not below {}", group, kMaxGroups));
@@ -126,17 +126,17 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   return state;
 }
 
-void writeStateCsv(const std::string& path, const FlockState& state) {
-  writeFileAtomically(path, "", [&](std::FILE* file) {
+void writeStateCsv(const std::string& path, const FlockState& state, const std::string& option) {
+  writeFileAtomically(path, option, [&](std::FILE* file) {
     std::string text = "id,group,x,y,z,vx,vy,vz\n";
     bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    for (std::size_t i = 0; i < state.size() && ok; ++i) {
+    for (std::size_t i = 0; i < state.size() && ok && stopSignal() == 0; ++i) {
       const glm::vec3 p = state.position[i], v = state.velocity[i];
       text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z,
                          v.x, v.y, v.z);
       ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
     }
-    return ok;
+    return ok && stopSignal() == 0;
   });
 }
 

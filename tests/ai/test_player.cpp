@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
@@ -179,6 +180,35 @@ TEST(PlayerAgent, TheKeysInputDrivesInsteadOfTheCourse) {
   expectNear(keys.position(0), before + glm::vec3(0.0f, 0.0f, -0.2f));
 }
 
+// The player wraps round a wrapping world as the boids do (the book's lab), and stays in the box of a
+// containing one. Full thrust along +x from x = 49.5, 10 steps of 0.1 s: 1.1 units (as above), so
+// x = 50.6, which is -49.4 on the torus [-50, 50); in the box it stops at 50 with no x velocity.
+TEST(PlayerAgent, WrapsInAWrappingWorldAndStaysInTheBoxOfAContainingOne) {
+  const std::string player = R"(
+[[agents]]
+name = "player"
+kind = "player"
+position = [49.5, 0, -30]
+max_speed = 4
+max_force = 2
+turn_rate = 90
+)";
+  for (const bool wrap : {true, false}) {
+    SCOPED_TRACE(wrap ? "wrap" : "contain");
+    std::string text = kWorld + player;
+    if (wrap) text.insert(text.find("[boids]"), "boundary = \"wrap\"\n");
+    AgentDirector agents = director(text);
+    const sim::Scene scene = sim::parseScene(text, kSource);
+    sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+    agents.steerPlayers({0.0f, 1.0f});
+    for (int step = 0; step < 10; ++step) agents.update(0.1, {}, {}, inputs);
+    const glm::vec3 at = agents.position(0);
+    EXPECT_NEAR(at.x, wrap ? -49.4f : 50.0f, 1e-4f);
+    EXPECT_EQ(at.z, -30.0f);
+    EXPECT_NEAR(agents.velocity(0).x, wrap ? 2.0f : 0.0f, kTolerance);
+  }
+}
+
 TEST(PlayerAgent, WithoutACourseOrKeysItStaysWhereItIs) {
   AgentDirector idle = director(kWorld + kPlayer);
   const sim::Scene scene = sim::parseScene(kWorld + kPlayer, kSource);
@@ -213,6 +243,78 @@ TEST(PlayerAgent, BadPlayerKeysNameFileLineAndKey) {
   std::string noTurn = kPlayer;
   noTurn.replace(noTurn.find("turn_rate = 90"), 14, "turn_rate = 0");
   EXPECT_TRUE(rejects(kWorld + noTurn, 19, "agents[0].turn_rate", "above 0"));
+}
+
+// ---- Agents perceive the player (docs/ai.md, The player) ----
+
+// A guard that rests facing +x (its initial heading) and switches from "watch" to "alarm" when it
+// sees (or hears) the player: the sight test's cone, range and occlusion, hearing at the player's
+// own speed, and in a wrap world the player's image nearest the guard.
+std::string guardScene(const std::string& world, glm::vec3 player, glm::vec3 guard, const std::string& senses,
+                       const std::string& when, const std::string& obstacles = "") {
+  return world + obstacles + fmt::format(R"(
+[[agents]]
+name = "player"
+kind = "player"
+position = [{}, 0, {}]
+max_speed = 4
+max_force = 2
+[[agents]]
+name = "guard"
+kind = "predator"
+position = [{}, 0, {}]
+{}
+[[agents.states]]
+name = "watch"
+action = "rest"
+transitions = [{{ when = "{}", to = "alarm" }}]
+[[agents.states]]
+name = "alarm"
+action = "rest"
+)", player.x, player.z, guard.x, guard.z, senses, when);
+}
+
+std::string stateAfter(const std::string& text, int steps, bool playerMoves) {
+  AgentDirector agents = director(text);
+  const sim::Scene scene = sim::parseScene(text, kSource);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  if (playerMoves) agents.steerPlayers({0.0f, 1.0f});
+  for (int step = 0; step < steps; ++step) agents.update(0.1, {}, {}, inputs);
+  return std::string(agents.stateName(1));
+}
+
+TEST(PlayerPerceived, SightOfThePlayerHasConeRangeAndOcclusion) {
+  const std::string world = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\n";
+  const std::string eyes = "view_distance = 30\nview_angle = 90\nhearing_range = 0\n";
+  const std::string rock = "[[obstacles]]\ncenter = [-10, 0, 0]\nradius = 3\n";
+  // 20 ahead, in the cone and in range: seen.
+  EXPECT_EQ(stateAfter(guardScene(world, {0, 0, 0}, {-20, 0, 0}, eyes, "sees_player"), 1, false), "alarm");
+  // Behind a rock on the line of sight: not seen.
+  EXPECT_EQ(stateAfter(guardScene(world, {0, 0, 0}, {-20, 0, 0}, eyes, "sees_player", rock), 5, false), "watch");
+  // Beyond the view distance (35 > 30), or behind the guard (outside its 90-degree cone): not seen.
+  EXPECT_EQ(stateAfter(guardScene(world, {15, 0, 0}, {-20, 0, 0}, eyes, "sees_player"), 5, false), "watch");
+  EXPECT_EQ(stateAfter(guardScene(world, {-40, 0, 0}, {-20, 0, 0}, eyes, "sees_player"), 5, false), "watch");
+}
+
+TEST(PlayerPerceived, HearingOfThePlayerNeedsItToMoveLoudly) {
+  const std::string world = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\n";
+  // Behind the guard (never seen), 20 away, within hearing range 30; loud above 0.5 units/s. At rest
+  // it is silent; under full thrust (2 units/s^2) it is heard from its fourth update (it moved at 0.6 units/s).
+  const std::string ears = "view_distance = 30\nview_angle = 90\nhearing_range = 30\nloud_speed = 0.5\n";
+  EXPECT_EQ(stateAfter(guardScene(world, {-20, 0, 0}, {0, 0, 0}, ears, "hears_player"), 5, false), "watch");
+  EXPECT_EQ(stateAfter(guardScene(world, {-20, 0, 0}, {0, 0, 0}, ears, "hears_player"), 2, true), "watch");
+  EXPECT_EQ(stateAfter(guardScene(world, {-20, 0, 0}, {0, 0, 0}, ears, "hears_player"), 5, true), "alarm");
+  // The same hearing, sees_player: nothing (it is behind).
+  EXPECT_EQ(stateAfter(guardScene(world, {-20, 0, 0}, {0, 0, 0}, ears, "sees_player"), 5, true), "watch");
+}
+
+TEST(PlayerPerceived, AcrossTheSeamOfAWrapWorldThePlayerIsSeenByItsNearestImage) {
+  const std::string eyes = "view_distance = 30\nview_angle = 90\nhearing_range = 0\n";
+  const std::string box = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\n";
+  // The guard at x = 45 faces +x; the player at x = -48 is 93 away in the box, 7 ahead on the torus.
+  EXPECT_EQ(stateAfter(guardScene(box, {-48, 0, 0}, {45, 0, 0}, eyes, "sees_player"), 1, false), "watch");
+  const std::string torus = box + "boundary = \"wrap\"\n";
+  EXPECT_EQ(stateAfter(guardScene(torus, {-48, 0, 0}, {45, 0, 0}, eyes, "sees_player"), 1, false), "alarm");
 }
 
 }  // namespace

@@ -39,6 +39,10 @@ TEST(BenchCli, QuickFilteredRunWritesTheDeviceEveryCaseAndTheReport) {
     EXPECT_FALSE(context.value(key, "").empty()) << key;
   EXPECT_GT(std::stoll(context.value("gl_memory_total_mib", "0")), 0);
   EXPECT_EQ(context.value("murmur_sweep", ""), "quick");
+  // llvmpipe: the device is marked software in the JSON, the summary and the report.
+  EXPECT_EQ(context.value("gl_software", ""), "true");
+  EXPECT_NE(result.out.find("a software renderer: these GPU figures are a CPU's\n"), std::string::npos)
+      << result.out;
 
   // cpu-naive's `cells` counter is 0, so its cv is NaN, which Google Benchmark writes as a bare NaN:
   // the result must still be read (and written back as valid JSON).
@@ -60,6 +64,7 @@ TEST(BenchCli, QuickFilteredRunWritesTheDeviceEveryCaseAndTheReport) {
   const fs::path report = out / (results.front().stem().string() + "-report");
   const std::string readme = readFile(report / "README.md");
   EXPECT_NE(readme.find("| " + context.value("device_slug", "") + ": gpu"), std::string::npos) << readme;
+  EXPECT_NE(readme.find("yes (a CPU's figures)"), std::string::npos) << readme;
   EXPECT_TRUE(fs::exists(report / "time_per_step_density.svg"));
   EXPECT_TRUE(fs::exists(report / "throughput_density.svg"));
 

@@ -25,6 +25,12 @@ TEST(DevicesCli, ListsTheSoftwareDeviceAndTheDefault) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_GE(softwareDevice(result.out), 0) << result.out;
   EXPECT_NE(result.out.find("(default)"), std::string::npos) << result.out;
+  // Why: on this machine (llvmpipe only) there is no hardware device to prefer.
+  EXPECT_NE(result.out.find("preferred: device " + std::to_string(softwareDevice(result.out)) +
+                            ": no hardware device, so the software one"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("[software renderer: a CPU's speed]"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("driver       Mesa"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("MiB total"), std::string::npos) << result.out;
 }
@@ -45,6 +51,11 @@ TEST(DevicesCli, RunOnTheSoftwareDeviceNamesItInTheJson) {
   EXPECT_EQ(gl.at("driver").get<std::string>().rfind("Mesa ", 0), 0u);
   EXPECT_GT(gl.at("memory_total_bytes").get<std::uint64_t>(), 0u);
   EXPECT_EQ(gl.at("memory_source"), "host memory");
+  EXPECT_EQ(gl.at("software"), true);
+  // One warning line on stderr: the run works, but its speed is a CPU's.
+  const std::string warning = "murmur: warning: --backend gpu runs on a software renderer (llvmpipe";
+  ASSERT_NE(result.err.find(warning), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find(warning, result.err.find(warning) + 1), std::string::npos) << result.err;
   EXPECT_EQ(gl.at("context").get<std::string>().rfind("EGL device " + std::to_string(device) + " (", 0), 0u);
 }
 

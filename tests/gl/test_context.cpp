@@ -41,7 +41,7 @@ const char* kDoubleShader = R"(#version 430 core
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 layout(std430, binding = 0) buffer Values { float values[]; };
-layout(location = 0) uniform uint uCount;
+layout(std140, binding = 0) uniform DoubleParams { uint uCount; };
 void main() {
   uint i = globalInvocationIndex();
   if (i >= uCount) return;
@@ -123,7 +123,8 @@ TEST(Compute, DispatchComputesEveryElementEvenSpreadOverY) {
     std::iota(values.begin(), values.end(), 0.0f);
     const Buffer buffer = Buffer::fromSpan("doubled values", std::span<const float>(values));
     buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
-    program.setUniform(0, static_cast<std::uint32_t>(values.size()));
+    const UniformBlock<std::uint32_t> params("double constants", 0);
+    params.set(static_cast<std::uint32_t>(values.size()));
     dispatchCompute(program, values.size(), 64, maxGroupsX);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     const std::vector<float> result = buffer.download<float>(values.size());
@@ -265,7 +266,8 @@ TEST(GpuTimer, TimesAStageWithoutStallingThenOnResolve) {
       dir.library().compute("test/Double.comp.glsl", {{"WORKGROUP_SIZE", "64"}, {"FACTOR", "0.0"}});
   const Buffer buffer("one MiB", 1 << 20);
   buffer.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
-  program.setUniform(0, std::uint32_t{1} << 18);
+  const UniformBlock<std::uint32_t> params("double constants", 0);
+  params.set(std::uint32_t{1} << 18);
   for (int frame = 0; frame < 3; ++frame) {
     StageScope scope(timer, "double");
     dispatchCompute(program, std::uint64_t{1} << 18, 64,

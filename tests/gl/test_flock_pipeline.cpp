@@ -12,6 +12,7 @@
 #include <glm/geometric.hpp>
 
 #include "brute_force_leaders.hpp"
+#include "brute_force_topological.hpp"
 #include "gl_test_env.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_layout.hpp"
@@ -94,6 +95,10 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
       {"predatorCount", offsetof(layout::StepParams, predatorCount)},
       {"recordLeaders", offsetof(layout::StepParams, recordLeaders)},
       {"steeringOffset", offsetof(layout::StepParams, steeringOffset)},
+      {"topologicalNeighbours", offsetof(layout::StepParams, topologicalNeighbours)},
+      {"wRoost", offsetof(layout::StepParams, wRoost)},
+      {"roostRadius", offsetof(layout::StepParams, roostRadius)},
+      {"roostCenter", offsetof(layout::StepParams, roostCenter)},
   };
   int checked = 0;
   for (const Member& m : members) {
@@ -189,7 +194,9 @@ std::vector<Case> modelCases() {
         {{0.0f, 0.0f, 0.0f}, 12.0f}, {{20.0f, -5.0f, 15.0f}, 6.0f}, {{-25.0f, 5.0f, -10.0f}, 9.0f}};
     scene.targets = {{0, {30.0f, 0.0f, 30.0f}}, {1, {-30.0f, 10.0f, 0.0f}}};
     scene.predators = {{10.0f, 0.0f, -20.0f}, {-15.0f, 5.0f, 25.0f}};
-    cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators", scene, 3));
+    scene.model.roostCenter = {30.0f, 10.0f, -20.0f};
+    scene.model.roostRadius = 25.0f;
+    cases.push_back(makeCase("3d-contain-obstacles-goals-front-predators-roost", scene, 3));
     // Group 2 intercepts a moving target, its leaders at 1.5 times the thrust.
     sim::GroupSteering& intercept = cases.back().inputs.steering[2];
     intercept.role = sim::GroupRole::Intercept;
@@ -249,8 +256,11 @@ std::vector<Case> modelCases() {
     // 2D wrap, three groups: chasers (flocking: their leaders chase a fixed target), interceptors
     // (flocking off: every one intercepts, thrust 1.5, a moving target near the seam), a flock.
     // An obstacle, a goal and a predator across the seam (periodic, minimum-image offsets).
-    sim::Scene scene = sim::fixedNeighbourScene(2000, 15.0f, 2);
+    // The leader radius past R (the book's narrow radius against a limited view): the search and the
+    // grid's cells reach it.
+    sim::Scene scene = sim::fixedNeighbourScene(2000, 6.0f, 2);
     scene.model.fovDegrees = 300.0f;
+    scene.model.leaderRadius = 1.6f * scene.model.perceptionRadius;
     const glm::vec3 hi = scene.model.worldMax;
     scene.obstacles = {{{0.97f * hi.x, 0.0f, 0.1f * hi.z}, 0.1f * hi.x}};
     scene.targets = {{2, {-0.98f * hi.x, 0.0f, 0.5f * hi.z}}};
@@ -267,6 +277,14 @@ std::vector<Case> modelCases() {
     steering[1].targetVelocity = {5.0f, 0.0f, -2.0f};
     addSpecialBoids(cases.back());
   }
+  {
+    // Topological neighbours: 3D wrap, dense (about 30 within R), K = 7, fov 270, 2 groups.
+    sim::Scene scene = sim::fixedNeighbourScene(3000, 30.0f, 3);
+    scene.model.fovDegrees = 270.0f;
+    scene.model.topologicalNeighbours = 7;
+    cases.push_back(makeCase("3d-wrap-topological-k7", scene, 2));
+    addSpecialBoids(cases.back());
+  }
   return cases;
 }
 
@@ -275,7 +293,7 @@ std::vector<Case> modelCases() {
 struct Coverage {
   std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
               frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0,
-              atRest = 0, pursuit = 0;
+              atRest = 0, pursuit = 0, roost = 0;
   Coverage& operator+=(const Coverage& o) {
     for (auto [a, b] : {std::pair{&separation, o.separation},
                         {&alignment, o.alignment},
@@ -291,7 +309,8 @@ struct Coverage {
                         {&acrossSeam, o.acrossSeam},
                         {&coincident, o.coincident},
                         {&atRest, o.atRest},
-                        {&pursuit, o.pursuit}})
+                        {&pursuit, o.pursuit},
+                        {&roost, o.roost}})
       *a += b;
     return *this;
   }
@@ -323,6 +342,7 @@ Coverage coverage(const Case& c) {
       }
       sim::accumulateNeighbour(ctx, self, d, headings[j], static_cast<std::uint32_t>(j), s.group[j], sums);
     }
+    sim::finishNeighbours(ctx, sums);
     const sim::Forces f = sim::computeForces(ctx, self, sums);
     out.separation += nonZero(f.separation);
     out.alignment += nonZero(f.alignment);
@@ -339,6 +359,7 @@ Coverage coverage(const Case& c) {
     out.cruise += nonZero(f.cruise);
     out.atRest += s.velocity[i] == glm::vec3(0.0f);
     out.pursuit += nonZero(f.pursuit);
+    out.roost += nonZero(f.roost);
   }
   return out;
 }
@@ -406,10 +427,10 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     total += covered;
     std::printf(
         "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-        "flee %zu cruise %zu pursuit %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+        "flee %zu cruise %zu pursuit %zu roost %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
         c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
         covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
-        covered.pursuit, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+        covered.pursuit, covered.roost, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
     SCOPED_TRACE(c.name);
     FlockPipeline& gpu = pipeline();
     gpu.upload(c.state);
@@ -427,7 +448,8 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
   }
   for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
                             total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
-                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit})
+                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit,
+                            total.roost})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
@@ -440,6 +462,27 @@ TEST(FlockPipeline, OneStepMatchesTheNaiveSearchToo) {
   sim::FlockState cpuState = c.state;
   sim::CpuSimulator(sim::NeighbourSearch::Naive, 2).step(c.params, c.inputs, cpuState);
   expectParity(compare(c, gpu.download(), cpuState));
+}
+
+// Topological neighbours on a lattice, where the K nearest often cut through a tie in distance: the
+// GPU step equals the CPU's and (on llvmpipe) the brute force's, bit for bit.
+TEST(FlockPipeline, TopologicalNeighboursEqualTheBruteForce) {
+  constexpr int kSide = 12;
+  const sim::Scene scene = test::latticeScene(kSide, 2);
+  const Case c{"lattice-topological-k7", scene.model, sim::staticInputs(scene, scene.groups),
+               test::latticeFlock(scene, kSide, 5)};
+  FlockPipeline& gpu = pipeline();
+  gpu.upload(c.state);
+  gpu.step(c.params, c.inputs);
+  const sim::FlockState gpuState = gpu.download();
+  sim::FlockState cpuState = c.state;
+  sim::CpuSimulator(sim::NeighbourSearch::Grid, 2).step(c.params, c.inputs, cpuState);
+  expectParity(compare(c, gpuState, cpuState));
+  if (test::bitwiseParityExpected()) {
+    const sim::FlockState expected = test::bruteForceTopologicalStep(c.params, c.inputs, c.state);
+    EXPECT_EQ(gpuState.velocity, expected.velocity);
+    EXPECT_EQ(gpuState.position, expected.position);
+  }
 }
 
 TEST(FlockPipeline, HandlesEmptySingleAndRaggedFlocks) {

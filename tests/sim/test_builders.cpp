@@ -88,3 +88,27 @@ TEST(Builders, SpawnIsSeededAndInsideTheWorld) {
 
 }  // namespace
 }  // namespace murmur::sim
+
+namespace murmur::sim {
+namespace {
+
+// [sim] heading: every boid starts within about 30 degrees of it (a unit vector plus a random one
+// of length 0.5: at most asin(0.5) = 30 degrees off); without it, headings point every way.
+TEST(Builders, SpawnHeadingAlignsTheFlock) {
+  Scene scene = defaultDensityScene(2000);
+  const FlockState random = spawnFlock(scene);
+  scene.spawnHeading = {0.0f, 0.0f, -4.0f};
+  const FlockState aligned = spawnFlock(scene);
+  EXPECT_EQ(aligned.position, random.position);
+  double randomMin = 1.0;
+  for (std::size_t i = 0; i < aligned.size(); ++i) {
+    const glm::vec3 f = glm::normalize(aligned.velocity[i]);
+    EXPECT_GE(-f.z, std::cos(30.0 * 3.14159265358979 / 180.0) - 1e-5) << i;
+    EXPECT_FLOAT_EQ(glm::length(aligned.velocity[i]), glm::length(random.velocity[i])) << i;
+    randomMin = std::min(randomMin, double(-glm::normalize(random.velocity[i]).z));
+  }
+  EXPECT_LT(randomMin, 0.0);
+}
+
+}  // namespace
+}  // namespace murmur::sim

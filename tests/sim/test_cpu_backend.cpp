@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 
 #include "brute_force_leaders.hpp"
+#include "brute_force_topological.hpp"
 #include "sim/builders.hpp"
 #include "sim/neighbour_sweep.hpp"
 #include "sim/cpu_backend.hpp"
@@ -25,11 +26,14 @@ struct Variant {
   float fov;
   std::uint32_t groups;
   GoalMode goalMode;
+  float neighbours = 30.0f;    // boids within R, on average
+  float leaderFactor = 0.5f;   // the leader radius, in R: beyond 1 the search reaches past R
 };
 
-// A dense world (about 30 boids within R) with every feature switched on.
+// A world of `neighbours` boids within R (30 by default: dense) with every feature switched on.
 Scene denseScene(const Variant& v, std::uint32_t count) {
-  Scene scene = v.dims == 3 ? fixedNeighbourScene(count, 30.0f, 3) : fixedNeighbourScene(count, 30.0f, 2);
+  Scene scene = fixedNeighbourScene(count, v.neighbours, v.dims);
+  scene.model.leaderRadius = v.leaderFactor * scene.model.perceptionRadius;
   scene.model.boundary = v.boundary;
   scene.model.fovDegrees = v.fov;
   scene.model.goalMode = v.goalMode;
@@ -78,7 +82,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Variant{"contain3d_fov270", 3, Boundary::Contain, 270.0f, 1, GoalMode::Front},
                       Variant{"wrap3d_fov360_groups3", 3, Boundary::Wrap, 360.0f, 3, GoalMode::All},
                       Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
-                      Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front}),
+                      Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front},
+                      // The leader radius past R: the grid's cells and the search grow to it.
+                      Variant{"wrap2d_groups2_leader_radius_1_6R", 2, Boundary::Wrap, 300.0f, 2, GoalMode::Front,
+                              4.0f, 1.6f},
+                      Variant{"contain3d_leader_radius_1_5R", 3, Boundary::Contain, 270.0f, 2, GoalMode::Front,
+                              4.0f, 1.5f}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
@@ -145,6 +154,73 @@ TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
   EXPECT_EQ(unrecorded.position, recorded.position);
   EXPECT_EQ(unrecorded.velocity, recorded.velocity);
   EXPECT_EQ(unrecorded.leader, std::vector<std::uint8_t>(state.size(), 0));
+}
+
+// Topological neighbours (K = 7 of about 30 within R): both searches give the brute-force step
+// (separation weighted 0, see brute_force_topological.hpp) bit for bit, and each other for 50 steps
+// with separation on.
+TEST_P(GridEqualsNaive, TopologicalNeighboursEqualTheBruteForce) {
+  Scene scene = denseScene(GetParam(), 2000);
+  scene.model.topologicalNeighbours = 7;
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  const FlockState start = spawnFlock(scene);
+  Scene unseparated = scene;
+  unseparated.model.weights.separation = 0.0f;
+  const FlockState expected = test::bruteForceTopologicalStep(unseparated.model, inputs, start);
+  for (NeighbourSearch search : {NeighbourSearch::Naive, NeighbourSearch::Grid}) {
+    SCOPED_TRACE(std::string(toString(search)));
+    FlockState next = start;
+    CpuSimulator(search).step(unseparated.model, inputs, next);
+    EXPECT_EQ(next.position, expected.position);
+    EXPECT_EQ(next.velocity, expected.velocity);
+    EXPECT_EQ(next.leader, expected.leader);
+  }
+  // K bounds what alignment and cohesion see: the metric rule's step differs.
+  FlockState metric = start;
+  Scene metricScene = unseparated;
+  metricScene.model.topologicalNeighbours = 0;
+  CpuSimulator(NeighbourSearch::Grid).step(metricScene.model, inputs, metric);
+  EXPECT_NE(metric.velocity, expected.velocity);
+
+  FlockState naive = start, grid = start;
+  CpuSimulator naiveSim(NeighbourSearch::Naive), gridSim(NeighbourSearch::Grid);
+  for (int s = 0; s < 50; ++s) {
+    naiveSim.step(scene.model, inputs, naive);
+    gridSim.step(scene.model, inputs, grid);
+    ASSERT_EQ(naive.velocity, grid.velocity) << "step " << s;
+    ASSERT_EQ(naive.position, grid.position) << "step " << s;
+  }
+}
+
+// On a lattice every distance repeats: the 7th nearest is often one of several at the same
+// distance, and the lower id wins (the brute force's std::sort by distance, then id).
+TEST(CpuSimulator, TopologicalTiesGoToTheLowerId) {
+  constexpr int kSide = 12;
+  const Scene scene = test::latticeScene(kSide, 2);
+  const FlockState start = test::latticeFlock(scene, kSide, 5);
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  const FlockState expected = test::bruteForceTopologicalStep(scene.model, inputs, start);
+  for (NeighbourSearch search : {NeighbourSearch::Naive, NeighbourSearch::Grid}) {
+    SCOPED_TRACE(std::string(toString(search)));
+    FlockState next = start;
+    CpuSimulator(search).step(scene.model, inputs, next);
+    EXPECT_EQ(next.velocity, expected.velocity);
+    EXPECT_EQ(next.position, expected.position);
+  }
+  // The tie rule matters here: with the ids reversed (ties going the other way) some boid's step
+  // changes.
+  const std::uint32_t n = scene.count;
+  FlockState mirrored = start;  // ids reversed: boid i of `start` is boid n - 1 - i
+  for (std::uint32_t i = 0; i < n; ++i) {
+    mirrored.position[n - 1 - i] = start.position[i];
+    mirrored.velocity[n - 1 - i] = start.velocity[i];
+    mirrored.group[n - 1 - i] = start.group[i];
+  }
+  FlockState mirroredNext = mirrored;
+  CpuSimulator(NeighbourSearch::Grid).step(scene.model, inputs, mirroredNext);
+  std::size_t differing = 0;
+  for (std::uint32_t i = 0; i < n; ++i) differing += mirroredNext.velocity[n - 1 - i] != expected.velocity[i];
+  EXPECT_GT(differing, 0u);
 }
 
 TEST(CpuSimulator, ThreadCountDoesNotChangeTheResult) {

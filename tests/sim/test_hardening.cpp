@@ -159,11 +159,12 @@ TEST(GridLimits, HugeWorldOrTinyRadiusNeverCollapsesTheGrid) {
   EXPECT_LE(grid.cellCount(), kDefaultMaxCells);
   ModelParams tiny;
   tiny.perceptionRadius = 1e-9f;
+  tiny.leaderRadius = 1e-9f;
   grid = makeGridSpec(tiny);
   EXPECT_GT(grid.cells.x, 200);
   EXPECT_LE(grid.cellCount(), kDefaultMaxCells);
   // Validation refuses what would make the cells much wider than R, naming the key.
-  EXPECT_NE(parseError("[perception]\nradius = 1e-9\nseparation_radius = 0\nmin_distance = 1e-9\n")
+  EXPECT_NE(parseError("[perception]\nradius = 1e-9\nleader_radius = 1e-9\nseparation_radius = 0\nmin_distance = 1e-9\n")
                 .find("perception.radius: too small for the world"),
             std::string::npos);
   // Far and non-finite positions land in edge cells (no int conversion of 1e30 or NaN).

@@ -32,7 +32,7 @@ TEST(ParamTable, RowsHaveUniqueKeysDefaultsInRangeAndKnownBounds) {
       EXPECT_LE(param.defaultValue, modelParam(param.atMost).defaultValue) << param.key();
     }
   }
-  EXPECT_EQ(keys.size(), 24u);  // 15 parameters and 9 weights
+  EXPECT_EQ(keys.size(), 28u);  // 18 parameters and 10 weights
   EXPECT_THROW(modelParam("weights.wind"), std::logic_error);
 }
 
@@ -131,16 +131,18 @@ TEST(ParamPanel, ClampToAtMostLowersOnlyWhatExceedsItsBound) {
 
 TEST(ParamPanel, ViewModeComboSetsBothValues) {
   ModelParams model;
-  EXPECT_EQ(viewModeOf(model)->name, "wide");  // the defaults
-  model.separationRadius = 4.0f;
+  EXPECT_EQ(viewModeOf(model), nullptr);  // the defaults: R = 5 with fov 270 is no view of L = 0.1
+  model.bodyLength = 0.5f;
   for (const ViewMode& mode : viewModes()) {
     applyViewMode(model, mode);
     EXPECT_EQ(model.fovDegrees, mode.fovDegrees);
-    EXPECT_EQ(model.perceptionRadius, mode.perceptionRadius);
-    EXPECT_EQ(viewModeOf(model), &mode);
+    EXPECT_EQ(model.perceptionRadius, mode.name == "wide" ? 25.0f : mode.radiusLengths * 0.5f)
+        << mode.name << ": kept on its slider (at most a quarter of the world's 100 high)";
+    EXPECT_EQ(model.separationRadius, 2.5f);  // 5 body lengths
+    EXPECT_EQ(viewModeOf(model), mode.name == "wide" ? nullptr : &mode);
   }
-  EXPECT_EQ(model.fovDegrees, 90.0f);       // narrow, the last
-  EXPECT_EQ(model.separationRadius, 3.0f);  // lowered to its radius
+  EXPECT_EQ(model.fovDegrees, 90.0f);  // narrow, the last
+  EXPECT_EQ(model.perceptionRadius, 25.0f);
   model.fovDegrees = 100.0f;
   EXPECT_EQ(viewModeOf(model), nullptr);
   // In a world 2000 wide the radius stays on its slider (at least 2000/128).
@@ -232,14 +234,14 @@ TEST(ParamDocs, ModelMdHasEveryRowWithItsDefaultRangeUnitAndMeaning) {
 
 TEST(ParamDocs, ModelMdHasEveryViewMode) {
   const std::vector<std::vector<std::string>> rows =
-      markdownRows(modelDoc(), "| View | Field of view (degrees) | Perception radius (units) | Sees |");
+      markdownRows(modelDoc(), "| View | Field of view (degrees) | Perception radius (body lengths) | Sees |");
   ASSERT_EQ(rows.size(), viewModes().size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ViewMode& mode = viewModes()[i];
     ASSERT_EQ(rows[i].size(), 4u) << mode.name;
     EXPECT_EQ(unquoted(rows[i][0]), mode.name);
     EXPECT_EQ(docNumber(rows[i][1]), mode.fovDegrees) << mode.name;
-    EXPECT_EQ(docNumber(rows[i][2]), mode.perceptionRadius) << mode.name;
+    EXPECT_EQ(docNumber(rows[i][2]), mode.radiusLengths) << mode.name;
     EXPECT_EQ(rows[i][3], mode.sees);
   }
 }

@@ -107,6 +107,43 @@ TEST(Rules, CohesionSteersTowardMeanOffset) {
   expectVec(cohesionForce(ctx, self, balanced), {0, 0, 0});
 }
 
+TEST(Rules, RoostPullsHorizontallyOutsideItsCircle) {
+  Fixture f;
+  f.params.roostCenter = {10, 50, 0};
+  f.params.roostRadius = 20;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // |h| = 10, inside the circle: nothing.
+  expectVec(roostForce(ctx, boid({0, 0, 0}, {5, 0, 0})), {0, 0, 0});
+  // h = (30, 0, 0) (its y dropped): half a radius out, half of max_speed.
+  expectVec(roostForce(ctx, boid({-20, 7, 0}, {5, 0, 0})), {5, 0, 0});
+  // h = (0, 0, 50): more than a radius out, max_speed.
+  expectVec(roostForce(ctx, boid({10, -3, -50}, {5, 0, 0})), {0, 0, 10});
+  // Weighted into the step: weights.roost x F_roost is the only force (the others off).
+  Fixture quiet = f;
+  quiet.params.weights = Weights{0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  const PackedInputs quietPacked = packInputs(quiet.params, quiet.inputs, 1);
+  const StepContext quietCtx = makeStepContext(quiet.params, quietPacked);
+  const BoidView self = boid({-20, 7, 0}, {5, 0, 0});
+  const BoidUpdate next = integrate(quietCtx, self, computeForces(quietCtx, self, {}));
+  expectVec(next.velocity, glm::vec3(5, 0, 0) + glm::vec3(10, 0, 0) * quiet.params.dt);
+  // Radius 0: no roost.
+  f.params.roostRadius = 0;
+  const StepContext none = makeStepContext(f.params, packed);
+  expectVec(roostForce(none, boid({10, -3, -50}, {5, 0, 0})), {0, 0, 0});
+}
+
+TEST(Rules, RoostAcrossTheSeamPullsTheShortWay) {
+  Fixture f;
+  f.params.boundary = Boundary::Wrap;
+  f.params.roostCenter = {90, 0, 0};
+  f.params.roostRadius = 5;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  // 185 units the long way, 15 across the seam at x = +-100.
+  expectVec(roostForce(ctx, boid({-95, 0, 0}, {5, 0, 0})), {-10, 0, 0});
+}
+
 TEST(Rules, NeighbourExactlyAtRadiusIsNotSeen) {
   Fixture f;
   f.params.fovDegrees = 360.0f;
@@ -232,11 +269,19 @@ TEST(Rules, GoalModeFrontOnlyForEmergentLeaders) {
   const float a = 60.0f * 3.14159265f / 180.0f;
   expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}})),
             leaderForce);
-  // Another group's boid ahead does not count; neither does one beyond R.
-  expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3, 0, 0}, {1, 0, 0}, 1, 1}, {{6, 0, 0}, {1, 0, 0}, 2, 0}})),
-            leaderForce);
+  // The book's rule: another group's boid ahead counts too; one beyond the leader radius (5) does not.
+  EXPECT_TRUE(f.gather(ctx, self, {{{3, 0, 0}, {1, 0, 0}, 1, 1}}).frontOccupied);
+  expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{6, 0, 0}, {1, 0, 0}, 2, 0}})), leaderForce);
   // A coincident same-group boid counts as in front.
   EXPECT_TRUE(f.gather(ctx, self, {{{0, 0, 0}, {1, 0, 0}, 1, 0}}).frontOccupied);
+  // A leader radius past R (5): a boid 6 ahead makes a follower, and feeds no other sum.
+  f.params.leaderRadius = 8.0f;
+  const StepContext wide = makeStepContext(f.params, packed);
+  const NeighbourSums past = f.gather(wide, self, {{{6, 0, 0}, {1, 0, 0}, 2, 0}});
+  EXPECT_TRUE(past.frontOccupied);
+  EXPECT_EQ(past.sameGroupCount, 0u);
+  expectVec(past.separation, {0, 0, 0});
+  EXPECT_FALSE(f.gather(wide, self, {{{8.5f, 0, 0}, {1, 0, 0}, 2, 0}}).frontOccupied);
   // Group 1 has no goal.
   expectVec(goalForce(ctx, boid({0, 0, 0}, {10, 0, 0}, 1, 1), {}), {0, 0, 0});
 }
@@ -415,22 +460,29 @@ TEST(Rules, TwoDimensionsKeepYZero) {
 
 TEST(Pursuit, ChaseAimsAtTheTargetInterceptAtItsPredictedPoint) {
   const glm::vec3 sr(30, 0, 0), vTarget(0, 0, 5), v(10, 0, 0);
-  expectVec(pursuitAim(GroupRole::Chase, sr, vTarget, v), sr);
-  // Vr = (-10, 0, 5), |Vr| = sqrt(125); t = 30 / sqrt(125) = 2.6833 s (under the 3 s cap):
+  expectVec(pursuitAim(GroupRole::Chase, sr, vTarget, v, 3.0f), sr);
+  // Vr = (-10, 0, 5), |Vr| = sqrt(125); t = 30 / sqrt(125) = 2.6833 s (under a 3 s horizon):
   // aim = (30, 0, 5 t) = (30, 0, 13.4164).
-  expectVec(pursuitAim(GroupRole::Intercept, sr, vTarget, v), {30, 0, 13.416408f}, 1e-4f);
-  // Far away: t = 100 / sqrt(125) = 8.94 s, capped at kMaxInterceptSeconds = 3: aim = (100, 0, 15).
-  ASSERT_EQ(kMaxInterceptSeconds, 3.0f);
-  expectVec(pursuitAim(GroupRole::Intercept, {100, 0, 0}, vTarget, v), {100, 0, 15});
+  expectVec(pursuitAim(GroupRole::Intercept, sr, vTarget, v, 3.0f), {30, 0, 13.416408f}, 1e-4f);
+  // Far away: t = 100 / sqrt(125) = 8.944 s, capped at a horizon of 3: aim = (100, 0, 15); under
+  // the default horizon (30 s) uncapped: aim = (100, 0, 44.72136).
+  expectVec(pursuitAim(GroupRole::Intercept, {100, 0, 0}, vTarget, v, 3.0f), {100, 0, 15});
+  EXPECT_EQ(GroupSteering{}.maxInterceptSeconds, 30.0f);
+  expectVec(pursuitAim(GroupRole::Intercept, {100, 0, 0}, vTarget, v, GroupSteering{}.maxInterceptSeconds),
+            {100, 0, 44.72136f}, 1e-4f);
 }
 
-TEST(Pursuit, ZeroClosingVelocityPredictsTheCapAndStaysFinite) {
-  // The boid moves exactly as the target: Vr = 0, t = the cap (3 s), aim = Sr + v_target * 3.
-  const glm::vec3 aim = pursuitAim(GroupRole::Intercept, {20, 0, -10}, {4, 0, 3}, {4, 0, 3});
+TEST(Pursuit, ZeroClosingVelocityPredictsTheHorizonAndStaysFinite) {
+  // The boid moves exactly as the target: Vr = 0, t = the horizon, aim = Sr + v_target t:
+  // 3 s: (32, 0, -1); 30 s: (140, 0, 80).
+  const glm::vec3 aim = pursuitAim(GroupRole::Intercept, {20, 0, -10}, {4, 0, 3}, {4, 0, 3}, 3.0f);
   EXPECT_TRUE(std::isfinite(aim.x) && std::isfinite(aim.y) && std::isfinite(aim.z));
   expectVec(aim, {32, 0, -1});
+  expectVec(pursuitAim(GroupRole::Intercept, {20, 0, -10}, {4, 0, 3}, {4, 0, 3}, 30.0f), {140, 0, 80});
+  // A horizon of 0: the target itself, as a chase.
+  expectVec(pursuitAim(GroupRole::Intercept, {20, 0, -10}, {4, 0, 3}, {1, 0, 0}, 0.0f), {20, 0, -10});
   // Both at rest: the target itself.
-  expectVec(pursuitAim(GroupRole::Intercept, {20, 0, -10}, {0, 0, 0}, {0, 0, 0}), {20, 0, -10});
+  expectVec(pursuitAim(GroupRole::Intercept, {20, 0, -10}, {0, 0, 0}, {0, 0, 0}, 30.0f), {20, 0, -10});
 }
 
 // Group 0 intercepts a target at (30, 0, 0) moving (0, 0, 5) with thrust 1.5; the model's max speed

@@ -324,7 +324,7 @@ TEST(SceneErrors, UnknownRootKey) {
 TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
   EXPECT_TRUE(
       rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
-              "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius)"));
+              "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius, body_length)"));
 }
 
 TEST(SceneErrors, FirstUnknownKeyInFileOrder) {
@@ -513,6 +513,25 @@ TEST(SceneLimits, FieldOfViewMustBeInZeroTo360) {
   EXPECT_NO_THROW(parseScene("[perception]\nfov_degrees = 360\n", kSource));
 }
 
+TEST(SceneLimits, TopologicalNeighboursAreZeroToTheMaximum) {
+  EXPECT_EQ(parseScene("", kSource).model.topologicalNeighbours, 0u);
+  EXPECT_EQ(parseScene("[perception]\nneighbours = 7\n", kSource).model.topologicalNeighbours, 7u);
+  EXPECT_EQ(parseScene("[perception]\nneighbours = 16\n", kSource).model.topologicalNeighbours, 16u);
+  EXPECT_TRUE(rejects("[perception]\nneighbours = 17\n", 2, "perception.neighbours", "must be in [0, 16]"));
+  EXPECT_TRUE(rejects("[perception]\nneighbours = -1\n", 2, "perception.neighbours", "must be in [0, 16]"));
+  EXPECT_TRUE(rejects("[perception]\nneighbours = 6.5\n", 2, "perception.neighbours", "integer"));
+}
+
+TEST(SceneLimits, RoostAndSpawnHeadingAreReadAndBounded) {
+  const Scene scene = parseScene("[sim]\nheading = [1, 0, 2]\n[roost]\ncenter = [5, 6, 7]\nradius = 30\n", kSource);
+  EXPECT_EQ(scene.spawnHeading, glm::vec3(1, 0, 2));
+  EXPECT_EQ(scene.model.roostCenter, glm::vec3(5, 6, 7));
+  EXPECT_EQ(scene.model.roostRadius, 30.0f);
+  EXPECT_TRUE(rejects("[roost]\ncenter = [2e9, 0, 0]\n", 2, "roost.center", "at most 1e+09"));
+  EXPECT_TRUE(rejects("[sim]\nheading = [0, -2e9, 0]\n", 2, "sim.heading", "at most 1e+09"));
+  EXPECT_TRUE(rejects("[roost]\nradius = -1\n", 2, "roost.radius", "at least 0"));
+}
+
 TEST(SceneLimits, MinDistanceMustBePositive) {
   EXPECT_TRUE(rejects("[perception]\nmin_distance = 0\n", 2, "perception.min_distance", "must be above 0"));
 }
@@ -588,10 +607,10 @@ std::string sceneNumber(float value) {
   return fmt::format("{}", value);
 }
 
-// A value inside the row's range and its atMost bound, other than the default.
+// A value inside the row's range and its atMost bound, other than the default (1 for a default of 0).
 float valueInRange(const ModelParam& param) {
   const float bound = param.atMost.empty() ? param.maximum : modelParam(param.atMost).defaultValue;
-  const float value = param.defaultValue * 1.25f;
+  const float value = param.defaultValue != 0.0f ? param.defaultValue * 1.25f : 1.0f;
   return value <= bound ? value : 0.5f * (param.defaultValue + bound);
 }
 
@@ -634,29 +653,59 @@ TEST(SceneParamTable, AtMostIsCheckedAgainstTheOtherParameter) {
 
 // ---- [perception] view: field of view and radius by name ----
 
-TEST(SceneViewModes, EachModeSetsFieldOfViewAndRadius) {
-  const auto view = [](const std::string& name) {
-    return parseScene("[perception]\nview = \"" + name + "\"\n", kSource).model;
+// The book's radii in body lengths (wide 200, limited 30, narrow 50, separation 5; the leader
+// radius the narrow view's), from boids.body_length: 0.75 (the lab's) and the default 0.1.
+TEST(SceneViewModes, EachModeSetsFieldOfViewAndRadiiInBodyLengths) {
+  const auto view = [](const std::string& name, const std::string& boids) {
+    return parseScene(boids + "[perception]\nview = \"" + name + "\"\n", kSource).model;
   };
-  EXPECT_EQ(view("wide").fovDegrees, 270.0f);
-  EXPECT_EQ(view("wide").perceptionRadius, 5.0f);
-  EXPECT_EQ(view("limited").fovDegrees, 180.0f);
-  EXPECT_EQ(view("limited").perceptionRadius, 4.0f);
-  EXPECT_EQ(view("narrow").fovDegrees, 90.0f);
-  EXPECT_EQ(view("narrow").perceptionRadius, 3.0f);
-  for (const ViewMode& mode : viewModes()) {
-    EXPECT_EQ(view(std::string(mode.name)).fovDegrees, mode.fovDegrees);
-    EXPECT_EQ(view(std::string(mode.name)).perceptionRadius, mode.perceptionRadius);
+  const std::string lab = "[boids]\nbody_length = 0.75\n";
+  EXPECT_EQ(view("wide", lab).fovDegrees, 270.0f);
+  EXPECT_EQ(view("wide", lab).perceptionRadius, 150.0f);
+  EXPECT_EQ(view("limited", lab).fovDegrees, 180.0f);
+  EXPECT_EQ(view("limited", lab).perceptionRadius, 22.5f);
+  EXPECT_EQ(view("narrow", lab).fovDegrees, 90.0f);
+  EXPECT_EQ(view("narrow", lab).perceptionRadius, 37.5f);
+  for (const char* name : {"wide", "limited", "narrow"}) {
+    EXPECT_EQ(view(name, lab).separationRadius, 3.75f) << name;
+    EXPECT_EQ(view(name, lab).leaderRadius, 37.5f) << name;
   }
+  EXPECT_EQ(view("wide", "").perceptionRadius, 20.0f);
+  EXPECT_EQ(view("limited", "").perceptionRadius, 3.0f);
+  EXPECT_EQ(view("narrow", "").perceptionRadius, 5.0f);
+  EXPECT_EQ(view("narrow", "").separationRadius, 0.5f);
+  for (const ViewMode& mode : viewModes()) {
+    EXPECT_EQ(view(std::string(mode.name), lab).fovDegrees, mode.fovDegrees);
+    EXPECT_EQ(view(std::string(mode.name), lab).perceptionRadius, mode.radiusLengths * 0.75f);
+  }
+}
+
+TEST(SceneViewModes, TheLeaderRadiusIsTheNarrowViewsUnlessSet) {
+  const ModelParams byDefault = parseScene("", kSource).model;
+  EXPECT_EQ(byDefault.bodyLength, 0.1f);
+  EXPECT_EQ(byDefault.leaderRadius, 5.0f);
+  EXPECT_EQ(byDefault.perceptionRadius, 5.0f);
+  EXPECT_EQ(byDefault.separationRadius, 2.0f) << "no view mode: the table's defaults";
+  EXPECT_EQ(parseScene("[boids]\nbody_length = 0.2\n", kSource).model.leaderRadius, 10.0f);
+  const ModelParams set =
+      parseScene("[boids]\nbody_length = 0.2\n[perception]\nleader_radius = 7\n", kSource).model;
+  EXPECT_EQ(set.leaderRadius, 7.0f);
+  EXPECT_EQ(set.searchRadius(), 7.0f);
+  // A wrapping world must be 2 x the search radius wide: here the leader radius sets it.
+  EXPECT_TRUE(rejects("[world]\nboundary = \"wrap\"\nmin = [-10, -10, -10]\nmax = [10, 10, 10]\n"
+                      "[perception]\nleader_radius = 12\n",
+                      2, "world.boundary", "2 * perception.leader_radius (24)"));
 }
 
 TEST(SceneViewModes, ExplicitKeysOverrideTheModeWhereverTheyAre) {
   const ModelParams fov = parseScene("[perception]\nview = \"narrow\"\nfov_degrees = 120\n", kSource).model;
   EXPECT_EQ(fov.fovDegrees, 120.0f);
-  EXPECT_EQ(fov.perceptionRadius, 3.0f);
-  const ModelParams radius = parseScene("[perception]\nradius = 4.5\nview = \"limited\"\n", kSource).model;
+  EXPECT_EQ(fov.perceptionRadius, 5.0f);
+  const ModelParams radius =
+      parseScene("[perception]\nradius = 4.5\nseparation_radius = 1\nview = \"limited\"\n", kSource).model;
   EXPECT_EQ(radius.fovDegrees, 180.0f);
   EXPECT_EQ(radius.perceptionRadius, 4.5f);
+  EXPECT_EQ(radius.separationRadius, 1.0f);
 }
 
 TEST(SceneViewModes, UnknownModeIsRejectedAtItsKey) {
@@ -666,8 +715,8 @@ TEST(SceneViewModes, UnknownModeIsRejectedAtItsKey) {
 }
 
 TEST(SceneViewModes, TheModesRadiusIsValidatedLikeAnExplicitOne) {
-  // narrow's radius 3 is below an explicit separation radius of 3.5.
-  EXPECT_TRUE(rejects("[perception]\nview = \"narrow\"\nseparation_radius = 3.5\n", 3,
+  // limited's radius 3 is below an explicit separation radius of 3.5.
+  EXPECT_TRUE(rejects("[perception]\nview = \"limited\"\nseparation_radius = 3.5\n", 3,
                       "perception.separation_radius", "must be at most perception.radius (3)"));
 }
 
@@ -766,7 +815,7 @@ TEST(SceneGroups, RolesTargetsThrustAndFlockingReachTheirFields) {
   const Scene scene = parseScene(
       "[world]\ndims = 2\n[boids]\ngroups = 3\n"
       "[[groups]]\ngroup = 1\nrole = \"intercept\"\nthrust = 1.5\nflocking = false\nweight = 4\n"
-      "target = [10, 5, -20]\n"
+      "target = [10, 5, -20]\nmax_intercept_seconds = 7.5\n"
       "[[groups]]\ngroup = 2\nrole = \"chase\"\ntarget_agent = \"player\"\n",
       kSource);
   ASSERT_EQ(scene.groupSpecs.size(), 2u);
@@ -776,6 +825,7 @@ TEST(SceneGroups, RolesTargetsThrustAndFlockingReachTheirFields) {
   EXPECT_EQ(intercept.steering.thrust, 1.5f);
   EXPECT_FALSE(intercept.steering.flocking);
   EXPECT_EQ(intercept.steering.weight, 4.0f);
+  EXPECT_EQ(intercept.steering.maxInterceptSeconds, 7.5f);
   EXPECT_EQ(intercept.steering.target, glm::vec3(10, 0, -20)) << "y = 0 in 2D";
   EXPECT_EQ(intercept.targetAgent, "");
   const GroupSpec& chase = scene.groupSpecs[1];
@@ -799,6 +849,8 @@ TEST(SceneGroups, BadEntriesNameFileLineAndKey) {
                       "groups[0].thrust", "(0, 10]"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\nweight = -1\n", 7,
                       "groups[0].weight", "[0, 1000]"));
+  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"intercept\"\ntarget = [0, 0, 0]\nmax_intercept_seconds = -1\n", 7,
+                      "groups[0].max_intercept_seconds", "[0, 3600]"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\n", 5, "groups[0].role", "needs exactly one"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\ntarget_agent = \"p\"\n", 7,
                       "groups[0].target_agent", "needs exactly one"));

@@ -9,12 +9,20 @@
 #include <cstddef>
 #include <initializer_list>
 #include <limits>
+#include <optional>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
 #include <glm/vec3.hpp>
 
 #include "ai/agents.hpp"
+#include "ai/director.hpp"
+#include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
 
@@ -68,6 +76,77 @@ TEST(LabScene, TwoThousandStepsStayFiniteAndAUnitReachesThePlayer) {
   EXPECT_GE(reachedAt, 0) << "closest approach " << nearest;
   EXPECT_TRUE(leaders[0]) << "no emergent leader among the chasers";
   EXPECT_TRUE(leaders[1]) << "no emergent leader among the interceptors";
+}
+
+// The book's leader rule (no unit of any group within 50 body lengths in the front cone) gives a few
+// leaders at the heads of the flocks, not today's "every isolated boid": sampled every 100 steps over
+// 3,000, past the first 500 (the spawn's scatter), no group of 120 has more than 8 leaders, 4 on
+// average (the same-group rule within R had 8-20% of the boids, 170 of 240 at step 100), and both
+// groups have some.
+TEST(LabScene, TheBooksLeaderRuleLeavesAFewLeadersPerGroup) {
+  World world(lab(), makeBackend("cpu"));
+  EXPECT_EQ(world.scene().model.leaderRadius, 37.5f);  // 50 body lengths of 0.75
+  EXPECT_EQ(world.scene().model.perceptionRadius, 22.5f);
+  std::uint32_t total[2] = {0, 0};
+  std::string counts;
+  for (int step = 1; step <= 3000; ++step) {
+    world.tick();
+    if (step % 100 != 0) continue;
+    const sim::FlockState state = world.backend().state();
+    std::uint32_t leaders[2] = {0, 0};
+    for (std::size_t i = 0; i < state.size(); ++i) leaders[state.group[i]] += state.leader[i];
+    counts += fmt::format(" {}:{}/{}", step, leaders[0], leaders[1]);
+    if (step <= 500) continue;
+    EXPECT_LE(leaders[0], 8u) << "step " << step;
+    EXPECT_LE(leaders[1], 8u) << "step " << step;
+    total[0] += leaders[0];
+    total[1] += leaders[1];
+  }
+  std::printf("leaders per group (chasers/interceptors) every 100 steps:%s\n", counts.c_str());
+  EXPECT_GT(total[0], 0u);
+  EXPECT_GT(total[1], 0u);
+  EXPECT_LE(total[0], 4u * 25u) << "25 samples";
+  EXPECT_LE(total[1], 4u * 25u) << "25 samples";
+}
+
+// The player's scripted course, run by the director alone over more than one whole loop (about 360
+// units at up to 7 units/s: 52 s), keeps off every rock: its distance to each centre stays above the
+// rock's radius plus the player's size, one body length (the book's craft is L long).
+TEST(LabScene, ThePlayersCourseIsClearOfEveryRock) {
+  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml");
+  std::optional<ai::AgentDirector> director = ai::AgentDirector::fromScene(scene);
+  ASSERT_TRUE(director.has_value());
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+  const float playerSize = scene.model.bodyLength;
+  std::vector<float> closest(scene.obstacles.size(), std::numeric_limits<float>::infinity());
+  std::size_t corners = 0;
+  std::optional<glm::vec3> lastGoal;
+  for (int step = 0; step < 4200; ++step) {
+    director->update(double(scene.model.dt), {}, {}, inputs);
+    const glm::vec3 p = director->position(0);
+    for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+      closest[k] = std::min(closest[k], wrappedDistance(scene.model, p, scene.obstacles[k].center));
+    const std::optional<glm::vec3> goal = director->goal(0);
+    if (goal && goal != lastGoal) ++corners;
+    lastGoal = goal;
+  }
+  EXPECT_GE(corners, 6u) << "the whole loop of 5 waypoints, and back to the first";
+  for (std::size_t k = 0; k < scene.obstacles.size(); ++k)
+    EXPECT_GT(closest[k], scene.obstacles[k].radius + playerSize) << "obstacle " << k;
+}
+
+// The lab's guard watches the east leg of the course: it is in "watch" at first and switches to
+// "alarm" when the scripted player comes into its sight.
+TEST(LabScene, TheGuardSwitchesStateWhenItSeesThePlayer) {
+  World world(lab(), makeBackend("cpu"));
+  ASSERT_EQ(world.director()->name(1), "guard");
+  EXPECT_EQ(world.director()->stateName(1), "watch");
+  int alarmedAt = -1;
+  for (int step = 0; step < 1500 && alarmedAt < 0; ++step) {
+    world.tick();
+    if (world.director()->stateName(1) == "alarm") alarmedAt = step;
+  }
+  EXPECT_GE(alarmedAt, 0) << "the guard never saw the player";
 }
 
 TEST(LabScene, TwoRunsAreEqual) {

@@ -1,0 +1,61 @@
+#pragma once
+// The input discipline of every file Murmur reads (a scene, a state CSV, a MovingAI map or scenario
+// file): only a regular file is read (a FIFO would block forever, a device such as /dev/zero never
+// ends, a directory is no file: each is InputError naming its kind), its size is checked against the
+// reader's documented limit before a byte is read, lines are read with a length bound, and running
+// out of memory is reported as such (std::bad_alloc, exit code 3), never as a parse error.
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <streambuf>
+#include <string>
+#include <string_view>
+
+namespace murmur::sim {
+
+// Documented limits (docs/model.md, Limits; README, Input files).
+inline constexpr std::uint64_t kMaxStateCsvBytes = std::uint64_t(16) << 30;  // 1e8 boids of up to ~128 bytes
+inline constexpr std::size_t kMaxStateCsvLineBytes = 1024;
+inline constexpr std::uint64_t kMaxMapBytes = std::uint64_t(272) << 20;  // 16384 rows of 16384 cells, CRLF
+inline constexpr std::uint64_t kMaxScenarioBytes = std::uint64_t(256) << 20;
+inline constexpr std::size_t kMaxMapLineBytes = 16384 + 2;
+
+class InputFile {
+ public:
+  // Opens path (without blocking on a FIFO) and checks it: a regular file of at most maxBytes.
+  // InputError naming path otherwise; `what` names the file in messages ("scene file").
+  InputFile(const std::string& path, std::uint64_t maxBytes, std::string_view what);
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile();
+
+  std::istream& stream() { return *stream_; }
+  std::uint64_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::uint64_t size_ = 0;
+  std::unique_ptr<std::streambuf> buffer_;
+  std::unique_ptr<std::istream> stream_;
+};
+
+// std::getline with a bound: false at the end of the input; InputError naming source and lineNumber
+// (the line being read) when the line is longer than maxBytes. A trailing '\r' is dropped.
+bool readBoundedLine(std::istream& in, std::string& line, std::size_t maxBytes, const std::string& source,
+                     std::size_t lineNumber);
+
+[[noreturn]] void reportOutOfMemory(const std::string& path);
+
+// Runs read(), turning std::bad_alloc into one line naming the file (exit code 3).
+template <typename Read>
+auto withMemoryReport(const std::string& path, Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+    reportOutOfMemory(path);
+  }
+}
+
+}  // namespace murmur::sim

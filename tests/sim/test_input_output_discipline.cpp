@@ -1,0 +1,88 @@
+// Issue 21 at the library level: messages escape C1 controls and invalid UTF-8, input files are
+// regular and bounded, outputs are written through a checked temporary.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sim/error.hpp"
+#include "sim/input_file.hpp"
+#include "sim/output_path.hpp"
+
+namespace murmur::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("murmur_sim_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(MessageEscaping, C1ControlsAndInvalidUtf8AreEscapedAndUtf8Kept) {
+  // U+009B (CSI) is C2 9B in UTF-8; FF and a lone C3 are not UTF-8; an overlong C0 80 neither.
+  const InputError error("f\xc2\x9b" "1J", 0, "k", "v\xff \xc3 \xc0\x80 \xc3\xa9 \xe2\x82\xac");
+  EXPECT_EQ(std::string(error.what()), "f\\u009b1J: k: v\\xff \\xc3 \\xc0\\x80 \xc3\xa9 \xe2\x82\xac");
+}
+
+TEST(InputFile, OnlyRegularFilesOfBoundedSizeAreOpened) {
+  const fs::path dir = scratch("input_kinds");
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto refusal = [](const std::string& path, std::uint64_t limit) {
+    try {
+      InputFile file(path, limit, "test file");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal(fifo, 100).find("a FIFO"), std::string::npos);  // returns at once, no writer needed
+  EXPECT_NE(refusal("/dev/zero", 100).find("a character device"), std::string::npos);
+  EXPECT_NE(refusal(dir.string(), 100).find("a directory"), std::string::npos);
+  std::ofstream(dir / "ten") << "0123456789";
+  EXPECT_NE(refusal((dir / "ten").string(), 9).find("10 bytes, more than the limit of 9"), std::string::npos);
+  InputFile file((dir / "ten").string(), 10, "test file");
+  std::string line;
+  EXPECT_TRUE(readBoundedLine(file.stream(), line, 10, file.path(), 1));
+  EXPECT_EQ(line, "0123456789");
+  EXPECT_FALSE(readBoundedLine(file.stream(), line, 10, file.path(), 2));
+}
+
+TEST(InputFile, LongLinesAreRefusedAsTheyAreRead) {
+  std::istringstream in("abc\r\n" + std::string(11, 'x') + "\n");
+  std::string line;
+  ASSERT_TRUE(readBoundedLine(in, line, 10, "in", 1));
+  EXPECT_EQ(line, "abc");
+  EXPECT_THROW(readBoundedLine(in, line, 10, "in", 2), InputError);
+}
+
+TEST(TemporaryOutput, NothingIsRenamedUnlessCommitted) {
+  const fs::path dir = scratch("temporary_output");
+  const std::string target = (dir / "out.txt").string();
+  std::ofstream(target) << "old";
+  {
+    TemporaryOutput output(target, "--out");
+    output.write("new", 3);
+    EXPECT_TRUE(fs::exists(output.temporaryPath()));
+  }  // an error path: destroyed uncommitted
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  std::ifstream old(target);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "old");
+  TemporaryOutput output(target, "--out");
+  output.write("new", 3);
+  output.commit();
+  std::ifstream now(target);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(now), {}), "new");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+}  // namespace
+}  // namespace murmur::sim
