@@ -36,15 +36,21 @@ inline std::filesystem::path scratchDir(const std::string& name) {
   return dir;
 }
 
-// args are appended to the murmur path verbatim (quote them as a shell would need).
-inline CliResult runMurmur(const std::string& args) {
+// Runs murmur in the working directory dir; args are appended to the murmur path verbatim (quote them
+// as a shell would need).
+inline CliResult runMurmurIn(const std::filesystem::path& dir, const std::string& args) {
   const auto errFile = std::filesystem::temp_directory_path() / ("murmur_cli_err_" + std::to_string(::getpid()));
-  const std::string command = std::string("cd '") + MURMUR_SOURCE_DIR + "' && '" + MURMUR_EXE + "' " + args +
+  const std::string command = "cd '" + dir.string() + "' && '" + MURMUR_EXE + "' " + args +
                               " 2>'" + errFile.string() + "'";
   const CommandOutput run = runCommand(command);
   CliResult result{run.exitCode, run.out, readFile(errFile)};
   std::filesystem::remove(errFile);
   return result;
+}
+
+// Runs murmur in the source directory (scenes/... as users type them from a clone).
+inline CliResult runMurmur(const std::string& args) {
+  return runMurmurIn(MURMUR_SOURCE_DIR, args);
 }
 
 // Sets (or, with nullopt, unsets) an environment variable for the scope: the command inherits it.
