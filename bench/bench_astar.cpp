@@ -1,8 +1,9 @@
-// A* queries per second on the MovingAI benchmark maps (every scenario of each file, 8-connected,
-// diagonal sqrt(2), no corner cutting), against a textbook A* with the same rules: std::priority_queue
-// with lazy deletion and std::unordered_map for costs and parents. Items per second = queries.
-// The data is third-party and read from MURMUR_DATA_DIR; a missing file makes the benchmark report
-// an error instead of a number.
+// A* queries per second on grid maps (every scenario of each file, 8-connected, diagonal sqrt(2), no
+// corner cutting), against a textbook A* with the same rules: std::priority_queue with lazy deletion
+// and std::unordered_map for costs and parents. Items per second = queries.
+// The rows: the project's own maps (data/maps, made by scripts/make_maps.py; share/murmur/data in a
+// build or bundle), always; MovingAI's benchmark maps when a data directory holds them (movingai/ in
+// $MURMUR_DATA_DIR: third-party, README "Maps").
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <numbers>
 #include <queue>
 #include <string>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -21,6 +23,7 @@
 
 #include "ai/movingai.hpp"
 #include "ai/nav.hpp"
+#include "bench_common.hpp"
 #include "sim/error.hpp"
 #include "sim/install_dirs.hpp"
 
@@ -35,16 +38,23 @@ struct ScenarioSet {
   std::string error;  // non-empty when the files could not be loaded
 };
 
-// Loads a scenario file of the data set and the map its rows name, once per process.
-const ScenarioSet& scenarioSet(const std::string& scenarioFile) {
-  static std::map<std::string, ScenarioSet> cache;
-  auto [slot, added] = cache.try_emplace(scenarioFile);
+// The scenario file (a path relative to a data directory) in the first data directory that holds it:
+// $MURMUR_DATA_DIR, then share/murmur/data found from the program's own path; no path is compiled in.
+// Empty when none does.
+std::filesystem::path findInDataDirectories(const std::filesystem::path& relative) {
+  for (const std::filesystem::path& dir : murmur::sim::dataDirectories()) {
+    std::error_code error;
+    if (std::filesystem::is_regular_file(dir / relative, error)) return dir / relative;
+  }
+  return {};
+}
+
+// Loads a scenario file and the map its rows name, once per process.
+const ScenarioSet& scenarioSet(const std::filesystem::path& file) {
+  static std::map<std::filesystem::path, ScenarioSet> cache;
+  auto [slot, added] = cache.try_emplace(file);
   ScenarioSet& set = slot->second;
   if (!added) return set;
-  // The first of the data directories: $MURMUR_DATA_DIR, else share/murmur/data found from the
-  // program's own path; no path is compiled in.
-  const std::filesystem::path data = murmur::sim::dataDirectories().front();
-  const std::filesystem::path file = data / "movingai" / scenarioFile;
   try {
     set.scenarios = murmur::ai::loadMovingAiScenarios(file);
     if (set.scenarios.empty()) throw murmur::InputError(file.string(), 0, "", "no scenarios");
@@ -118,7 +128,7 @@ bool matches(double length, const murmur::ai::Scenario& scenario) {
   return std::abs(length - scenario.optimalLength) <= 1e-3;
 }
 
-void BM_AStar(benchmark::State& state, const std::string& scenarioFile) {
+void BM_AStar(benchmark::State& state, const std::filesystem::path& scenarioFile) {
   const ScenarioSet& set = scenarioSet(scenarioFile);
   if (!set.error.empty()) {
     state.SkipWithError(set.error.c_str());
@@ -143,7 +153,7 @@ void BM_AStar(benchmark::State& state, const std::string& scenarioFile) {
       double(expansions) / double(state.iterations() * set.scenarios.size()), benchmark::Counter::kDefaults);
 }
 
-void BM_AStarTextbook(benchmark::State& state, const std::string& scenarioFile) {
+void BM_AStarTextbook(benchmark::State& state, const std::filesystem::path& scenarioFile) {
   const ScenarioSet& set = scenarioSet(scenarioFile);
   if (!set.error.empty()) {
     state.SkipWithError(set.error.c_str());
@@ -163,25 +173,32 @@ void BM_AStarTextbook(benchmark::State& state, const std::string& scenarioFile) 
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * set.scenarios.size()));
 }
 
-BENCHMARK_CAPTURE(BM_AStar, arena, std::string("arena.map.scen"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStarTextbook, arena, std::string("arena.map.scen"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStar, maze_32_32_2, std::string("maze-32-32-2-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStarTextbook, maze_32_32_2, std::string("maze-32-32-2-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStar, room_32_32_4, std::string("room-32-32-4-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStarTextbook, room_32_32_4, std::string("room-32-32-4-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStar, random_64_64_10, std::string("random-64-64-10-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStarTextbook, random_64_64_10, std::string("random-64-64-10-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStar, den312d, std::string("den312d-random-1.scen"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStarTextbook, den312d, std::string("den312d-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStar, lak303d, std::string("lak303d-random-1.scen"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AStarTextbook, lak303d, std::string("lak303d-random-1.scen"))
-    ->Unit(benchmark::kMillisecond);
-
 }  // namespace
+
+namespace murmur::bench {
+
+void registerAStarBenchmarks() {
+  // Row name, scenario file relative to a data directory. The project's maps first: they are always
+  // there. A MovingAI row is registered only when its file is found, so a run never has rows that
+  // cannot run for want of third-party data.
+  const std::pair<const char*, const char*> rows[] = {
+      {"rooms_65_81", "maps/rooms-65-81.map.scen"},
+      {"maze_64_64_2", "maps/maze-64-64-2.map.scen"},
+      {"arena", "movingai/arena.map.scen"},
+      {"maze_32_32_2", "movingai/maze-32-32-2-random-1.scen"},
+      {"room_32_32_4", "movingai/room-32-32-4-random-1.scen"},
+      {"random_64_64_10", "movingai/random-64-64-10-random-1.scen"},
+      {"den312d", "movingai/den312d-random-1.scen"},
+      {"lak303d", "movingai/lak303d-random-1.scen"},
+  };
+  for (const auto& [name, relative] : rows) {
+    const std::filesystem::path file = findInDataDirectories(relative);
+    if (file.empty()) continue;
+    benchmark::RegisterBenchmark((std::string("BM_AStar/") + name).c_str(), BM_AStar, file)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("BM_AStarTextbook/") + name).c_str(), BM_AStarTextbook, file)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace murmur::bench

@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
   murmur::bench::registerGpuBenchmarks();
   murmur::bench::registerPerceptionBenchmarks();
   murmur::bench::registerRenderBenchmarks();
+  murmur::bench::registerAStarBenchmarks();
   addMachineContext(options);
   const bool list = listOnly(argc, argv);
   benchmark::Initialize(&argc, argv);

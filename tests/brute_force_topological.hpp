@@ -41,10 +41,12 @@ inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params,
       if (j == i) continue;
       const glm::vec3 d = sim::offset(ctx, self.position, state.position[j]);
       const float d2 = glm::dot(d, d);
-      if (!(d2 < ctx.radius2)) continue;
       const float dist = std::sqrt(d2);
       const bool coincident = dist < sim::kEps, sameGroup = state.group[j] == self.group;
-      if (sameGroup && (coincident || glm::dot(self.heading, d) >= dist * sim::kCos45)) sums.frontOccupied = true;
+      // The leader test (docs/model.md, step 8): any group, within the leader radius.
+      if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || glm::dot(self.heading, d) >= dist * sim::kCos45))
+        sums.frontOccupied = true;
+      if (!(d2 < ctx.radius2)) continue;
       if (ctx.limitedFov && !coincident && glm::dot(self.heading, d) < dist * ctx.cosHalfFov) continue;
       if (d2 < ctx.separationRadius2)
         sums.separation += (coincident ? glm::vec3(i < j ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist) /

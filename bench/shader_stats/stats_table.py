@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Formats murmur_radv_stats output (one TSV file per target) as a Markdown table per target, and
-with --check fails (exit 1) on any spill or scratch, or when flock/Step exceeds its budget.
+with --check fails (exit 1) on any spill or scratch (but in SCRATCH_ALLOWED, with its reason), or when
+flock/Step exceeds its budget.
 
   stats_table.py [--check] TARGET=FILE...
 
@@ -12,15 +13,22 @@ wave size / 32 and caps it at 16.
 """
 import sys
 
-# flock/Step's budget per target: at most these VGPRs, instructions and inverse throughput, the
-# figures since the force loop reads its constants once, the heading only within R and compares
-# groups as floats (main at 9198031: 64 / 1,947 / 51,586 and 72 / 2,000 / 39,815). Issue 18's
+# flock/Step's budget per target: at most these VGPRs, instructions and inverse throughput. Issue
+# 18's first part (constants read once, the heading only within R, groups compared as floats) took
+# main at 9198031 from 64 / 1,947 / 51,586 and 72 / 2,000 / 39,815 to 64 / 1,925 / 47,050 and
+# 72 / 1,978 / 36,404; the book's leader radius (issue 19: a second radius in the candidate test)
+# and the roost term (issue 17) then added 60 and 63 instructions: 1,985 and 2,041. Issue 18's
 # target, 30% below main's and 48 VGPRs on navi21 wave64, is not reached yet.
 STEP_BUDGET = {
-    "navi21-wave64": {"VGPRs": 64, "Instructions": 1925, "Inverse Throughput": 47050},
-    "gfx1100-wave32": {"VGPRs": 72, "Instructions": 1978, "Inverse Throughput": 36404},
+    "navi21-wave64": {"VGPRs": 64, "Instructions": 1985, "Inverse Throughput": 47050},
+    "gfx1100-wave32": {"VGPRs": 72, "Instructions": 2041, "Inverse Throughput": 36404},
 }
 STEP = "flock/Step.comp"
+# Programs allowed scratch memory, with the reason. The topological force pass keeps each thread's
+# K nearest candidates in private arrays indexed at run time, which AMD's compiler places in
+# scratch; moving them to shared memory is open work (issue 17). Only scenes with
+# `[perception] neighbours` run it; the metric pass (STEP) must stay free of spills and scratch.
+SCRATCH_ALLOWED = {"flock/StepTopological.comp"}
 # The wave slots of one SIMD on RDNA2 (navi21) and RDNA3 (gfx1100).
 MAX_WAVES_PER_SIMD = 16
 
@@ -67,7 +75,7 @@ def main(argv):
         for shader, stage, stats in rows:
             values = [str(get(stats)) for _, get in COLUMNS]
             print(f"| {shader} | {stage.removesuffix(' Shader').lower()} | {stats['subgroup']} | " + " | ".join(values) + " |")
-            if stats["Spilled SGPRs"] or stats["Spilled VGPRs"] or stats["Scratch size"]:
+            if (stats["Spilled SGPRs"] or stats["Spilled VGPRs"] or stats["Scratch size"]) and shader not in SCRATCH_ALLOWED:
                 failures.append(f"{target}: {shader} spills or uses scratch")
             budget = STEP_BUDGET.get(target, {}) if shader == STEP else {}
             for name, limit in budget.items():

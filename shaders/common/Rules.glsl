@@ -4,7 +4,11 @@
 // x / |x| rather than normalize() or inversesqrt(), dot products are summed left to right like
 // glm's, and results are `precise` (no fused multiply-add, no reassociation).
 // Needs common/Params.glsl and MAX_TOPOLOGICAL_NEIGHBOURS (sim::kMaxTopologicalNeighbours); the
-// including shader defines readId(slot).
+// including shader defines readId(slot) and readHeading(slot), and TOPOLOGICAL 1 where the step
+// has topological neighbours (the K-nearest lists below exist only there; 0 or undefined: none).
+#ifndef TOPOLOGICAL
+#define TOPOLOGICAL 0
+#endif
 
 #include "common/Vector.glsl"
 
@@ -21,6 +25,7 @@ struct NeighbourSums {
 
 NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false, 0u); }
 
+#if TOPOLOGICAL
 // Topological neighbours (sim::NeighbourSums::nearest): this thread's K nearest same-group
 // candidates so far, nearest first, as private arrays beside the sums (one boid per thread). The
 // slot stands for the id, read only to break a tie in distance.
@@ -28,6 +33,7 @@ float nearestDistance2[MAX_TOPOLOGICAL_NEIGHBOURS];
 uint nearestSlot[MAX_TOPOLOGICAL_NEIGHBOURS];
 vec3 nearestOffset[MAX_TOPOLOGICAL_NEIGHBOURS];
 vec3 nearestHeading[MAX_TOPOLOGICAL_NEIGHBOURS];
+#endif
 
 struct BoidView {
   vec3 position;
@@ -43,6 +49,7 @@ struct BoidView {
 uint readId(uint slot);
 vec3 readHeading(uint slot);
 
+#if TOPOLOGICAL
 // sim::nearer: ranked by squared distance, ties by id.
 bool nearer(float d2a, uint slota, float d2b, uint slotb) {
   return d2a < d2b || (d2a == d2b && readId(slota) < readId(slotb));
@@ -66,9 +73,11 @@ void offerNearest(float d2, uint slot, vec3 d, vec3 fj, inout NeighbourSums sums
   nearestHeading[at] = fj;
   if (sums.nearestCount < k) ++sums.nearestCount;
 }
+#endif
 
 // sim::finishNeighbours: topological neighbours summed nearest first.
 void finishNeighbours(inout NeighbourSums sums) {
+#if TOPOLOGICAL
   if (P.topologicalNeighbours == 0u) return;
   for (uint r = 0u; r < sums.nearestCount; ++r) {
     precise vec3 headingSum = sums.headingSum + nearestHeading[r];
@@ -77,6 +86,7 @@ void finishNeighbours(inout NeighbourSums sums) {
     sums.offsetSum = offsetSum;
   }
   sums.sameGroupCount = sums.nearestCount;
+#endif
 }
 
 // The step constants the neighbour loop reads, loaded once per boid: from the uniform block, a
@@ -117,9 +127,13 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
   }
+#if TOPOLOGICAL
   if (sameGroup && P.topologicalNeighbours != 0u) {
     offerNearest(d2, slotj, d, readHeading(slotj), sums);
-  } else if (sameGroup) {
+    return;
+  }
+#endif
+  if (sameGroup) {
     precise vec3 headingSum = sums.headingSum + readHeading(slotj);
     precise vec3 offsetSum = sums.offsetSum + d;
     sums.headingSum = headingSum;

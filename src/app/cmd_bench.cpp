@@ -244,7 +244,7 @@ class BenchCommand final : public Command {
 
     const fs::path reportDir = dir / (json.stem().string() + "-report");
     const std::string reportNote = writeReport(json, reportDir);
-    printSummary(result, json, reportDir, reportNote);
+    printSummary(result, json, reportDir, reportNote, !filter_.empty());
     return 0;
   }
 
@@ -352,24 +352,30 @@ class BenchCommand final : public Command {
                : "charts skipped: no matplotlib for " + *python + " (apt install python3-matplotlib)";
   }
 
+  // filtered: a --filter was given, so a missing row was left out on purpose.
   static void printSummary(const Json& result, const fs::path& json, const fs::path& reportDir,
-                           const std::string& reportNote) {
+                           const std::string& reportNote, bool filtered) {
     const Json& context = result["context"];
+    const std::string missing = filtered ? "filtered out" : "not run";
     auto row = [&](const std::string& name) { return median(result, name); };
-    fmt::print("device   {} ({}, {})\n", context.value("gl_renderer", "no GL device"),
-               context.value("gl_vendor", "?"), context.value("gl_driver", "?"));
-    if (context.value("gl_software", "false") == "true")
-      fmt::print("         a software renderer: these GPU figures are a CPU's{}\n",
-                 hardwareDevicePresent() ? ", though this machine has a hardware device (is its EGL missing? "
-                                           "murmur devices)"
-                                         : "");
+    if (context.contains("gl_renderer")) {
+      fmt::print("device   {} ({}, {})\n", context.value("gl_renderer", ""), context.value("gl_vendor", "?"),
+                 context.value("gl_driver", "?"));
+      if (context.value("gl_software", "false") == "true")
+        fmt::print("         a software renderer: these GPU figures are a CPU's{}\n",
+                   hardwareDevicePresent() ? ", though this machine has a hardware device (is its EGL missing? "
+                                             "murmur devices)"
+                                           : "");
+    } else {
+      fmt::print("device   none: no GL case {}\n", filtered ? "passed the filter" : "ran");
+    }
     fmt::print("cpu      {} ({} threads)\n", context.value("cpu_model", "?"),
                context.value("omp_threads", "?"));
     const Json* million = row("density/gpu/n:1000000/manual_time");
     fmt::print("gpu, 1M boids (density)     {}\n",
                million != nullptr ? fmt::format("{:.3g} boid updates/s ({:.3f} ms a step)",
                                                 number(*million, "items_per_second"), msOf(*million))
-                                  : std::string("not run"));
+                                  : missing);
     // GPU against the threaded CPU grid at the largest N both ran.
     std::optional<std::pair<std::uint64_t, double>> ratio;
     const std::string threads = context.value("omp_threads", "1");
@@ -385,11 +391,11 @@ class BenchCommand final : public Command {
     }
     fmt::print("gpu over cpu (density)      {}\n",
                ratio ? fmt::format("{:.1f}x at {} boids ({} threads)", ratio->second, ratio->first, threads)
-                     : std::string("not run"));
+                     : missing);
     const Json* frame = row("BM_Render/step+draw/gpu/n:1000000/real_time");
     fmt::print("1M boids simulated + drawn  {}\n",
                frame != nullptr ? fmt::format("{:.1f} fps at 1920x1080", 1e3 / msOf(*frame))
-                                : std::string("not run"));
+                                : missing);
     double ours = 0.0, textbook = 0.0;
     for (const Json& r : rowsOf(result)) {
       if (r.value("aggregate_name", "") != "median") continue;
@@ -397,9 +403,10 @@ class BenchCommand final : public Command {
       if (name.rfind("BM_AStar/", 0) == 0) ours += msOf(r);
       if (name.rfind("BM_AStarTextbook/", 0) == 0) textbook += msOf(r);
     }
-    fmt::print("A* (textbook over Murmur's) {}\n",
-               ours > 0 && textbook > 0 ? fmt::format("{:.2f}x", textbook / ours)
-                                        : std::string("not run (MovingAI maps: MURMUR_DATA_DIR)"));
+    fmt::print("A*                          {}\n",
+               ours > 0 && textbook > 0
+                   ? fmt::format("Murmur's A* is {:.1f}x faster than the textbook one", textbook / ours)
+                   : missing);
     const std::set<std::string> noisy = noisyCases(result);
     if (!noisy.empty())
       fmt::print("noisy    {} cases stay over {:.0f}% CV (flagged in the report)\n", noisy.size(),

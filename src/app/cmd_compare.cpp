@@ -1,10 +1,15 @@
 // murmur compare: one step of two backends (default gpu against the cpu reference) from the same
-// state, errors and their explanation, then the free-running flocks' metrics side by side.
+// state, errors and their explanation, then the free-running flocks' metrics side by side, how far
+// each boid drifted between the two, and how fast each side stepped (ms a step, boid updates a
+// second, the speed-up of the candidate over the reference).
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <string>
 #include <vector>
+
+#include <glm/geometric.hpp>
 
 #include <fmt/format.h>
 
@@ -21,12 +26,57 @@
 namespace murmur::app {
 namespace {
 
-OrderedJson backendJson(const world::FlockBackend& backend, double seconds, const sim::FlockMetrics& metrics,
+// How fast one side ran the free steps.
+struct Speed {
+  double seconds = 0.0;
+  double msPerStep = 0.0;
+  double boidUpdatesPerSecond = 0.0;
+};
+
+Speed speedOf(double seconds, std::uint64_t steps, std::size_t boids) {
+  if (steps == 0 || seconds <= 0.0) return {seconds, 0.0, 0.0};
+  return {seconds, seconds * 1e3 / double(steps), double(steps) * double(boids) / seconds};
+}
+
+// Per-boid drift after the free run: the distance between boid i's two positions (straight line, no
+// wrap-around), its maximum, 99th percentile (nearest rank) and mean.
+struct Drift {
+  double max = 0.0;
+  double p99 = 0.0;
+  double mean = 0.0;
+};
+
+Drift driftBetween(const sim::FlockState& a, const sim::FlockState& b) {
+  std::vector<double> distances;
+  const std::size_t n = std::min(a.size(), b.size());
+  distances.reserve(n);
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    distances.push_back(double(glm::length(a.position[i] - b.position[i])));
+    sum += distances.back();
+  }
+  if (distances.empty()) return {};
+  std::sort(distances.begin(), distances.end());
+  const std::size_t rank = (99 * distances.size() + 99) / 100;  // ceil(0.99 n), 1-based
+  return {distances.back(), distances[rank - 1], sum / double(distances.size())};
+}
+
+// The side's GL device is a software renderer (llvmpipe, lavapipe, SwiftShader): its "GPU" figures
+// are the CPU's.
+bool softwareGl(const world::FlockBackend& backend) {
+  const gpu::ContextInfo* info = backend.glDevice();
+  return info != nullptr && world::isSoftwareRenderer(info->renderer);
+}
+
+OrderedJson backendJson(const world::FlockBackend& backend, const Speed& speed, const sim::FlockMetrics& metrics,
                         const std::vector<sim::GroupSummary>& groups) {
   return {{"backend", backend.name()},
           {"device", backend.device()},
           {"gl_device", glDeviceJson(backend)},
-          {"wall_seconds", jsonNumber(seconds)},
+          {"software_renderer", softwareGl(backend)},
+          {"wall_seconds", jsonNumber(speed.seconds)},
+          {"ms_per_step", jsonNumber(speed.msPerStep)},
+          {"boid_updates_per_second", jsonNumber(speed.boidUpdatesPerSecond)},
           {"metrics", metricsJson(metrics)},
           {"groups", groupsJson(groups)}};
 }
@@ -101,21 +151,37 @@ class CompareCommand final : public Command {
       }
       sim::FlockState state = backend.state();
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      return std::tuple{sim::measureFlock(params, state), backend.groupSummaries(), seconds};
+      return std::tuple{sim::measureFlock(params, state), backend.groupSummaries(),
+                        speedOf(seconds, freeSteps, state.size()), state};
     };
-    const auto [refMetrics, refGroups, refSeconds] = runOn(referenceWorld);
-    const auto [candMetrics, candGroups, candSeconds] = runOn(candidateWorld);
+    const auto [refMetrics, refGroups, refSpeed, refFinal] = runOn(referenceWorld);
+    const auto [candMetrics, candGroups, candSpeed, candFinal] = runOn(candidateWorld);
+    const Drift drift = driftBetween(refFinal, candFinal);
+    // Candidate over reference: > 1 when the candidate steps faster. 0 when no free step ran.
+    const double speedup = candSpeed.msPerStep > 0.0 ? refSpeed.msPerStep / candSpeed.msPerStep : 0.0;
+    const bool software = softwareGl(*reference) || softwareGl(*candidate);
     fmt::print(summary, "after {} steps:          {:>12} {:>12}\n", steps, reference->name(), candidate->name());
     auto row = [summary](const char* label, double a, double b) { fmt::print(summary, "  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b); };
     row("local polarization", refMetrics.localPolarization, candMetrics.localPolarization);
     row("mean speed", refMetrics.meanSpeed, candMetrics.meanSpeed);
     row("mean nearest distance", refMetrics.meanNearestDistance, candMetrics.meanNearestDistance);
     row("min pair distance", refMetrics.minPairDistance, candMetrics.minPairDistance);
-    row("wall seconds", refSeconds, candSeconds);
+    row("ms per step", refSpeed.msPerStep, candSpeed.msPerStep);
+    fmt::print(summary, "  {:<22} {:>12.4g} {:>12.4g}\n", "boid updates/s", refSpeed.boidUpdatesPerSecond,
+               candSpeed.boidUpdatesPerSecond);
     for (std::size_t g = 0; g < refGroups.size() && g < candGroups.size(); ++g)
       fmt::print(summary, "  group {} centroid       ({:.2f}, {:.2f}, {:.2f})  ({:.2f}, {:.2f}, {:.2f})\n", g,
                  refGroups[g].centroid.x, refGroups[g].centroid.y, refGroups[g].centroid.z,
                  candGroups[g].centroid.x, candGroups[g].centroid.y, candGroups[g].centroid.z);
+    fmt::print(summary, "per-boid drift between the two: max {:.4g}, p99 {:.4g}, mean {:.4g}\n", drift.max, drift.p99,
+               drift.mean);
+    if (freeSteps > 0)
+      fmt::print(summary, "speed-up {:.2f}x: {} ({:.3f} ms a step) against {} ({:.3f} ms a step) over {} steps\n",
+                 speedup, candidate->name(), candSpeed.msPerStep, reference->name(), refSpeed.msPerStep, freeSteps);
+    if (software)
+      fmt::print(summary, "note: the GL device is a software renderer ({}): its \"GPU\" runs on this machine's CPU "
+                 "cores, so the speed-up says nothing about a graphics card\n",
+                 softwareGl(*candidate) ? candidate->device() : reference->device());
 
     if (json_) {
       const std::size_t listed = std::min<std::size_t>(parity.unexplained.size(), 100);
@@ -128,14 +194,18 @@ class CompareCommand final : public Command {
           {"velocity_tolerance", jsonNumber(tolerance.velocity)},
           {"over_tolerance", parity.overTolerance},
           {"explained_by_edge", parity.explainedByEdge},
-          {"unexplained_ids", std::vector(parity.unexplained.begin(), parity.unexplained.begin() + std::ptrdiff_t(listed))},
-          {"passed", passed}};
+          {"unexplained_ids", std::vector(parity.unexplained.begin(), parity.unexplained.begin() + std::ptrdiff_t(listed))}};
       printJson({{"command", "compare"},
+                 {"passed", passed},
+                 {"speedup", jsonNumber(speedup)},
+                 {"software_renderer", software},
                  {"scene", scene.path},
                  {"boids", initial.size()},
                  {"steps", steps},
-                 {"reference", backendJson(*reference, refSeconds, refMetrics, refGroups)},
-                 {"candidate", backendJson(*candidate, candSeconds, candMetrics, candGroups)},
+                 {"free_steps", freeSteps},
+                 {"drift", {{"max", jsonNumber(drift.max)}, {"p99", jsonNumber(drift.p99)}, {"mean", jsonNumber(drift.mean)}}},
+                 {"reference", backendJson(*reference, refSpeed, refMetrics, refGroups)},
+                 {"candidate", backendJson(*candidate, candSpeed, candMetrics, candGroups)},
                  {"one_step", oneStep}});
     }
     return passed ? 0 : 1;

@@ -2,28 +2,18 @@
 // window can be opened, headless frames in ./murmur-frames instead, so that the demo always shows
 // something).
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/demo_modes.hpp"
-#include "sim/install_dirs.hpp"
 #include "app/window_context.hpp"
 #include "gpu/error.hpp"
 #include "sim/error.hpp"
 
 namespace murmur::app {
 namespace {
-
-// scenes/free.toml under the working directory, else the copy in share/murmur (the bundle's or the
-// build tree's).
-std::string defaultScene() {
-  const char* relative = "scenes/free.toml";
-  if (std::filesystem::exists(relative)) return relative;
-  return (sim::shareDir() / relative).string();
-}
 
 class DemoCommand final : public Command {
  public:
@@ -69,7 +59,8 @@ class DemoCommand final : public Command {
 
   int run() override {
     checkDeviceIndex(options_.device);
-    if (options_.scene.scene.empty()) options_.scene.scene = defaultScene();
+    // scenes/free.toml under the working directory, else the shipped one (findScene).
+    if (options_.scene.scene.empty()) options_.scene.scene = "scenes/free.toml";
     parseFrameSize(size_, options_);
     if (!options_.video.empty() && !headless_)
       throw InputError("", 0, "--video", "needs --headless (in a window, V or the record button records)");

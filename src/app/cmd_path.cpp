@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@
 #include "app/report.hpp"
 #include "sim/error.hpp"
 #include "sim/output_path.hpp"
+#include "sim/install_dirs.hpp"
 #include "sim/parse_number.hpp"
 
 namespace murmur::app {
@@ -66,6 +68,23 @@ OrderedJson pathJson(const std::vector<Cell>& path) {
   return json;
 }
 
+// A --map or --scen file: the path itself when it is a file; else, relative, in each data directory
+// ($MURMUR_DATA_DIR, then share/murmur/data beside murmur), directly or under maps/ (the project's)
+// or movingai/ (MovingAI's). InputError naming every place tried.
+std::string findDataFile(const std::string& given, const std::string& option) {
+  const fs::path path(given);
+  std::error_code error;
+  if (fs::is_regular_file(path, error) || path.is_absolute()) return given;
+  std::vector<fs::path> tried{path};
+  for (const fs::path& dir : sim::dataDirectories())
+    for (const fs::path& sub : {fs::path(), fs::path("maps"), fs::path("movingai")}) tried.push_back(dir / sub / path);
+  for (const fs::path& candidate : tried)
+    if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal().string();
+  std::string places;
+  for (const fs::path& candidate : tried) places += (places.empty() ? "" : ", ") + candidate.lexically_normal().string();
+  throw InputError(given, 0, option, fmt::format("no such file (tried {})", places));
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -73,10 +92,17 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 class PathCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("--map", map_, "MovingAI .map file (optional with --scen: the rows name their map)")->check(nonEmpty());
+    sub.add_option("--map", map_,
+                   "Map file in the MovingAI format, also looked for in the data directories ($MURMUR_DATA_DIR, "
+                   "share/murmur/data) and their maps/ and movingai/ (optional with --scen: the rows name their map)")
+        ->check(nonEmpty());
     sub.add_option("--from", from_, "Start cell X,Y (column, row; 0,0 is the top-left)")->check(nonEmpty());
     sub.add_option("--to", to_, "Goal cell X,Y")->check(nonEmpty());
-    sub.add_option("--scen", scen_, "MovingAI .scen file: run every scenario and check its optimal length")->check(nonEmpty());
+    sub.add_option("--scen", scen_,
+                   "Scenario file (.scen; looked for like --map): run every scenario and check its optimal length")
+        ->check(nonEmpty());
+    sub.footer("Examples:\n  murmur path --map rooms-65-81.map --from 8,4 --to 56,76\n"
+               "  murmur path --scen rooms-65-81.map.scen");
     sub.add_option("--connect", connect_, "4 or 8 neighbours (default 8; --scen needs 8)")
         ->check(CLI::IsMember({4, 8}));
     sub.add_option("--heuristic", heuristic_,
@@ -87,6 +113,8 @@ class PathCommand final : public Command {
   }
 
   int run() override {
+    if (!map_.empty()) map_ = findDataFile(map_, "--map");
+    if (!scen_.empty()) scen_ = findDataFile(scen_, "--scen");
     const bool query = !from_.empty() || !to_.empty();
     if (query && !scen_.empty())
       throw InputError("", 0, "--scen", "give either --from/--to or --scen, not both");

@@ -1,6 +1,10 @@
 #include "app/world.hpp"
 
+#include <algorithm>
+#include <system_error>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "app/cli_checks.hpp"
 #include "sim/install_dirs.hpp"
@@ -10,8 +14,9 @@
 namespace murmur::app {
 
 void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired) {
-  CLI::Option* scene =
-      command.add_option("--scene", options.scene, "Scene file (TOML), e.g. scenes/free.toml")->check(nonEmpty());
+  CLI::Option* scene = command.add_option(
+      "--scene", options.scene,
+      "Scene: a shipped scene's name (murmur scenes lists them), e.g. maze2d, or a TOML file")->check(nonEmpty());
   if (sceneRequired) scene->required();
   command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)")->check(nonEmpty());
   command.add_option("--boids", options.boids, "Boid count (overrides boids.count)")
@@ -31,10 +36,38 @@ std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) 
   return dirs;
 }
 
+std::filesystem::path findScene(const std::string& given, const std::vector<std::filesystem::path>& dataDirs) {
+  namespace fs = std::filesystem;
+  const fs::path path(given);
+  std::error_code error;
+  if (fs::is_regular_file(path, error) || path.is_absolute() || given.empty()) return path;
+  const fs::path named = path.has_extension() ? path : fs::path(given + ".toml");
+  std::vector<fs::path> tried{path};
+  if (named != path) tried.push_back(named);
+  tried.push_back(sim::shareDir() / "scenes" / named);
+  tried.push_back(sim::shareDir() / named);
+  for (const fs::path& dir : dataDirs) tried.push_back(dir / named);
+  for (const fs::path& candidate : tried)
+    if (fs::is_regular_file(candidate, error)) return candidate;
+  std::string places;
+  for (const fs::path& candidate : tried) places += (places.empty() ? "" : ", ") + candidate.string();
+  throw InputError("", 0, "--scene", fmt::format("no scene '{}' (tried {}; murmur scenes lists the shipped ones)",
+                                                 given, places));
+}
+
+std::vector<std::filesystem::path> shippedScenes() {
+  std::vector<std::filesystem::path> scenes;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(sim::shareDir() / "scenes", error))
+    if (entry.path().extension() == ".toml") scenes.push_back(entry.path());
+  std::sort(scenes.begin(), scenes.end());
+  return scenes;
+}
+
 DescribedWorld describeWorld(const SceneOptions& options) {
   DescribedWorld described;
   sim::Scene& scene = described.world.scene;
-  scene = sim::loadScene(options.scene);
+  scene = sim::loadScene(findScene(options.scene, dataDirectories(options)).string());
   if (options.boids != kUnset) {
     if (!options.init.empty())
       throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");

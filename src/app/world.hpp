@@ -33,6 +33,15 @@ std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options);
 
 void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired);
 
+// The scene file --scene names: the path itself when it is a file (absolute, or relative to the
+// working directory); else, relative, with ".toml" added when it has no extension, in
+// share/murmur/scenes (the shipped scenes, so "maze2d" and "scenes/maze2d.toml" work from any
+// directory), in share/murmur, then in each data directory. InputError naming every place tried.
+std::filesystem::path findScene(const std::string& given, const std::vector<std::filesystem::path>& dataDirs);
+
+// The shipped scenes (share/murmur/scenes/*.toml, the bundle's or the build tree's), sorted by name.
+std::vector<std::filesystem::path> shippedScenes();
+
 // The world the options describe, and how its scene wants to be looked at.
 struct DescribedWorld {
   world::WorldDescription world;  // the scene with --boids and --seed applied, --init, dataDirectories()

@@ -102,6 +102,7 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(sizes_.grid));
   reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(sizes_.grid));
   forcesProgram_ = shaders.compute("flock/Step.comp.glsl", withGroupSize(sizes_.forces));
+  topologicalForcesProgram_ = shaders.compute("flock/StepTopological.comp.glsl", withGroupSize(sizes_.forces));
   reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
   reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
   Defines nearestDefines = withGroupSize(kNearestWorkGroupSize);
@@ -378,7 +379,8 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   gridCurrent_ = true;
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
-    dispatchCompute(forcesProgram_, n, sizes_.forces, maxGroupsX_);
+    dispatchCompute(params.topologicalNeighbours > 0 ? topologicalForcesProgram_ : forcesProgram_, n, sizes_.forces,
+                    maxGroupsX_);
     // The next reader may be a shader, a vertex fetch (renderer) or a read-back.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -126,8 +126,9 @@ class FlockPipeline {
   const ContextInfo& info_;
   WorkGroupSizes sizes_;
   int maxGroupsX_;
-  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, forcesProgram_, reduceProgram_,
-      reduceGroupsProgram_, nearestProgram_;
+  // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours.
+  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, forcesProgram_, topologicalForcesProgram_,
+      reduceProgram_, reduceGroupsProgram_, nearestProgram_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
   Framebuffer emptyFramebuffer_{"empty framebuffer"};  // bound while the stages compute (see EmptyFramebufferScope)

@@ -361,7 +361,7 @@ action = "rest"
 }
 
 TEST(AgentDirector, WanderingNeverEntersAWallAndIsDeterministic) {
-  const std::string map = std::string(MURMUR_DATA_DIR) + "/movingai/den312d.map";
+  const std::string map = std::string(MURMUR_MAPS_DIR) + "/maps/rooms-65-81.map";
   const auto scene = [&](std::uint64_t seed) {
     return sim::parseScene(R"(
 [world]

@@ -1,5 +1,6 @@
 // A* against a brute-force Dijkstra on random grids, path validity, statuses and options.
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <numbers>
 #include <queue>
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "random_map.hpp"
 
@@ -317,6 +319,37 @@ TEST(AStar, StatusNames) {
   EXPECT_EQ(toString(PathStatus::Found), "found");
   EXPECT_EQ(toString(PathStatus::NoPath), "no-path");
   EXPECT_EQ(toString(PathStatus::BudgetExhausted), "budget-exhausted");
+}
+
+// The project's own maps (data/maps, scripts/make_maps.py): every free cell reachable from every
+// other, and each scenario's optimal length (written by the generator from Murmur's A*) equal to
+// the brute-force Dijkstra's, so the files are a real check and not A* agreeing with itself.
+TEST(OwnMaps, ScenarioLengthsAreDijkstrasAndEveryFreeCellIsReachable) {
+  const std::filesystem::path dir = std::filesystem::path(MURMUR_MAPS_DIR) / "maps";
+  std::size_t files = 0;
+  for (const char* name : {"rooms-65-81.map", "maze-64-64-2.map"}) {
+    SCOPED_TRACE(name);
+    const GridMap map = loadMovingAiMap(dir / name);
+    const std::vector<Scenario> scenarios = loadMovingAiScenarios(dir / (std::string(name) + ".scen"));
+    ASSERT_EQ(scenarios.size(), 100u);
+    ++files;
+    std::size_t free = 0;
+    for (std::int32_t y = 0; y < map.height(); ++y)
+      for (std::int32_t x = 0; x < map.width(); ++x) free += map.passable(Cell{x, y});
+    const std::vector<double> fromFirst = dijkstra(map, scenarios.front().start, Connectivity::Eight);
+    std::size_t reached = 0;
+    for (const double d : fromFirst) reached += d < kInfinity;
+    EXPECT_EQ(reached, free);
+    for (const Scenario& scenario : scenarios) {
+      EXPECT_EQ(scenario.map, name);
+      EXPECT_EQ(scenario.mapWidth, map.width());
+      EXPECT_EQ(scenario.mapHeight, map.height());
+      const std::vector<double> distance = dijkstra(map, scenario.start, Connectivity::Eight);
+      const double expected = distance[std::size_t(scenario.goal.y * map.width() + scenario.goal.x)];
+      EXPECT_NEAR(scenario.optimalLength, expected, 1e-6) << "line " << scenario.line;
+    }
+  }
+  EXPECT_EQ(files, 2u);
 }
 
 }  // namespace

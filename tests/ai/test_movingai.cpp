@@ -6,13 +6,14 @@
 #include <gtest/gtest.h>
 
 #include "ai/movingai.hpp"
+#include "movingai_data.hpp"
 #include "ai/nav.hpp"
 #include "sim/error.hpp"
 
 namespace murmur::ai {
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(MURMUR_DATA_DIR) / "movingai";
+const std::filesystem::path kData = test::movingAiDir();
 
 GridMap parseMap(const std::string& text) {
   std::istringstream in(text);

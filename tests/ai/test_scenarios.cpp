@@ -1,5 +1,5 @@
 // Every MovingAI scenario in the data directory: A* finds the file's optimal length. The data is
-// third-party and lives outside the repository (MURMUR_DATA_DIR); a missing directory is a failure,
+// third-party and lives outside the repository ($MURMUR_DATA_DIR); a missing directory is a failure,
 // not a skip, so that CI cannot pass without running these.
 #include <algorithm>
 #include <cmath>
@@ -12,12 +12,13 @@
 #include <gtest/gtest.h>
 
 #include "ai/movingai.hpp"
+#include "movingai_data.hpp"
 #include "ai/nav.hpp"
 
 namespace murmur::ai {
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(MURMUR_DATA_DIR) / "movingai";
+const std::filesystem::path kData = test::movingAiDir();
 
 std::vector<std::filesystem::path> scenarioFiles() {
   std::vector<std::filesystem::path> files;

@@ -63,7 +63,7 @@ TEST(SceneAgentsFiles, EveryShippedSceneLoads) {
     if (entry.path().extension() != ".toml") continue;
     SCOPED_TRACE(entry.path().string());
     const sim::Scene scene = sim::loadScene(entry.path().string());
-    EXPECT_NO_THROW(loadSceneAgents(scene, {MURMUR_DATA_DIR}));
+    EXPECT_NO_THROW(loadSceneAgents(scene, {MURMUR_MAPS_DIR}));
   }
 }
 
@@ -90,7 +90,7 @@ TEST(SceneAgentsFiles, PredatorSceneHasALeaderPerGroupAndAPredator) {
 TEST(SceneAgentsFiles, Maze2dWallsComeFromTheMap) {
   const sim::Scene scene = sim::loadScene(scenePath("maze2d.toml"));
   EXPECT_EQ(scene.model.dims, 2);
-  const SceneAgents agents = loadSceneAgents(scene, {MURMUR_DATA_DIR});
+  const SceneAgents agents = loadSceneAgents(scene, {MURMUR_MAPS_DIR});
   ASSERT_NE(agents.navigation, nullptr);
   ASSERT_NE(agents.walls, nullptr);
   const GridMap& map = agents.navigation->map;
@@ -410,7 +410,7 @@ TEST(SceneAgentsErrors, NavigationProblems) {
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"no-such.map\"\n", 8, "navigation.map",
                       "no such map file 'no-such.map' (tried "));
   // With a map the placement is automatic: cell_size is not accepted.
-  const std::string map = std::string(MURMUR_DATA_DIR) + "/movingai/den312d.map";
+  const std::string map = std::string(MURMUR_MAPS_DIR) + "/maps/rooms-65-81.map";
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"" + map + "\"\ncell_size = 2\n", 9, "navigation.cell_size",
                       "unknown key (accepted: map, connect, heuristic)"));
   // Points must lie on free cells.
@@ -432,17 +432,17 @@ waypoints = [[30, 0, -30], [1, 0, 1]]
 }
 
 TEST(SceneAgentsGrids, MapPathsAreRelativeToTheSceneFile) {
-  // The same scene text, named as a file in the scenes directory, finds the map beside the repository.
-  const std::string text = kWorld + "[navigation]\nmap = \"../../shared/data/movingai/den312d.map\"\n";
+  // The same scene text, named as a file in the scenes directory, finds the map in the repository.
+  const std::string text = kWorld + "[navigation]\nmap = \"../data/maps/rooms-65-81.map\"\n";
   const SceneAgents agents = loadSceneAgents(sim::parseScene(text, scenePath("relative.toml")));
   ASSERT_NE(agents.navigation, nullptr);
   EXPECT_EQ(agents.navigation->map.width(), 65);
 }
 
 TEST(SceneAgentsGrids, MapPathsAreSearchedInTheDataDirectoriesAfterTheSceneFile) {
-  const std::string text = kWorld + "[navigation]\nmap = \"movingai/den312d.map\"\n";
+  const std::string text = kWorld + "[navigation]\nmap = \"maps/rooms-65-81.map\"\n";
   const sim::Scene scene = sim::parseScene(text, scenePath("copied.toml"));
-  const std::filesystem::path data(MURMUR_DATA_DIR);
+  const std::filesystem::path data(MURMUR_MAPS_DIR);
   const SceneAgents agents = loadSceneAgents(scene, {"/no/such/dir", data});
   ASSERT_NE(agents.navigation, nullptr);
   EXPECT_EQ(agents.navigation->map.width(), 65);
@@ -453,9 +453,9 @@ TEST(SceneAgentsGrids, MapPathsAreSearchedInTheDataDirectoriesAfterTheSceneFile)
   } catch (const InputError& e) {
     const std::string message = e.what();
     const std::size_t beside = message.find((std::filesystem::path(scenePath("x")).parent_path() /
-                                             "movingai/den312d.map").lexically_normal().string());
-    const std::size_t first = message.find("/no/such/dir/movingai/den312d.map");
-    const std::size_t second = message.find("/nor/this/movingai/den312d.map");
+                                             "maps/rooms-65-81.map").lexically_normal().string());
+    const std::size_t first = message.find("/no/such/dir/maps/rooms-65-81.map");
+    const std::size_t second = message.find("/nor/this/maps/rooms-65-81.map");
     EXPECT_NE(beside, std::string::npos) << message;
     EXPECT_LT(beside, first) << message;
     EXPECT_NE(first, std::string::npos) << message;

@@ -1,4 +1,4 @@
-// scenes/maze2d.toml: the leader crosses the den312d map along its A* path to a waypoint it cannot see
+// scenes/maze2d.toml: the leader crosses the rooms map along its A* path to a waypoint it cannot see
 // from the start, without ever standing on a blocked cell.
 #include <cstdint>
 #include <optional>
@@ -17,7 +17,7 @@ namespace {
 
 TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
   const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml");
-  const SceneAgents sceneAgents = loadSceneAgents(scene, {MURMUR_DATA_DIR});
+  const SceneAgents sceneAgents = loadSceneAgents(scene, {MURMUR_MAPS_DIR});
   ASSERT_EQ(sceneAgents.agents.size(), 1u);
   const std::vector<glm::vec3> waypoints = sceneAgents.agents[0].states.at(0).waypoints;
   ASSERT_GE(waypoints.size(), 4u);

@@ -36,16 +36,23 @@ inline std::filesystem::path scratchDir(const std::string& name) {
   return dir;
 }
 
-// args are appended to the murmur path verbatim (quote them as a shell would need). shellPrefix runs
-// in the same shell first (e.g. "ulimit -f 16;" for a small disk).
-inline CliResult runMurmur(const std::string& args, const std::string& shellPrefix = "") {
+// Runs murmur in the working directory dir; args are appended to the murmur path verbatim (quote them
+// as a shell would need). shellPrefix runs in the same shell first (e.g. "ulimit -f 16;" for a small
+// disk).
+inline CliResult runMurmurIn(const std::filesystem::path& dir, const std::string& args,
+                             const std::string& shellPrefix = "") {
   const auto errFile = std::filesystem::temp_directory_path() / ("murmur_cli_err_" + std::to_string(::getpid()));
-  const std::string command = std::string("cd '") + MURMUR_SOURCE_DIR + "' && " + shellPrefix + " '" + MURMUR_EXE +
-                              "' " + args + " 2>'" + errFile.string() + "'";
+  const std::string command = "cd '" + dir.string() + "' && " + shellPrefix + " '" + MURMUR_EXE + "' " + args +
+                              " 2>'" + errFile.string() + "'";
   const CommandOutput run = runCommand(command);
   CliResult result{run.exitCode, run.out, readFile(errFile)};
   std::filesystem::remove(errFile);
   return result;
+}
+
+// Runs murmur in the source directory (scenes/... as users type them from a clone).
+inline CliResult runMurmur(const std::string& args, const std::string& shellPrefix = "") {
+  return runMurmurIn(MURMUR_SOURCE_DIR, args, shellPrefix);
 }
 
 // Sets (or, with nullopt, unsets) an environment variable for the scope: the command inherits it.

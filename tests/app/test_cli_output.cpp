@@ -182,22 +182,22 @@ TEST(CliOutput, SceneDataIsSearchedBesideTheSceneThenInTheDataDirectories) {
   const fs::path dir = scratchDir("data_dir");
   fs::copy_file(fs::path(MURMUR_SOURCE_DIR) / "scenes/maze2d.toml", dir / "maze2d.toml");
   const CliResult copied = runMurmur("run --scene " + (dir / "maze2d.toml").string() +
-                                     " --steps 2 --backend cpu --data-dir " MURMUR_DATA_DIR);
+                                     " --steps 2 --backend cpu --data-dir " MURMUR_MAPS_DIR);
   EXPECT_EQ(copied.exitCode, 0) << copied.err;
 
   std::string text = readFile(dir / "maze2d.toml");
-  const std::string map = "movingai/den312d.map";
+  const std::string map = "map = \"maps/rooms-65-81.map\"";
   ASSERT_NE(text.find(map), std::string::npos);
-  text.replace(text.find(map), map.size(), "movingai/no-such.map");
+  text.replace(text.find(map), map.size(), "map = \"maps/no-such.map\"");
   std::ofstream(dir / "missing.toml") << text;
   const ScopedEnv env("MURMUR_DATA_DIR", "/from/the/environment");
   const CliResult missing = runMurmur("run --scene " + (dir / "missing.toml").string() +
                                       " --steps 2 --backend cpu --data-dir /given/on/the/command/line");
   EXPECT_EQ(missing.exitCode, 2);
   EXPECT_EQ(countLines(missing.err), 1u) << missing.err;
-  const std::size_t beside = missing.err.find((dir / "movingai/no-such.map").string());
-  const std::size_t given = missing.err.find("/given/on/the/command/line/movingai/no-such.map");
-  const std::size_t environment = missing.err.find("/from/the/environment/movingai/no-such.map");
+  const std::size_t beside = missing.err.find((dir / "maps/no-such.map").string());
+  const std::size_t given = missing.err.find("/given/on/the/command/line/maps/no-such.map");
+  const std::size_t environment = missing.err.find("/from/the/environment/maps/no-such.map");
   EXPECT_NE(beside, std::string::npos) << missing.err;
   EXPECT_NE(given, std::string::npos) << missing.err;
   EXPECT_NE(environment, std::string::npos) << missing.err;

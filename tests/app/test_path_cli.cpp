@@ -6,13 +6,14 @@
 #include <string>
 
 #include "cli.hpp"
+#include "movingai_data.hpp"
 
 namespace murmur::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kData = std::string(MURMUR_DATA_DIR) + "/movingai/";
+const std::string kData = test::movingAiDir().string() + "/";
 
 void expectBadInput(const CliResult& r, const std::string& mention) {
   EXPECT_EQ(r.exitCode, 2) << r.err;

@@ -2,8 +2,9 @@
 # directory under the system temp dir (away from the build tree), checks with readelf that every
 # NEEDED library of every binary and bundled library is in the bundle's lib/ or on the host list of
 # cmake/SystemLibraries.cmake, then runs `murmur --version`, `murmur devices` and a headless
-# `murmur run` (gpu backend, the bundle's own scene) and a one-case `murmur bench` from there with an
-# empty LD_LIBRARY_PATH.
+# `murmur run` (gpu backend, the bundle's own scene), every shipped scene for a few steps, and a short
+# `murmur bench` with an A* row from there with an empty LD_LIBRARY_PATH and no MURMUR_DATA_DIR: the
+# bundle needs no folder outside it.
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DCPACK=... -DREADELF=... -P BundleTest.cmake
 cmake_minimum_required(VERSION 3.25)
 list(APPEND CMAKE_MODULE_PATH "${SOURCE_DIR}/cmake")
@@ -73,7 +74,7 @@ foreach(elf IN LISTS elves)
 endforeach()
 
 # Run from the unpacked bundle: no build tree, no LD_LIBRARY_PATH.
-set(env "${CMAKE_COMMAND}" -E env --unset=LD_LIBRARY_PATH LD_LIBRARY_PATH=)
+set(env "${CMAKE_COMMAND}" -E env --unset=LD_LIBRARY_PATH --unset=MURMUR_DATA_DIR LD_LIBRARY_PATH=)
 check_run("murmur --version" ${env} "${bin}/murmur" --version)
 if(NOT output MATCHES "^murmur [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [^,]+, [A-Za-z]+ build\\)")
   message(FATAL_ERROR "unexpected murmur --version: ${output}")
@@ -85,11 +86,26 @@ execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${root}/share/murmur
 if(NOT rc EQUAL 0 OR NOT out MATCHES "\"boids\":300" OR NOT out MATCHES "\"gl_device\":\\{\"vendor\"")
   message(FATAL_ERROR "headless murmur run from the bundle failed (${rc}):\n${out}\n${err}")
 endif()
-# murmur bench finds murmur_bench beside it and the report script under share/.
-execute_process(COMMAND ${env} "${bin}/murmur" bench --quick --filter "^density/gpu/n:1000/" --out "${work}/bench"
+# Every shipped scene runs from the bundle (maze2d's map comes from share/murmur/data).
+file(GLOB scenes "${root}/share/murmur/scenes/*.toml")
+list(LENGTH scenes scene_count)
+if(scene_count LESS 6)
+  message(FATAL_ERROR "the bundle ships ${scene_count} scenes: ${scenes}")
+endif()
+foreach(scene IN LISTS scenes)
+  execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${scene}" --boids 200 --steps 3 --backend cpu
+                  WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "murmur run --scene ${scene} from the bundle failed (${rc}):\n${out}\n${err}")
+  endif()
+endforeach()
+# murmur bench finds murmur_bench beside it, the report script under share/ and the A* maps in
+# share/murmur/data: the A* rows run, with their ratio.
+execute_process(COMMAND ${env} "${bin}/murmur" bench --quick --filter "^density/gpu/n:1000/|^BM_AStar.*/rooms_65_81"
+                        --out "${work}/bench"
                 WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 file(GLOB results "${work}/bench/*.json")
-if(NOT rc EQUAL 0 OR NOT results OR NOT out MATCHES "results  ")
+if(NOT rc EQUAL 0 OR NOT results OR NOT out MATCHES "results  " OR NOT out MATCHES "A\\* is [0-9.]+x faster")
   message(FATAL_ERROR "murmur bench from the bundle failed (${rc}):\n${out}\n${err}")
 endif()
 file(REMOVE_RECURSE "${work}")

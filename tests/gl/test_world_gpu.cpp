@@ -16,7 +16,7 @@ namespace {
 
 TEST(WorldGpu, TicksAsTheCpuWorldInLockstep) {
   const std::size_t errorsBefore = test::glErrorCount();
-  world::WorldDescription description{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml"), "", {MURMUR_DATA_DIR}};
+  world::WorldDescription description{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml"), "", {MURMUR_MAPS_DIR}};
   world::World cpu(description, world::makeBackend("cpu"));
   world::World gpu(description, world::makeBackend("gpu", -1, &test::glContext()));
   ASSERT_EQ(gpu.backend().name(), "gpu");

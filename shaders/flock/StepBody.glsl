@@ -1,0 +1,65 @@
+// The body of flock/Step.comp.glsl and flock/StepTopological.comp.glsl (TOPOLOGICAL 0 or 1).
+// Forces and integration, fused: one thread per boid in cell order (threads of a work group share
+// neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
+// order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
+// new state is written in id order (positions, velocities with the leader flag in w): the other half of the pair
+// id order -> cell order (Reorder) -> id order (here).
+layout(local_size_x = WORKGROUP_SIZE) in;
+#include "common/Dispatch.glsl"
+#include "common/Params.glsl"
+#include "common/Grid.glsl"
+#include "common/Rules.glsl"
+
+layout(std430, binding = BINDING_POSITIONS) writeonly buffer Positions { vec4 positions[]; };
+layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
+layout(std430, binding = BINDING_CELL_STARTS) readonly buffer CellStarts { uint cellStarts[]; };
+layout(std430, binding = BINDING_SORTED_IDS) readonly buffer SortedIds { uint sortedIds[]; };
+layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositions { vec4 sortedPositions[]; };
+layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
+
+uint readId(uint slot) { return sortedIds[slot]; }
+vec3 readHeading(uint slot) { return sortedHeadings[slot].xyz; }
+
+void main() {
+  uint s = globalInvocationIndex();
+  if (s >= P.boidCount) return;
+  uint id = sortedIds[s];
+  vec4 own = sortedPositions[s];
+  BoidView self = BoidView(own.xyz, velocities[id].xyz, sortedHeadings[s].xyz, id, uint(own.w));
+
+  NeighbourSums sums = noNeighbours();
+  NeighbourConstants k = neighbourConstants();
+  vec3 worldSize = P.worldSize.xyz;
+  ivec3 c = cellCoord(self.position);
+  bool gridWrap = P.wrap != 0u;
+  AxisRuns xs = neighbourRuns(c.x, P.gridCells.x, gridWrap);
+  // In 2D the y axis is inactive (one cell, every d.y = 0): it never needs the image.
+  AxisRuns ys = neighbourRuns(c.y, P.gridCells.y, gridWrap && P.dims == 3u);
+  AxisRuns zs = neighbourRuns(c.z, P.gridCells.z, gridWrap);
+  for (int iz = 0; iz < zs.count; ++iz) {
+    for (int z = zs.runs[iz].first; z <= zs.runs[iz].last; ++z) {
+      for (int iy = 0; iy < ys.count; ++iy) {
+        for (int y = ys.runs[iy].first; y <= ys.runs[iy].last; ++y) {
+          for (int ix = 0; ix < xs.count; ++ix) {
+            uint begin = cellStarts[cellIndex(ivec3(xs.runs[ix].first, y, z))];
+            uint end = cellStarts[cellIndex(ivec3(xs.runs[ix].last, y, z)) + 1u];
+            bool imaged = xs.runs[ix].imaged || ys.runs[iy].imaged || zs.runs[iz].imaged;
+            for (uint m = begin; m < end; ++m) {
+              if (m == s) continue;
+              vec4 other = sortedPositions[m];
+              precise vec3 d = other.xyz - self.position;
+              if (imaged) d = minimumImage(d, worldSize);
+              // Groups compared as the floats they are stored as (exact below 2^24): no conversion.
+              accumulateNeighbour(self, k, d, m, other.w == own.w, sums);
+            }
+          }
+        }
+      }
+    }
+  }
+  finishNeighbours(sums);
+  BoidUpdate next = stepBoid(self, sums);
+  positions[id] = vec4(next.position, own.w);
+  // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
+  velocities[id] = vec4(next.velocity, P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0);
+}
