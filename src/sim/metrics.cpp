@@ -240,7 +240,8 @@ FlockShape measureFlockShape(const ModelParams& params, const FlockState& state)
   const GridSpec grid = makeGridSpec(
       params, static_cast<std::uint32_t>(std::min<std::size_t>(n * kSummaryCellsPerBoid, kDefaultMaxCells)));
   CellOrder cells;
-  cells.build(grid, state.position, omp_get_max_threads());
+  WorkerPool pool;
+  cells.build(grid, state.position, pool);
   Components components(n);
   for (std::size_t slot = 0; slot < n; ++slot) {
     const std::uint32_t i = cells.order[slot];

@@ -184,7 +184,9 @@ TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   }
   stbi_image_free(pixels);
   EXPECT_GT(boid, 6000u);
-  EXPECT_GT(wall, std::size_t(w * h) / 8) << boid;
+  // The rooms map's walls (data/maps/rooms-65-81.map: thin walls between 4 x 5 rooms, pillars)
+  // cover about 4% of the frame seen from above; seen at an angle they would be slivers.
+  EXPECT_GT(wall, std::size_t(w * h) / 40) << boid;
 }
 
 // render/palette.hpp's kLeaderColour, kChaserColour, kInterceptorColour and kPlayerColour.
