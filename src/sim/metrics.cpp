@@ -64,6 +64,14 @@ float nearestByRings(const GridSpec& grid, const CellOrder& cells, std::span<con
   return best2;
 }
 
+// The grid the summaries search: cells of at least R, at most kSummaryCellsPerBoid a boid, so the
+// table stays O(N) in a sparse world (a step's grid of up to 2^24 cells, allocated afresh, cost more
+// than the whole summary).
+GridSpec summaryGrid(const ModelParams& params, std::size_t boids) {
+  return makeGridSpec(
+      params, static_cast<std::uint32_t>(std::min<std::size_t>(boids * kSummaryCellsPerBoid, kDefaultMaxCells)));
+}
+
 }  // namespace
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state) {
@@ -91,11 +99,8 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   const bool wrap = params.boundary == Boundary::Wrap;
   const glm::vec3 size = params.worldSize();
   const float r2 = params.perceptionRadius * params.perceptionRadius;
-  // Cells of at least R, at most kSummaryCellsPerBoid a boid: the table stays O(N) in a sparse world
-  // (a step's grid of up to 2^24 cells, allocated afresh, cost more than the whole summary).
-  const GridSpec grid = makeGridSpec(
-      params, static_cast<std::uint32_t>(std::min<std::size_t>(n * kSummaryCellsPerBoid, kDefaultMaxCells)));
   WorkerPool pool;
+  const GridSpec grid = summaryGrid(params, n);
   CellOrder cells;
   cells.build(grid, state.position, pool);
   // Positions, headings and groups in cell order, and the boids visited in that order: neighbouring
@@ -237,10 +242,9 @@ FlockShape measureFlockShape(const ModelParams& params, const FlockState& state)
   const bool wrap = params.boundary == Boundary::Wrap;
   const glm::vec3 size = params.worldSize();
   const float r2 = params.perceptionRadius * params.perceptionRadius;
-  const GridSpec grid = makeGridSpec(
-      params, static_cast<std::uint32_t>(std::min<std::size_t>(n * kSummaryCellsPerBoid, kDefaultMaxCells)));
-  CellOrder cells;
   WorkerPool pool;
+  const GridSpec grid = summaryGrid(params, n);
+  CellOrder cells;
   cells.build(grid, state.position, pool);
   Components components(n);
   for (std::size_t slot = 0; slot < n; ++slot) {
