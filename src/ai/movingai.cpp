@@ -203,4 +203,10 @@ std::filesystem::path findScenarioMap(const std::filesystem::path& scenarioFile,
   return {};
 }
 
+double worstCaseCellVisits(const std::vector<Scenario>& scenarios) {
+  double cells = 0.0;
+  for (const Scenario& scenario : scenarios) cells += double(scenario.mapWidth) * double(scenario.mapHeight);
+  return cells;
+}
+
 }  // namespace murmur::ai

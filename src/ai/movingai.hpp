@@ -37,6 +37,12 @@ struct Scenario {
 std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file);
 std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source);
 
+// A* expands each cell of a map at most once a search, so a scenario file's worst case is the sum of
+// its rows' map cells. `murmur path --scen` refuses files over this before reading a map (about 15
+// minutes at 100 ns a cell; the largest MovingAI benchmark sets stay below 1e9), unless --force.
+inline constexpr double kMaxScenarioCellVisits = 1e10;
+double worstCaseCellVisits(const std::vector<Scenario>& scenarios);
+
 // The map file a scenario row names, looked up beside the scenario file: first the name as written
 // (relative to the scenario file's directory, or absolute), then its file name alone (benchmark sets
 // name maps by their place in the set, e.g. "maps/dao/arena.map"). Empty when neither exists.

@@ -117,7 +117,12 @@ Json readResult(const fs::path& path) {
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   static const std::regex notANumber(R"((:\s*)-?(NaN|Infinity|Inf)\b)");
-  return Json::parse(std::regex_replace(text, notANumber, "$1null"));
+  try {
+    return Json::parse(std::regex_replace(text, notANumber, "$1null"));
+  } catch (const Json::parse_error&) {
+    // Google Benchmark does not check its writes: a cut-off file is how a full disk shows.
+    throw OutputError(path.string(), "", "murmur_bench's results are incomplete (a full disk?)");
+  }
 }
 
 // A row's number, 0 when it is missing or null.
@@ -323,8 +328,8 @@ class BenchCommand final : public Command {
   }
 
   // Runs bench/report.py on the result into a temporary directory beside reportDir, renamed into
-  // place when it succeeds (removed when it fails); returns a note when the report or its charts are
-  // missing.
+  // place when it succeeds (removed when it fails: OutputError); returns a note when the report or its
+  // charts are missing.
   static std::string writeReport(const fs::path& json, const fs::path& reportDir) {
     bool withMatplotlib = false;
     const std::optional<std::string> python = findPython(withMatplotlib);
@@ -333,14 +338,22 @@ class BenchCommand final : public Command {
     std::string temporary = reportDir.string() + ".tmp-XXXXXX";
     if (::mkdtemp(temporary.data()) == nullptr)
       throw OutputError(reportDir.string(), "--out", fmt::format("cannot create a directory: {}", std::strerror(errno)));
+    // Python's traceback is kept beside the report's temporary and summarised in one line.
+    const std::string log = temporary + ".log";
     const std::string command =
-        fmt::format("{} {} {} --out {} >/dev/null", *python, shellQuoted(reportScript().string()),
-                    shellQuoted(json.string()), shellQuoted(temporary));
+        fmt::format("{} {} {} --out {} >/dev/null 2>{}", *python, shellQuoted(reportScript().string()),
+                    shellQuoted(json.string()), shellQuoted(temporary), shellQuoted(log));
     std::error_code ec;
-    if (std::system(command.c_str()) != 0 || sim::stopSignal() != 0) {
+    const bool failed = std::system(command.c_str()) != 0;
+    const std::string error = lastLine(log);
+    fs::remove(log, ec);
+    if (failed || sim::stopSignal() != 0) {
       fs::remove_all(temporary, ec);
       sim::throwIfStopRequested();
-      return "bench/report.py failed (see above)";
+      // The results JSON is complete and in place; only the report is missing.
+      throw OutputError(reportDir.string(), "--out",
+                        fmt::format("bench/report.py failed ({}); the results are in {}", error.empty() ? "no message" : error,
+                                    json.string()));
     }
     fs::rename(temporary, reportDir, ec);
     if (ec) {

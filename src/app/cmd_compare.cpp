@@ -96,8 +96,11 @@ class CompareCommand final : public Command {
   int run() override {
     // Two worlds from one description, one on each backend (made first: a bad backend fails before
     // the scene is loaded).
-    std::unique_ptr<world::FlockBackend> referenceBackend = world::makeBackend(reference_, device_);
-    std::unique_ptr<world::FlockBackend> candidateBackend = world::makeBackend(candidate_, device_);
+    std::string referenceChoice, candidateChoice;
+    std::unique_ptr<world::FlockBackend> referenceBackend =
+        world::makeBackend(reference_, device_, nullptr, &referenceChoice);
+    std::unique_ptr<world::FlockBackend> candidateBackend =
+        world::makeBackend(candidate_, device_, nullptr, &candidateChoice);
     const world::WorldDescription description = describeWorld(scene_).world;
     world::World referenceWorld(description, std::move(referenceBackend));
     world::World candidateWorld(description, std::move(candidateBackend));
@@ -107,6 +110,9 @@ class CompareCommand final : public Command {
     const sim::ModelParams& params = scene.model;
     const sim::FlockState& initial = referenceWorld.initial();
     const std::uint64_t steps = resolveSteps(steps_, scene, 600);
+    checkRunCost(referenceWorld, steps, scene_);
+    for (const std::string& choice : {referenceChoice, candidateChoice})
+      if (!choice.empty()) fmt::print(stderr, "murmur: {}\n", choice);
 
     // One step from the same state, with the same inputs: the agents of both worlds decide once,
     // on the reference's summaries of that state.

@@ -18,6 +18,7 @@
 #include "ai/nav.hpp"
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "app/progress.hpp"
 #include "app/report.hpp"
 #include "sim/error.hpp"
 #include "sim/output_path.hpp"
@@ -109,6 +110,9 @@ class PathCommand final : public Command {
                    "A* heuristic: manhattan (4-connected only), octile or euclidean (default: the tightest "
                    "admissible one, manhattan for 4, octile for 8)")
         ->check(nonEmpty());
+    sub.add_flag("--force", force_,
+                 "Run a scenario file even when its worst case (every cell of each row's map expanded) is over the "
+                 "limit");
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
   }
 
@@ -167,6 +171,12 @@ class PathCommand final : public Command {
       throw InputError("", 0, "--connect", "--scen checks the scenario files' 8-connected optimal lengths");
     const std::vector<ai::Scenario> scenarios = ai::loadMovingAiScenarios(scen_);
     if (scenarios.empty()) throw InputError(scen_, 0, "", "no scenarios in the file");
+    const double worstCase = ai::worstCaseCellVisits(scenarios);
+    if (!force_ && worstCase > ai::kMaxScenarioCellVisits)
+      throw InputError(scen_, 0, "--scen",
+                       fmt::format("{} scenarios on maps of {:.2g} cells in all: up to {:.2g} cell expansions, over the "
+                                   "limit of {:.2g}; split the file or pass --force to run anyway",
+                                   scenarios.size(), worstCase, worstCase, ai::kMaxScenarioCellVisits));
 
     // Maps by file, each with its finder; loaded before timing starts.
     struct LoadedMap {
@@ -200,10 +210,12 @@ class PathCommand final : public Command {
     const ai::SearchOptions options = searchOptions(ai::Connectivity::Eight);
     std::vector<ai::PathResult> results;
     results.reserve(scenarios.size());
+    ProgressBar progress(scenarios.size(), "scenario");
     const auto begin = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
       sim::throwIfStopRequested();
       results.push_back(mapOf[i]->finder->findPath(scenarios[i].start, scenarios[i].goal, options));
+      progress.update(i + 1);
     }
     const double seconds = secondsSince(begin);
 
@@ -277,6 +289,7 @@ class PathCommand final : public Command {
   std::string scen_;
   int connect_ = 8;
   std::string heuristic_;
+  bool force_ = false;
   bool json_ = false;
 };
 

@@ -36,11 +36,14 @@ class RunCommand final : public Command {
   int run() override {
     if (!dump_.empty()) sim::checkOutputFile(dump_, "--dump");
     // The backend first: a bad --backend fails before the scene is loaded.
-    std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_);
+    std::string autoChoice;
+    std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_, nullptr, &autoChoice);
     world::World world(describeWorld(scene_).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
-    warnIfSoftware(*backend);  // after the checks of the input: bad input is one line
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
+    checkRunCost(world, steps, scene_);
+    // After the checks of the input: bad input is one line.
+    noteBackendChoice(autoChoice, *backend);
 
     ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();

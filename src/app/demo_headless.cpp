@@ -114,6 +114,8 @@ int runHeadlessDemo(const DemoOptions& options) {
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
   DemoSession session(options.scene, options.backend, options.device, *context);
   const std::uint64_t steps = resolveSteps(options.steps, session.world().scene(), kDefaultHeadlessSteps);
+  checkRunCost(session.world(), steps, options.scene);
+  if (!session.autoChoice().empty()) fmt::print(stderr, "murmur: {}\n", session.autoChoice());
   // Only once the scene and the context are good: no empty directory, no empty video.
   std::optional<VideoEncoder> video;
   if (options.video.empty())

@@ -20,7 +20,7 @@ DemoSession::DemoSession(DescribedWorld described, const std::string& backend, i
     : context_(context),
       device_(device),
       view_(std::move(described.view)),
-      world_(std::move(described.world), world::makeBackend(backend, device, &context)),
+      world_(std::move(described.world), world::makeBackend(backend, device, &context, &autoChoice_)),
       shaders_(world::shaderLibrary()),
       renderer_(shaders_) {
   startView();

@@ -68,6 +68,9 @@ class DemoSession {
   // The agents' state labels of the overlay drawn last (for drawAgentLabels).
   const std::vector<render::Label>& labels() const { return labels_; }
   const gpu::ContextInfo& contextInfo() const { return context_.info(); }
+  // What --backend auto chose and why, for the demo to print once its checks passed; empty for a
+  // named backend.
+  const std::string& autoChoice() const { return autoChoice_; }
 
  private:
   DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context);
@@ -84,6 +87,7 @@ class DemoSession {
   int device_;
   std::string dataDir_;  // --data-dir, for the scenes loaded later
   render::SceneView view_;  // the scene's [render] section
+  std::string autoChoice_;  // what --backend auto chose and why (before world_: filled as it is made)
   world::World world_;
   std::uint64_t steps_ = 0;
   std::uint64_t totalSteps_ = 0;

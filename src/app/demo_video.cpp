@@ -19,19 +19,28 @@
 #include "sim/error.hpp"
 #include "app/shell.hpp"
 #include "sim/output_path.hpp"
+#include "sim/parse_number.hpp"
 
 namespace murmur::app {
 
-bool ffmpegAvailable() {
+namespace {
+
+bool onPath(const char* program) {
   const char* path = std::getenv("PATH");
   std::string_view dirs = path != nullptr ? path : "";
   while (!dirs.empty()) {
     const std::size_t colon = dirs.find(':');
     const std::string dir(dirs.substr(0, colon));
-    if (!dir.empty() && ::access((std::filesystem::path(dir) / "ffmpeg").c_str(), X_OK) == 0) return true;
+    if (!dir.empty() && ::access((std::filesystem::path(dir) / program).c_str(), X_OK) == 0) return true;
     dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
   }
   return false;
+}
+
+}  // namespace
+
+bool ffmpegAvailable() {
+  return onPath("ffmpeg") && onPath("ffprobe");
 }
 
 namespace {
@@ -47,15 +56,6 @@ std::optional<std::string> containerFormat(const std::string& path) {
   return std::nullopt;
 }
 
-// The last line ffmpeg wrote on stderr that says something (its error), empty when there is none.
-std::string lastLine(const std::string& logPath) {
-  std::ifstream log(logPath, std::ios::binary);
-  std::string line, last;
-  while (std::getline(log, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  return last;
-}
-
 std::string temporaryLog() {
   std::string name = (std::filesystem::temp_directory_path() / "murmur-ffmpeg-XXXXXX").string();
   const int fd = ::mkstemp(name.data());
@@ -69,7 +69,7 @@ std::string temporaryLog() {
 void checkVideoOutput(const std::string& path, const std::string& option) {
   if (!ffmpegAvailable())
     throw InputError("", 0, option,
-                     "ffmpeg is not on PATH: install it (Debian package ffmpeg) to write " + path +
+                     "ffmpeg (with ffprobe) is not on PATH: install it (Debian package ffmpeg) to write " + path +
                          ", or leave out " + option + " to write PNG frames");
   sim::checkOutputFile(path, option);
   if (!containerFormat(path))
@@ -122,10 +122,34 @@ void VideoEncoder::write(const std::vector<std::uint8_t>& rgba) {
   ++frames_;
 }
 
+std::optional<std::string> VideoEncoder::readBack() const {
+  // Demuxing only (no decoding): quick even for a long video.
+  const std::string command = fmt::format(
+      "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 {} 2>{}",
+      shellQuoted(output_.temporaryPath()), shellQuoted(log_));
+  std::FILE* probe = ::popen(command.c_str(), "r");
+  if (probe == nullptr) return "cannot start ffprobe to read the video back";
+  char text[64] = {};
+  const bool read = std::fgets(text, sizeof text, probe) != nullptr;
+  const int status = ::pclose(probe);
+  const std::string line = lastLine(log_);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !read)
+    return fmt::format("ffmpeg exited 0 but its video does not read back (ffprobe: {}; a full disk?)",
+                       line.empty() ? "no video stream" : line);
+  const std::optional<std::uint64_t> packets =
+      sim::parseNumber<std::uint64_t>(std::string_view(text, std::strcspn(text, "\r\n")));
+  if (packets != frames_)
+    return fmt::format("ffmpeg exited 0 but its video holds {} of {} frames (a full disk?)",
+                       packets ? std::to_string(*packets) : std::string(text), frames_);
+  return std::nullopt;
+}
+
 void VideoEncoder::finish() {
   if (pipe_ == nullptr) return;
   sim::throwIfStopRequested();
   if (const std::optional<std::string> failure = close())
+    throw OutputError(path(), "", *failure + " (the target was left as it was)");
+  if (const std::optional<std::string> failure = readBack())
     throw OutputError(path(), "", *failure + " (the target was left as it was)");
   output_.commit();
 }

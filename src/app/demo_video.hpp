@@ -2,8 +2,9 @@
 // A video written by an `ffmpeg` child process (Debian's ffmpeg: H.264 in MP4, MOV or Matroska, by the
 // file name's extension) fed raw RGBA frames over a pipe: the demo's headless --video and the window's
 // record button. No frame touches the disk on the way. ffmpeg writes a temporary beside the target
-// (sim::TemporaryOutput), renamed over it only when ffmpeg exits 0: a failed or stopped recording
-// never replaces an existing video.
+// (sim::TemporaryOutput), renamed over it only when ffmpeg exits 0 and ffprobe reads every frame back
+// (ffmpeg can exit 0 after its writes failed, on a full disk): a failed or stopped recording never
+// replaces an existing video.
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -26,8 +27,9 @@ class VideoEncoder {
   // One frame: width * height * 4 bytes, rows top to bottom (OffscreenTarget::readRgba).
   // OutputError (with ffmpeg's last error line) when ffmpeg has gone.
   void write(const std::vector<std::uint8_t>& rgba);
-  // Closes the pipe, waits for ffmpeg and renames the video into place; OutputError (with ffmpeg's
-  // last error line) when ffmpeg failed, StopRequested when a stop was requested.
+  // Closes the pipe, waits for ffmpeg, reads the video back and renames it into place; OutputError
+  // (with ffmpeg's or ffprobe's last error line) when ffmpeg failed or the file does not hold every
+  // frame, StopRequested when a stop was requested.
   void finish();
 
   const std::string& path() const { return output_.path(); }
@@ -37,6 +39,8 @@ class VideoEncoder {
  private:
   // Waits for ffmpeg; its last error line when it failed, nullopt when it exited 0.
   std::optional<std::string> close();
+  // Counts the temporary's video packets with ffprobe; what is wrong, nullopt when it holds frames().
+  std::optional<std::string> readBack() const;
 
   sim::TemporaryOutput output_;
   std::string log_;  // ffmpeg's stderr, a temporary file
@@ -45,9 +49,9 @@ class VideoEncoder {
   std::uint64_t frames_ = 0;
 };
 
-// True when an executable `ffmpeg` is on PATH.
+// True when executables `ffmpeg` and `ffprobe` (both in Debian's ffmpeg) are on PATH.
 bool ffmpegAvailable();
-// InputError naming `option` when ffmpeg is not on PATH, `path` is no writable regular file
+// InputError naming `option` when ffmpeg or ffprobe is not on PATH, `path` is no writable regular file
 // (sim::checkOutputFile), or its extension names no container ffmpeg is asked for (.mp4, .m4v,
 // .mov, .mkv, or none: MP4): the check the encoder makes, for callers that check before any work.
 void checkVideoOutput(const std::string& path, const std::string& option);

@@ -84,6 +84,8 @@ class WindowDemo {
         imgui_(window.window()) {
     if (options.exitAfterSteps && stepLimit_ == 0)
       throw InputError("", 0, "--exit-after-steps", "needs --steps N (or a scene with sim.steps)");
+    checkRunCost(session_.world(), stepLimit_, options.scene);
+    if (!session_.autoChoice().empty()) fmt::print(stderr, "murmur: {}\n", session_.autoChoice());
   }
 
   int run() {

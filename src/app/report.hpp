@@ -105,6 +105,15 @@ inline void warnIfSoftware(const world::FlockBackend& backend) {
                backend.name(), info->renderer);
 }
 
+// What --backend auto chose and why (world::makeBackend's autoChoice), else warnIfSoftware: printed
+// once the input has passed its checks.
+inline void noteBackendChoice(const std::string& autoChoice, const world::FlockBackend& backend) {
+  if (autoChoice.empty())
+    warnIfSoftware(backend);
+  else
+    fmt::print(stderr, "murmur: {}\n", autoChoice);
+}
+
 inline OrderedJson groupsJson(const std::vector<sim::GroupSummary>& groups) {
   OrderedJson out = OrderedJson::array();
   for (const sim::GroupSummary& s : groups)

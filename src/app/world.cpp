@@ -9,6 +9,7 @@
 #include "app/cli_checks.hpp"
 #include "sim/install_dirs.hpp"
 #include "sim/error.hpp"
+#include "sim/run_cost.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::app {
@@ -27,6 +28,9 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
                      "Where the scene's data files (maps) are looked for when not beside the scene "
                      "(then $MURMUR_DATA_DIR, then share/murmur/data beside the executable)")
       ->check(nonEmpty());
+  command.add_flag("--force", options.force,
+                   "Run even when the estimated cost (candidate tests of the neighbour search) is over the limits "
+                   "(docs/model.md, Limits)");
 }
 
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) {
@@ -78,6 +82,12 @@ DescribedWorld describeWorld(const SceneOptions& options) {
   described.world.init = options.init;
   described.world.dataDirectories = dataDirectories(options);
   return described;
+}
+
+void checkRunCost(const world::World& world, std::uint64_t steps, const SceneOptions& options) {
+  if (options.force) return;
+  const sim::Scene& scene = world.scene();
+  sim::checkRunCost(sim::estimateRunCost(scene.model, world.initial().position, steps), scene.path, "--force");
 }
 
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback) {

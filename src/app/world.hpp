@@ -24,6 +24,7 @@ struct SceneOptions {
   std::int64_t boids = kUnset;  // --boids N
   std::int64_t seed = kUnset;   // --seed S
   std::string dataDir;          // --data-dir: where a scene's relative data paths (maps) are looked for
+  bool force = false;           // --force: run even when the estimated cost is over the limits
 };
 
 // Where a scene's relative data paths are looked for after the scene's own directory, in order:
@@ -51,6 +52,10 @@ struct DescribedWorld {
 // Loads the scene (InputError on bad input), applies --boids (not with --init) and --seed, reads its
 // [render] section. The world checks the rest when it loads (world::World).
 DescribedWorld describeWorld(const SceneOptions& options);
+
+// Refuses (InputError) a run of `steps` steps (0: open-ended) whose estimated cost
+// (sim/run_cost.hpp) is over the limits, unless --force was given.
+void checkRunCost(const world::World& world, std::uint64_t steps, const SceneOptions& options);
 
 // --steps: the option when given (>= 0, else InputError), else the scene's sim.steps when > 0, else fallback.
 std::uint64_t resolveSteps(std::int64_t option, const sim::Scene& scene, std::uint64_t fallback);

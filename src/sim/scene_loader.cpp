@@ -295,6 +295,31 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
 
 // Throws for the first limit the scene breaks: finite values, magnitudes, the parameter table's
 // ranges in its order, then the limits across keys.
+// kMaxPositionSpacing: refuses a world whose farthest coordinate (from the origin, on an active axis)
+// holds floats too far apart for a step at max_speed, naming world.min or world.max, whichever
+// reaches farther, with the extent that would do.
+template <class Fail>
+void checkPositionPrecision(const ModelParams& m, Fail&& fail) {
+  const double move = double(m.maxSpeed) * double(m.dt);
+  if (!(move > 0.0)) return;  // refused by the parameter table's ranges
+  float farthest = 0.0f;
+  std::string key = "world.max";
+  for (int axis : activeAxes(m.dims))
+    for (const auto& [corner, name] : {std::pair{m.worldMin[axis], "world.min"}, std::pair{m.worldMax[axis], "world.max"}})
+      if (std::abs(corner) > farthest) {
+        farthest = std::abs(corner);
+        key = name;
+      }
+  const double spacing = double(std::nextafter(farthest, std::numeric_limits<float>::infinity())) - double(farthest);
+  if (spacing <= kMaxPositionSpacing * move) return;
+  // Floats below 2^e are at most 2^(e - 24) apart: the largest power of two that keeps the rule.
+  const double within = std::exp2(std::floor(std::log2(kMaxPositionSpacing * move)) + 24.0);
+  fail(key, fmt::format("too far from the origin for float32 positions: floats near {:g} are {:.3g} units apart, "
+                        "{:.3g}% of a step's move at boids.max_speed ({:.3g} units; at most {:g}% allowed, "
+                        "docs/model.md, Limits): keep the world within +-{:g} of the origin",
+                        double(farthest), spacing, 100.0 * spacing / move, move, 100.0 * kMaxPositionSpacing, within));
+}
+
 void checkScene(const Scene& scene, const SceneDocument* document) {
   const auto fail = [&](const std::string& key, const std::string& message) {
     throw InputError(scene.path, lineOf(document, key), key, message);
@@ -356,6 +381,7 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       fail("world.max", fmt::format("must be above world.min on every active axis ({}: {} is not above {})",
                                     kAxisNames[axis], m.worldMax[axis], m.worldMin[axis]));
   }
+  checkPositionPrecision(m, fail);
   if (m.boundary == Boundary::Contain) {
     for (int axis : activeAxes(m.dims))
       if (2.0f * m.margin >= extent[axis])

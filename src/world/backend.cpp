@@ -1,6 +1,7 @@
 #include "world/backend.hpp"
 
-#include <cstdio>
+#include <string>
+#include <utility>
 
 #include "sim/cpu_backend.hpp"
 #include "sim/error.hpp"
@@ -17,7 +18,8 @@ bool isSoftwareRenderer(std::string_view glRenderer) {
   return false;
 }
 
-std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex, gpu::Context* context) {
+std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex, gpu::Context* context,
+                                          std::string* autoChoice) {
   if (name == "cpu") return makeCpuBackend(sim::NeighbourSearch::Grid);
   if (name == "cpu-naive") return makeCpuBackend(sim::NeighbourSearch::Naive);
   if (name == "gpu") {
@@ -30,23 +32,24 @@ std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex
     }
   }
   if (name == "auto") {
-    std::unique_ptr<FlockBackend> gpu;
+    std::string choice;
+    std::unique_ptr<FlockBackend> chosen;
     try {
-      gpu = makeGpuBackend(deviceIndex, context);
+      chosen = makeGpuBackend(deviceIndex, context);
+      const std::string device = chosen->device();
+      if (isSoftwareRenderer(device)) {
+        choice = "backend cpu: the GL device is a software renderer (" + device +
+                 "), where the cpu backend is faster; --backend gpu to use it anyway";
+        chosen = makeCpuBackend(sim::NeighbourSearch::Grid);
+      } else {
+        choice = "backend gpu: a hardware GL device (" + device + ")";
+      }
     } catch (const std::runtime_error& e) {
-      std::fprintf(stderr, "murmur: backend cpu: no GPU backend (%s); --backend gpu to insist\n", e.what());
-      return makeCpuBackend(sim::NeighbourSearch::Grid);
+      choice = std::string("backend cpu: no GPU backend (") + e.what() + "); --backend gpu to insist";
+      chosen = makeCpuBackend(sim::NeighbourSearch::Grid);
     }
-    const std::string device = gpu->device();
-    if (isSoftwareRenderer(device)) {
-      std::fprintf(stderr,
-                   "murmur: backend cpu: the GL device is a software renderer (%s), where the cpu backend is "
-                   "faster; --backend gpu to use it anyway\n",
-                   device.c_str());
-      return makeCpuBackend(sim::NeighbourSearch::Grid);
-    }
-    std::fprintf(stderr, "murmur: backend gpu: a hardware GL device (%s)\n", device.c_str());
-    return gpu;
+    if (autoChoice != nullptr) *autoChoice = std::move(choice);
+    return chosen;
   }
   throw InputError("", 0, "--backend", "unknown backend '" + std::string(name) + "' (gpu, cpu, cpu-naive)");
 }

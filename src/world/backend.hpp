@@ -59,12 +59,12 @@ bool isSoftwareRenderer(std::string_view glRenderer);
 gpu::ShaderLibrary shaderLibrary();
 
 // name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu on a hardware GL 4.3 device and cpu on a
-// software renderer (where the cpu backend is faster) or without a context, and says which and why
-// on stderr. The gpu backend runs on `context` when given (it must be current and outlive the backend;
+// software renderer (where the cpu backend is faster) or without a context, and puts which and why in
+// *autoChoice (one line for the user; the library prints nothing) when given. The gpu backend runs on `context` when given (it must be current and outlive the backend;
 // the demo shares its window or offscreen context this way), else on its own headless context
 // (EGL device deviceIndex, -1: the first that works), with shaderLibrary()'s shaders. Throws
 // InputError (key --backend) for an unknown name, or for gpu when no context can be created.
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
-                                          gpu::Context* context = nullptr);
+                                          gpu::Context* context = nullptr, std::string* autoChoice = nullptr);
 
 }  // namespace murmur::world

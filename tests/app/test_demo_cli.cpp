@@ -416,7 +416,7 @@ TEST(DemoCli, VideoWithoutFfmpegIsAClearErrorBeforeAnyWork) {
   const CliResult r = runMurmur("demo --headless --video " + video.string() + " --steps 5 --boids 100 --backend cpu");
   EXPECT_EQ(r.exitCode, 2) << r.err;
   EXPECT_EQ(countLines(r.err), 1u) << r.err;
-  EXPECT_NE(r.err.find("ffmpeg is not on PATH"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg (with ffprobe) is not on PATH"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(video));
   EXPECT_EQ(r.out, "");
 }

@@ -7,8 +7,11 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli.hpp"
 
@@ -50,19 +53,6 @@ CliResult terminateAfter(const std::string& args, double seconds) {
 
 const std::string kLongRun = "run --scene scenes/free.toml --boids 2000 --backend cpu --steps 1000000";
 
-// Item 6: a full disk mid-write is exit code 3 and one line for --dump (it was 2), and the file
-// that was there is kept.
-TEST(OutputDiscipline, FullDiskDumpIsExit3AndKeepsTheOldFile) {
-  const fs::path dir = scratchDir("discipline_dump_full");
-  std::ofstream(dir / "out.csv") << "old";
-  const CliResult r = runMurmur("run --scene scenes/free.toml --boids 2000 --steps 1 --backend cpu --dump " +
-                                    (dir / "out.csv").string(),
-                                "ulimit -f 16;");
-  expectOneLine(r, 3, "File too large");
-  EXPECT_EQ(readFile(dir / "out.csv"), "old");
-  EXPECT_TRUE(temporariesIn(dir).empty());
-}
-
 // Items 1, 6: frames on a full disk were reported as written (exit 0, truncated and empty PNGs).
 TEST(OutputDiscipline, FullDiskFramesAreExit3WithNoPartialPng) {
   const fs::path dir = scratchDir("discipline_frames_full");
@@ -89,24 +79,14 @@ TEST(OutputDiscipline, VideoContainerIsExplicit) {
   EXPECT_FALSE(fs::exists(dir / "out.gif"));
 }
 
-// Item 2 and the signal handler: SIGTERM mid-run stops cleanly (exit 143), nothing partial replaces
-// what was there, no temporary is left, for --dump, --video and --frames.
-TEST(OutputDiscipline, SigtermLeavesNoPartialOutput) {
+// Item 2 and the signal handler: frames written before SIGTERM stay complete PNGs (the fault-family
+// table below checks exit 143 and the other outputs).
+TEST(OutputDiscipline, SigtermLeavesCompleteFrames) {
   const fs::path dir = scratchDir("discipline_sigterm");
-  std::ofstream(dir / "out.csv") << "old";
-  std::ofstream(dir / "out.mp4") << "old";
-  expectOneLine(terminateAfter(kLongRun + " --dump " + (dir / "out.csv").string(), 1.5), 143, "signal 15");
-  expectOneLine(terminateAfter("demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 1000000 "
-                               "--every 1 --size 64x64 --msaa 1 --video " + (dir / "out.mp4").string(),
-                               3),
-                143, "signal 15");
   expectOneLine(terminateAfter("demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 1000000 "
                                "--every 1 --size 64x64 --msaa 1 --frames " + (dir / "frames").string(),
                                3),
                 143, "signal 15");
-  EXPECT_EQ(readFile(dir / "out.csv"), "old");
-  EXPECT_TRUE(readFile(dir / "out.mp4") == "old");  // not printed: binary when it fails
-  EXPECT_TRUE(temporariesIn(dir).empty());
   for (const auto& entry : fs::directory_iterator(dir / "frames"))
     EXPECT_TRUE(completePng(entry.path())) << entry.path();
   EXPECT_TRUE(temporariesIn(dir / "frames").empty());
@@ -168,6 +148,164 @@ TEST(FlagChecks, EmptyTextFlagsAndFramesWithVideoAreRefused) {
   expectOneLine(runMurmur("demo --headless --steps 1 --frames ''"), 2, "--frames");
   expectOneLine(runMurmur("path --map x.map --from 0,0 --to 1,1 --heuristic ''"), 2, "--heuristic");
   expectOneLine(runMurmur("demo --headless --steps 1 --frames d --video v.mp4"), 2, "--frames");
+}
+
+// Items 6 and the exit codes: every fault family through every command that has it, with the code
+// README.md's table gives it (2 bad input found before any work, 3 a write failing mid-run, 143
+// SIGTERM), one line on stderr, and the output discipline's promise: a file that was there is kept
+// byte for byte and no temporary is left.
+struct Fault {
+  const char* family;
+  std::string args;           // after `murmur`; {dir} is the case's scratch directory
+  int exitCode;
+  std::string mention;        // in the one line on stderr
+  std::string shellPrefix;    // e.g. a file-size limit standing in for a full disk
+  double terminateAfter = 0;  // > 0: SIGTERM after this many seconds
+  bool keepsResults = false;  // bench: the results JSON is complete and kept (only its report failed)
+};
+
+std::string withDir(std::string text, const fs::path& dir) {
+  for (std::size_t at; (at = text.find("{dir}")) != std::string::npos;) text.replace(at, 5, dir.string());
+  return text;
+}
+
+// A 1024 x 1024 map split by a wall at x = 1000, and `rows` scenarios across it: each search expands
+// every reachable cell before it gives up, a path run of seconds.
+void writeSplitMapScenarios(const fs::path& dir, int rows) {
+  std::ofstream map(dir / "split.map");
+  map << "type octile\nheight 1024\nwidth 1024\nmap\n";
+  std::string row(1024, '.');
+  row[1000] = '@';
+  for (int y = 0; y < 1024; ++y) map << row << '\n';
+  std::ofstream scen(dir / "split.map.scen");
+  scen << "version 1\n";
+  for (int i = 0; i < rows; ++i) scen << "0\tsplit.map\t1024\t1024\t0\t0\t1023\t1023\t1446.73047228\n";
+}
+
+// One error line, the only line but for bench's progress ("N cases", "[k/N] ... left").
+void expectOneError(const CliResult& r, int code, const std::string& mention) {
+  EXPECT_EQ(r.exitCode, code) << r.err;
+  std::istringstream lines(r.err);
+  std::size_t errors = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("murmur: ", 0) == 0) {
+      ++errors;
+      EXPECT_NE(line.find(mention), std::string::npos) << r.err;
+    } else {
+      EXPECT_TRUE(line.rfind("[", 0) == 0 || line.find(" cases") != std::string::npos) << r.err;
+    }
+  }
+  EXPECT_EQ(errors, 1u) << r.err;
+}
+
+TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
+  const std::string run = "run --scene scenes/free.toml --backend cpu --boids 2000";
+  const std::string demo = "demo --headless --scene scenes/free.toml --backend cpu --boids 200 --size 64x64 --msaa 1";
+  const std::string compare = "compare --scene scenes/free.toml --reference cpu --candidate cpu-naive --boids 2000";
+  const std::string bench = "bench --quick --filter '^density/cpu/threads:1/n:1000/'";
+  const std::string longBench = "bench --quick --filter '^density/cpu/threads:1/n:(1000|4000)/'";
+  const std::vector<Fault> faults = {
+      // Bad flags: an unknown one, a value out of range.
+      {"unknown flag", run + " --bogus", 2, "--bogus", ""},
+      {"unknown flag", compare + " --bogus", 2, "--bogus", ""},
+      {"unknown flag", demo + " --bogus", 2, "--bogus", ""},
+      {"unknown flag", "path --bogus", 2, "--bogus", ""},
+      {"unknown flag", "bench --bogus", 2, "--bogus", ""},
+      {"unknown flag", "devices --bogus", 2, "--bogus", ""},
+      {"unknown flag", "scenes --bogus", 2, "--bogus", ""},
+      {"flag value", run + " --steps -1", 2, "--steps", ""},
+      {"flag value", compare + " --steps -1", 2, "--steps", ""},
+      {"flag value", demo + " --steps -1", 2, "--steps", ""},
+      {"flag value", "path --map x.map --from 0,0 --to 1,1 --connect 5", 2, "--connect", ""},
+      {"flag value", bench + " --device -5", 2, "--device", ""},
+      {"flag value", "devices --device 99", 2, "--device", ""},
+      // Input files: missing, not a regular file, bad content.
+      {"missing input", "run --scene {dir}/nosuch.toml", 2, "nosuch.toml", ""},
+      {"missing input", "compare --scene {dir}/nosuch.toml", 2, "nosuch.toml", ""},
+      {"missing input", "demo --headless --scene {dir}/nosuch.toml", 2, "nosuch.toml", ""},
+      {"missing input", "path --map {dir}/nosuch.map --from 0,0 --to 1,1", 2, "nosuch.map", ""},
+      {"input kind", "run --scene {dir}", 2, "directory", ""},
+      {"input kind", "compare --scene {dir}", 2, "directory", ""},
+      {"input kind", "demo --headless --scene {dir}", 2, "directory", ""},
+      {"input kind", "path --scen {dir}", 2, "directory", ""},
+      {"bad input", "run --backend cpu --scene tests/data/bad/syntax_error.toml", 2, "syntax_error.toml", ""},
+      {"bad input", "compare --scene tests/data/bad/syntax_error.toml", 2, "syntax_error.toml", ""},
+      {"bad input", "demo --headless --scene tests/data/bad/syntax_error.toml", 2, "syntax_error.toml", ""},
+      {"bad input", "path --map tests/data/bad/bad_char.map --from 0,0 --to 1,1", 2, "bad_char.map", ""},
+      // Over the cost limits (item 7) and the precision rule (item 8): refused before any work.
+      {"cost", "run --backend cpu --scene tests/data/bad/packed_flock.toml", 2, "boids.count", ""},
+      {"cost", "compare --scene tests/data/bad/packed_flock.toml", 2, "boids.count", ""},
+      {"cost", "demo --headless --backend cpu --scene tests/data/bad/packed_flock.toml", 2, "boids.count", ""},
+      {"cost", "path --scen tests/data/bad/huge_worst_case.scen", 2, "--force", ""},
+      {"precision", "run --backend cpu --scene tests/data/bad/far_world.toml", 2, "world.max", ""},
+      {"precision", "compare --scene tests/data/bad/far_world.toml", 2, "world.max", ""},
+      {"precision", "demo --headless --scene tests/data/bad/far_world.toml", 2, "world.max", ""},
+      // Output paths refused before any work.
+      {"output path", run + " --steps 1 --dump {dir}", 2, "--dump", ""},
+      {"output path", demo + " --steps 1 --frames {dir}/old.csv", 2, "--frames", ""},
+      {"output path", demo + " --steps 1 --video {dir}", 2, "--video", ""},
+      {"output path", bench + " --out {dir}/old.csv", 2, "--out", ""},
+      // A full disk mid-run (a file-size limit stands in): exit 3, nothing partial.
+      {"full disk", run + " --steps 1 --dump {dir}/old.csv", 3, "File too large", "ulimit -f 16;"},
+      {"full disk", demo + " --steps 40 --every 10 --frames {dir}/frames", 3, "frame_", "ulimit -f 1;"},
+      {"full disk", demo + " --steps 60 --every 1 --video {dir}/old.mp4", 3, "a full disk?", "ulimit -f 8;"},
+      {"full disk", bench + " --out {dir}", 3, "File too large", "ulimit -f 16;", 0, true},  // the report's charts
+      {"full disk", bench + " --out {dir}", 3, "incomplete", "ulimit -f 4;"},       // murmur_bench's results
+      // SIGTERM mid-run: exit 143, nothing partial.
+      {"sigterm", run + " --steps 1000000 --dump {dir}/old.csv", 143, "signal 15", "", 1.5},
+      {"sigterm", compare + " --steps 1000000", 143, "signal 15", "", 1.5},
+      {"sigterm", demo + " --steps 1000000 --every 1 --video {dir}/old.mp4", 143, "signal 15", "", 3},
+      {"sigterm", "path --scen {dir}/split.map.scen", 143, "signal 15", "", 2},
+      {"sigterm", longBench + " --out {dir}", 143, "signal 15", "", 2.5},
+  };
+  const fs::path dir = scratchDir("fault_families");
+  writeSplitMapScenarios(dir, 400);
+  std::ofstream(dir / "old.csv") << "old";
+  std::ofstream(dir / "old.mp4") << "old";
+  for (const Fault& fault : faults) {
+    SCOPED_TRACE(std::string(fault.family) + ": murmur " + fault.args);
+    const std::string args = withDir(fault.args, dir);
+    const CliResult r = fault.terminateAfter > 0 ? terminateAfter(args, fault.terminateAfter)
+                                                 : runMurmur(args, fault.shellPrefix + " timeout 60");
+    expectOneError(r, fault.exitCode, fault.mention);
+    EXPECT_EQ(readFile(dir / "old.csv"), "old");
+    EXPECT_TRUE(readFile(dir / "old.mp4") == "old");  // not printed: binary when it fails
+    EXPECT_TRUE(temporariesIn(dir).empty());
+    std::vector<fs::path> results;
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".json") results.push_back(entry.path());
+    ASSERT_EQ(results.size(), fault.keepsResults ? 1u : 0u);
+    for (const fs::path& result : results) {
+      EXPECT_TRUE(nlohmann::json::accept(readFile(result))) << result;
+      fs::remove(result);
+    }
+  }
+}
+
+// Item 7: runs that passed every limit and still never ended. Refused up front with the figures and
+// the key (the maze2d flock packed into its rooms: 1e6 boids took 88 s for 3 steps), --force goes
+// ahead.
+TEST(CostEstimate, RefusesTheDenseMaze2dRunsAndForceGoesAhead) {
+  expectOneLine(runMurmur("run --scene maze2d --boids 4000000 --steps 1 --backend cpu"), 2, "boids.count");
+  const CliResult tooLong = runMurmur("run --scene maze2d --boids 1000000 --backend cpu");
+  expectOneLine(tooLong, 2, "sim.steps");
+  EXPECT_NE(tooLong.err.find("--force"), std::string::npos) << tooLong.err;
+  const std::string endless = "run --scene scenes/free.toml --backend cpu --steps 1000000000";
+  expectOneLine(runMurmur(endless), 2, "sim.steps");
+  expectOneLine(terminateAfter(endless + " --force", 1.5), 143, "signal 15");  // it ran
+  // path: over the worst case before any map is read; with --force it goes on to read them.
+  expectOneLine(runMurmur("path --scen tests/data/bad/huge_worst_case.scen"), 2, "cell expansions");
+  expectOneLine(runMurmur("path --scen tests/data/bad/huge_worst_case.scen --force"), 2, "giant.map");
+}
+
+// Item 7: a run longer than a second shows, on a terminal, how long it has left.
+TEST(CostEstimate, ProgressShowsTheTimeLeftOnATerminal) {
+  const CommandOutput shown = runCommand("cd '" + std::string(MURMUR_SOURCE_DIR) + "' && script -qec \"'" + MURMUR_EXE +
+                                         "' run --scene scenes/free.toml --backend cpu --steps 600\" /dev/null");
+  ASSERT_EQ(shown.exitCode, 0) << shown.out;
+  EXPECT_NE(shown.out.find("step 600/600, 0:00 left"), std::string::npos) << shown.out;
+  // Not on a pipe.
+  EXPECT_EQ(runMurmur("run --scene scenes/free.toml --backend cpu --steps 300").err.find("left"), std::string::npos);
 }
 
 }  // namespace
