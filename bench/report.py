@@ -332,9 +332,9 @@ BACKEND_LINE = {"gpu": "-", "cpu": "--", "cpu-naive": ":"}
 MACHINE_MARKERS = "os^DvPX*<>"
 
 
-def series_colours(count):
-    """`count` colours told apart at a glance: matplotlib's tab10, tab20 beyond ten series, and
-    evenly spaced hues of turbo beyond twenty (ten machines of four backends)."""
+def palette(count):
+    """`count` colours told apart at a glance: matplotlib's tab10, tab20 beyond ten, evenly spaced hues
+    of turbo beyond twenty."""
     from matplotlib import colormaps
     if count <= 10:
         return [colormaps["tab10"](i) for i in range(count)]
@@ -343,39 +343,50 @@ def series_colours(count):
     return [colormaps["turbo"](0.05 + 0.9 * i / (count - 1)) for i in range(count)]
 
 
-def series_style(label, index, colours, machines):
-    """A colour per series, a line style per backend (the one-thread CPU grid dash-dotted) and a
-    marker per machine: any two series differ in colour, and the other two say which is which."""
+def series_styles(labels, machines):
+    """(colour, line, marker) per series label "<machine>: <backend>[, T threads]". Up to twenty
+    series every one has its own colour; beyond that (ten machines of four backends) neighbouring
+    hues would blur, so each machine has one and its series read as a family. The line style says
+    the backend (the one-thread CPU grid dash-dotted) and the marker the machine."""
     machine_labels = [m.label for m in machines]
-    machine, backend = label.split(": ", 1)
-    kind = backend.split(",")[0]
-    line = "-." if kind == "cpu" and backend.endswith(" 1 thread") else BACKEND_LINE.get(kind, "-.")
-    marker = MACHINE_MARKERS[machine_labels.index(machine) % len(MACHINE_MARKERS) if machine in machine_labels else 0]
-    return colours[index], line, marker
+    machine_of = [label.split(": ", 1)[0] for label in labels]
+    index_of = [machine_labels.index(m) if m in machine_labels else 0 for m in machine_of]
+    by_series = len(labels) <= 20
+    colours = palette(len(labels) if by_series else len(machine_labels))
+    styles = []
+    for i, label in enumerate(labels):
+        backend = label.split(": ", 1)[1]
+        kind = backend.split(",")[0]
+        line = "-." if kind == "cpu" and backend.endswith(" 1 thread") else BACKEND_LINE.get(kind, "-.")
+        marker = MACHINE_MARKERS[index_of[i] % len(MACHINE_MARKERS)]
+        styles.append((colours[i if by_series else index_of[i]], line, marker))
+    return styles
 
 
 def log_ticks(axes, which, values):
-    """Labelled ticks on a log axis however few decades the values span: 1-2-5 steps over a few
-    decades, every 1 to 9 over about one, halves below that, with the limits widened to the ticks
-    around the values; labels as 2M, 500k."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    """Labelled ticks on a log axis however few decades the values span. Candidates in order of rank
+    (powers of ten, then 2 and 5, 3, the other digits, halves; fewer ranks the more decades there
+    are) are kept when no kept tick is closer than a tenth of the span (at most a quarter decade):
+    1-2-5 steps over a few decades, 100k 200k 300k 500k 700k 1M over one, no two labels crowded.
+    The limits widen to the ticks around the values; labels read 2M, 500k."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
     lo, hi = min(values), max(values)
     decades = math.log10(hi / lo)
-    if decades > 6:
-        subs = (1.0,)
-    elif decades > 2:
-        subs = (1.0, 2.0, 5.0)
-    elif decades > 0.7:
-        subs = tuple(float(k) for k in range(1, 10))
-    else:
-        subs = tuple(k / 2 for k in range(2, 20))
-    ticks = sorted(m * 10.0 ** e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
-                   for m in subs)
-    below = max([t for t in ticks if t <= lo * (1 + 1e-9)] or [lo])
-    above = min([t for t in ticks if t >= hi * (1 - 1e-9)] or [hi])
+    ranks = [(1.0,), (2.0, 5.0), (3.0,), (4.0, 6.0, 7.0, 8.0, 9.0), tuple(k + 0.5 for k in range(1, 10))]
+    ranks = ranks[:1 if decades > 6 else 2 if decades > 2 else 4 if decades > 0.7 else 5]
+    exponents = range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+    every = sorted(m * 10.0 ** e for rank in ranks for m in rank for e in exponents)
+    below = max([t for t in every if t <= lo * (1 + 1e-9)] or [lo])
+    above = min([t for t in every if t >= hi * (1 - 1e-9)] or [hi])
+    gap = min(math.log10(above / below) / 10, 0.25)
+    kept = []
+    for rank in ranks:
+        for tick in sorted(m * 10.0 ** e for m in rank for e in exponents):
+            if below <= tick <= above and all(abs(math.log10(tick / k)) >= gap * (1 - 1e-9) for k in kept):
+                kept.append(tick)
     (axes.set_xlim if which == "x" else axes.set_ylim)(below / 1.15, above * 1.15)
     axis = axes.xaxis if which == "x" else axes.yaxis
-    axis.set_major_locator(LogLocator(base=10.0, subs=subs, numticks=100))
+    axis.set_major_locator(FixedLocator(sorted(kept)))
     axis.set_major_formatter(FuncFormatter(lambda v, _: short_number(v)))
     axis.set_minor_formatter(NullFormatter())
 
@@ -399,9 +410,8 @@ def write_chart(path, title, ylabel, series, machines):
     figure, axes = plt.subplots(figsize=(9, 5.5))
     drawn = OrderedDict((label, sorted((n, v) for n, v in points if v)) for label, points in series.items())
     drawn = OrderedDict((label, points) for label, points in drawn.items() if points)
-    colours = series_colours(len(drawn))
-    for index, (label, points) in enumerate(drawn.items()):
-        colour, line, marker = series_style(label, index, colours, machines)
+    styles = series_styles(list(drawn), machines)
+    for (label, points), (colour, line, marker) in zip(drawn.items(), styles):
         axes.plot([n for n, _ in points], [v for _, v in points], color=colour, linestyle=line, marker=marker,
                   markersize=5, linewidth=1.6, label=label, gid="series:" + label)
     axes.set_xscale("log")
@@ -431,7 +441,7 @@ def write_headline_chart(path, machines):
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(8, 1.2 + 0.45 * len(scored)))
-    colours = series_colours(len(scored))
+    colours = palette(len(scored))
     for row, (m, score) in enumerate(scored):
         software = m.context.get("gl_software") == "true"
         axes.barh(row, score / 1e6, height=0.6, color="0.7" if software else colours[row], hatch="//" if software else None,
