@@ -269,7 +269,8 @@ std::string osName() {
   while (std::getline(release, line))
     if (line.rfind("PRETTY_NAME=", 0) == 0) {
       std::string name = line.substr(line.find('=') + 1);
-      if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+      if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+        name = name.substr(1, name.size() - 2);
       return name;
     }
   return "unknown";

@@ -391,11 +391,25 @@ def log_ticks(axes, which, values):
     axis.set_minor_formatter(NullFormatter())
 
 
+def write_atomically(path, write):
+    """Calls write(temporary) for a temporary beside `path`, renamed onto it once complete (as
+    `murmur`'s outputs are, sim::TemporaryOutput): an interrupted report leaves no half-written file."""
+    temporary = "%s.tmp-%d" % (path, os.getpid())
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
 def save_chart(figure, path):
     """The SVG at `path` and a PNG beside it (150 dpi), neither with a date or version in it, so
     that the same input gives the same files."""
-    figure.savefig(path, bbox_inches="tight", metadata={"Date": None})
-    figure.savefig(os.path.splitext(path)[0] + ".png", bbox_inches="tight", dpi=150, metadata={"Software": None})
+    write_atomically(path, lambda t: figure.savefig(t, format="svg", bbox_inches="tight", metadata={"Date": None}))
+    write_atomically(os.path.splitext(path)[0] + ".png",
+                     lambda t: figure.savefig(t, format="png", bbox_inches="tight", dpi=150,
+                                              metadata={"Software": None}))
 
 
 def write_chart(path, title, ylabel, series, machines):
@@ -811,8 +825,10 @@ def write_report(machines, out_dir):
                 md += ["- %s: Murmur's A* is %.1fx faster than the textbook one (the textbook one's time over "
                        "Murmur's, summed over %s)." % (m.label, speedup, ", ".join(maps))]
         md += [""]
-    with open(os.path.join(out_dir, "README.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(md))
+    def write_markdown(temporary):
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write("\n".join(md))
+    write_atomically(os.path.join(out_dir, "README.md"), write_markdown)
     return charts
 
 

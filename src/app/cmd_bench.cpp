@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -185,7 +185,8 @@ class BenchCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     sub.add_flag("--quick", quick_, "The reduced sweep (N up to 1M on the GPU; minutes on llvmpipe)");
-    sub.add_flag("--list", list_, "Print the cases (of the sweep, --filter applied), one a line, and run none");
+    sub.add_flag("--list", list_,
+                 "Print the cases (of the sweep, --filter applied), one a line, and run none");
     sub.add_option("--device", device_, "EGL device index (murmur devices; default: hardware first)")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--filter", filter_,
@@ -361,7 +362,8 @@ class BenchCommand final : public Command {
   // The headline score of a backend ("gpu", "cpu"): the geometric mean of the boid updates per second
   // of the cases murmur_bench names in the context's headline_<backend> (names before Google
   // Benchmark's suffixes), or `missing` when one of them is not in the result.
-  static std::string headlineScore(const Json& result, const std::string& backend, const std::string& missing) {
+  static std::string headlineScore(const Json& result, const std::string& backend,
+                                   const std::string& missing) {
     const std::string names = result["context"].value("headline_" + backend, "");
     double logSum = 0.0;
     int count = 0;
@@ -401,8 +403,8 @@ class BenchCommand final : public Command {
     }
     fmt::print("cpu      {} ({} threads)\n", context.value("cpu_model", "?"),
                context.value("omp_threads", "?"));
-    fmt::print("score    {}, {} (the headline score, bench/README.md)\n", headlineScore(result, "gpu", missing),
-               headlineScore(result, "cpu", missing));
+    fmt::print("score    {}, {} (the headline score, bench/README.md)\n",
+               headlineScore(result, "gpu", missing), headlineScore(result, "cpu", missing));
     const Json* million = row("density/gpu/n:1000000/manual_time");
     fmt::print("gpu, 1M boids (density)     {}\n",
                million != nullptr ? fmt::format("{:.3g} boid updates/s ({:.3f} ms a step)",

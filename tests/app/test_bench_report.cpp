@@ -56,7 +56,8 @@ Image decodePng(const fs::path& path) {
   int channels = 0;
   stbi_uc* pixels = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
   if (pixels == nullptr) return {};
-  image.rgb.assign(pixels, pixels + static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 3);
+  image.rgb.assign(
+      pixels, pixels + static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 3);
   stbi_image_free(pixels);
   return image;
 }
@@ -64,7 +65,8 @@ Image decodePng(const fs::path& path) {
 // The stroke colour of each series' line in a chart ("#1f77b4"), in order.
 std::vector<std::string> seriesColours(const std::string& svg) {
   std::vector<std::string> colours;
-  for (std::size_t at = svg.find("id=\"series:"); at != std::string::npos; at = svg.find("id=\"series:", at + 1)) {
+  for (std::size_t at = svg.find("id=\"series:"); at != std::string::npos;
+       at = svg.find("id=\"series:", at + 1)) {
     const std::size_t stroke = svg.find("stroke: #", at);
     colours.push_back(svg.substr(stroke + 8, 7));
   }
@@ -192,9 +194,10 @@ TEST(BenchReport, HeadlineScoreIsTheGeometricMeanOfTheCasesTheResultNames) {
             std::string::npos)
       << table;
   // Speed-ups in words: llvmpipe's "gpu" at 4k took 2.52 ms against the 2-thread grid's 0.758 ms.
-  EXPECT_NE(table.find("| llvmpipe | density | 4k | 2.52 | 0.758 | 0.79 | 19.4 | 3.3x slower | 3.2x slower | 7.7x "
-                       "faster | 25.6x faster |"),
-            std::string::npos)
+  EXPECT_NE(
+      table.find("| llvmpipe | density | 4k | 2.52 | 0.758 | 0.79 | 19.4 | 3.3x slower | 3.2x slower | 7.7x "
+                 "faster | 25.6x faster |"),
+      std::string::npos)
       << table;
 }
 
@@ -219,7 +222,8 @@ TEST(BenchReport, WarnsOfALoadedMachineAndADebugBenchmarkLibrary) {
                                      << json.substr(json.find(',', at) + 1);
   ASSERT_EQ(runReport((out / "loaded.json").string() + " --out '" + (out / "loaded").string() + "'"), 0);
   table = readFile(out / "loaded" / "README.md");
-  EXPECT_NE(table.find("- llvmpipe: the load average was 6.0 on 2 cores when the run began"), std::string::npos)
+  EXPECT_NE(table.find("- llvmpipe: the load average was 6.0 on 2 cores when the run began"),
+            std::string::npos)
       << table;
 }
 
