@@ -1,10 +1,13 @@
 #include "bench_common.hpp"
 
 #include <omp.h>
+#include <sys/utsname.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <regex>
@@ -69,6 +72,55 @@ double countCandidates(const sim::GridSpec& grid, const sim::FlockState& flock, 
     total += mine - 1;  // itself
   }
   return static_cast<double>(total) / static_cast<double>(n);
+}
+
+// The highest level of an amdgpu DPM table ("0: 500Mhz\n1: 2600Mhz *": levels in rising order), in
+// MHz; "" when it cannot be read.
+std::string highestLevel(const std::filesystem::path& table) {
+  std::ifstream in(table);
+  std::string line, mhz;
+  while (std::getline(in, line)) {
+    const std::size_t colon = line.find(": ");
+    const std::size_t unit = line.find("Mhz");
+    if (colon != std::string::npos && unit != std::string::npos && unit > colon + 2)
+      mhz = line.substr(colon + 2, unit - colon - 2);
+  }
+  return mhz;
+}
+
+// nvidia-smi's maximum clocks of the GPU whose name starts GL_RENDERER ("NVIDIA H100 80GB HBM3" of
+// "NVIDIA H100 80GB HBM3/PCIe/SSE2"); "" without nvidia-smi or such a GPU.
+std::string nvidiaClocks(const std::string& renderer) {
+  FILE* pipe = ::popen(
+      "nvidia-smi --query-gpu=name,clocks.max.graphics,clocks.max.memory --format=csv,noheader,nounits "
+      "2>/dev/null",
+      "r");
+  if (pipe == nullptr) return "";
+  std::string text;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) text += buffer;
+  ::pclose(pipe);
+  static const std::regex row(R"(([^,\n]+), *([0-9]+), *([0-9]+))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator(); ++it)
+    if (renderer.rfind((*it)[1].str(), 0) == 0)
+      return fmt::format("core {} MHz, memory {} MHz (nvidia-smi, maximum)", (*it)[2].str(), (*it)[3].str());
+  return "";
+}
+
+// amdgpu's DPM tables in sysfs when exactly one card has them (with several, which one GL drives is
+// not known here).
+std::string amdgpuClocks() {
+  std::vector<std::filesystem::path> cards;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/class/drm", ec))
+    if (std::filesystem::exists(entry.path() / "device" / "pp_dpm_sclk", ec) &&
+        std::regex_match(entry.path().filename().string(), std::regex("card[0-9]+")))
+      cards.push_back(entry.path() / "device");
+  if (cards.size() != 1) return "";
+  const std::string core = highestLevel(cards.front() / "pp_dpm_sclk");
+  const std::string memory = highestLevel(cards.front() / "pp_dpm_mclk");
+  if (core.empty() || memory.empty()) return "";
+  return fmt::format("core {} MHz, memory {} MHz (amdgpu sysfs, highest level)", core, memory);
 }
 
 }  // namespace
@@ -201,6 +253,41 @@ std::string cpuModel() {
   while (std::getline(cpuinfo, line))
     if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
   return "unknown";
+}
+
+std::string gpuStepName(std::string_view workload, std::uint32_t n) {
+  return fmt::format("{}/gpu/n:{}", workload, n);
+}
+
+std::string cpuStepName(std::string_view workload, std::string_view backend, int threads, std::uint32_t n) {
+  return fmt::format("{}/{}/threads:{}/n:{}", workload, backend, threads, n);
+}
+
+std::string osName() {
+  std::ifstream release("/etc/os-release");
+  std::string line;
+  while (std::getline(release, line))
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      std::string name = line.substr(line.find('=') + 1);
+      if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+        name = name.substr(1, name.size() - 2);
+      return name;
+    }
+  return "unknown";
+}
+
+std::string kernelName() {
+  utsname system{};
+  if (::uname(&system) != 0) return "unknown";
+  return fmt::format("{} {}", system.sysname, system.release);
+}
+
+std::string gpuClocks(const gpu::ContextInfo& info) {
+  if (info.software) return "";
+  if (info.vendor.find("NVIDIA") != std::string::npos) return nvidiaClocks(info.renderer);
+  if (info.vendor.find("AMD") != std::string::npos || info.renderer.find("AMD") != std::string::npos)
+    return amdgpuClocks();
+  return "";
 }
 
 }  // namespace murmur::bench

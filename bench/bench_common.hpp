@@ -10,6 +10,7 @@
 // The GL context is made lazily, once per process: main() opens it before the run only when the
 // benchmark filter selects a GL benchmark (registered with registerGlBenchmark), so that CPU-only
 // filters never touch GL; glContext() opens it on first use otherwise.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -67,6 +68,18 @@ struct PreparedCase {
 };
 const PreparedCase& prepare(const Workload& workload, std::uint32_t count, std::uint32_t maxCells = 1u << 24);
 
+// The names of the full-step cases (the scheme above, before Google Benchmark's suffixes): the
+// suites register them and the headline below is made of them.
+std::string gpuStepName(std::string_view workload, std::uint32_t n);
+std::string cpuStepName(std::string_view workload, std::string_view backend, int threads, std::uint32_t n);
+
+// The headline score (bench/README.md, "Headline score"): the geometric mean of boid updates per
+// second over these workloads at kHeadlineBoids boids, for the gpu backend and for the CPU grid on
+// all threads. Every sweep registers these cases; main() writes their names into the context
+// (headline_gpu, headline_cpu) so that `murmur bench` and bench/report.py read them from the result.
+constexpr std::uint32_t kHeadlineBoids = 1'000'000;
+constexpr std::array<std::string_view, 2> kHeadlineWorkloads = {"density", "candidates200"};
+
 // Counters every step benchmark reports (bench/report.py reads them): boids, candidates_per_boid,
 // cells, and the rates items_per_second (boid updates) and candidates_per_second.
 void setStepCounters(benchmark::State& state, std::uint32_t boids, double candidatesPerBoid,
@@ -98,6 +111,13 @@ void releaseGlContext();
 // "nvidia-h100-80gb-hbm3": the directory under bench/results/.
 std::string deviceSlug(std::string_view renderer);
 std::string cpuModel();
+// The machine beyond the CPU, for the report's machines table: the distribution (/etc/os-release's
+// PRETTY_NAME), the kernel (uname: "Linux 6.1.0-18-amd64"), and the GPU's highest core and memory
+// clocks where a tool of the driver reports them (GL has no query for clocks; see bench_common.cpp),
+// else "".
+std::string osName();
+std::string kernelName();
+std::string gpuClocks(const gpu::ContextInfo& info);
 
 // The suites of bench_cpu.cpp, bench_gpu.cpp, bench_perception.cpp, bench_render.cpp and
 // bench_astar.cpp, registered by main() once the options are parsed.

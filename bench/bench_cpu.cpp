@@ -90,7 +90,7 @@ std::vector<CpuPlan> plans(Sweep sweep) {
 void add(const Workload& workload, std::uint32_t n, sim::NeighbourSearch search, int threads) {
   const std::string backend = search == sim::NeighbourSearch::Naive ? "cpu-naive" : "cpu";
   benchmark::RegisterBenchmark(
-      fmt::format("{}/{}/threads:{}/n:{}", workload.name, backend, threads, n).c_str(),
+      cpuStepName(workload.name, backend, threads, n).c_str(),
       [&workload, n, search, threads](benchmark::State& state) {
         runCpuSteps(state, workload, n, search, threads);
       })

@@ -424,7 +424,7 @@ void registerGpuBenchmarks() {
   for (const GpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);
     for (const std::uint32_t n : plan.steps)
-      registerGlBenchmark(fmt::format("{}/gpu/n:{}", w.name, n),
+      registerGlBenchmark(gpuStepName(w.name, n),
                           [&w, n](benchmark::State& state) { runGpuSteps(state, w, n, -1); })
           ->Unit(benchmark::kMillisecond)
           ->UseManualTime();

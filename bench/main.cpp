@@ -102,6 +102,17 @@ void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("cpu_cores", std::to_string(std::thread::hardware_concurrency()));
   benchmark::AddCustomContext("omp_threads", std::to_string(omp_get_max_threads()));
   benchmark::AddCustomContext("cpu_simd", murmur::sim::simdTargetName());
+  benchmark::AddCustomContext("os", murmur::bench::osName());
+  benchmark::AddCustomContext("kernel", murmur::bench::kernelName());
+  // The headline score's cases, by the names the suites register (bench_common.hpp), so that the
+  // readers of the result keep no copy of them.
+  std::vector<std::string> gpu, cpu;
+  for (const std::string_view w : murmur::bench::kHeadlineWorkloads) {
+    gpu.push_back(murmur::bench::gpuStepName(w, murmur::bench::kHeadlineBoids));
+    cpu.push_back(murmur::bench::cpuStepName(w, "cpu", omp_get_max_threads(), murmur::bench::kHeadlineBoids));
+  }
+  benchmark::AddCustomContext("headline_gpu", fmt::format("{}", fmt::join(gpu, ",")));
+  benchmark::AddCustomContext("headline_cpu", fmt::format("{}", fmt::join(cpu, ",")));
   benchmark::AddCustomContext("murmur_version", std::string(murmur::buildVersion()));
   benchmark::AddCustomContext("murmur_build_type", std::string(murmur::buildType()));
   benchmark::AddCustomContext("murmur_commit", std::string(murmur::buildCommit()));
@@ -133,6 +144,7 @@ void addGlContext(const Options& options, bool selected) {
   benchmark::AddCustomContext("gl_memory_total_mib", std::to_string(info.memoryTotalBytes >> 20));
   benchmark::AddCustomContext("gl_memory_free_mib", std::to_string(info.memoryFreeBytes >> 20));
   benchmark::AddCustomContext("gl_memory_source", info.memorySource);
+  benchmark::AddCustomContext("gl_clocks", murmur::bench::gpuClocks(info));
   benchmark::AddCustomContext("gl_software", info.software ? "true" : "false");
   benchmark::AddCustomContext("gl_max_storage_block_mib",
                               std::to_string(info.maxShaderStorageBlockSize >> 20));

@@ -1,14 +1,19 @@
 #!/usr/bin/python3
-"""Murmur benchmark report: Markdown tables and SVG charts from murmur_bench JSON results.
+"""Murmur benchmark report: Markdown tables and SVG and PNG charts from murmur_bench JSON results.
 
     /usr/bin/python3 bench/report.py bench/results/*/*.json --out bench/report
 
 Reads any number of result files (Google Benchmark JSON written by `murmur bench`) and writes
-OUT/README.md (the tables) and, per workload, OUT/time_per_step_<workload>.svg and
+OUT/README.md (the headline score of every machine, warnings, the tables), OUT/headline.svg (the
+scores side by side) and, per workload, OUT/time_per_step_<workload>.svg and
 OUT/throughput_<workload>.svg (log-log against N, one line per machine and backend: a colour per
-machine, a line style per backend, the legend beside the plot). The charts need matplotlib
-(Debian: python3-matplotlib); without it the tables are written all the same and a one-line note
-on stderr says the charts were skipped.
+series, a line style per backend, a marker per machine, the legend beside the plot), each chart
+also as a PNG beside it (to paste where SVG is not shown). The charts need matplotlib (Debian:
+python3-matplotlib); without it the tables are written all the same and a one-line note on stderr
+says the charts were skipped.
+
+The headline score of a machine (bench/README.md) is the geometric mean of the boid updates per
+second of the cases murmur_bench names in the result's context (headline_gpu, headline_cpu).
 
 A result's benchmarks are named <workload>/<backend>[/threads:T]/n:<N> (bench/bench_common.hpp).
 Where a benchmark was repeated, its median is used (the aggregate rows of
@@ -22,6 +27,7 @@ measured (bandwidth/gpu-copy: a compute shader copying a large buffer).
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -104,8 +110,53 @@ class Machine:
         self.results = []
         self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*)
         self.noisy = []  # (name, cv) of the cases whose cv aggregate exceeds MAX_CV
+        self.rates = {}  # name (without Google Benchmark's suffixes) -> items_per_second, every case
         # The step's stages in order, as murmur_bench names them (its context field flock_stages).
         self.stages = [s for s in context.get("flock_stages", "").split(",") if s]
+
+    def headline(self, backend):
+        """The headline score of `backend` ("gpu", "cpu"): the geometric mean of items_per_second over
+        the cases the context's headline_<backend> names; None when the result predates the headline
+        or lacks one of its cases (a filter left it out, or it failed)."""
+        names = [n for n in self.context.get("headline_" + backend, "").split(",") if n]
+        rates = [self.rates.get(n) for n in names]
+        if not names or any(not r for r in rates):
+            return None
+        return math.exp(sum(math.log(r) for r in rates) / len(rates))
+
+    def astar_speedup(self):
+        """Textbook A* time over Murmur's, summed over the maps both ran on; None without both."""
+        ours = {n.split("/", 1)[1]: ms for n, ms, _ in self.other if n.startswith("BM_AStar/") and ms}
+        textbook = {n.split("/", 1)[1]: ms for n, ms, _ in self.other if n.startswith("BM_AStarTextbook/") and ms}
+        maps = sorted(set(ours) & set(textbook))
+        if not maps:
+            return None, maps
+        return sum(textbook[m] for m in maps) / sum(ours[m] for m in maps), maps
+
+    def warnings(self):
+        """What makes this result's figures less than the machine's, one sentence each."""
+        c = self.context
+        out = []
+        load = c.get("load_avg") or []
+        cores = c.get("num_cpus") or c.get("cpu_cores")
+        if load and cores and float(load[0]) > float(cores):
+            out.append("the load average was %.1f on %s cores when the run began: other work shared the machine, "
+                       "so its figures are below what it can do; run it again on an idle machine" %
+                       (float(load[0]), cores))
+        if c.get("murmur_build_type", "release").lower() != "release":
+            out.append("Murmur was a %s build (murmur_build_type): its times are not a release build's" %
+                       c.get("murmur_build_type"))
+        if c.get("library_build_type") == "debug":
+            out.append("Google Benchmark is a debug build (library_build_type; Debian's libbenchmark is one): its "
+                       "bookkeeping around each timed step is slower, which matters for steps of microseconds; "
+                       "the code measured is Murmur's (murmur_build_type %s)" % c.get("murmur_build_type", "-"))
+        if c.get("gl_software") == "true":
+            out.append("the GL device is a software renderer (%s): its gpu rows are the CPU's figures, not a "
+                       "graphics card's" % c.get("gl_renderer", "-"))
+        if self.noisy:
+            out.append("%d cases varied by more than %d%% between repetitions (see Noisy cases)" %
+                       (len(self.noisy), MAX_CV * 100))
+        return out
 
     def copy_bandwidth(self):
         """Bytes per second of bandwidth/gpu-copy (the largest size measured), or None."""
@@ -175,6 +226,8 @@ def load(paths):
                 machine.noisy.append((strip_suffixes(row.get("run_name", row["name"])), row["real_time"]))
         for run, (row, error) in choose_rows(data.get("benchmarks", [])).items():
             name = strip_suffixes(run)
+            if error is None and row.get("items_per_second"):
+                machine.rates[name] = float(row["items_per_second"])
             m = NAME.match(name)
             if not m or (m.group("workload") not in WORKLOADS and m.group("workload") != "bandwidth"):
                 if error is None:
@@ -233,6 +286,29 @@ def fmt_ratio(x):
     return ("%.0fx" % x) if x >= 100 else ("%.2gx" % x if x < 10 else "%.1fx" % x)
 
 
+def fmt_speedup(x):
+    """A's time over B's... as words: "3.2x faster", "2.0x slower" (1/x), "as fast"."""
+    if x is None:
+        return "-"
+    if 0.995 <= x < 1.005:
+        return "as fast"
+    factor = x if x > 1 else 1 / x
+    return ("%.0fx" if factor >= 100 else "%.1fx") % factor + (" faster" if x > 1 else " slower")
+
+
+def fmt_score(value):
+    """A headline score: millions of boid updates per second."""
+    return "-" if value is None else "%.3gM" % (value / 1e6)
+
+
+def short_number(value):
+    """An axis label: 2M, 500k, 1.5G, 20."""
+    for div, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= div:
+            return "%g%s" % (float("%.3g" % (value / div)), prefix)
+    return "%g" % float("%.3g" % value)
+
+
 NUMERIC = re.compile(r"^[-+]?[0-9.,]+(e[-+]?[0-9]+)?( ?[a-zA-Z/%µ]*)?x?$|^-?$|^skipped$")
 
 
@@ -252,20 +328,88 @@ def md_table(header, rows):
 # ---------------------------------------------------------------------------------------------
 # Charts (matplotlib; skipped with a note when it is missing)
 
-BACKEND_STYLE = {"gpu": ("-", "o"), "cpu": ("--", "s"), "cpu-naive": (":", "^")}
+BACKEND_LINE = {"gpu": "-", "cpu": "--", "cpu-naive": ":"}
+MACHINE_MARKERS = "os^DvPX*<>"
 
 
-def series_style(label, machines):
-    """Colour per machine (ten distinct ones), line and marker per backend: one machine's lines read as
-    a family, and one backend looks the same on every machine."""
+def palette(count):
+    """`count` colours told apart at a glance: matplotlib's tab10, tab20 beyond ten, evenly spaced hues
+    of turbo beyond twenty."""
+    from matplotlib import colormaps
+    if count <= 10:
+        return [colormaps["tab10"](i) for i in range(count)]
+    if count <= 20:
+        return [colormaps["tab20"](i) for i in range(count)]
+    return [colormaps["turbo"](0.05 + 0.9 * i / (count - 1)) for i in range(count)]
+
+
+def series_styles(labels, machines):
+    """(colour, line, marker) per series label "<machine>: <backend>[, T threads]". Up to twenty
+    series every one has its own colour; beyond that (ten machines of four backends) neighbouring
+    hues would blur, so each machine has one and its series read as a family. The line style says
+    the backend (the one-thread CPU grid dash-dotted) and the marker the machine."""
     machine_labels = [m.label for m in machines]
-    machine, backend = label.split(": ", 1)
-    colour = "C%d" % (machine_labels.index(machine) % 10 if machine in machine_labels else 0)
-    kind = backend.split(",")[0]
-    line, marker = BACKEND_STYLE.get(kind, ("-.", "x"))
-    if kind == "cpu" and backend.endswith(" 1 thread"):
-        line = "-."
-    return colour, line, marker
+    machine_of = [label.split(": ", 1)[0] for label in labels]
+    index_of = [machine_labels.index(m) if m in machine_labels else 0 for m in machine_of]
+    by_series = len(labels) <= 20
+    colours = palette(len(labels) if by_series else len(machine_labels))
+    styles = []
+    for i, label in enumerate(labels):
+        backend = label.split(": ", 1)[1]
+        kind = backend.split(",")[0]
+        line = "-." if kind == "cpu" and backend.endswith(" 1 thread") else BACKEND_LINE.get(kind, "-.")
+        marker = MACHINE_MARKERS[index_of[i] % len(MACHINE_MARKERS)]
+        styles.append((colours[i if by_series else index_of[i]], line, marker))
+    return styles
+
+
+def log_ticks(axes, which, values):
+    """Labelled ticks on a log axis however few decades the values span. Candidates in order of rank
+    (powers of ten, then 2 and 5, 3, the other digits, halves; fewer ranks the more decades there
+    are) are kept when no kept tick is closer than a tenth of the span (at most a quarter decade):
+    1-2-5 steps over a few decades, 100k 200k 300k 500k 700k 1M over one, no two labels crowded.
+    The limits widen to the ticks around the values; labels read 2M, 500k."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+    lo, hi = min(values), max(values)
+    decades = math.log10(hi / lo)
+    ranks = [(1.0,), (2.0, 5.0), (3.0,), (4.0, 6.0, 7.0, 8.0, 9.0), tuple(k + 0.5 for k in range(1, 10))]
+    ranks = ranks[:1 if decades > 6 else 2 if decades > 2 else 4 if decades > 0.7 else 5]
+    exponents = range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+    every = sorted(m * 10.0 ** e for rank in ranks for m in rank for e in exponents)
+    below = max([t for t in every if t <= lo * (1 + 1e-9)] or [lo])
+    above = min([t for t in every if t >= hi * (1 - 1e-9)] or [hi])
+    gap = min(math.log10(above / below) / 10, 0.25)
+    kept = []
+    for rank in ranks:
+        for tick in sorted(m * 10.0 ** e for m in rank for e in exponents):
+            if below <= tick <= above and all(abs(math.log10(tick / k)) >= gap * (1 - 1e-9) for k in kept):
+                kept.append(tick)
+    (axes.set_xlim if which == "x" else axes.set_ylim)(below / 1.15, above * 1.15)
+    axis = axes.xaxis if which == "x" else axes.yaxis
+    axis.set_major_locator(FixedLocator(sorted(kept)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: short_number(v)))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def write_atomically(path, write):
+    """Calls write(temporary) for a temporary beside `path`, renamed onto it once complete (as
+    `murmur`'s outputs are, sim::TemporaryOutput): an interrupted report leaves no half-written file."""
+    temporary = "%s.tmp-%d" % (path, os.getpid())
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def save_chart(figure, path):
+    """The SVG at `path` and a PNG beside it (150 dpi), neither with a date or version in it, so
+    that the same input gives the same files."""
+    write_atomically(path, lambda t: figure.savefig(t, format="svg", bbox_inches="tight", metadata={"Date": None}))
+    write_atomically(os.path.splitext(path)[0] + ".png",
+                     lambda t: figure.savefig(t, format="png", bbox_inches="tight", dpi=150,
+                                              metadata={"Software": None}))
 
 
 def write_chart(path, title, ylabel, series, machines):
@@ -278,23 +422,55 @@ def write_chart(path, title, ylabel, series, machines):
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(9, 5.5))
-    for label, points in series.items():
-        points = sorted((n, v) for n, v in points if v)
-        if not points:
-            continue
-        colour, line, marker = series_style(label, machines)
+    drawn = OrderedDict((label, sorted((n, v) for n, v in points if v)) for label, points in series.items())
+    drawn = OrderedDict((label, points) for label, points in drawn.items() if points)
+    styles = series_styles(list(drawn), machines)
+    for (label, points), (colour, line, marker) in zip(drawn.items(), styles):
         axes.plot([n for n, _ in points], [v for _, v in points], color=colour, linestyle=line, marker=marker,
-                  markersize=4, label=label, gid="series:" + label)
+                  markersize=5, linewidth=1.6, label=label, gid="series:" + label)
     axes.set_xscale("log")
     axes.set_yscale("log")
+    if drawn:
+        log_ticks(axes, "x", [n for points in drawn.values() for n, _ in points])
+        log_ticks(axes, "y", [v for points in drawn.values() for _, v in points])
     axes.set_xlabel("boids (N)")
     axes.set_ylabel(ylabel)
     axes.set_title(title)
     axes.grid(True, which="major", alpha=0.4)
-    axes.grid(True, which="minor", alpha=0.15)
     axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
-    figure.savefig(path, bbox_inches="tight", metadata={"Date": None})
+    save_chart(figure, path)
     plt.close(figure)
+
+
+def write_headline_chart(path, machines):
+    """One bar per machine with a GPU headline score, best on top; a software renderer's bar is grey
+    and hatched (a CPU's figure). Returns False when no machine has a score."""
+    scored = sorted(((m, m.headline("gpu")) for m in machines if m.headline("gpu")), key=lambda p: p[1])
+    if not scored:
+        return False
+    import matplotlib
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    matplotlib.rcParams["svg.hashsalt"] = "murmur"
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 1.2 + 0.45 * len(scored)))
+    colours = palette(len(scored))
+    for row, (m, score) in enumerate(scored):
+        software = m.context.get("gl_software") == "true"
+        axes.barh(row, score / 1e6, height=0.6, color="0.7" if software else colours[row], hatch="//" if software else None,
+                  gid="headline:" + m.label)
+        axes.text(score / 1e6, row, "  %s%s" % (fmt_score(score), " (software renderer)" if software else ""),
+                  va="center", fontsize="small")
+    axes.set_yticks(range(len(scored)), [m.label for m, _ in scored])
+    axes.set_xlabel("headline score: million boid updates per second (gpu)")
+    axes.set_title("Murmur headline score")
+    axes.set_xlim(0, max(s for _, s in scored) / 1e6 * 1.35)
+    axes.grid(True, axis="x", alpha=0.4)
+    axes.set_axisbelow(True)
+    save_chart(figure, path)
+    plt.close(figure)
+    return True
 
 
 def have_matplotlib():
@@ -319,12 +495,46 @@ def step_results(machines, workload):
     return series
 
 
+def gl_renderer(c):
+    if "gl_renderer" in c:
+        return c["gl_renderer"]
+    return "none (no GL case in this run)" if c.get("gl_context", "").startswith("not opened") else "-"
+
+
+def gpu_memory(c):
+    """What the driver said of the device's memory when the run began (gpu::ContextInfo)."""
+    if "gl_memory_source" not in c:
+        return "-"
+    source = c["gl_memory_source"]
+    total, free = int(c.get("gl_memory_total_mib", "0")), int(c.get("gl_memory_free_mib", "0"))
+    if total:
+        return "%s MiB (%s)" % (format(total, ","), source)
+    if free:
+        return "%s MiB free (%s)" % (format(free, ","), source)
+    return "unknown"
+
+
+def gpu_clocks(c):
+    if c.get("gl_software") == "true":
+        return "n/a (software renderer)"
+    if "gl_clocks" not in c:
+        return "-"
+    return c["gl_clocks"] or "unknown"
+
+
+def cpu_cell(c):
+    cores = c.get("cpu_cores", c.get("num_cpus", "?"))
+    mhz = " at %s MHz" % c["mhz_per_cpu"] if c.get("mhz_per_cpu") else ""
+    return "%s (%s threads%s)" % (c.get("cpu_model", "-"), cores, mhz)
+
+
 def context_table(machines):
-    keys = [("device", lambda c, m: m.label), ("GL renderer", lambda c, m: c.get("gl_renderer", "-")),
+    keys = [("device", lambda c, m: m.label), ("GL renderer", lambda c, m: gl_renderer(c)),
             # A software renderer's figures are a CPU's: the table says so, never passes them off as a card's.
             ("software renderer", lambda c, m: {"true": "yes (a CPU's figures)", "false": "no"}.get(c.get("gl_software"), "-")),
-            ("driver", lambda c, m: c.get("gl_driver", "-")), ("CPU", lambda c, m: c.get("cpu_model", "-")),
-            ("cores", lambda c, m: c.get("cpu_cores", c.get("num_cpus", "-"))),
+            ("driver", lambda c, m: c.get("gl_driver", "-")), ("GPU memory", lambda c, m: gpu_memory(c)),
+            ("GPU clocks", lambda c, m: gpu_clocks(c)), ("CPU", lambda c, m: cpu_cell(c)),
+            ("OS", lambda c, m: c.get("os", "-")), ("kernel", lambda c, m: c.get("kernel", "-")),
             ("build", lambda c, m: c.get("murmur_build_type", "-")), ("commit", lambda c, m: c.get("murmur_commit", "-")),
             ("sweep", lambda c, m: c.get("murmur_sweep", "-")), ("date", lambda c, m: c.get("date", "-")),
             ("file", lambda c, m: os.path.basename(m.path))]
@@ -352,13 +562,13 @@ def ratio_table(machines):
                 if gpu is None or (cpu_all is None and naive is None):
                     continue
                 rows.append([m.label, workload, fmt_n(n), fmt_ms(gpu), fmt_ms(cpu_all), fmt_ms(cpu_one), fmt_ms(naive),
-                             fmt_ratio(cpu_all / gpu if cpu_all else None),
-                             fmt_ratio(cpu_one / gpu if cpu_one else None),
-                             fmt_ratio(naive / gpu if naive else None),
-                             fmt_ratio(naive / cpu_all if naive and cpu_all else None)])
+                             fmt_speedup(cpu_all / gpu if cpu_all else None),
+                             fmt_speedup(cpu_one / gpu if cpu_one else None),
+                             fmt_speedup(naive / gpu if naive else None),
+                             fmt_speedup(naive / cpu_all if naive and cpu_all else None)])
     header = ["device", "workload", "N", "gpu ms", "cpu grid (all threads) ms", "cpu grid 1 thread ms",
-              "cpu-naive ms", "gpu speed-up over cpu grid (all threads)", "over cpu grid 1 thread",
-              "over cpu-naive", "cpu grid (all threads) over cpu-naive"]
+              "cpu-naive ms", "gpu against cpu grid (all threads)", "gpu against cpu grid 1 thread",
+              "gpu against cpu-naive", "cpu grid (all threads) against cpu-naive"]
     return md_table(header, rows) if rows else "(no N with the GPU and a CPU backend measured)"
 
 
@@ -487,18 +697,69 @@ def other_table(machines):
     return md_table(["device", "benchmark", "ms", "items/s"], rows) if rows else None
 
 
+def headline_table(machines):
+    """Every machine's headline score, best GPU score first (machines without one last)."""
+    ranked = sorted(machines, key=lambda m: -(m.headline("gpu") or 0))
+    rows = []
+    for m in ranked:
+        speedup, maps = m.astar_speedup()
+        rows.append([m.label, gl_renderer(m.context), fmt_score(m.headline("gpu")), fmt_score(m.headline("cpu")),
+                     cpu_cell(m.context),
+                     "Murmur's is %.1fx faster (%d maps)" % (speedup, len(maps)) if speedup else "-",
+                     "yes" if m.warnings() else "no", m.context.get("date", "-")[:10]])
+    return md_table(["device", "GL renderer", "gpu score", "cpu score", "CPU", "A* against the textbook one",
+                     "warnings", "date"], rows)
+
+
+def headline_notes(machines):
+    """Why a machine has no score, one line each."""
+    lines = []
+    for m in machines:
+        for backend in ("gpu", "cpu"):
+            if m.headline(backend) is not None:
+                continue
+            names = [n for n in m.context.get("headline_" + backend, "").split(",") if n]
+            if not names:
+                why = "the result predates the headline score (no headline_%s in its context)" % backend
+            else:
+                why = "not in the result (a filter left it out, or it failed): %s" % ", ".join(
+                    "`%s`" % n for n in names if not m.rates.get(n))
+            lines.append("- %s, %s score: %s" % (m.label, backend, why))
+    return "\n".join(lines)
+
+
+def warnings_list(machines):
+    return "\n".join("- %s: %s." % (m.label, w) for m in machines for w in m.warnings())
+
+
 def write_report(machines, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     md = ["# Murmur benchmark report", ""]
     md.append("Generated by `bench/report.py` from %d result file(s). Times are per simulation step, the median of "
               "the repetitions where there were several. GPU times come from GL timestamp queries (GPU time "
               "only); CPU times are wall-clock. See bench/README.md for the method." % len(machines))
-    md += ["", "## Machines", "", context_table(machines), ""]
     charts = []
     draw = have_matplotlib()
     if not draw:
         print("report.py: charts skipped: no matplotlib for %s (apt install python3-matplotlib); the tables are "
               "complete" % sys.executable, file=sys.stderr)
+    md += ["", "## Headline score", "",
+           "Millions of boid updates per second, the geometric mean over the headline cases that each result "
+           "names (bench/README.md, \"Headline score\"): `gpu` the gpu backend, `cpu` the CPU grid on all "
+           "threads, both at 1M boids on the `density` and `candidates200` workloads. Higher is better. A "
+           "software renderer's gpu score is its CPU's.", "", headline_table(machines), ""]
+    notes = headline_notes(machines)
+    if notes:
+        md += [notes, ""]
+    if draw and write_headline_chart(os.path.join(out_dir, "headline.svg"), machines):
+        charts += ["headline.svg", "headline.png"]
+        md += ["![headline score of every machine](headline.svg)", "", "PNG: [headline.png](headline.png)", ""]
+    warnings = warnings_list(machines)
+    if warnings:
+        md += ["## Warnings", "", "Read these results with care:", "", warnings, ""]
+    md += ["## Machines", "", context_table(machines), "",
+           "`-`: not recorded in that result (written by an older murmur_bench); `unknown`: the driver did not say.",
+           ""]
     for workload, description in WORKLOADS.items():
         tables = step_tables(machines, workload)
         if tables is None:
@@ -514,14 +775,16 @@ def write_report(machines, out_dir):
                     ("time_per_step_%s.svg" % workload, "Time per step: %s" % workload, "ms per step", times),
                     ("throughput_%s.svg" % workload, "Throughput: %s" % workload, "boid updates per second", rates)):
                 write_chart(os.path.join(out_dir, name), title, ylabel, points, machines)
-                charts.append(name)
+                charts += [name, name.replace(".svg", ".png")]
             md += ["![time per step, %s](time_per_step_%s.svg)" % (workload, workload), "",
-                   "![throughput, %s](throughput_%s.svg)" % (workload, workload), ""]
+                   "![throughput, %s](throughput_%s.svg)" % (workload, workload), "",
+                   "PNG: [time per step](time_per_step_%s.png), [throughput](throughput_%s.png)" % (workload, workload),
+                   ""]
         md += ["Time per step (ms):", "", time_table, "", "Boid updates per second:", "", rate_table, ""]
     md += ["## GPU against the CPU at the same N", "",
            "Each row compares backends of one run on one machine (same file). `cpu` is the uniform-grid CPU "
-           "reference, `cpu-naive` all pairs. The speed-up of A over B is B's time / A's time: "
-           "above 1, A is faster; below 1, A is slower.", "",
+           "reference, `cpu-naive` all pairs. \"A against B: 3.2x faster\" means B's time is 3.2 times A's; "
+           "\"2.0x slower\", that A's is twice B's.", "",
            ratio_table(machines), ""]
     md += ["## GPU stages", "", "Mean GPU time of each stage inside the full-step benchmark (timer queries), "
            "its sum, the step's own GPU time (timestamps around the whole step) and its wall-clock time.", "",
@@ -556,8 +819,16 @@ def write_report(machines, out_dir):
     other = other_table(machines)
     if other:
         md += ["## Other benchmarks", "", "Results outside the step suites (rendering, A*), as measured:", "", other, ""]
-    with open(os.path.join(out_dir, "README.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(md))
+        for m in machines:
+            speedup, maps = m.astar_speedup()
+            if speedup:
+                md += ["- %s: Murmur's A* is %.1fx faster than the textbook one (the textbook one's time over "
+                       "Murmur's, summed over %s)." % (m.label, speedup, ", ".join(maps))]
+        md += [""]
+    def write_markdown(temporary):
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write("\n".join(md))
+    write_atomically(os.path.join(out_dir, "README.md"), write_markdown)
     return charts
 
 

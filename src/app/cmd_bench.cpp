@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -189,6 +190,8 @@ class BenchCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     sub.add_flag("--quick", quick_, "The reduced sweep (N up to 1M on the GPU; minutes on llvmpipe)");
+    sub.add_flag("--list", list_,
+                 "Print the cases (of the sweep, --filter applied), one a line, and run none");
     sub.add_option("--device", device_, "EGL device index (murmur devices; default: hardware first)")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--filter", filter_,
@@ -202,7 +205,7 @@ class BenchCommand final : public Command {
     // Every input is checked before the suite runs (minutes to hours).
     checkDeviceIndex(device_);
     checkFilter(filter_);
-    sim::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
+    if (!list_) sim::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
     const fs::path bench = sim::executableDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
@@ -218,6 +221,10 @@ class BenchCommand final : public Command {
         cases.empty()) {
       if (filter_.empty()) throw std::runtime_error("murmur_bench lists no cases");
       throw InputError("", 0, "--filter", fmt::format("no benchmark case matches '{}'", filter_));
+    }
+    if (list_) {
+      for (const std::string& name : cases) fmt::print("{}\n", name);
+      return 0;
     }
 
     const ScratchDir scratchDir;
@@ -365,6 +372,31 @@ class BenchCommand final : public Command {
                : "charts skipped: no matplotlib for " + *python + " (apt install python3-matplotlib)";
   }
 
+  // The headline score of a backend ("gpu", "cpu"): the geometric mean of the boid updates per second
+  // of the cases murmur_bench names in the context's headline_<backend> (names before Google
+  // Benchmark's suffixes), or `missing` when one of them is not in the result.
+  static std::string headlineScore(const Json& result, const std::string& backend,
+                                   const std::string& missing) {
+    const std::string names = result["context"].value("headline_" + backend, "");
+    double logSum = 0.0;
+    int count = 0;
+    for (std::size_t at = 0; at < names.size();) {
+      const std::size_t end = std::min(names.find(',', at), names.size());
+      const std::string name = names.substr(at, end - at);
+      at = end + 1;
+      const Json& rows = rowsOf(result);
+      const auto found = std::find_if(rows.begin(), rows.end(), [&](const Json& r) {
+        const std::string run = r.value("run_name", "");
+        return r.value("aggregate_name", "") == "median" && (run == name || run.rfind(name + "/", 0) == 0);
+      });
+      if (found == rows.end() || number(*found, "items_per_second") <= 0) return backend + " " + missing;
+      logSum += std::log(number(*found, "items_per_second"));
+      ++count;
+    }
+    if (count == 0) return backend + " -";
+    return fmt::format("{} {:.3g}M boid updates/s", backend, std::exp(logSum / count) / 1e6);
+  }
+
   // filtered: a --filter was given, so a missing row was left out on purpose.
   static void printSummary(const Json& result, const fs::path& json, const fs::path& reportDir,
                            const std::string& reportNote, bool filtered) {
@@ -384,6 +416,8 @@ class BenchCommand final : public Command {
     }
     fmt::print("cpu      {} ({} threads)\n", context.value("cpu_model", "?"),
                context.value("omp_threads", "?"));
+    fmt::print("score    {}, {} (the headline score, bench/README.md)\n",
+               headlineScore(result, "gpu", missing), headlineScore(result, "cpu", missing));
     const Json* million = row("density/gpu/n:1000000/manual_time");
     fmt::print("gpu, 1M boids (density)     {}\n",
                million != nullptr ? fmt::format("{:.3g} boid updates/s ({:.3f} ms a step)",
@@ -430,6 +464,7 @@ class BenchCommand final : public Command {
   }
 
   bool quick_ = false;
+  bool list_ = false;
   int device_ = -1;
   std::string filter_;
   std::string out_;

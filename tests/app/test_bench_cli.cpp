@@ -67,10 +67,55 @@ TEST(BenchCli, QuickFilteredRunWritesTheDeviceEveryCaseAndTheReport) {
   EXPECT_NE(readme.find("yes (a CPU's figures)"), std::string::npos) << readme;
   EXPECT_TRUE(fs::exists(report / "time_per_step_density.svg"));
   EXPECT_TRUE(fs::exists(report / "throughput_density.svg"));
+  EXPECT_TRUE(fs::exists(report / "throughput_density.png"));
+  for (const auto& entry : fs::directory_iterator(report))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << "a temporary left: " << entry.path();
 
   EXPECT_NE(result.out.find("results  " + results.front().string()), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("report   " + (report / "README.md").string()), std::string::npos) << result.out;
   EXPECT_NE(result.err.find("[3/3]"), std::string::npos) << result.err;
+}
+
+// --list prints the cases murmur_bench registers for the sweep (the owner of their names), the filter
+// applied, and runs none: no result is written.
+TEST(BenchCli, ListPrintsTheSweepsCasesAndRunsNone) {
+  const fs::path out = scratchDir("bench_cli_list");
+  const CliResult all = runMurmur("bench --quick --list --out '" + out.string() + "'");
+  ASSERT_EQ(all.exitCode, 0) << all.err;
+  const fs::path bench = fs::path(MURMUR_EXE).parent_path() / "murmur_bench";
+  const CommandOutput listed =
+      runCommand("'" + bench.string() + "' --sweep quick --benchmark_list_tests 2>/dev/null");
+  ASSERT_EQ(listed.exitCode, 0);
+  EXPECT_EQ(all.out, listed.out);
+  EXPECT_NE(all.out.find("\nBM_AStar/rooms_65_81\n"), std::string::npos) << all.out;
+
+  // The quick sweep's full GPU steps of `density`: 1k to 1M (bench/bench_gpu.cpp), not its stages.
+  const CliResult some =
+      runMurmur("bench --quick --list --filter '^density/gpu/' --out '" + out.string() + "'");
+  ASSERT_EQ(some.exitCode, 0) << some.err;
+  EXPECT_EQ(some.out,
+            "density/gpu/n:1000/manual_time\n"
+            "density/gpu/n:4000/manual_time\n"
+            "density/gpu/n:16000/manual_time\n"
+            "density/gpu/n:64000/manual_time\n"
+            "density/gpu/n:256000/manual_time\n"
+            "density/gpu/n:1000000/manual_time\n");
+  EXPECT_TRUE(fs::is_empty(out));
+}
+
+// A CPU-only filter: the summary says the GL device, the GPU rows, the headline score and A* were
+// left out by the filter, rather than "not run" or a device with unknown fields.
+TEST(BenchCli, ACpuOnlyFilterSaysWhatItLeftOut) {
+  const fs::path out = scratchDir("bench_cli_cpu_only");
+  const CliResult result =
+      runMurmur("bench --quick --filter '^density/cpu/threads:1/n:1000/' --out '" + out.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("device   none: no GL case passed the filter\n"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("score    gpu filtered out, cpu filtered out"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("A*                          filtered out\n"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("not run"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("?"), std::string::npos) << result.out;
 }
 
 TEST(BenchCli, AFilterThatSelectsNothingIsAnError) {

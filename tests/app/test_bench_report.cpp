@@ -1,13 +1,18 @@
 // bench/report.py renders: from the checked-in results under tests/data/bench/ (a trimmed llvmpipe
-// run and a synthetic second device) it writes a Markdown table that lists every backend and N, and
-// per workload a time and a throughput chart with one line per device and backend (matplotlib).
+// run and a synthetic second device) it writes a Markdown table that lists every backend and N, the
+// headline score of each device, warnings and the machines table, and per workload a time and a
+// throughput chart with one line per device and backend (matplotlib), as SVG and as PNG.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
+
+// The decoder only: its implementation is compiled once, in test_demo_cli.cpp.
+#include <stb/stb_image.h>
 
 #include "cli.hpp"
 
@@ -33,6 +38,49 @@ std::size_t countOf(const std::string& text, const std::string& what) {
 
 const std::string kFixtures = "tests/data/bench/llvmpipe.json tests/data/bench/example-gpu.json";
 
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+  std::size_t pixelsOf(unsigned r, unsigned g, unsigned b) const {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3)
+      count += rgb[i] == r && rgb[i + 1] == g && rgb[i + 2] == b;
+    return count;
+  }
+};
+
+// The PNG decoded (stb_image checks the signature, the chunks and the compressed data); an empty
+// image when it is not a valid PNG.
+Image decodePng(const fs::path& path) {
+  Image image;
+  int channels = 0;
+  stbi_uc* pixels = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
+  if (pixels == nullptr) return {};
+  image.rgb.assign(
+      pixels, pixels + static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 3);
+  stbi_image_free(pixels);
+  return image;
+}
+
+// The stroke colour of each series' line in a chart ("#1f77b4"), in order.
+std::vector<std::string> seriesColours(const std::string& svg) {
+  std::vector<std::string> colours;
+  for (std::size_t at = svg.find("id=\"series:"); at != std::string::npos;
+       at = svg.find("id=\"series:", at + 1)) {
+    const std::size_t stroke = svg.find("stroke: #", at);
+    colours.push_back(svg.substr(stroke + 8, 7));
+  }
+  return colours;
+}
+
+// The tick labels of a chart's y axis (matplotlib's second axis group, up to the axis label).
+std::size_t yTickLabels(const std::string& svg, const std::string& axisLabel) {
+  const std::size_t axis = svg.find("id=\"matplotlib.axis_2\"");
+  const std::size_t label = svg.find(">" + axisLabel + "</text>", axis);
+  if (axis == std::string::npos || label == std::string::npos) return 0;
+  return countOf(svg.substr(axis, label - axis), "</text>");
+}
+
 TEST(BenchReport, TableListsBackendsAndSizesAndChartsHaveOneLinePerSeries) {
   const fs::path out = scratchDir("bench_report");
   ASSERT_EQ(runReport(kFixtures + " --out '" + out.string() + "'"), 0);
@@ -55,7 +103,22 @@ TEST(BenchReport, TableListsBackendsAndSizesAndChartsHaveOneLinePerSeries) {
       EXPECT_EQ(countOf(svg, ">" + s + "<"), 1u) << chart << ": the legend names " << s;
     }
     EXPECT_EQ(countOf(svg, "id=\"series:"), series.size()) << chart;
+
+    // Told apart by colour: every series has its own, and the PNG beside the SVG shows each.
+    const std::vector<std::string> colours = seriesColours(svg);
+    EXPECT_EQ(std::set<std::string>(colours.begin(), colours.end()).size(), series.size()) << chart;
+    const fs::path png = out / (fs::path(chart).stem().string() + ".png");
+    const Image image = decodePng(png);
+    ASSERT_GT(image.width, 800) << png;
+    ASSERT_GT(image.height, 400) << png;
+    for (const std::string& colour : colours) {
+      const unsigned rgb = static_cast<unsigned>(std::stoul(colour.substr(1), nullptr, 16));
+      EXPECT_GT(image.pixelsOf(rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff), 50u) << png << ": " << colour;
+    }
   }
+  // The throughput axis spans 100k to 400M boid updates a second: labels at 1-2-5 steps, not one a
+  // decade or a single one.
+  EXPECT_GE(yTickLabels(readFile(out / "throughput_density.svg"), "boid updates per second"), 8u);
   for (const std::string& s : series) EXPECT_NE(table.find("| " + s), std::string::npos) << s;
   for (const std::string n : {"| 1k |", "| 4k |", "| 16k |", "| 1M |"})
     EXPECT_NE(table.find(n), std::string::npos) << n;
@@ -79,7 +142,10 @@ TEST(BenchReport, WithoutMatplotlibWritesTheTablesAndSkipsTheCharts) {
   const std::string table = readFile(out / "report" / "README.md");
   EXPECT_NE(table.find("| llvmpipe: gpu"), std::string::npos);
   EXPECT_EQ(table.find(".svg)"), std::string::npos);
+  EXPECT_EQ(table.find(".png)"), std::string::npos);
   EXPECT_FALSE(fs::exists(out / "report" / "time_per_step_density.svg"));
+  EXPECT_FALSE(fs::exists(out / "report" / "time_per_step_density.png"));
+  EXPECT_FALSE(fs::exists(out / "report" / "headline.png"));
 }
 
 // The stage columns come from the results' own stage list (murmur_bench's flock_stages context),
@@ -100,6 +166,65 @@ TEST(BenchReport, StageColumnsFollowTheStagesNamedInTheResults) {
   const std::string table = readFile(report / "README.md");
   EXPECT_NE(table.find("| N | forces ms | hash ms | sum of stages |"), std::string::npos);
   EXPECT_EQ(table.find("scan ms"), std::string::npos);
+}
+
+// The headline score: the geometric mean of items_per_second over the cases the result's context
+// names. The example device names density/gpu at 16k (107M) and 1M (400M): sqrt(107M x 400M) =
+// 206.9M; and the 16-thread CPU grid at 4k (13.3M) and 16k (14.5M): 13.9M. The llvmpipe fixture was
+// written before the headline existed: no score, and the report says why.
+TEST(BenchReport, HeadlineScoreIsTheGeometricMeanOfTheCasesTheResultNames) {
+  const fs::path out = scratchDir("bench_report_headline");
+  ASSERT_EQ(runReport(kFixtures + " --out '" + out.string() + "'"), 0);
+  const std::string table = readFile(out / "README.md");
+  const std::size_t headline = table.find("| example-gpu | Example GPU (synthetic) | 207M | 13.9M |");
+  const std::size_t unscored = table.find("| llvmpipe | llvmpipe (LLVM 15.0.6, 256 bits) | - | - |");
+  ASSERT_NE(headline, std::string::npos) << table;
+  ASSERT_NE(unscored, std::string::npos) << table;
+  EXPECT_LT(headline, unscored) << "the best score first";
+  EXPECT_NE(table.find("- llvmpipe, gpu score: the result predates the headline score"), std::string::npos);
+  const Image chart = decodePng(out / "headline.png");
+  EXPECT_GT(chart.width, 0);
+  EXPECT_NE(table.find("](headline.svg)"), std::string::npos);
+
+  // The machines table: memory and clocks as the driver gave them, the OS and the kernel; "-" where
+  // an older result did not record them.
+  EXPECT_NE(table.find("| example-gpu | Example GPU (synthetic) | no | Example 1.0 | 24,576 MiB "
+                       "(GL_NVX_gpu_memory_info) | core 2520 MHz, memory 10501 MHz (nvidia-smi, maximum) | "
+                       "Example CPU (16 threads) | Example OS 1 | Linux 6.1.0-example |"),
+            std::string::npos)
+      << table;
+  // Speed-ups in words: llvmpipe's "gpu" at 4k took 2.52 ms against the 2-thread grid's 0.758 ms.
+  EXPECT_NE(
+      table.find("| llvmpipe | density | 4k | 2.52 | 0.758 | 0.79 | 19.4 | 3.3x slower | 3.2x slower | 7.7x "
+                 "faster | 25.6x faster |"),
+      std::string::npos)
+      << table;
+}
+
+// A result recorded under load (load average over the core count) or with a debug build of Google
+// Benchmark says so in the report; a result with neither gets no warning.
+TEST(BenchReport, WarnsOfALoadedMachineAndADebugBenchmarkLibrary) {
+  const fs::path out = scratchDir("bench_report_warnings");
+  ASSERT_EQ(runReport(kFixtures + " --out '" + (out / "idle").string() + "'"), 0);
+  std::string table = readFile(out / "idle" / "README.md");
+  const std::size_t begin = table.find("## Warnings");
+  ASSERT_NE(begin, std::string::npos) << table;
+  const std::string warnings = table.substr(begin, table.find("\n## ", begin + 1) - begin);
+  EXPECT_NE(warnings.find("- llvmpipe: Google Benchmark is a debug build"), std::string::npos) << warnings;
+  EXPECT_EQ(warnings.find("load average"), std::string::npos) << "0.44 on 2 cores is no load";
+  EXPECT_EQ(warnings.find("- example-gpu:"), std::string::npos) << "a release library, an idle machine";
+
+  std::string json = readFile(fs::path(MURMUR_SOURCE_DIR) / "tests/data/bench/llvmpipe.json");
+  const std::string load = "\"load_avg\": [";
+  const std::size_t at = json.find(load);
+  ASSERT_NE(at, std::string::npos);
+  std::ofstream(out / "loaded.json") << json.substr(0, at + load.size()) << "6.0, "
+                                     << json.substr(json.find(',', at) + 1);
+  ASSERT_EQ(runReport((out / "loaded.json").string() + " --out '" + (out / "loaded").string() + "'"), 0);
+  table = readFile(out / "loaded" / "README.md");
+  EXPECT_NE(table.find("- llvmpipe: the load average was 6.0 on 2 cores when the run began"),
+            std::string::npos)
+      << table;
 }
 
 TEST(BenchReport, MissingResultFileIsAnError) {
