@@ -11,6 +11,7 @@
 #include "app/window_context.hpp"
 #include "gpu/error.hpp"
 #include "sim/error.hpp"
+#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
@@ -65,6 +66,8 @@ class DemoCommand final : public Command {
     if (!options_.video.empty() && !headless_)
       throw InputError("", 0, "--video", "needs --headless (in a window, V or the record button records)");
     if (headless_) return runHeadlessDemo(options_);
+    // Screenshots and recordings come later, at a key press: their directory is checked now.
+    sim::checkOutputDirectory(options_.screenshotDir, "--screenshot-dir");
 
     std::string reason;
     std::unique_ptr<WindowContext> window;

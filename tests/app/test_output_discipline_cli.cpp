@@ -245,6 +245,7 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       {"output path", demo + " --steps 1 --frames {dir}/old.csv", 2, "--frames", ""},
       {"output path", demo + " --steps 1 --video {dir}", 2, "--video", ""},
       {"output path", bench + " --out {dir}/old.csv", 2, "--out", ""},
+      {"output path", "demo --screenshot-dir {dir}/old.csv", 2, "--screenshot-dir", ""},
       // A full disk mid-run (a file-size limit stands in): exit 3, nothing partial.
       {"full disk", run + " --steps 1 --dump {dir}/old.csv", 3, "File too large", "ulimit -f 16;"},
       {"full disk", demo + " --steps 40 --every 10 --frames {dir}/frames", 3, "frame_", "ulimit -f 1;"},
