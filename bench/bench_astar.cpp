@@ -24,8 +24,8 @@
 #include "ai/movingai.hpp"
 #include "ai/nav.hpp"
 #include "bench_common.hpp"
-#include "sim/error.hpp"
-#include "sim/install_dirs.hpp"
+#include "core/error.hpp"
+#include "core/install_dirs.hpp"
 
 namespace {
 
@@ -42,7 +42,7 @@ struct ScenarioSet {
 // $MURMUR_DATA_DIR, then share/murmur/data found from the program's own path; no path is compiled in.
 // Empty when none does.
 std::filesystem::path findInDataDirectories(const std::filesystem::path& relative) {
-  for (const std::filesystem::path& dir : murmur::sim::dataDirectories()) {
+  for (const std::filesystem::path& dir : murmur::core::dataDirectories()) {
     std::error_code error;
     if (std::filesystem::is_regular_file(dir / relative, error)) return dir / relative;
   }

@@ -16,7 +16,7 @@
 
 #include "bench_common.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
 
 namespace murmur::bench {

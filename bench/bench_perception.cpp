@@ -17,7 +17,7 @@
 #include "ai/director.hpp"
 #include "bench_common.hpp"
 #include "gpu/flock_pipeline.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/nearest_boids.hpp"
 
 namespace murmur::bench {

@@ -26,7 +26,7 @@
 #include "render/offscreen.hpp"
 #include "render/overlay.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 
 namespace murmur::bench {
 namespace {

@@ -393,7 +393,7 @@ def log_ticks(axes, which, values):
 
 def write_atomically(path, write):
     """Calls write(temporary) for a temporary beside `path`, renamed onto it once complete (as
-    `murmur`'s outputs are, sim::TemporaryOutput): an interrupted report leaves no half-written file."""
+    `murmur`'s outputs are, core::TemporaryOutput): an interrupted report leaves no half-written file."""
     temporary = "%s.tmp-%d" % (path, os.getpid())
     try:
         write(temporary)

@@ -1,6 +1,6 @@
 cmake_minimum_required(VERSION 3.25)
 # Fails when a binary holds a path string: the build's source directory must not be compiled into
-# `murmur` (it finds its scenes, report.py and data from its own path: sim/install_dirs.hpp). Run as
+# `murmur` (it finds its scenes, report.py and data from its own path: core/install_dirs.hpp). Run as
 # a test:  cmake -DBINARY=<file> -DFORBIDDEN=<path> -DPRESENT=<a string it must hold> -P CheckNoSourcePath.cmake
 # PRESENT proves that the search reads the binary's strings at all.
 find_program(GREP grep REQUIRED)

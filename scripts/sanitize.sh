@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer job (.ci/run): builds only the sim, ai and world suites and the murmur command with
+# The sanitizer job (.ci/run): builds only the core, sim, ai and world suites and the murmur command with
 # AddressSanitizer and UndefinedBehaviorSanitizer (float-cast-overflow included, every report fatal)
 # at -O1 in build-sanitize/, runs those suites, then replays every bad input of tests/data/bad/
 # through the command: each must end with exit code 2 and one line on stderr, and no report.
@@ -8,11 +8,12 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE=-O1 \
   -DCMAKE_C_FLAGS_SANITIZE=-O1 -DMURMUR_SANITIZE=ON -DMURMUR_BUILD_BENCH=OFF >/dev/null
-cmake --build build-sanitize -j"$(nproc)" --target murmur_sim_tests murmur_ai_tests murmur_world_tests murmur
+cmake --build build-sanitize -j"$(nproc)" --target murmur_core_tests murmur_sim_tests murmur_ai_tests murmur_world_tests murmur
 echo "sanitize: build took $((SECONDS - start)) s"
 
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=86
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
+build-sanitize/murmur_core_tests --gtest_brief=1
 # Less summarising than simulating is a Release property; sanitizers slow the two unevenly.
 build-sanitize/murmur_sim_tests --gtest_brief=1 --gtest_filter=-SparseSummary.AHundredThousandBoidRunSummarisesFasterThanItSimulates
 # The tests of MovingAI's own maps read them from $MURMUR_DATA_DIR; without it they are left out, as

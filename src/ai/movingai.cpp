@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
-#include "sim/input_file.hpp"
-#include "sim/parse_number.hpp"
+#include "core/error.hpp"
+#include "core/input_file.hpp"
+#include "core/parse_number.hpp"
 
 namespace murmur::ai {
 
@@ -24,7 +24,7 @@ class LineReader {
 
   // A map row is at most kMaxSide cells: a longer line is refused as it is read, never held whole.
   bool next() {
-    if (!sim::readBoundedLine(in_, text_, sim::kMaxMapLineBytes, source_, number_ + 1)) return false;
+    if (!core::readBoundedLine(in_, text_, core::kMaxMapLineBytes, source_, number_ + 1)) return false;
     ++number_;
     return true;
   }
@@ -66,7 +66,7 @@ bool isBlank(std::string_view text) {
 
 // A map's side from a header line "height N" / "width N".
 std::int32_t parseSide(const LineReader& reader, std::string_view word, const std::string& key) {
-  const std::optional<std::int32_t> side = sim::parseNumber<std::int32_t>(word);
+  const std::optional<std::int32_t> side = core::parseNumber<std::int32_t>(word);
   if (!side || *side < 1 || *side > GridMap::kMaxSide)
     reader.fail(key, fmt::format("expected an integer in 1..{}, got '{}'", GridMap::kMaxSide, word));
   return *side;
@@ -93,8 +93,8 @@ Terrain terrainOf(char c) {
 }  // namespace
 
 GridMap loadMovingAiMap(const std::filesystem::path& file) {
-  sim::InputFile in(file.string(), sim::kMaxMapBytes, "map file");
-  return sim::withMemoryReport(file.string(), [&] { return parseMovingAiMap(in.stream(), file.string()); });
+  core::InputFile in(file.string(), core::kMaxMapBytes, "map file");
+  return core::withMemoryReport(file.string(), [&] { return parseMovingAiMap(in.stream(), file.string()); });
 }
 
 GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
@@ -146,8 +146,8 @@ GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
 }
 
 std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file) {
-  sim::InputFile in(file.string(), sim::kMaxScenarioBytes, "scenario file");
-  return sim::withMemoryReport(file.string(), [&] { return parseMovingAiScenarios(in.stream(), file.string()); });
+  core::InputFile in(file.string(), core::kMaxScenarioBytes, "scenario file");
+  return core::withMemoryReport(file.string(), [&] { return parseMovingAiScenarios(in.stream(), file.string()); });
 }
 
 std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source) {
@@ -171,7 +171,7 @@ std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string
     scenario.line = reader.number();
     scenario.map = std::string(words[1]);
     auto integer = [&](std::size_t field, const char* key, std::int32_t low, std::int32_t high) {
-      const std::optional<std::int32_t> value = sim::parseNumber<std::int32_t>(words[field]);
+      const std::optional<std::int32_t> value = core::parseNumber<std::int32_t>(words[field]);
       if (!value || *value < low || *value > high)
         reader.fail(key, fmt::format("expected an integer in {}..{}, got '{}'", low, high, words[field]));
       return *value;
@@ -184,7 +184,7 @@ std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string
     scenario.start.y = integer(5, "start y", 0, scenario.mapHeight - 1);
     scenario.goal.x = integer(6, "goal x", 0, scenario.mapWidth - 1);
     scenario.goal.y = integer(7, "goal y", 0, scenario.mapHeight - 1);
-    const std::optional<double> optimalLength = sim::parseNumber<double>(words[8]);
+    const std::optional<double> optimalLength = core::parseNumber<double>(words[8]);
     if (!optimalLength || !std::isfinite(*optimalLength) || *optimalLength < 0.0)
       reader.fail("optimal length", fmt::format("expected a length >= 0, got '{}'", words[8]));
     scenario.optimalLength = *optimalLength;

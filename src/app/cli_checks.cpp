@@ -5,16 +5,16 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
+#include "core/parse_number.hpp"
 #include "gpu/context.hpp"
-#include "sim/error.hpp"
-#include "sim/parse_number.hpp"
 
 namespace murmur::app {
 
 CLI::Validator integerIn(std::int64_t lo, std::int64_t hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {
-        const std::optional<std::int64_t> value = sim::parseNumber<std::int64_t>(text);
+        const std::optional<std::int64_t> value = core::parseNumber<std::int64_t>(text);
         if (!value) return fmt::format("'{}' is not an integer in [{}, {}]", text, lo, hi);
         if (*value < lo || *value > hi) return fmt::format("{} is not in [{}, {}]", text, lo, hi);
         return "";

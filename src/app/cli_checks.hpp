@@ -1,7 +1,7 @@
 #pragma once
 // Checks of command-line values shared by the commands: every numeric flag has a validator, so an
 // empty, malformed, overflowing or out-of-range value is a parse error (exit code 2) in every
-// command alike, and the "not given" marker (app/world.hpp kUnset) can never be typed.
+// command alike, and the "not given" marker (app/scene_options.hpp kUnset) can never be typed.
 #include <cstdint>
 
 #include <CLI/CLI.hpp>

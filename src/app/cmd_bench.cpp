@@ -30,12 +30,12 @@
 
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "app/shell.hpp"
+#include "core/error.hpp"
+#include "core/install_dirs.hpp"
+#include "core/output_path.hpp"
 #include "gpu/context.hpp"
 #include "gpu/error.hpp"
-#include "sim/install_dirs.hpp"
-#include "app/shell.hpp"
-#include "sim/error.hpp"
-#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
@@ -78,7 +78,7 @@ int runLines(const std::string& command, OnLine onLine) {
   if (pipe == nullptr) return -1;
   std::string line;
   // A stop request (SIGINT, SIGTERM) closes the pipe: murmur_bench ends at its next line (SIGPIPE).
-  for (int c; sim::stopSignal() == 0 && (c = std::fgetc(pipe)) != EOF;) {
+  for (int c; core::stopSignal() == 0 && (c = std::fgetc(pipe)) != EOF;) {
     if (c != '\n') {
       line += static_cast<char>(c);
       continue;
@@ -88,7 +88,7 @@ int runLines(const std::string& command, OnLine onLine) {
   }
   if (!line.empty()) onLine(line);
   const int status = ::pclose(pipe);
-  sim::throwIfStopRequested();
+  core::throwIfStopRequested();
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -109,7 +109,7 @@ std::optional<std::string> findPython(bool& withMatplotlib) {
 }
 
 fs::path reportScript() {
-  return sim::shareDir() / "bench" / "report.py";
+  return core::shareDir() / "bench" / "report.py";
 }
 
 // Google Benchmark writes a counter that is not a number (the cv of a counter whose mean is 0) as a
@@ -205,8 +205,8 @@ class BenchCommand final : public Command {
     // Every input is checked before the suite runs (minutes to hours).
     checkDeviceIndex(device_);
     checkFilter(filter_);
-    if (!list_) sim::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
-    const fs::path bench = sim::executableDir() / "murmur_bench";
+    if (!list_) core::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
+    const fs::path bench = core::executableDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
     std::string base = shellQuoted(bench.string()) + " --sweep " + (quick_ ? "quick" : "standard");
@@ -250,7 +250,7 @@ class BenchCommand final : public Command {
     if (created) throw OutputError(dir.string(), "--out", "cannot create the directory: " + created.message());
     const fs::path json = uniquePath(dir);
     const std::string text = result.dump(2) + "\n";
-    sim::writeFileAtomically(json.string(), "--out", [&](std::FILE* file) {
+    core::writeFileAtomically(json.string(), "--out", [&](std::FILE* file) {
       return std::fwrite(text.data(), 1, text.size(), file) == text.size();
     });
 
@@ -354,9 +354,9 @@ class BenchCommand final : public Command {
     const bool failed = std::system(command.c_str()) != 0;
     const std::string error = lastLine(log);
     fs::remove(log, ec);
-    if (failed || sim::stopSignal() != 0) {
+    if (failed || core::stopSignal() != 0) {
       fs::remove_all(temporary, ec);
-      sim::throwIfStopRequested();
+      core::throwIfStopRequested();
       // The results JSON is complete and in place; only the report is missing.
       throw OutputError(reportDir.string(), "--out",
                         fmt::format("bench/report.py failed ({}); the results are in {}", error.empty() ? "no message" : error,

@@ -17,8 +17,8 @@
 #include "app/command.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
-#include "app/world.hpp"
-#include "sim/output_path.hpp"
+#include "app/scene_options.hpp"
+#include "core/output_path.hpp"
 #include "sim/parity.hpp"
 #include "world/backend.hpp"
 #include "world/world.hpp"
@@ -151,7 +151,7 @@ class CompareCommand final : public Command {
       world::FlockBackend& backend = side.backend();
       const auto start = std::chrono::steady_clock::now();
       for (std::uint64_t s = 0; s < freeSteps; ++s) {
-        sim::throwIfStopRequested();
+        core::throwIfStopRequested();
         side.tick();
         progress.update(++done, std::string(backend.name()));
       }

@@ -9,9 +9,9 @@
 #include "app/command.hpp"
 #include "app/demo_modes.hpp"
 #include "app/window_context.hpp"
+#include "core/error.hpp"
+#include "core/output_path.hpp"
 #include "gpu/error.hpp"
-#include "sim/error.hpp"
-#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
@@ -67,7 +67,7 @@ class DemoCommand final : public Command {
       throw InputError("", 0, "--video", "needs --headless (in a window, V or the record button records)");
     if (headless_) return runHeadlessDemo(options_);
     // Screenshots and recordings come later, at a key press: their directory is checked now.
-    sim::checkOutputDirectory(options_.screenshotDir, "--screenshot-dir");
+    core::checkOutputDirectory(options_.screenshotDir, "--screenshot-dir");
 
     std::string reason;
     std::unique_ptr<WindowContext> window;

@@ -20,10 +20,10 @@
 #include "app/command.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
-#include "sim/error.hpp"
-#include "sim/output_path.hpp"
-#include "sim/install_dirs.hpp"
-#include "sim/parse_number.hpp"
+#include "core/error.hpp"
+#include "core/install_dirs.hpp"
+#include "core/output_path.hpp"
+#include "core/parse_number.hpp"
 
 namespace murmur::app {
 namespace {
@@ -42,9 +42,9 @@ Cell parsePoint(const std::string& text, const std::string& option) {
   const std::size_t comma = text.find(',');
   const std::string_view all(text);
   const std::optional<std::int32_t> x =
-      comma == std::string::npos ? std::nullopt : sim::parseNumber<std::int32_t>(all.substr(0, comma));
+      comma == std::string::npos ? std::nullopt : core::parseNumber<std::int32_t>(all.substr(0, comma));
   const std::optional<std::int32_t> y =
-      comma == std::string::npos ? std::nullopt : sim::parseNumber<std::int32_t>(all.substr(comma + 1));
+      comma == std::string::npos ? std::nullopt : core::parseNumber<std::int32_t>(all.substr(comma + 1));
   if (!x || !y) throw InputError("", 0, option, fmt::format("expected X,Y (two integers), got '{}'", text));
   return Cell{*x, *y};
 }
@@ -77,7 +77,7 @@ std::string findDataFile(const std::string& given, const std::string& option) {
   std::error_code error;
   if (fs::is_regular_file(path, error) || path.is_absolute()) return given;
   std::vector<fs::path> tried{path};
-  for (const fs::path& dir : sim::dataDirectories())
+  for (const fs::path& dir : core::dataDirectories())
     for (const fs::path& sub : {fs::path(), fs::path("maps"), fs::path("movingai")}) tried.push_back(dir / sub / path);
   for (const fs::path& candidate : tried)
     if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal().string();
@@ -213,7 +213,7 @@ class PathCommand final : public Command {
     ProgressBar progress(scenarios.size(), "scenario");
     const auto begin = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
-      sim::throwIfStopRequested();
+      core::throwIfStopRequested();
       results.push_back(mapOf[i]->finder->findPath(scenarios[i].start, scenarios[i].goal, options));
       progress.update(i + 1);
     }

@@ -8,9 +8,9 @@
 #include "app/command.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
-#include "app/world.hpp"
+#include "app/scene_options.hpp"
+#include "core/output_path.hpp"
 #include "sim/metrics.hpp"
-#include "sim/output_path.hpp"
 #include "sim/state_csv.hpp"
 #include "world/backend.hpp"
 #include "world/world.hpp"
@@ -34,7 +34,7 @@ class RunCommand final : public Command {
   }
 
   int run() override {
-    if (!dump_.empty()) sim::checkOutputFile(dump_, "--dump");
+    if (!dump_.empty()) core::checkOutputFile(dump_, "--dump");
     // The backend first: a bad --backend fails before the scene is loaded.
     std::string autoChoice;
     std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_, nullptr, &autoChoice);
@@ -48,7 +48,7 @@ class RunCommand final : public Command {
     ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
-      sim::throwIfStopRequested();
+      core::throwIfStopRequested();
       world.tick();
       progress.update(s + 1);
     }

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
-#include "app/world.hpp"
-#include "sim/error.hpp"
+#include "app/scene_options.hpp"
+#include "core/error.hpp"
 
 namespace murmur::app {
 namespace {

@@ -19,18 +19,18 @@
 #include "app/demo_session.hpp"
 #include "app/demo_video.hpp"
 #include "app/progress.hpp"
+#include "core/error.hpp"
+#include "core/output_path.hpp"
 #include "gpu/context.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
-#include "sim/error.hpp"
-#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Creates the directory (checked by sim::checkOutputDirectory before any work).
+// Creates the directory (checked by core::checkOutputDirectory before any work).
 void createFrameDirectory(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -106,7 +106,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   if (options.every != kUnset && options.every < 1) throw InputError("", 0, "--every", "must be >= 1");
   const auto every = options.every == kUnset ? kDefaultFrameEvery : static_cast<std::uint64_t>(options.every);
   if (options.video.empty())
-    sim::checkOutputDirectory(dir, "--frames");
+    core::checkOutputDirectory(dir, "--frames");
   else
     checkVideoOutput(options.video, "--video");
 
@@ -149,7 +149,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   ProgressBar progress(steps);
   writeFrame();
   for (std::uint64_t s = 1; s <= steps; ++s) {
-    sim::throwIfStopRequested();
+    core::throwIfStopRequested();
     session.step();
     if (s % every == 0) writeFrame();
     progress.update(s, std::to_string(frames) + " frames");

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "app/scene_options.hpp"
 #include "app/window_context.hpp"
-#include "app/world.hpp"
 
 namespace murmur::app {
 

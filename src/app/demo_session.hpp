@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/world.hpp"
+#include "app/scene_options.hpp"
 #include "gpu/context.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/boid_buffers.hpp"

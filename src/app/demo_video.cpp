@@ -16,10 +16,10 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
 #include "app/shell.hpp"
-#include "sim/output_path.hpp"
-#include "sim/parse_number.hpp"
+#include "core/error.hpp"
+#include "core/output_path.hpp"
+#include "core/parse_number.hpp"
 
 namespace murmur::app {
 
@@ -71,7 +71,7 @@ void checkVideoOutput(const std::string& path, const std::string& option) {
     throw InputError("", 0, option,
                      "ffmpeg (with ffprobe) is not on PATH: install it (Debian package ffmpeg) to write " + path +
                          ", or leave out " + option + " to write PNG frames");
-  sim::checkOutputFile(path, option);
+  core::checkOutputFile(path, option);
   if (!containerFormat(path))
     throw InputError(path, 0, option, "not a video name Murmur writes: end it in .mp4, .m4v, .mov or .mkv (or no extension: MP4)");
 }
@@ -137,7 +137,7 @@ std::optional<std::string> VideoEncoder::readBack() const {
     return fmt::format("ffmpeg exited 0 but its video does not read back (ffprobe: {}; a full disk?)",
                        line.empty() ? "no video stream" : line);
   const std::optional<std::uint64_t> packets =
-      sim::parseNumber<std::uint64_t>(std::string_view(text, std::strcspn(text, "\r\n")));
+      core::parseNumber<std::uint64_t>(std::string_view(text, std::strcspn(text, "\r\n")));
   if (packets != frames_)
     return fmt::format("ffmpeg exited 0 but its video holds {} of {} frames (a full disk?)",
                        packets ? std::to_string(*packets) : std::string(text), frames_);
@@ -146,7 +146,7 @@ std::optional<std::string> VideoEncoder::readBack() const {
 
 void VideoEncoder::finish() {
   if (pipe_ == nullptr) return;
-  sim::throwIfStopRequested();
+  core::throwIfStopRequested();
   if (const std::optional<std::string> failure = close())
     throw OutputError(path(), "", *failure + " (the target was left as it was)");
   if (const std::optional<std::string> failure = readBack())

@@ -2,7 +2,7 @@
 // A video written by an `ffmpeg` child process (Debian's ffmpeg: H.264 in MP4, MOV or Matroska, by the
 // file name's extension) fed raw RGBA frames over a pipe: the demo's headless --video and the window's
 // record button. No frame touches the disk on the way. ffmpeg writes a temporary beside the target
-// (sim::TemporaryOutput), renamed over it only when ffmpeg exits 0 and ffprobe reads every frame back
+// (core::TemporaryOutput), renamed over it only when ffmpeg exits 0 and ffprobe reads every frame back
 // (ffmpeg can exit 0 after its writes failed, on a full disk): a failed or stopped recording never
 // replaces an existing video.
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/output_path.hpp"
+#include "core/output_path.hpp"
 
 namespace murmur::app {
 
@@ -42,7 +42,7 @@ class VideoEncoder {
   // Counts the temporary's video packets with ffprobe; what is wrong, nullopt when it holds frames().
   std::optional<std::string> readBack() const;
 
-  sim::TemporaryOutput output_;
+  core::TemporaryOutput output_;
   std::string log_;  // ffmpeg's stderr, a temporary file
   std::size_t frameBytes_;
   std::FILE* pipe_ = nullptr;
@@ -52,7 +52,7 @@ class VideoEncoder {
 // True when executables `ffmpeg` and `ffprobe` (both in Debian's ffmpeg) are on PATH.
 bool ffmpegAvailable();
 // InputError naming `option` when ffmpeg or ffprobe is not on PATH, `path` is no writable regular file
-// (sim::checkOutputFile), or its extension names no container ffmpeg is asked for (.mp4, .m4v,
+// (core::checkOutputFile), or its extension names no container ffmpeg is asked for (.mp4, .m4v,
 // .mov, .mkv, or none: MP4): the check the encoder makes, for callers that check before any work.
 void checkVideoOutput(const std::string& path, const std::string& option);
 

@@ -26,11 +26,11 @@
 #include "app/demo_panel.hpp"
 #include "app/demo_session.hpp"
 #include "app/demo_video.hpp"
+#include "core/error.hpp"
+#include "core/output_path.hpp"
 #include "gpu/timer.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
-#include "sim/error.hpp"
-#include "sim/output_path.hpp"
 
 namespace murmur::app {
 namespace {
@@ -96,7 +96,7 @@ class WindowDemo {
     const Clock::time_point start = Clock::now();
     Clock::time_point last = start;
     double accumulator = 0.0;
-    while (!window_.shouldClose() && sim::stopSignal() == 0) {
+    while (!window_.shouldClose() && core::stopSignal() == 0) {
       glfwPollEvents();
       const Clock::time_point now = Clock::now();
       const double frameSeconds = std::chrono::duration<double>(now - last).count();
@@ -116,7 +116,7 @@ class WindowDemo {
         std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(1.0 / options_.maxFps)));
     }
-    sim::throwIfStopRequested();  // a recording under way is dropped with its temporary
+    core::throwIfStopRequested();  // a recording under way is dropped with its temporary
     if (recording_) stopRecording();
     printSummary(std::chrono::duration<double>(Clock::now() - start).count());
     return 0;

@@ -10,8 +10,8 @@
 
 #include "app/command.hpp"
 #include "build_info.hpp"
-#include "sim/error.hpp"
-#include "sim/output_path.hpp"
+#include "core/error.hpp"
+#include "core/output_path.hpp"
 
 namespace murmur::app {
 std::vector<CommandInfo>& commandRegistry() {
@@ -21,15 +21,15 @@ std::vector<CommandInfo>& commandRegistry() {
 
 namespace {
 
-// SIGINT, SIGTERM: the first marks the run for a clean stop (sim::requestStop: loops unwind, no
+// SIGINT, SIGTERM: the first marks the run for a clean stop (core::requestStop: loops unwind, no
 // temporary is left); a second one ends the process at once, for a step that takes long.
 void onStopSignal(int signal) {
-  if (sim::stopSignal() != 0) {
+  if (core::stopSignal() != 0) {
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return;
   }
-  sim::requestStop(signal);
+  core::requestStop(signal);
 }
 
 void installSignalHandlers() {

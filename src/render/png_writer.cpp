@@ -14,7 +14,7 @@
 #include <stb_image_write.h>
 #pragma GCC diagnostic pop
 
-#include "sim/output_path.hpp"
+#include "core/output_path.hpp"
 
 namespace murmur::render {
 
@@ -23,7 +23,7 @@ void writePng(const std::string& path, int width, int height, std::span<const st
   if (width <= 0 || height <= 0 || rgba.size() != std::size_t(width) * std::size_t(height) * 4)
     throw std::invalid_argument("writePng: pixel buffer does not match the image size");
   // stbi_write_png reports no write or close error: the PNG is encoded in memory, then written with
-  // the checked writes of sim::TemporaryOutput.
+  // the checked writes of core::TemporaryOutput.
   std::vector<std::uint8_t> png;
   const auto append = [](void* context, void* data, int size) {
     auto& bytes = *static_cast<std::vector<std::uint8_t>*>(context);
@@ -32,7 +32,7 @@ void writePng(const std::string& path, int width, int height, std::span<const st
   };
   if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0)
     throw std::runtime_error("cannot encode a PNG image of " + std::to_string(width) + "x" + std::to_string(height));
-  sim::TemporaryOutput output(path, option);
+  core::TemporaryOutput output(path, option);
   output.write(png.data(), png.size());
   output.commit();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // PNG output for headless frames and screenshots (stb_image_write), written with the output
-// discipline of sim/output_path.hpp: no partial PNG is ever left behind, every write is checked.
+// discipline of core/output_path.hpp: no partial PNG is ever left behind, every write is checked.
 #include <cstdint>
 #include <span>
 #include <string>

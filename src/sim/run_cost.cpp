@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
+#include "core/error.hpp"
 #include "sim/grid.hpp"
 
 namespace murmur::sim {

@@ -15,8 +15,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
-#include "sim/input_file.hpp"
+#include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "sim/grid.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_toml.hpp"
@@ -442,9 +442,9 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
 }  // namespace
 
 Scene loadScene(const std::string& path) {
-  InputFile file(path, kMaxSceneBytes, "scene file");
+  core::InputFile file(path, kMaxSceneBytes, "scene file");
   // The size checked, and one byte more to notice a file that grew since.
-  std::string text = withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
+  std::string text = core::withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
   file.stream().read(text.data(), std::streamsize(text.size()));
   text.resize(std::size_t(file.stream().gcount()));
   if (text.size() > file.size()) throw InputError(path, 0, "", "the scene file changed while it was read");

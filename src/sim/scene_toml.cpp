@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
+#include "core/error.hpp"
 
 namespace murmur::sim {
 namespace {

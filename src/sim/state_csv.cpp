@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
-#include "sim/input_file.hpp"
-#include "sim/output_path.hpp"
-#include "sim/parse_number.hpp"
+#include "core/error.hpp"
+#include "core/input_file.hpp"
+#include "core/output_path.hpp"
+#include "core/parse_number.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::sim {
@@ -41,13 +41,13 @@ class RowParser {
   RowParser(const std::string& path, std::size_t line) : path_(path), line_(line) {}
 
   std::uint64_t integer(std::string_view text, std::string_view column) const {
-    const std::optional<std::uint64_t> value = parseNumber<std::uint64_t>(text);
+    const std::optional<std::uint64_t> value = core::parseNumber<std::uint64_t>(text);
     if (!value) fail(column, fmt::format("not a non-negative integer: '{}'", text));
     return *value;
   }
 
   float real(std::string_view text, std::string_view column) const {
-    const std::optional<float> value = parseNumber<float>(text);
+    const std::optional<float> value = core::parseNumber<float>(text);
     if (!value) fail(column, fmt::format("not a number: '{}'", text));
     if (!std::isfinite(*value)) fail(column, fmt::format("not a finite number: '{}'", text));
     return *value;
@@ -65,13 +65,13 @@ class RowParser {
 }  // namespace
 
 FlockState readStateCsv(const std::string& path, const ModelParams& params) {
-  InputFile file(path, kMaxStateCsvBytes, "state file");
-  return withMemoryReport(path, [&] { return parseStateCsv(file.stream(), path, params); });
+  core::InputFile file(path, core::kMaxStateCsvBytes, "state file");
+  return core::withMemoryReport(path, [&] { return parseStateCsv(file.stream(), path, params); });
 }
 
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params) {
   std::string lineText;
-  if (!readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, 1)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
+  if (!core::readBoundedLine(in, lineText, core::kMaxStateCsvLineBytes, path, 1)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
   for (std::size_t c = 0; c < kColumns.size(); ++c)
     if (c >= header.size() || header[c] != kColumns[c])
@@ -85,7 +85,7 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   FlockState state;
   std::uint32_t maxGroup = 0;
   std::size_t line = 1;
-  while (readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, line + 1)) {
+  while (core::readBoundedLine(in, lineText, core::kMaxStateCsvLineBytes, path, line + 1)) {
     ++line;
     const std::string_view row = trimLineEnd(lineText);
     if (row.empty()) continue;
@@ -127,16 +127,16 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
 }
 
 void writeStateCsv(const std::string& path, const FlockState& state, const std::string& option) {
-  writeFileAtomically(path, option, [&](std::FILE* file) {
+  core::writeFileAtomically(path, option, [&](std::FILE* file) {
     std::string text = "id,group,x,y,z,vx,vy,vz\n";
     bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    for (std::size_t i = 0; i < state.size() && ok && stopSignal() == 0; ++i) {
+    for (std::size_t i = 0; i < state.size() && ok && core::stopSignal() == 0; ++i) {
       const glm::vec3 p = state.position[i], v = state.velocity[i];
       text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z,
                          v.x, v.y, v.z);
       ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
     }
-    return ok && stopSignal() == 0;
+    return ok && core::stopSignal() == 0;
   });
 }
 

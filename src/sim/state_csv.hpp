@@ -17,7 +17,7 @@ FlockState readStateCsv(const std::string& path, const ModelParams& params);
 // The same for text read from `in`; path names it in messages.
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params);
 
-// Writes with the output discipline of sim/output_path.hpp (a checked, flushed temporary renamed
+// Writes with the output discipline of core/output_path.hpp (a checked, flushed temporary renamed
 // over path): InputError (naming option) when path is no writable regular file, OutputError when
 // writing fails, StopRequested when a stop was requested meanwhile; path is left as it was.
 void writeStateCsv(const std::string& path, const FlockState& state, const std::string& option = "");

@@ -3,8 +3,8 @@
 #include <string>
 #include <utility>
 
-#include "sim/cpu_backend.hpp"
-#include "sim/error.hpp"
+#include "core/error.hpp"
+#include "sim/cpu_simulator.hpp"
 
 namespace murmur::world {
 

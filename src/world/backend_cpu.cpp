@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "world/backend.hpp"
 
 namespace murmur::world {

@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
 #include "gpu/context.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/shader_library.hpp"
-#include "sim/error.hpp"
 #include "world/backend.hpp"
 
 namespace murmur::world {

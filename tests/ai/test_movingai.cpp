@@ -8,7 +8,7 @@
 #include "ai/movingai.hpp"
 #include "movingai_data.hpp"
 #include "ai/nav.hpp"
-#include "sim/error.hpp"
+#include "core/error.hpp"
 
 namespace murmur::ai {
 namespace {

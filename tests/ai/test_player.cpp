@@ -19,8 +19,8 @@
 #include "ai/director.hpp"
 #include "ai/player.hpp"
 #include "ai/scene_agents.hpp"
+#include "core/error.hpp"
 #include "sim/builders.hpp"
-#include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::ai {

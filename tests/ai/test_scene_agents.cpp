@@ -13,7 +13,7 @@
 
 #include "ai/director.hpp"
 #include "ai/scene_agents.hpp"
-#include "sim/error.hpp"
+#include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 

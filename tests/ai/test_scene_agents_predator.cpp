@@ -12,7 +12,7 @@
 
 #include "ai/director.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
 #include "sim/scene_loader.hpp"
 

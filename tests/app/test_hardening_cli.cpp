@@ -61,7 +61,7 @@ TEST(HardeningCli, NumericFlagsRejectOverflowEmptyAndOutOfRangeValues) {
     expectOneLineExit2(runMurmur(kRun + " " + flag + " -9223372036854775808"), flag);
     expectOneLineExit2(runMurmur(kRun + " " + flag + " 99999999999999999999"), flag);
     expectOneLineExit2(runMurmur(kRun + " " + flag + " ''"), flag);
-    // The whole text must be the integer (sim::parseNumber): no trailing text, no exponent.
+    // The whole text must be the integer (core::parseNumber): no trailing text, no exponent.
     expectOneLineExit2(runMurmur(kRun + " " + flag + " 5x"), "'5x' is not an integer");
     expectOneLineExit2(runMurmur(kRun + " " + flag + " 1e3"), "'1e3' is not an integer");
   }

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "ai/scene_agents.hpp"
-#include "sim/error.hpp"
+#include "core/error.hpp"
 #include "sim/scene_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

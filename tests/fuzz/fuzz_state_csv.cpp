@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
+#include "core/error.hpp"
 #include "sim/state_csv.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -19,10 +19,10 @@
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/prefix_sum.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
-#include "sim/parity.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/grid.hpp"
 #include "sim/metrics.hpp"
+#include "sim/parity.hpp"
 #include "sim/random.hpp"
 #include "sim/rules.hpp"
 

@@ -9,7 +9,7 @@
 #include "gl_test_env.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/nearest_boids.hpp"
 
 namespace murmur::gpu {

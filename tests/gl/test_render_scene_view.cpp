@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
+#include "core/error.hpp"
 #include "render/scene_view.hpp"
-#include "sim/error.hpp"
 #include "sim/scene_loader.hpp"
 
 namespace murmur::render {

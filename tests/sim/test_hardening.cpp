@@ -13,12 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
+#include "core/output_path.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
-#include "sim/error.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/grid.hpp"
 #include "sim/metrics.hpp"
-#include "sim/output_path.hpp"
 #include "sim/random.hpp"
 #include "sim/rules.hpp"
 #include "sim/scene_loader.hpp"
@@ -210,7 +210,7 @@ TEST(OutputPaths, OnlyRegularFilesInWritableDirectoriesAreTargets) {
   fs::create_directories(dir);
   const auto refused = [](const std::string& path) {
     try {
-      checkOutputFile(path, "--dump");
+      core::checkOutputFile(path, "--dump");
     } catch (const InputError& error) {
       return std::string(error.what());
     }
@@ -222,9 +222,9 @@ TEST(OutputPaths, OnlyRegularFilesInWritableDirectoriesAreTargets) {
   EXPECT_NE(refused((dir / "link.csv").string()).find("symbolic link"), std::string::npos);
   EXPECT_NE(refused(dir.string()).find("is a directory"), std::string::npos);
   EXPECT_NE(refused((dir / "missing" / "x.csv").string()).find("does not exist"), std::string::npos);
-  EXPECT_NO_THROW(checkOutputDirectory((dir / "frames" / "deeper").string(), "--frames"));
+  EXPECT_NO_THROW(core::checkOutputDirectory((dir / "frames" / "deeper").string(), "--frames"));
   EXPECT_FALSE(fs::exists(dir / "frames"));  // checked, not created
-  EXPECT_THROW(checkOutputDirectory("/dev/full", "--frames"), InputError);
+  EXPECT_THROW(core::checkOutputDirectory("/dev/full", "--frames"), InputError);
   // The atomic write never touches a file named like the old fixed temporary, and leaves no other.
   std::ofstream(dir / "s.csv.tmp") << "keep";
   FlockState state;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/nearest_boids.hpp"
 
 namespace murmur::sim {

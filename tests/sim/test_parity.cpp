@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/parity.hpp"
 
 namespace murmur::sim {

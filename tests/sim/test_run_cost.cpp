@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "sim/builders.hpp"
-#include "sim/error.hpp"
 #include "sim/grid.hpp"
 #include "sim/run_cost.hpp"
 #include "sim/scene_loader.hpp"

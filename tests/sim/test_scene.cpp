@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
+#include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_loader.hpp"

@@ -1,6 +1,6 @@
 // The CPU reference's building blocks for threads: the worker pool, the grid's cell order built on
 // it, and the rows of cells the grid search leaves out, each against a plain serial computation
-// (the vector sweep is checked on every instruction set by test_cpu_backend's parity tests).
+// (the vector sweep is checked on every instruction set by test_cpu_simulator's parity tests).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -14,9 +14,9 @@
 #include <glm/vec3.hpp>
 
 #include "map_file.hpp"
+#include "core/error.hpp"
 #include "sim/builders.hpp"
-#include "sim/cpu_backend.hpp"
-#include "sim/error.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
 

@@ -1,13 +1,13 @@
-// sim::parseNumber: the one number reader of the state CSV, the MovingAI files and `murmur path`.
+// core::parseNumber: the one number reader of the state CSV, the MovingAI files and `murmur path`.
 #include <cmath>
 #include <cstdint>
 #include <optional>
 
 #include <gtest/gtest.h>
 
-#include "sim/parse_number.hpp"
+#include "core/parse_number.hpp"
 
-namespace murmur::sim {
+namespace murmur::core {
 namespace {
 
 TEST(ParseNumber, ReadsTheWholeTextAsOneNumber) {
@@ -46,4 +46,4 @@ TEST(ParseNumber, NonFiniteFloatsAreNumbersForTheCallerToJudge) {
 }
 
 }  // namespace
-}  // namespace murmur::sim
+}  // namespace murmur::core

@@ -1,9 +1,9 @@
-#include "sim/install_dirs.hpp"
+#include "core/install_dirs.hpp"
 
 #include <cstdlib>
 #include <system_error>
 
-namespace murmur::sim {
+namespace murmur::core {
 
 std::filesystem::path executableDir() {
   std::error_code error;
@@ -24,4 +24,4 @@ std::vector<std::filesystem::path> dataDirectories() {
   return dirs;
 }
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

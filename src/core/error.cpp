@@ -1,4 +1,4 @@
-#include "sim/error.hpp"
+#include "core/error.hpp"
 
 #include <fmt/format.h>
 

@@ -10,9 +10,9 @@
 #include "brute_force_leaders.hpp"
 #include "brute_force_topological.hpp"
 #include "sim/builders.hpp"
-#include "sim/neighbour_sweep.hpp"
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
+#include "sim/neighbour_sweep.hpp"
 #include "sim/random.hpp"
 #include "sim/scene_loader.hpp"
 

@@ -28,7 +28,7 @@ struct SceneOptions {
 };
 
 // Where a scene's relative data paths are looked for after the scene's own directory, in order:
-// --data-dir, $MURMUR_DATA_DIR, then share/murmur/data beside the executable (sim/install_dirs.hpp; in
+// --data-dir, $MURMUR_DATA_DIR, then share/murmur/data beside the executable (core/install_dirs.hpp; in
 // a build tree, a link to the data directory the build was configured with).
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options);
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace murmur::sim {
+namespace murmur::core {
 
 // The number text is, exactly: std::from_chars' decimal format (no leading white space or '+'; for
 // floating point also exponents, "inf" and "nan"). nullopt when text is empty, holds anything before
@@ -21,4 +21,4 @@ std::optional<Number> parseNumber(std::string_view text) {
   return value;
 }
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

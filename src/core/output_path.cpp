@@ -1,4 +1,4 @@
-#include "sim/output_path.hpp"
+#include "core/output_path.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
+#include "core/error.hpp"
 
-namespace murmur::sim {
+namespace murmur::core {
 namespace {
 
 namespace fs = std::filesystem;
@@ -160,4 +160,4 @@ void throwIfStopRequested() {
   if (const int signal = stopSignal(); signal != 0) throw StopRequested(signal);
 }
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

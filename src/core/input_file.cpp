@@ -1,4 +1,4 @@
-#include "sim/input_file.hpp"
+#include "core/input_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.hpp"
+#include "core/error.hpp"
 
-namespace murmur::sim {
+namespace murmur::core {
 namespace {
 
 std::string kindOf(mode_t mode) {
@@ -85,4 +85,4 @@ void reportOutOfMemory(const std::string& path) {
   throw OutOfMemoryError(path);
 }
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

@@ -24,7 +24,7 @@ class InputError : public std::runtime_error {
   std::string key_;
 };
 
-// An output could not be written (sim/output_path.hpp): what() names the file; nothing partial was
+// An output could not be written (core/output_path.hpp): what() names the file; nothing partial was
 // left in its place.
 class OutputError : public std::runtime_error {
  public:

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace murmur::sim {
+namespace murmur::core {
 
 // The directory of the running executable (/proc/self/exe).
 std::filesystem::path executableDir();
@@ -19,4 +19,4 @@ std::filesystem::path shareDir();
 // directory).
 std::vector<std::filesystem::path> dataDirectories();
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

@@ -1,4 +1,4 @@
-#include "app/world.hpp"
+#include "app/scene_options.hpp"
 
 #include <algorithm>
 #include <system_error>
@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "app/cli_checks.hpp"
-#include "sim/install_dirs.hpp"
-#include "sim/error.hpp"
+#include "core/error.hpp"
+#include "core/install_dirs.hpp"
 #include "sim/run_cost.hpp"
 #include "sim/scene_loader.hpp"
 
@@ -36,7 +36,7 @@ void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequire
 std::vector<std::filesystem::path> dataDirectories(const SceneOptions& options) {
   std::vector<std::filesystem::path> dirs;
   if (!options.dataDir.empty()) dirs.emplace_back(options.dataDir);
-  for (std::filesystem::path& dir : sim::dataDirectories()) dirs.push_back(std::move(dir));
+  for (std::filesystem::path& dir : core::dataDirectories()) dirs.push_back(std::move(dir));
   return dirs;
 }
 
@@ -48,8 +48,8 @@ std::filesystem::path findScene(const std::string& given, const std::vector<std:
   const fs::path named = path.has_extension() ? path : fs::path(given + ".toml");
   std::vector<fs::path> tried{path};
   if (named != path) tried.push_back(named);
-  tried.push_back(sim::shareDir() / "scenes" / named);
-  tried.push_back(sim::shareDir() / named);
+  tried.push_back(core::shareDir() / "scenes" / named);
+  tried.push_back(core::shareDir() / named);
   for (const fs::path& dir : dataDirs) tried.push_back(dir / named);
   for (const fs::path& candidate : tried)
     if (fs::is_regular_file(candidate, error)) return candidate;
@@ -62,7 +62,7 @@ std::filesystem::path findScene(const std::string& given, const std::vector<std:
 std::vector<std::filesystem::path> shippedScenes() {
   std::vector<std::filesystem::path> scenes;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(sim::shareDir() / "scenes", error))
+  for (const auto& entry : std::filesystem::directory_iterator(core::shareDir() / "scenes", error))
     if (entry.path().extension() == ".toml") scenes.push_back(entry.path());
   std::sort(scenes.begin(), scenes.end());
   return scenes;

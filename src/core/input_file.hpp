@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace murmur::sim {
+namespace murmur::core {
 
 // Documented limits (docs/model.md, Limits; README, Input files).
 inline constexpr std::uint64_t kMaxStateCsvBytes = std::uint64_t(16) << 30;  // 1e8 boids of up to ~128 bytes
@@ -58,4 +58,4 @@ auto withMemoryReport(const std::string& path, Read read) -> decltype(read()) {
   }
 }
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

@@ -10,11 +10,11 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
-#include "sim/input_file.hpp"
-#include "sim/output_path.hpp"
+#include "core/error.hpp"
+#include "core/input_file.hpp"
+#include "core/output_path.hpp"
 
-namespace murmur::sim {
+namespace murmur::core {
 namespace {
 
 namespace fs = std::filesystem;
@@ -85,4 +85,4 @@ TEST(TemporaryOutput, NothingIsRenamedUnlessCommitted) {
 }
 
 }  // namespace
-}  // namespace murmur::sim
+}  // namespace murmur::core

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace murmur::sim {
+namespace murmur::core {
 
 // Throws InputError (naming `option`, e.g. "--dump") unless a regular file can be written at path:
 // the path is absent or a regular file, and its directory exists and is writable. Creates nothing.
@@ -67,4 +67,4 @@ int stopSignal() noexcept;
 // Throws StopRequested when a stop was requested.
 void throwIfStopRequested();
 
-}  // namespace murmur::sim
+}  // namespace murmur::core

@@ -1,4 +1,4 @@
-#include "sim/cpu_backend.hpp"
+#include "sim/cpu_simulator.hpp"
 
 #include <chrono>
 #include <limits>
