@@ -3,8 +3,13 @@
 // empty, malformed, overflowing or out-of-range value is a parse error (exit code 2) in every
 // command alike, and the "not given" marker (app/scene_options.hpp kUnset) can never be typed.
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
+
+#include "world/backend.hpp"
 
 namespace murmur::app {
 
@@ -22,5 +27,11 @@ inline constexpr std::int64_t kMaxEglDevice = 255;
 // --device: -1 (the first device that works) or an index listEglDevices() numbers; InputError
 // (exit 2, as for any bad input) naming --device otherwise. Nothing to check without enumeration.
 void checkDeviceIndex(int device);
+
+// world::makeBackend for the value of `flag` (--backend, --reference, --candidate): an unknown name,
+// or gpu without a GL context, is bad input naming the flag (InputError, exit 2); a shader error is
+// not (it is a bug). What auto chose and why goes to *autoChoice as one line for the user.
+std::unique_ptr<world::FlockBackend> makeBackendFor(const std::string& flag, std::string_view name, int device,
+                                                    gpu::Context* context, std::string* autoChoice);
 
 }  // namespace murmur::app

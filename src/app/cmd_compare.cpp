@@ -98,9 +98,9 @@ class CompareCommand final : public Command {
     // the scene is loaded).
     std::string referenceChoice, candidateChoice;
     std::unique_ptr<world::FlockBackend> referenceBackend =
-        world::makeBackend(reference_, device_, nullptr, &referenceChoice);
+        makeBackendFor("--reference", reference_, device_, nullptr, &referenceChoice);
     std::unique_ptr<world::FlockBackend> candidateBackend =
-        world::makeBackend(candidate_, device_, nullptr, &candidateChoice);
+        makeBackendFor("--candidate", candidate_, device_, nullptr, &candidateChoice);
     const world::WorldDescription description = describeWorld(scene_).world;
     world::World referenceWorld(description, std::move(referenceBackend));
     world::World candidateWorld(description, std::move(candidateBackend));

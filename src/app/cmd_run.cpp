@@ -37,7 +37,7 @@ class RunCommand final : public Command {
     if (!dump_.empty()) core::checkOutputFile(dump_, "--dump");
     // The backend first: a bad --backend fails before the scene is loaded.
     std::string autoChoice;
-    std::unique_ptr<world::FlockBackend> chosen = world::makeBackend(backend_, device_, nullptr, &autoChoice);
+    std::unique_ptr<world::FlockBackend> chosen = makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice);
     world::World world(describeWorld(scene_).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);

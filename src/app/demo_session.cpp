@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/cli_checks.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
@@ -20,7 +21,7 @@ DemoSession::DemoSession(DescribedWorld described, const std::string& backend, i
     : context_(context),
       device_(device),
       view_(std::move(described.view)),
-      world_(std::move(described.world), world::makeBackend(backend, device, &context, &autoChoice_)),
+      world_(std::move(described.world), makeBackendFor("--backend", backend, device, &context, &autoChoice_)),
       shaders_(world::shaderLibrary()),
       renderer_(shaders_) {
   startView();
@@ -168,7 +169,7 @@ void DemoSession::loadScene(const std::string& path) {
 }
 
 void DemoSession::switchBackend(std::string_view name) {
-  world_.switchBackend(world::makeBackend(name, device_, &context_));
+  world_.switchBackend(makeBackendFor("--backend", name, device_, &context_, nullptr));
   hostBuffersCurrent_ = false;
 }
 

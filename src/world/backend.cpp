@@ -3,13 +3,14 @@
 #include <string>
 #include <utility>
 
-#include "core/error.hpp"
+#include "gpu/error.hpp"
 #include "sim/cpu_simulator.hpp"
 
 namespace murmur::world {
 
 std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search);
-// Throws gpu::ContextError (a std::runtime_error) when no GL 4.3 context can be created.
+// Throws gpu::ContextError when no GL 4.3 context can be created, gpu::ShaderError when a shader
+// does not compile or link.
 std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context);
 
 bool isSoftwareRenderer(std::string_view glRenderer) {
@@ -18,40 +19,32 @@ bool isSoftwareRenderer(std::string_view glRenderer) {
   return false;
 }
 
+UnknownBackend::UnknownBackend(std::string_view name)
+    : std::runtime_error("unknown backend '" + std::string(name) + "' (gpu, cpu, cpu-naive, auto)"), name_(name) {}
+
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex, gpu::Context* context,
-                                          std::string* autoChoice) {
+                                          AutoChoice* autoChoice) {
   if (name == "cpu") return makeCpuBackend(sim::NeighbourSearch::Grid);
   if (name == "cpu-naive") return makeCpuBackend(sim::NeighbourSearch::Naive);
-  if (name == "gpu") {
-    try {
-      return makeGpuBackend(deviceIndex, context);
-    } catch (const InputError&) {
-      throw;
-    } catch (const std::runtime_error& e) {
-      throw InputError("", 0, "--backend", std::string("gpu: ") + e.what());
-    }
-  }
+  if (name == "gpu") return makeGpuBackend(deviceIndex, context);
   if (name == "auto") {
-    std::string choice;
+    AutoChoice choice;
     std::unique_ptr<FlockBackend> chosen;
     try {
       chosen = makeGpuBackend(deviceIndex, context);
-      const std::string device = chosen->device();
-      if (isSoftwareRenderer(device)) {
-        choice = "backend cpu: the GL device is a software renderer (" + device +
-                 "), where the cpu backend is faster; --backend gpu to use it anyway";
+      choice.detail = chosen->device();
+      if (isSoftwareRenderer(choice.detail)) {
+        choice.reason = AutoChoice::Reason::SoftwareRenderer;
         chosen = makeCpuBackend(sim::NeighbourSearch::Grid);
-      } else {
-        choice = "backend gpu: a hardware GL device (" + device + ")";
       }
-    } catch (const std::runtime_error& e) {
-      choice = std::string("backend cpu: no GPU backend (") + e.what() + "); --backend gpu to insist";
+    } catch (const gpu::ContextError& e) {
+      choice = {AutoChoice::Reason::NoGpuContext, e.what()};
       chosen = makeCpuBackend(sim::NeighbourSearch::Grid);
     }
     if (autoChoice != nullptr) *autoChoice = std::move(choice);
     return chosen;
   }
-  throw InputError("", 0, "--backend", "unknown backend '" + std::string(name) + "' (gpu, cpu, cpu-naive)");
+  throw UnknownBackend(name);
 }
 
 }  // namespace murmur::world

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,13 +59,36 @@ bool isSoftwareRenderer(std::string_view glRenderer);
 // without rebuilding). The gpu backend and the demo's renderer both use it.
 gpu::ShaderLibrary shaderLibrary();
 
+// A backend name that is none of makeBackend's (the command maps it to its flag).
+class UnknownBackend : public std::runtime_error {
+ public:
+  explicit UnknownBackend(std::string_view name);
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+};
+
+// What "auto" chose and why, for the caller to tell the user (the library prints nothing).
+struct AutoChoice {
+  enum class Reason {
+    HardwareGpu,       // gpu: a hardware GL device
+    SoftwareRenderer,  // cpu: the GL device is a software renderer, where the cpu backend is faster
+    NoGpuContext,      // cpu: no GL context could be made (gpu::ContextError)
+  };
+  Reason reason = Reason::HardwareGpu;
+  std::string detail;  // the GL device (GL_RENDERER), or why no context could be made
+};
+
 // name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu on a hardware GL 4.3 device and cpu on a
-// software renderer (where the cpu backend is faster) or without a context, and puts which and why in
-// *autoChoice (one line for the user; the library prints nothing) when given. The gpu backend runs on `context` when given (it must be current and outlive the backend;
-// the demo shares its window or offscreen context this way), else on its own headless context
-// (EGL device deviceIndex, -1: the first that works), with shaderLibrary()'s shaders. Throws
-// InputError (key --backend) for an unknown name, or for gpu when no context can be created.
+// software renderer (where the cpu backend is faster) or when no GL context can be made, and says
+// which and why in *autoChoice when given. The gpu backend runs on `context` when given (it must be
+// current and outlive the backend; the demo shares its window or offscreen context this way), else on
+// its own headless context (EGL device deviceIndex, -1: the first that works), with shaderLibrary()'s
+// shaders. Throws UnknownBackend for any other name; gpu::ContextError when gpu is asked for and no
+// context can be made. Only a context error makes auto fall back: a shader that does not compile or
+// link (gpu::ShaderError) is a bug, and it propagates from gpu and auto alike.
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
-                                          gpu::Context* context = nullptr, std::string* autoChoice = nullptr);
+                                          gpu::Context* context = nullptr, AutoChoice* autoChoice = nullptr);
 
 }  // namespace murmur::world

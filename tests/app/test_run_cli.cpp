@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <fstream>
+
 #include "cli.hpp"
 
 namespace murmur::test {
@@ -15,6 +17,25 @@ void expectBadInput(const CliResult& r, const std::string& mention) {
   EXPECT_EQ(r.exitCode, 2) << r.err;
   EXPECT_EQ(countLines(r.err), 1u) << r.err;
   EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+}
+
+// --backend auto falls back to the cpu only when no GL context can be made. A flock shader that does
+// not compile (MURMUR_SHADER_DIR overrides the embedded one) is a bug: the run fails with the
+// compiler's file:line (exit 3 as any failure that is not bad input) instead of quietly running on the cpu. On llvmpipe auto
+// compiles the gpu backend's shaders before it picks the cpu, so this holds on any GL device.
+TEST(RunCli, AutoFailsOnABrokenShaderInsteadOfFallingBack) {
+  const fs::path dir = scratchDir("run_broken_shader");
+  fs::create_directories(dir / "flock");
+  std::ofstream(dir / "flock" / "Step.comp.glsl") << "#version 430\nthis is not GLSL\n";
+  const std::string args = "run --scene scenes/free.toml --boids 50 --steps 1 --backend auto";
+  const CliResult fine = runMurmur(args);
+  ASSERT_EQ(fine.exitCode, 0) << fine.err;
+  ASSERT_NE(fine.err.find("murmur: backend "), std::string::npos) << fine.err;
+  ScopedEnv shaders("MURMUR_SHADER_DIR", dir.string());
+  const CliResult broken = runMurmur(args);
+  EXPECT_EQ(broken.exitCode, 3) << broken.err;
+  EXPECT_NE(broken.err.find("Step.comp.glsl:2"), std::string::npos) << broken.err;
+  EXPECT_EQ(broken.err.find("backend cpu"), std::string::npos) << broken.err;
 }
 
 TEST(RunCli, DumpHasHeaderAndOneRowPerBoid) {

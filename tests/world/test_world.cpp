@@ -80,6 +80,21 @@ sim::FlockState stepped(const sim::Scene& scene, const sim::StepInputs& inputs, 
   return state;
 }
 
+// The library speaks in types, not flags: an unknown name is UnknownBackend naming it (the command
+// maps it to its flag), and the two CPU names make their backends.
+TEST(MakeBackend, AnUnknownNameIsATypedErrorNamingIt) {
+  try {
+    makeBackend("quantum");
+    FAIL() << "no error";
+  } catch (const UnknownBackend& e) {
+    EXPECT_EQ(e.name(), "quantum");
+    EXPECT_NE(std::string(e.what()).find("'quantum'"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(makeBackend("cpu")->name(), "cpu");
+  EXPECT_EQ(makeBackend("cpu-naive")->name(), "cpu-naive");
+}
+
 TEST(World, WithoutAgentsATickIsOneStepWithTheScenesStaticInputs) {
   World world(describe(kFlatWorld), makeBackend("cpu"));
   EXPECT_EQ(world.director(), nullptr);
