@@ -123,11 +123,6 @@ double textbookAStar(const GridMap& map, Cell start, Cell goal, std::vector<Cell
   return -1.0;
 }
 
-// Whether a found length is the file's optimal one (the check `murmur path --scen` makes).
-bool matches(double length, const murmur::ai::Scenario& scenario) {
-  return std::abs(length - scenario.optimalLength) <= 1e-3;
-}
-
 void BM_AStar(benchmark::State& state, const std::filesystem::path& scenarioFile) {
   const ScenarioSet& set = scenarioSet(scenarioFile);
   if (!set.error.empty()) {
@@ -140,7 +135,7 @@ void BM_AStar(benchmark::State& state, const std::filesystem::path& scenarioFile
   for (auto _ : state) {
     for (const murmur::ai::Scenario& scenario : set.scenarios) {
       const murmur::ai::PathResult result = finder.findPath(scenario.start, scenario.goal, options);
-      if (!matches(result.length, scenario)) {
+      if (!murmur::ai::isOptimalPath(scenario, result)) {
         state.SkipWithError("A* length differs from the scenario file's optimal length");
         return;
       }
@@ -163,7 +158,7 @@ void BM_AStarTextbook(benchmark::State& state, const std::filesystem::path& scen
   for (auto _ : state) {
     for (const murmur::ai::Scenario& scenario : set.scenarios) {
       const double length = textbookAStar(set.map, scenario.start, scenario.goal, path);
-      if (!matches(length, scenario)) {
+      if (!murmur::ai::isOptimalLength(scenario, length)) {
         state.SkipWithError("textbook A* length differs from the scenario file's optimal length");
         return;
       }

@@ -112,11 +112,7 @@ void stepAndDrawGpu(benchmark::State& state, std::uint32_t n) {
   const render::Camera camera = prepareView(*r, scene);
   gpu::FlockPipeline pipeline(*glContext(), r->shaders);
   pipeline.upload(sim::spawnFlock(scene));
-  render::BoidBuffers boids;
-  boids.position = pipeline.positionBuffer().id();
-  boids.velocity = pipeline.velocityBuffer().id();
-  boids.groupSource = render::GroupSource::PositionW;
-  boids.count = n;
+  const render::BoidBuffers boids = render::boidBuffers(pipeline);
   const render::FrameOptions options = withShape(render::BoidShape::Auto);
   auto frame = [&] {
     pipeline.step(scene.model, inputs);

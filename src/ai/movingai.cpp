@@ -209,4 +209,12 @@ double worstCaseCellVisits(const std::vector<Scenario>& scenarios) {
   return cells;
 }
 
+bool isOptimalLength(const Scenario& scenario, double length) {
+  return std::abs(length - scenario.optimalLength) <= kOptimalLengthTolerance;
+}
+
+bool isOptimalPath(const Scenario& scenario, const PathResult& result) {
+  return result.status == PathStatus::Found && isOptimalLength(scenario, result.length);
+}
+
 }  // namespace murmur::ai

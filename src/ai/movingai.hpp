@@ -37,6 +37,15 @@ struct Scenario {
 std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file);
 std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source);
 
+// A found length further than this from a scenario's optimal length is a mismatch (the files print
+// lengths with 5 to 8 decimals).
+inline constexpr double kOptimalLengthTolerance = 1e-3;
+// Whether length is the scenario's optimal length, within kOptimalLengthTolerance: the one check of
+// `murmur path --scen`, the A* benchmarks and the scenario tests.
+bool isOptimalLength(const Scenario& scenario, double length);
+// Whether a search found a path of the scenario's optimal length.
+bool isOptimalPath(const Scenario& scenario, const PathResult& result);
+
 // A* expands each cell of a map at most once a search, so a scenario file's worst case is the sum of
 // its rows' map cells. `murmur path --scen` refuses files over this before reading a map (about 15
 // minutes at 100 ns a cell; the largest MovingAI benchmark sets stay below 1e9), unless --force.

@@ -1,7 +1,6 @@
 // murmur path: A* on a MovingAI map, one query (--from/--to) or every scenario of a .scen file
 // (--scen), checked against the file's optimal lengths.
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -31,9 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 using ai::Cell;
 
-// A found length further than this from the scenario file's optimal length is a mismatch (the files
-// print lengths with 5 to 8 decimals).
-constexpr double kLengthTolerance = 1e-3;
 // Mismatches listed one by one in the text output; the count covers all of them.
 constexpr std::size_t kMismatchesListed = 10;
 
@@ -223,9 +219,7 @@ class PathCommand final : public Command {
     std::uint64_t expansions = 0;
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
       expansions += results[i].expansions;
-      if (results[i].status != ai::PathStatus::Found ||
-          std::abs(results[i].length - scenarios[i].optimalLength) > kLengthTolerance)
-        mismatches.push_back(i);
+      if (!ai::isOptimalPath(scenarios[i], results[i])) mismatches.push_back(i);
     }
     const double count = double(scenarios.size());
     const double microsecondsPerQuery = seconds * 1e6 / count;

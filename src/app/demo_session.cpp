@@ -119,17 +119,7 @@ void DemoSession::updateOverlay() {
 }
 
 render::BoidBuffers DemoSession::boidBuffers() {
-  if (const gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) {
-    // The pipeline's own buffers: positions with the group in w, velocities with the leader flag in
-    // w, in id order.
-    render::BoidBuffers buffers;
-    buffers.position = pipeline->positionBuffer().id();
-    buffers.velocity = pipeline->velocityBuffer().id();
-    buffers.groupSource = render::GroupSource::PositionW;
-    buffers.leaders = true;
-    buffers.count = static_cast<std::uint32_t>(pipeline->size());
-    return buffers;
-  }
+  if (const gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) return render::boidBuffers(*pipeline);
   if (!hostBuffersCurrent_) {
     hostBuffers_.upload(world_.backend().state());
     hostBuffersCurrent_ = true;

@@ -221,9 +221,7 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   values.insert(values.end(), packed.goals.begin(), packed.goals.end());
   for (const glm::vec3& p : packed.predators) values.emplace_back(p, 0.0f);
   values.insert(values.end(), packed.steering.begin(), packed.steering.end());
-  const std::size_t bytes = values.size() * sizeof(glm::vec4);
-  if (!inputs_ || inputs_.size() < bytes) inputs_ = Buffer("step inputs", std::max<std::size_t>(bytes * 2, 256));
-  inputs_.upload(std::span<const glm::vec4>(values));
+  inputs_.write(std::span<const glm::vec4>(values));
 
   layout::StepParams p{};
   p.worldMin = glm::vec4(params.worldMin, 0.0f);
@@ -309,7 +307,7 @@ void FlockPipeline::bindStorage() const {
   sortedIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedIds);
   sortedPositions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedPositions);
   sortedHeadings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedHeadings);
-  inputs_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kInputs);
+  inputs_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kInputs);
   walls_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kWalls);
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
   summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
@@ -430,25 +428,21 @@ sim::NearestBoids FlockPipeline::nearestBoids(std::span<const sim::BoidProbe> pr
     packed.push_back({glm::vec4(probe.position, probe.radius * probe.radius), glm::ivec4(box.first, 0),
                       glm::ivec4(box.last, 0)});
   }
-  const auto grow = [](Buffer& buffer, const char* label, std::size_t bytes) {
-    if (!buffer || buffer.size() < bytes) buffer = Buffer(label, bytes);
-  };
-  grow(nearestProbes_, "nearest-boids probes", packed.size() * sizeof(layout::NearestProbe));
-  grow(nearestIds_, "nearest-boids ids", lists * (1 + k) * sizeof(std::uint32_t));
-  grow(nearestSamples_, "nearest-boids samples", lists * k * 2 * sizeof(glm::vec4));
-  nearestProbes_.upload(std::span<const layout::NearestProbe>(packed));
+  nearestProbes_.write(std::span<const layout::NearestProbe>(packed));
+  const Buffer& idBuffer = nearestIds_.reserve(lists * (1 + k) * sizeof(std::uint32_t));
+  const Buffer& sampleBuffer = nearestSamples_.reserve(lists * k * 2 * sizeof(glm::vec4));
 
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
-  nearestProbes_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestProbes);
-  nearestIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestIds);
-  nearestSamples_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestSamples);
+  nearestProbes_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestProbes);
+  idBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestIds);
+  sampleBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestSamples);
   passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k, 0u));
   dispatchCompute(nearestProgram_, std::uint64_t(lists) * kNearestWorkGroupSize, kNearestWorkGroupSize, maxGroupsX_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
 
-  const std::vector<std::uint32_t> ids = nearestIds_.download<std::uint32_t>(lists * (1 + k));
-  const std::vector<glm::vec4> samples = nearestSamples_.download<glm::vec4>(lists * k * 2);
+  const std::vector<std::uint32_t> ids = idBuffer.download<std::uint32_t>(lists * (1 + k));
+  const std::vector<glm::vec4> samples = sampleBuffer.download<glm::vec4>(lists * k * 2);
   for (std::size_t list = 0; list < lists; ++list) {
     out.counts[list] = ids[list];
     for (std::uint32_t r = 0; r < ids[list]; ++r) {

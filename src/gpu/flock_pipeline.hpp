@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "gpu/context.hpp"
+#include "gpu/dynamic_buffer.hpp"
 #include "gpu/flock_layout.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/prefix_sum.hpp"
@@ -143,14 +144,15 @@ class FlockPipeline {
   Buffer cellCounts_, cellStarts_;
   Buffer stepParams_;
   UniformBlock<layout::PassParams> passParams_{"flock pass constants", layout::kPassParams};
-  Buffer inputs_;                   // vec4 obstacles, goals, predators
+  DynamicBuffer inputs_{"step inputs"};  // vec4 obstacles, goals, predators
   Buffer walls_;  // uint per wall cell (at least one entry, so the binding is never empty)
   const sim::WallGrid* uploadedWalls_ = nullptr;  // the grid walls_ holds
   std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;
   bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
-  Buffer nearestProbes_, nearestIds_, nearestSamples_;  // nearestBoids(): grown as needed
+  DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
+      nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed
 };
 
 }  // namespace murmur::gpu

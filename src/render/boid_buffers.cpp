@@ -1,7 +1,18 @@
 #include "render/boid_buffers.hpp"
 
+#include "gpu/flock_pipeline.hpp"
 
 namespace murmur::render {
+
+BoidBuffers boidBuffers(const gpu::FlockPipeline& pipeline) {
+  BoidBuffers buffers;
+  buffers.position = pipeline.positionBuffer().id();
+  buffers.velocity = pipeline.velocityBuffer().id();
+  buffers.groupSource = GroupSource::PositionW;
+  buffers.leaders = true;
+  buffers.count = static_cast<std::uint32_t>(pipeline.size());
+  return buffers;
+}
 
 void HostBoidBuffers::upload(const sim::FlockState& state) {
   const std::size_t n = state.size();

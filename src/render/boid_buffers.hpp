@@ -21,8 +21,12 @@
 #include <glad/gl.h>
 #include <glm/vec4.hpp>
 
-#include "render/dynamic_buffer.hpp"
+#include "gpu/dynamic_buffer.hpp"
 #include "sim/flock.hpp"
+
+namespace murmur::gpu {
+class FlockPipeline;
+}  // namespace murmur::gpu
 
 namespace murmur::render {
 
@@ -40,6 +44,10 @@ struct BoidBuffers {
   std::uint32_t count = 0;
 };
 
+// The GPU pipeline's own storage buffers, drawn with no copy: positions with the group in w,
+// velocities with the leader flag in w, in id order (gpu/flock_layout.hpp).
+BoidBuffers boidBuffers(const gpu::FlockPipeline& pipeline);
+
 // Buffers of the layout above filled from a CPU flock (the demo's cpu backends, tests, benches):
 // groups in position.w and leader flags in velocity.w, as the GPU pipeline keeps them.
 class HostBoidBuffers {
@@ -50,8 +58,8 @@ class HostBoidBuffers {
 
  private:
   std::vector<glm::vec4> staging_;  // the vec3 arrays widened to vec4
-  DynamicBuffer position_{"boid positions (uploaded)"};
-  DynamicBuffer velocity_{"boid velocities (uploaded)"};
+  gpu::DynamicBuffer position_{"boid positions (uploaded)"};
+  gpu::DynamicBuffer velocity_{"boid velocities (uploaded)"};
   std::uint32_t count_ = 0;
   bool hasLeaders_ = false;
 };

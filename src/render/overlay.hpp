@@ -11,9 +11,9 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "gpu/dynamic_buffer.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
-#include "render/dynamic_buffer.hpp"
 #include "render/view_uniforms.hpp"
 #include "sim/scene.hpp"
 #include "sim/walls.hpp"
@@ -140,9 +140,9 @@ class OverlayRenderer {
   gpu::Buffer meshes_;
   std::array<Range, static_cast<std::size_t>(Mesh::Count)> meshRanges_;
   gpu::VertexArray meshArray_{"overlay meshes"};
-  DynamicBuffer instances_{"overlay instances"};
+  gpu::DynamicBuffer instances_{"overlay instances"};
   std::vector<ShapeRun> shapeRuns_;
-  DynamicBuffer lineVertices_{"overlay lines"};
+  gpu::DynamicBuffer lineVertices_{"overlay lines"};
   gpu::VertexArray lineArray_{"overlay lines"};
   std::vector<LineRun> lineRuns_;
 };

@@ -161,5 +161,29 @@ TEST(MovingAiScenario, FindsTheMapBesideTheScenarioFile) {
   EXPECT_TRUE(findScenarioMap(kData / "den312d-random-1.scen", "nowhere.map").empty());
 }
 
+// The one optimum check (murmur path --scen, the A* benchmarks, the scenario tests): within 1e-3 of
+// the file's length, and for a search only a found path.
+TEST(MovingAiScenario, OptimalLengthIsWithinATolerance) {
+  Scenario scenario;
+  scenario.optimalLength = 6.41421356;
+  EXPECT_TRUE(isOptimalLength(scenario, 6.41421356));
+  EXPECT_TRUE(isOptimalLength(scenario, 6.4152));   // 0.00099 longer
+  EXPECT_FALSE(isOptimalLength(scenario, 6.4153));  // 0.00109 longer
+  EXPECT_FALSE(isOptimalLength(scenario, 6.4131));  // 0.00111 shorter
+  PathResult found;
+  found.status = PathStatus::Found;
+  found.length = 6.41421356;
+  EXPECT_TRUE(isOptimalPath(scenario, found));
+  PathResult cut = found;
+  cut.status = PathStatus::BudgetExhausted;
+  EXPECT_FALSE(isOptimalPath(scenario, cut));
+  // start == goal: length 0 is optimal only when a path was found.
+  scenario.optimalLength = 0.0;
+  PathResult none;
+  EXPECT_FALSE(isOptimalPath(scenario, none));
+  found.length = 0.0;
+  EXPECT_TRUE(isOptimalPath(scenario, found));
+}
+
 }  // namespace
 }  // namespace murmur::ai

@@ -2,7 +2,6 @@
 // third-party and lives outside the repository ($MURMUR_DATA_DIR); a missing directory is a failure,
 // not a skip, so that CI cannot pass without running these.
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -62,7 +61,7 @@ TEST(MovingAiScenarios, EveryScenarioHasItsOptimalLength) {
       ASSERT_EQ(map.height(), scenario.mapHeight);
       const PathResult result =
           slot->second.finder->findPath(scenario.start, scenario.goal, searchOptions(Connectivity::Eight));
-      if (result.status != PathStatus::Found || std::abs(result.length - scenario.optimalLength) > 1e-3) {
+      if (!isOptimalPath(scenario, result)) {
         ++mismatches;
         ADD_FAILURE() << "line " << scenario.line << ": " << toString(result.status) << " length "
                       << result.length << ", expected " << scenario.optimalLength;
