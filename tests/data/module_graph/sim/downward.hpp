@@ -1,0 +1,2 @@
+// sim includes core below it: allowed.
+#include "core/error.hpp"
