@@ -102,7 +102,7 @@ class Machine:
         self.slug = context.get("device_slug") or slug(context.get("gl_renderer", "")) or "unknown"
         self.label = self.slug
         self.results = []
-        self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*)
+        self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*, output)
         self.noisy = []  # (name, cv) of the cases whose cv aggregate exceeds MAX_CV
         # The step's stages in order, as murmur_bench names them (its context field flock_stages).
         self.stages = [s for s in context.get("flock_stages", "").split(",") if s]
@@ -555,7 +555,7 @@ def write_report(machines, out_dir):
                errors, ""]
     other = other_table(machines)
     if other:
-        md += ["## Other benchmarks", "", "Results outside the step suites (rendering, A*), as measured:", "", other, ""]
+        md += ["## Other benchmarks", "", "Results outside the step suites (rendering, A*, output files), as measured:", "", other, ""]
     with open(os.path.join(out_dir, "README.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md))
     return charts
