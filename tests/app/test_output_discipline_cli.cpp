@@ -104,6 +104,7 @@ TEST(InputDiscipline, OnlyRegularFilesAreRead) {
   expectOneLine(runMurmur("path --map " + fifo + " --from 0,0 --to 1,1", "timeout 20"), 2, "FIFO");
   expectOneLine(runMurmur("path --scen " + fifo, "timeout 20"), 2, "FIFO");
   expectOneLine(runMurmur("path --map /dev/zero --from 0,0 --to 1,1", "timeout 20"), 2, "character device");
+  expectOneLine(runMurmur("path --scen /dev/zero", "timeout 20"), 2, "character device");
   expectOneLine(runMurmur(run + " --init /dev/zero", "timeout 20"), 2, "character device");
   expectOneLine(runMurmur("run --backend cpu --scene /dev/zero --steps 1", "timeout 20"), 2, "character device");
   expectOneLine(runMurmur(run + " --init " + dir.string()), 2, "directory");
