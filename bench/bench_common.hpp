@@ -119,13 +119,14 @@ std::string osName();
 std::string kernelName();
 std::string gpuClocks(const gpu::ContextInfo& info);
 
-// The suites of bench_cpu.cpp, bench_gpu.cpp, bench_perception.cpp, bench_render.cpp and
-// bench_astar.cpp, registered by main() once the options are parsed.
+// The suites of bench_cpu.cpp, bench_gpu.cpp, bench_perception.cpp, bench_render.cpp,
+// bench_astar.cpp and bench_output.cpp, registered by main() once the options are parsed.
 void registerCpuBenchmarks();
 void registerGpuBenchmarks();
 void registerPerceptionBenchmarks();
 void registerRenderBenchmarks();
 void registerAStarBenchmarks();
+void registerOutputBenchmarks();
 
 // Model options a benchmark case switches on beyond its workload's: topological neighbours
 // (docs/model.md, step 2; 0 the metric rule) and a leader radius (step 8; 0 the workload's).

@@ -166,6 +166,7 @@ int main(int argc, char** argv) {
   murmur::bench::registerPerceptionBenchmarks();
   murmur::bench::registerRenderBenchmarks();
   murmur::bench::registerAStarBenchmarks();
+  murmur::bench::registerOutputBenchmarks();
   addMachineContext(options);
   const bool list = listOnly(argc, argv);
   benchmark::Initialize(&argc, argv);

@@ -108,7 +108,7 @@ class Machine:
         self.slug = context.get("device_slug") or slug(context.get("gl_renderer", "")) or "unknown"
         self.label = self.slug
         self.results = []
-        self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*)
+        self.other = []  # (name, ms) of benchmarks outside the naming scheme (render, A*, output)
         self.noisy = []  # (name, cv) of the cases whose cv aggregate exceeds MAX_CV
         self.rates = {}  # name (without Google Benchmark's suffixes) -> items_per_second, every case
         # The step's stages in order, as murmur_bench names them (its context field flock_stages).
@@ -818,7 +818,7 @@ def write_report(machines, out_dir):
                errors, ""]
     other = other_table(machines)
     if other:
-        md += ["## Other benchmarks", "", "Results outside the step suites (rendering, A*), as measured:", "", other, ""]
+        md += ["## Other benchmarks", "", "Results outside the step suites (rendering, A*, output files), as measured:", "", other, ""]
         for m in machines:
             speedup, maps = m.astar_speedup()
             if speedup:

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The bounded fuzz run (.ci/run): builds the libFuzzer drivers of tests/fuzz with clang in
 # build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from its seed corpus in tests/data/fuzz/
-# (new inputs go to a temporary directory, never into the repository). A crash, a sanitizer report
-# or a hang (over 10 s on one input) fails; libFuzzer then writes the input as crash-*/timeout-*.
+# (new inputs go to a temporary directory, never into the repository). The state CSV and MovingAI
+# drivers read each input from a regular file through the readers' file entry points
+# (tests/fuzz/fuzz_input_file.hpp), so core::InputFile's checks and line-length limits are fuzzed
+# too. A crash, a sanitizer report or a hang (over 10 s on one input) fails; libFuzzer then writes
+# the input as crash-*/timeout-*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-20}

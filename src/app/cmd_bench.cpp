@@ -22,6 +22,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -227,6 +228,7 @@ class BenchCommand final : public Command {
       return 0;
     }
 
+    printEstimate(cases);
     const ScratchDir scratchDir;
     const fs::path& scratch = scratchDir.path;
     Json result = runCases(base, cases, scratch / "run.json", scratch / "stderr.log");
@@ -261,18 +263,73 @@ class BenchCommand final : public Command {
   }
 
  private:
+  // The cost up front: the time each listed case took in the newest earlier result of this machine
+  // (Google Benchmark's host_name, and the same GL renderer when both name one) that timed its cases
+  // (murmur_case_seconds), in --out or under bench/results/. The suite is fixed, so nothing is
+  // refused; the time left follows each case.
+  void printEstimate(const std::vector<std::string>& cases) const {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    std::string renderer;
+    try {
+      renderer = gpu::createHeadlessContext(device_)->info().renderer;
+    } catch (const std::runtime_error&) {
+      // No GL here: the cpu cases run all the same, with no earlier result to go by.
+    }
+    std::optional<fs::path> newest;
+    fs::file_time_type newestTime;
+    Json timed;
+    std::error_code ec;
+    const fs::path root = out_.empty() ? fs::path("bench/results") : fs::path(out_);
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (it.depth() > 1 || it->path().extension() != ".json") continue;
+      try {
+        const Json earlier = readResult(it->path());
+        const Json& context = earlier.at("context");
+        const std::string earlierRenderer = context.value("gl_renderer", "");
+        if (context.value("host_name", "") != host || !context.contains("murmur_case_seconds") ||
+            (!renderer.empty() && !earlierRenderer.empty() && earlierRenderer != renderer))
+          continue;
+        const fs::file_time_type written = fs::last_write_time(it->path());
+        if (!newest || written > newestTime) {
+          newest = it->path();
+          newestTime = written;
+          timed = context.at("murmur_case_seconds");
+        }
+      } catch (const std::exception&) {
+        // Not a result (or a damaged one): no estimate from it.
+      }
+    }
+    double seconds = 0.0;
+    std::size_t known = 0;
+    for (const std::string& name : cases)
+      if (const auto it = timed.find(name); it != timed.end() && it->is_number()) {
+        seconds += it->get<double>();
+        ++known;
+      }
+    if (known == 0) {
+      fmt::print(stderr, "{} cases; no earlier result of this machine to estimate from: the time left follows each case\n",
+                 cases.size());
+      return;
+    }
+    fmt::print(stderr, "{} cases; about {} going by {} (this machine; {} of them timed there)\n", cases.size(),
+               clock(seconds * double(cases.size()) / double(known)), newest->string(), known);
+  }
+
   // One murmur_bench run of `cases` (already selected by the command's filter): progress on stderr,
   // the JSON parsed. Throws when it fails.
   Json runCases(const std::string& command, const std::vector<std::string>& cases, const fs::path& out,
                 const fs::path& log) {
     const std::set<std::string> pending(cases.begin(), cases.end());
     std::set<std::string> done;
+    Json caseSeconds = Json::object();  // what each case took, for the next run's estimate
     const Clock::time_point start = Clock::now();
+    Clock::time_point previous = start;
     const std::string full = command + fmt::format(" --benchmark_repetitions={}", kRepetitions) +
                              " --benchmark_out=" + shellQuoted(out.string()) +
                              " --benchmark_out_format=json --benchmark_color=false 2>" +
                              shellQuoted(log.string());
-    fmt::print(stderr, "{} cases\n", cases.size());
     const int rc = runLines(full, [&](const std::string& line) {
       const std::string name = line.substr(0, line.find(' '));
       std::string run = name;
@@ -280,7 +337,9 @@ class BenchCommand final : public Command {
         if (run.size() > suffix.size() && run.compare(run.size() - suffix.size(), suffix.size(), suffix) == 0)
           run.resize(run.size() - suffix.size());
       if (!pending.contains(run) || !done.insert(run).second) return;
-      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      const Clock::time_point now = Clock::now();
+      caseSeconds[run] = std::chrono::duration<double>(now - std::exchange(previous, now)).count();
+      const double elapsed = std::chrono::duration<double>(now - start).count();
       const double left = elapsed / double(done.size()) * double(cases.size() - done.size());
       fmt::print(stderr, "[{}/{}] {} elapsed, about {} left  {}\n", done.size(), cases.size(), clock(elapsed),
                  clock(left), run);
@@ -290,7 +349,9 @@ class BenchCommand final : public Command {
       const std::string text((std::istreambuf_iterator<char>(errors)), std::istreambuf_iterator<char>());
       throw std::runtime_error(fmt::format("murmur_bench failed ({}): {}", rc, text.substr(0, 2000)));
     }
-    return readResult(out);
+    Json result = readResult(out);
+    result["context"]["murmur_case_seconds"] = caseSeconds;
+    return result;
   }
 
   // Replaces the rows of each re-run case with the second run's when its CV came out lower; the

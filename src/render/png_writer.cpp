@@ -18,12 +18,9 @@
 
 namespace murmur::render {
 
-void writePng(const std::string& path, int width, int height, std::span<const std::uint8_t> rgba,
-              const std::string& option) {
+std::vector<std::uint8_t> encodePng(int width, int height, std::span<const std::uint8_t> rgba) {
   if (width <= 0 || height <= 0 || rgba.size() != std::size_t(width) * std::size_t(height) * 4)
-    throw std::invalid_argument("writePng: pixel buffer does not match the image size");
-  // stbi_write_png reports no write or close error: the PNG is encoded in memory, then written with
-  // the checked writes of core::TemporaryOutput.
+    throw std::invalid_argument("encodePng: pixel buffer does not match the image size");
   std::vector<std::uint8_t> png;
   const auto append = [](void* context, void* data, int size) {
     auto& bytes = *static_cast<std::vector<std::uint8_t>*>(context);
@@ -32,6 +29,12 @@ void writePng(const std::string& path, int width, int height, std::span<const st
   };
   if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0)
     throw std::runtime_error("cannot encode a PNG image of " + std::to_string(width) + "x" + std::to_string(height));
+  return png;
+}
+
+void writePng(const std::string& path, int width, int height, std::span<const std::uint8_t> rgba,
+              const std::string& option) {
+  const std::vector<std::uint8_t> png = encodePng(width, height, rgba);
   core::TemporaryOutput output(path, option);
   output.write(png.data(), png.size());
   output.commit();

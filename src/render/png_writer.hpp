@@ -4,11 +4,17 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace murmur::render {
 
-// rgba: width * height * 4 bytes, rows top to bottom. InputError (naming option) when path is no
-// writable regular file; OutputError when writing it fails (a full disk).
+// The PNG file of an image, encoded in memory: stb_image_write reports no write or close error of
+// the files it writes itself. rgba: width * height * 4 bytes, rows top to bottom
+// (std::invalid_argument otherwise).
+std::vector<std::uint8_t> encodePng(int width, int height, std::span<const std::uint8_t> rgba);
+
+// encodePng's bytes written to path with the output discipline. InputError (naming option) when
+// path is no writable regular file; OutputError when writing it fails (a full disk).
 void writePng(const std::string& path, int width, int height, std::span<const std::uint8_t> rgba,
               const std::string& option);
 

@@ -126,18 +126,20 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   return state;
 }
 
+bool writeStateCsvText(std::FILE* file, const FlockState& state) {
+  std::string text = "id,group,x,y,z,vx,vy,vz\n";
+  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  for (std::size_t i = 0; i < state.size() && ok && core::stopSignal() == 0; ++i) {
+    const glm::vec3 p = state.position[i], v = state.velocity[i];
+    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z, v.x,
+                       v.y, v.z);
+    ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  }
+  return ok && core::stopSignal() == 0;
+}
+
 void writeStateCsv(const std::string& path, const FlockState& state, const std::string& option) {
-  core::writeFileAtomically(path, option, [&](std::FILE* file) {
-    std::string text = "id,group,x,y,z,vx,vy,vz\n";
-    bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    for (std::size_t i = 0; i < state.size() && ok && core::stopSignal() == 0; ++i) {
-      const glm::vec3 p = state.position[i], v = state.velocity[i];
-      text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z,
-                         v.x, v.y, v.z);
-      ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    }
-    return ok && core::stopSignal() == 0;
-  });
+  core::writeFileAtomically(path, option, [&](std::FILE* file) { return writeStateCsvText(file, state); });
 }
 
 }  // namespace murmur::sim

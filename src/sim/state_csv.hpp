@@ -1,6 +1,7 @@
 #pragma once
 // The state CSV of design.md: header exactly `id,group,x,y,z,vx,vy,vz`, one row per boid in id
 // order, floats printed round-trippable (%.9g).
+#include <cstdio>
 #include <istream>
 #include <string>
 
@@ -16,6 +17,11 @@ namespace murmur::sim {
 FlockState readStateCsv(const std::string& path, const ModelParams& params);
 // The same for text read from `in`; path names it in messages.
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params);
+
+// Writes the CSV text of state (header and rows) to file, as it is: no discipline of its own
+// (writeStateCsv adds it). Stops early when a stop was requested (SIGINT, SIGTERM). False when a
+// write failed (errno says why) or it stopped.
+bool writeStateCsvText(std::FILE* file, const FlockState& state);
 
 // Writes with the output discipline of core/output_path.hpp (a checked, flushed temporary renamed
 // over path): InputError (naming option) when path is no writable regular file, OutputError when

@@ -4,6 +4,8 @@
 // the report and its charts lie beside it.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -104,12 +106,28 @@ TEST(BenchCli, ListPrintsTheSweepsCasesAndRunsNone) {
 }
 
 // A CPU-only filter: the summary says the GL device, the GPU rows, the headline score and A* were
-// left out by the filter, rather than "not run" or a device with unknown fields.
+// left out by the filter, rather than "not run" or a device with unknown fields. The cost up front
+// (issue 21, item 7): an earlier result of this machine in --out gives the estimate, and the new
+// result times its cases for the next one.
 TEST(BenchCli, ACpuOnlyFilterSaysWhatItLeftOut) {
   const fs::path out = scratchDir("bench_cli_cpu_only");
+  const std::string name = "density/cpu/threads:1/n:1000/real_time";
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::ofstream(out / "earlier.json")
+      << nlohmann::json{{"context", {{"host_name", host}, {"murmur_case_seconds", {{name, 42.0}}}}},
+                        {"benchmarks", nlohmann::json::array()}}
+             .dump();
   const CliResult result =
       runMurmur("bench --quick --filter '^density/cpu/threads:1/n:1000/' --out '" + out.string() + "'");
   ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find("1 cases; about 0:42 going by " + (out / "earlier.json").string()), std::string::npos)
+      << result.err;
+  std::size_t timed = 0;
+  for (const auto& entry : fs::directory_iterator(out))
+    if (entry.path().extension() == ".json" && entry.path().filename() != "earlier.json")
+      timed += nlohmann::json::parse(readFile(entry.path()))["context"]["murmur_case_seconds"].value(name, 0.0) > 0.0;
+  EXPECT_EQ(timed, 1u);
   EXPECT_NE(result.out.find("device   none: no GL case passed the filter\n"), std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("score    gpu filtered out, cpu filtered out"), std::string::npos) << result.out;
