@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "scratch_dir.hpp"
 #include "shell_command.hpp"
 
 namespace murmur::test {
@@ -26,14 +27,6 @@ inline std::string readFile(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// A fresh directory per test under the system temp dir.
-inline std::filesystem::path scratchDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("murmur_test_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 // Runs murmur in the working directory dir; args are appended to the murmur path verbatim (quote them

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,18 +12,12 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/output_path.hpp"
+#include "scratch_dir.hpp"
 
 namespace murmur::core {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("murmur_sim_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 TEST(MessageEscaping, C1ControlsAndInvalidUtf8AreEscapedAndUtf8Kept) {
   // U+009B (CSI) is C2 9B in UTF-8; FF and a lone C3 are not UTF-8; an overlong C0 80 neither.
@@ -33,7 +26,7 @@ TEST(MessageEscaping, C1ControlsAndInvalidUtf8AreEscapedAndUtf8Kept) {
 }
 
 TEST(InputFile, OnlyRegularFilesOfBoundedSizeAreOpened) {
-  const fs::path dir = scratch("input_kinds");
+  const fs::path dir = test::scratchDir("input_kinds");
   const std::string fifo = (dir / "fifo").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const auto refusal = [](const std::string& path, std::uint64_t limit) {
@@ -65,7 +58,7 @@ TEST(InputFile, LongLinesAreRefusedAsTheyAreRead) {
 }
 
 TEST(TemporaryOutput, NothingIsRenamedUnlessCommitted) {
-  const fs::path dir = scratch("temporary_output");
+  const fs::path dir = test::scratchDir("temporary_output");
   const std::string target = (dir / "out.txt").string();
   std::ofstream(target) << "old";
   {

@@ -2,8 +2,6 @@
 // atomically, and a requested stop ends the text before the rows.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -11,19 +9,13 @@
 #include <string>
 
 #include "core/output_path.hpp"
+#include "scratch_dir.hpp"
 #include "sim/state_csv.hpp"
 
 namespace murmur::sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("murmur_sim_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 TEST(StateCsv, TheDumpHoldsTheCsvTextAndAStopEndsTheText) {
   FlockState state;
@@ -47,7 +39,7 @@ TEST(StateCsv, TheDumpHoldsTheCsvTextAndAStopEndsTheText) {
   EXPECT_EQ(text(plain), expected);
   std::fclose(plain);
 
-  const fs::path dir = scratch("state_csv_text");
+  const fs::path dir = test::scratchDir("state_csv_text");
   writeStateCsv((dir / "dump.csv").string(), state, "--dump");
   std::ifstream dump(dir / "dump.csv");
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(dump), {}), expected);
