@@ -1,7 +1,8 @@
 #pragma once
 // Checks of command-line values shared by the commands: every numeric flag has a validator, so an
 // empty, malformed, overflowing or out-of-range value is a parse error (exit code 2) in every
-// command alike, and the "not given" marker (app/world.hpp kUnset) can never be typed.
+// command alike, and the "not given" marker (app/world.hpp kUnset) can never be typed. They have no
+// description: help shows each option's placeholder (app/help.hpp), and says a range where it helps.
 #include <cstdint>
 
 #include <CLI/CLI.hpp>
