@@ -21,7 +21,8 @@ class ScenesCommand final : public Command {
 
   int run() override {
     const std::string listing = sceneListing("");
-    if (listing.empty()) throw InputError("", 0, "", "no shipped scenes found (share/murmur/scenes beside murmur)");
+    if (listing.empty())
+      throw InputError("", 0, "", "no shipped scenes found (share/murmur/scenes beside murmur)");
     fmt::print("{}", listing);
     return 0;
   }

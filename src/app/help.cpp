@@ -73,7 +73,8 @@ std::string HelpFormatter::make_option_opts(const CLI::Option* option) const {
 
 std::string HelpFormatter::make_option_desc(const CLI::Option* option) const {
   std::string description = option->get_description();
-  for (const CLI::Option* other : option->get_excludes()) description += " (not with " + other->get_name() + ")";
+  for (const CLI::Option* other : option->get_excludes())
+    description += " (not with " + other->get_name() + ")";
   return wrapped(description, kHelpWidth - column_width_);
 }
 
@@ -87,7 +88,8 @@ std::string HelpFormatter::make_subcommand(const CLI::App* command) const {
 std::string sceneListing(const std::string& indent) {
   const std::vector<std::filesystem::path> scenes = shippedScenes();
   std::size_t nameWidth = 0;
-  for (const std::filesystem::path& scene : scenes) nameWidth = std::max(nameWidth, scene.stem().string().size());
+  for (const std::filesystem::path& scene : scenes)
+    nameWidth = std::max(nameWidth, scene.stem().string().size());
   std::string listing;
   for (const std::filesystem::path& scene : scenes)
     listing += fmt::format("{}{:<{}} {}\n", indent, scene.stem().string(), nameWidth, summaryOf(scene));

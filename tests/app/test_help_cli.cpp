@@ -116,7 +116,8 @@ TEST(HelpCli, OptionsShowWhatTheyTake) {
   const std::string run = runMurmur("run --help").out;
   EXPECT_NE(run.find("\n  --scene NAME|FILE (required)\n"), std::string::npos) << run;
   const std::string path = runMurmur("path --help").out;
-  for (const char* option : {"--map FILE ", "--from X,Y ", "--to X,Y ", "--connect 4|8 ", "--heuristic NAME "})
+  for (const char* option :
+       {"--map FILE ", "--from X,Y ", "--to X,Y ", "--connect 4|8 ", "--heuristic NAME "})
     EXPECT_NE(path.find(std::string("\n  ") + option), std::string::npos) << option << " in\n" << path;
 }
 

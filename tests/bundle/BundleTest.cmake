@@ -107,7 +107,8 @@ foreach(scene IN LISTS shipped)
     message(FATAL_ERROR "${name} is not listed by murmur scenes or murmur run --help from the bundle:\n"
                         "${listing}\n${run_help}")
   endif()
-  execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${name}" --boids 200 --steps 3 --backend cpu --json
+  execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${name}" --boids 200 --steps 3 --backend cpu
+                          --json
                   WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "\"boids\":200" OR NOT out MATCHES "share/murmur/scenes/${scene}")
     message(FATAL_ERROR "murmur run --scene ${name} from the bundle failed (${rc}):\n${out}\n${err}")
