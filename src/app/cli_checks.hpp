@@ -1,13 +1,15 @@
 #pragma once
 // Checks of command-line values shared by the commands: every numeric flag has a validator, so an
 // empty, malformed, overflowing or out-of-range value is a parse error (exit code 2) in every
-// command alike, and the "not given" marker (app/world.hpp kUnset) can never be typed. They have no
-// description: help shows each option's placeholder (app/help.hpp), and says a range where it helps.
+// command alike, and the "not given" marker (app/world.hpp kUnset) can never be typed.
 #include <cstdint>
 
 #include <CLI/CLI.hpp>
 
 namespace murmur::app {
+
+// These checks have no description: help shows each option's placeholder (app/help.hpp), and says a
+// range where it helps.
 
 // An integer in [lo, hi], written in full: "", "12x", "1e3" and values beyond int64 are refused
 // (CLI11's own conversion saturates 99999999999999999999 to INT64_MAX).
