@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # Only the demo's program, not the test suites and benchmarks (scripts/test.sh builds those).
 if [[ ! -x build/murmur ]]; then
-  echo "demo: first build of murmur; about 2 to 3 minutes on 2 cores, seconds after that" >&2
+  # Measured: 144 s for a clean build of murmur alone on 2 cores, ccache off (README, Quick start).
+  echo "demo: first build of murmur: about 2.5 minutes on 2 cores (less with more), seconds after that" >&2
 fi
 MURMUR_BUILD_TARGETS=murmur bash scripts/build.sh
 exec ./build/murmur demo "$@"

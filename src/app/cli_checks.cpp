@@ -20,11 +20,11 @@ CLI::Validator integerIn(std::int64_t lo, std::int64_t hi) {
         if (*value < lo || *value > hi) return fmt::format("{} is not in [{}, {}]", text, lo, hi);
         return "";
       },
-      fmt::format("INT in [{} - {}]", lo, hi));
+      "");
 }
 
 CLI::Validator nonEmpty() {
-  return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "is empty" : ""; }, "TEXT");
+  return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "is empty" : ""; }, "");
 }
 
 void checkDeviceIndex(int device) {

@@ -13,6 +13,9 @@
 
 namespace murmur::app {
 
+// These checks have no description: help shows each option's placeholder (app/help.hpp), and says a
+// range where it helps.
+
 // An integer in [lo, hi], written in full: "", "12x", "1e3" and values beyond int64 are refused
 // (CLI11's own conversion saturates 99999999999999999999 to INT64_MAX).
 CLI::Validator integerIn(std::int64_t lo, std::int64_t hi);

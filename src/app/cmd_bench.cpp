@@ -194,12 +194,19 @@ class BenchCommand final : public Command {
     sub.add_flag("--list", list_,
                  "Print the cases (of the sweep, --filter applied), one a line, and run none");
     sub.add_option("--device", device_, "EGL device index (murmur devices; default: hardware first)")
+        ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--filter", filter_,
                    "Only the cases whose name this regex matches (Google Benchmark filter)")
+        ->type_name("REGEX")
         ->check(nonEmpty());
     sub.add_option("--out", out_, "Directory for the results (default: bench/results/<device>/)")
+        ->type_name("DIR")
         ->check(nonEmpty());
+    sub.footer("Examples:\n"
+               "  murmur bench --quick                          # the reduced sweep\n"
+               "  murmur bench --list --filter AStar            # the A* cases, none run\n"
+               "  murmur bench --quick --filter '^density/gpu/' --out my-results");
   }
 
   int run() override {

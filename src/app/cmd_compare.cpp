@@ -15,6 +15,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "app/help.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/scene_options.hpp"
@@ -86,11 +87,19 @@ class CompareCommand final : public Command {
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, scene_, true);
     sub.add_option("--steps", steps_, "Free-running steps after the one-step check (default: the scene's, else 600)")
+        ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
-    sub.add_option("--reference", reference_, "Reference backend (default cpu)")->check(nonEmpty());
-    sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)")->check(nonEmpty());
-    sub.add_option("--device", device_, "EGL device index for the gpu backend")->check(integerIn(-1, kMaxEglDevice));
+    sub.add_option("--reference", reference_, "Reference backend (default cpu)")->type_name("NAME")->check(nonEmpty());
+    sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)")
+        ->type_name("NAME")
+        ->check(nonEmpty());
+    sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
+        ->type_name("INDEX")
+        ->check(integerIn(-1, kMaxEglDevice));
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
+    sub.footer(scenesAndExamples("Examples:\n"
+                                 "  murmur compare --scene free --boids 20000 --steps 100\n"
+                                 "  murmur compare --scene wrap2d --reference cpu-naive --candidate cpu"));
   }
 
   int run() override {

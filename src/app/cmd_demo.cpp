@@ -5,9 +5,12 @@
 #include <memory>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/demo_modes.hpp"
+#include "app/help.hpp"
 #include "app/window_context.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
@@ -22,40 +25,61 @@ class DemoCommand final : public Command {
     addSceneOptions(sub, options_.scene, false);
     sub.add_option("--backend", options_.backend,
                    "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software "
-                   "renderer)");
+                   "renderer)")
+        ->type_name("NAME");
     sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)")
+        ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
-    sub.add_option("--size", size_, "Window or frame size WIDTHxHEIGHT (default 1280x720)");
+    sub.add_option("--size", size_, "Window or frame size in pixels (default 1280x720)")->type_name("WxH");
+    // The ranges the checks accept, which the descriptions say.
+    constexpr int kMaxMsaa = 16;
+    constexpr double kMinVideoFps = 1.0, kMaxVideoFps = 240.0, kMinMaxFps = 0.1, kMaxMaxFps = 1000.0;
     sub.add_option("--msaa", options_.msaa,
-                   "Samples per pixel (default 4; 1 is much faster on software renderers)")
-        ->check(integerIn(1, 16));
+                   fmt::format("Samples per pixel, 1 to {} (default 4; 1 is much faster on software renderers)",
+                               kMaxMsaa))
+        ->type_name("N")
+        ->check(integerIn(1, kMaxMsaa));
     sub.add_option(
         "--steps", options_.steps,
         "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)")
+        ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
     sub.add_flag("--headless", headless_, "Render PNG frames offscreen instead of opening a window");
     CLI::Option* frames = sub.add_option("--frames", options_.frames,
                                          "Directory for the headless frames (default ./murmur-frames)")
+                              ->type_name("DIR")
                               ->check(nonEmpty());
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)")
+        ->type_name("K")
         ->check(integerIn(1, kMaxCliSteps));
     sub.add_flag("!--no-stats", options_.stats,
                  "Headless: no step / boid count / backend corner on the frames (scene: [render] show_stats)");
     sub.add_option("--video", options_.video,
                    "Headless: write the frames as a video (e.g. out.mp4, .mov, .mkv) through ffmpeg instead of PNGs")
+        ->type_name("FILE")
         ->check(nonEmpty())
         ->excludes(frames);
-    sub.add_option("--video-fps", options_.videoFps, "Frames per second of videos and recordings (default 30)")
-        ->check(CLI::Range(1.0, 240.0));
+    sub.add_option("--video-fps", options_.videoFps, fmt::format("Frames per second of videos and recordings, {} to {} (default 30)", kMinVideoFps,
+                               kMaxVideoFps))
+        ->type_name("FPS")
+        ->check(CLI::Range(kMinVideoFps, kMaxVideoFps));
     sub.add_flag("--no-fallback", noFallback_,
                  "Fail when no window can be opened instead of rendering headless");
     sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
                  "Window: close once --steps steps are simulated");
-    sub.add_option("--max-fps", options_.maxFps, "Window: at most this many frames a second (default: no limit)")
-        ->check(CLI::Range(0.1, 1000.0));
+    sub.add_option("--max-fps", options_.maxFps, fmt::format("Window: at most this many frames a second, {} to {} (default: no limit)",
+                               kMinMaxFps, kMaxMaxFps))
+        ->type_name("FPS")
+        ->check(CLI::Range(kMinMaxFps, kMaxMaxFps));
     sub.add_option("--screenshot-dir", options_.screenshotDir,
-                   "Window: where screenshots (F12, P) go (default ./screenshots)")
+                   "Window: where screenshots (F12, P) and recordings (V) go (default ./screenshots)")
+        ->type_name("DIR")
         ->check(nonEmpty());
+    sub.footer(scenesAndExamples(
+        "Examples:\n"
+        "  murmur demo --scene predator\n"
+        "  murmur demo --scene lab --screenshot-dir ~/Pictures\n"
+        "  murmur demo --scene murmuration --headless --steps 300 --video starlings.mp4"));
   }
 
   int run() override {

@@ -24,7 +24,11 @@ class DevicesCommand final : public Command {
   void configure(CLI::App& sub) override {
     sub.add_option("--device", device_,
                    "EGL device to open (index from the list; -1: hardware first, then software)")
+        ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
+    sub.footer("Examples:\n"
+               "  murmur devices\n"
+               "  murmur devices --device 0    # open device 0 of the list, whatever it is");
   }
 
   int run() override {

@@ -92,24 +92,30 @@ class PathCommand final : public Command {
     sub.add_option("--map", map_,
                    "Map file in the MovingAI format, also looked for in the data directories ($MURMUR_DATA_DIR, "
                    "share/murmur/data) and their maps/ and movingai/ (optional with --scen: the rows name their map)")
+        ->type_name("FILE")
         ->check(nonEmpty());
-    sub.add_option("--from", from_, "Start cell X,Y (column, row; 0,0 is the top-left)")->check(nonEmpty());
-    sub.add_option("--to", to_, "Goal cell X,Y")->check(nonEmpty());
+    sub.add_option("--from", from_, "Start cell (column, row; 0,0 is the top-left)")
+        ->type_name("X,Y")
+        ->check(nonEmpty());
+    sub.add_option("--to", to_, "Goal cell")->type_name("X,Y")->check(nonEmpty());
     sub.add_option("--scen", scen_,
                    "Scenario file (.scen; looked for like --map): run every scenario and check its optimal length")
+        ->type_name("FILE")
         ->check(nonEmpty());
-    sub.footer("Examples:\n  murmur path --map rooms-65-81.map --from 8,4 --to 56,76\n"
-               "  murmur path --scen rooms-65-81.map.scen");
-    sub.add_option("--connect", connect_, "4 or 8 neighbours (default 8; --scen needs 8)")
+    sub.add_option("--connect", connect_, "Neighbours of a cell, 4 or 8 (default 8; --scen needs 8)")
+        ->type_name("4|8")
         ->check(CLI::IsMember({4, 8}));
     sub.add_option("--heuristic", heuristic_,
                    "A* heuristic: manhattan (4-connected only), octile or euclidean (default: the tightest "
                    "admissible one, manhattan for 4, octile for 8)")
+        ->type_name("NAME")
         ->check(nonEmpty());
     sub.add_flag("--force", force_,
                  "Run a scenario file even when its worst case (every cell of each row's map expanded) is over the "
                  "limit");
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
+    sub.footer("Examples:\n  murmur path --map rooms-65-81.map --from 8,4 --to 56,76\n"
+               "  murmur path --scen rooms-65-81.map.scen");
   }
 
   int run() override {

@@ -6,6 +6,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "app/help.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/scene_options.hpp"
@@ -23,14 +24,21 @@ class RunCommand final : public Command {
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, scene_, true);
     sub.add_option("--steps", steps_, "Steps to simulate (default: the scene's sim.steps, else 600)")
+        ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
     sub.add_option("--backend", backend_,
                    "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software "
-                   "renderer)");
+                   "renderer)")
+        ->type_name("NAME");
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
+        ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
-    sub.add_option("--dump", dump_, "Write the final state CSV here")->check(nonEmpty());
+    sub.add_option("--dump", dump_, "Write the final state CSV here")->type_name("FILE")->check(nonEmpty());
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
+    sub.footer(scenesAndExamples("Examples:\n"
+                                 "  murmur run --scene maze2d --steps 300\n"
+                                 "  murmur run --scene free --boids 50000 --backend gpu --json\n"
+                                 "  murmur run --scene predator --steps 100 --dump final.csv"));
   }
 
   int run() override {

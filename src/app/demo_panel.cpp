@@ -319,14 +319,16 @@ void drawAgentLabels(DemoSession& session) {
   }
 }
 
-void drawHelpOverlay(bool& open) {
+void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
   if (!open) return;
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0.5f * io.DisplaySize.x, 0.5f * io.DisplaySize.y), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("help", &open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
-  static constexpr std::pair<const char*, const char*> kControls[] = {
+  const std::string screenshotInto = "screenshot (PNG, into " + screenshotDir + ")";
+  const std::string recordInto = "record a video / stop (MP4 through ffmpeg, into " + screenshotDir + ")";
+  const std::pair<const char*, const char*> controls[] = {
       {"left drag", "orbit"},
       {"right or middle drag", "pan"},
       {"wheel", "zoom"},
@@ -338,13 +340,13 @@ void drawHelpOverlay(bool& open) {
       {"C", "frame the flock (beside the panel)"},
       {"W", "frame the whole world"},
       {"arrow keys", "steer the player: left / right turn, up / down thrust"},
-      {"F12 or P", "screenshot (PNG, into screenshots/)"},
-      {"V", "record a video / stop (MP4 through ffmpeg, into screenshots/)"},
+      {"F12 or P", screenshotInto.c_str()},
+      {"V", recordInto.c_str()},
       {"Tab", "show / hide the panel"},
       {"H or F1", "this help"},
       {"Esc", "quit"},
   };
-  for (const auto& [key, action] : kControls) {
+  for (const auto& [key, action] : controls) {
     ImGui::TextUnformatted(key);
     ImGui::SameLine(170);
     ImGui::TextUnformatted(action);

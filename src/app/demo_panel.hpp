@@ -49,8 +49,9 @@ struct DemoStats {
 void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
                    const std::string& status);
 
-// The keys and mouse controls, in a window of its own.
-void drawHelpOverlay(bool& open);
+// The keys and mouse controls, in a window of its own; screenshots and recordings go to screenshotDir
+// (--screenshot-dir), which it names.
+void drawHelpOverlay(bool& open, const std::string& screenshotDir);
 
 // What the boids' colours mean (group swatches, or the heading / speed scale), in the current
 // ImGui window: the panel's, and the stats overlay of headless frames.

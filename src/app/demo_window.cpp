@@ -295,7 +295,7 @@ class WindowDemo {
   void drawPanel() {
     const double now = glfwGetTime();
     drawDemoPanel(session_, controls_, stats_, now < statusUntil_ ? status_ : std::string());
-    drawHelpOverlay(controls_.showHelp);
+    drawHelpOverlay(controls_.showHelp, options_.screenshotDir);
     drawAgentLabels(session_);
     // A new world is framed before the panel exists; once its width is known, beside it.
     if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.frameWorld(controls_.panelRight);

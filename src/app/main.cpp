@@ -5,10 +5,12 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "app/help.hpp"
 #include "build_info.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
   using namespace murmur::app;
   CLI::App cli{"murmur: GPU flocking simulator and renderer", "murmur"};
   cli.require_subcommand(1);
+  cli.formatter(std::make_shared<HelpFormatter>());  // the commands, added below, inherit it
   cli.set_version_flag("--version", fmt::format("murmur {} (commit {}, {} build)", murmur::buildVersion(),
                                                 murmur::buildCommit(), murmur::buildType()));
   auto& registry = commandRegistry();
@@ -63,6 +66,12 @@ int main(int argc, char** argv) {
     command->configure(*sub);
     commands.emplace_back(sub, std::move(command));
   }
+  // Set after the commands are added: CLI11 gives a command its parent's footer when it is added.
+  cli.footer("Examples:\n"
+             "  murmur demo                 # a flock in a window, or headless frames\n"
+             "  murmur scenes               # the shipped scenes\n"
+             "  murmur run --scene maze2d   # one scene headless, then a summary\n"
+             "  murmur run --help           # a command's options and examples");
   if (argc == 1) {  // bare `murmur`: what it can do, rather than "A subcommand is required"
     std::fputs(cli.help().c_str(), stdout);
     return 0;

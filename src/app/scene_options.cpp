@@ -17,16 +17,23 @@ namespace murmur::app {
 void addSceneOptions(CLI::App& command, SceneOptions& options, bool sceneRequired) {
   CLI::Option* scene = command.add_option(
       "--scene", options.scene,
-      "Scene: a shipped scene's name (murmur scenes lists them), e.g. maze2d, or a TOML file")->check(nonEmpty());
+      "Scene: a shipped scene's name (murmur scenes lists them), e.g. maze2d, or a TOML file")
+      ->type_name("NAME|FILE")
+      ->check(nonEmpty());
   if (sceneRequired) scene->required();
-  command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)")->check(nonEmpty());
+  command.add_option("--init", options.init, "Initial state CSV (id,group,x,y,z,vx,vy,vz)")
+      ->type_name("FILE")
+      ->check(nonEmpty());
   command.add_option("--boids", options.boids, "Boid count (overrides boids.count)")
+      ->type_name("N")
       ->check(integerIn(0, sim::kMaxBoids));
   command.add_option("--seed", options.seed, "Spawn seed (overrides sim.seed)")
+      ->type_name("S")
       ->check(integerIn(0, std::numeric_limits<std::int64_t>::max()));
   command.add_option("--data-dir", options.dataDir,
                      "Where the scene's data files (maps) are looked for when not beside the scene "
                      "(then $MURMUR_DATA_DIR, then share/murmur/data beside the executable)")
+      ->type_name("DIR")
       ->check(nonEmpty());
   command.add_flag("--force", options.force,
                    "Run even when the estimated cost (candidate tests of the neighbour search) is over the limits "

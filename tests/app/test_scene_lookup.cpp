@@ -42,7 +42,9 @@ TEST(SceneLookup, ScenesListsEveryShippedSceneOnOneLine) {
   }
   EXPECT_EQ(listed, shipped);
   EXPECT_EQ(countLines(r.out), shipped.size());
-  EXPECT_NE(r.out.find("maze2d     A map world"), std::string::npos) << r.out;
+  // The summaries in one column, after the longest name.
+  EXPECT_NE(r.out.find("maze2d      A map world\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("murmuration A murmuration\n"), std::string::npos) << r.out;
 }
 
 TEST(SceneLookup, AShippedSceneRunsByNameAndByItsPathFromAnotherDirectory) {

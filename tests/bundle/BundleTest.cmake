@@ -2,9 +2,10 @@
 # directory under the system temp dir (away from the build tree), checks with readelf that every
 # NEEDED library of every binary and bundled library is in the bundle's lib/ or on the host list of
 # cmake/SystemLibraries.cmake, then runs `murmur --version`, `murmur devices` and a headless
-# `murmur run` (gpu backend, the bundle's own scene), every shipped scene for a few steps, and a short
-# `murmur bench` with an A* row from there with an empty LD_LIBRARY_PATH and no MURMUR_DATA_DIR: the
-# bundle needs no folder outside it.
+# `murmur run` (gpu backend, the bundle's own scene), every scene of the source tree by name for a few
+# steps (listed by `murmur scenes` and `murmur run --help`), and a short `murmur bench` with an A* row
+# and a tiny flock row from there with an empty LD_LIBRARY_PATH and no MURMUR_DATA_DIR: the bundle needs
+# no folder outside it.
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DCPACK=... -DREADELF=... -P BundleTest.cmake
 cmake_minimum_required(VERSION 3.25)
 list(APPEND CMAKE_MODULE_PATH "${SOURCE_DIR}/cmake")
@@ -86,17 +87,31 @@ execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${root}/share/murmur
 if(NOT rc EQUAL 0 OR NOT out MATCHES "\"boids\":300" OR NOT out MATCHES "\"gl_device\":\\{\"vendor\"")
   message(FATAL_ERROR "headless murmur run from the bundle failed (${rc}):\n${out}\n${err}")
 endif()
-# Every shipped scene runs from the bundle (maze2d's map comes from share/murmur/data).
-file(GLOB scenes "${root}/share/murmur/scenes/*.toml")
-list(LENGTH scenes scene_count)
-if(scene_count LESS 6)
-  message(FATAL_ERROR "the bundle ships ${scene_count} scenes: ${scenes}")
+# Every scene of the source tree is in the bundle and runs from it by name (found in share/murmur/scenes
+# from a working directory outside the bundle; maze2d's map comes from share/murmur/data), on the cpu
+# backend for a few steps with a small flock (murmuration alone has 100,000 boids).
+file(GLOB shipped RELATIVE "${SOURCE_DIR}/scenes" "${SOURCE_DIR}/scenes/*.toml")
+file(GLOB bundled_scenes RELATIVE "${root}/share/murmur/scenes" "${root}/share/murmur/scenes/*.toml")
+list(SORT shipped)
+list(SORT bundled_scenes)
+if(NOT shipped OR NOT shipped STREQUAL bundled_scenes)
+  message(FATAL_ERROR "the bundle ships the scenes ${bundled_scenes}, the source tree has ${shipped}")
 endif()
-foreach(scene IN LISTS scenes)
-  execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${scene}" --boids 200 --steps 3 --backend cpu
+check_run("murmur scenes" ${env} "${bin}/murmur" scenes)
+set(listing "\n${output}")  # each name after a line break, the first one too
+check_run("murmur run --help" ${env} "${bin}/murmur" run --help)
+set(run_help "${output}")
+foreach(scene IN LISTS shipped)
+  string(REGEX REPLACE "\\.toml$" "" name "${scene}")
+  if(NOT listing MATCHES "\n${name} +[A-Z]" OR NOT run_help MATCHES "\n  ${name} +[A-Z]")
+    message(FATAL_ERROR "${name} is not listed by murmur scenes or murmur run --help from the bundle:\n"
+                        "${listing}\n${run_help}")
+  endif()
+  execute_process(COMMAND ${env} "${bin}/murmur" run --scene "${name}" --boids 200 --steps 3 --backend cpu
+                          --json
                   WORKING_DIRECTORY "${work}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "murmur run --scene ${scene} from the bundle failed (${rc}):\n${out}\n${err}")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "\"boids\":200" OR NOT out MATCHES "share/murmur/scenes/${scene}")
+    message(FATAL_ERROR "murmur run --scene ${name} from the bundle failed (${rc}):\n${out}\n${err}")
   endif()
 endforeach()
 # murmur bench finds murmur_bench beside it, the report script under share/ and the A* maps in
