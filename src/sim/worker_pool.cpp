@@ -41,13 +41,19 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::run(std::size_t n, std::size_t chunk, void* body, Invoke invoke) {
   const std::size_t chunks = (n + chunk - 1) / chunk;
+  // The new generation, with nothing to claim yet, before any field changes: a thread still looking
+  // at the last loop (all of whose chunks are claimed) could otherwise read the new, larger chunk
+  // count, pass the bounds check and claim a chunk past the last loop's end while claim_ still
+  // holds its generation, then run it with the fields half rewritten. chunks_ is stored with release
+  // and loaded with acquire, so a thread that sees the new count sees this store too.
+  ++generation_;
+  claim_.store((std::uint64_t(generation_) << 32) | kNothingToClaim, std::memory_order_relaxed);
   n_.store(n, std::memory_order_relaxed);
   chunk_.store(chunk, std::memory_order_relaxed);
-  chunks_.store(chunks, std::memory_order_relaxed);
+  chunks_.store(chunks, std::memory_order_release);
   body_.store(body, std::memory_order_relaxed);
   invoke_.store(invoke, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
-  ++generation_;
   claim_.store(std::uint64_t(generation_) << 32, std::memory_order_release);
   published_.store(generation_, std::memory_order_release);
   published_.notify_all();
@@ -66,7 +72,7 @@ void WorkerPool::work(std::uint32_t generation) {
     for (;;) {
       if (std::uint32_t(current >> 32) != generation) return;  // a newer loop: this one is over
       index = std::size_t(current & 0xffffffffu);
-      if (index >= chunks_.load(std::memory_order_relaxed)) return;
+      if (index >= chunks_.load(std::memory_order_acquire)) return;
       if (claim_.compare_exchange_weak(current, current + 1, std::memory_order_acq_rel)) break;
     }
     // Holding an unfinished chunk of this generation keeps the loop (and its fields) alive.

@@ -61,6 +61,8 @@ class WorkerPool {
   // High 32 bits: the loop's generation; low 32 bits: the next chunk to claim. One word, so a
   // thread that wakes late can never claim a chunk of a newer loop as one of the loop it saw.
   std::atomic<std::uint64_t> claim_{0};
+  // The low word of claim_ while a loop is being written: beyond any chunk count.
+  static constexpr std::uint64_t kNothingToClaim = 0xffffffffu;
   std::atomic<std::uint32_t> published_{0};  // the generation workers wait on
   std::atomic<std::size_t> done_{0};         // chunks finished in the current loop
   std::uint32_t generation_ = 0;

@@ -55,6 +55,22 @@ TEST(WorkerPool, ManyShortLoopsInARow) {
   for (std::size_t loop = 0; loop < sums.size(); ++loop) ASSERT_EQ(sums[loop], 64 * 63 / 2 + 64 * loop) << loop;
 }
 
+// Loops of changing sizes back to back: a worker still looking at a finished loop must not claim a
+// chunk past its end because the next loop, being written, has more chunks (it then ran a chunk of
+// the next loop early, or with the old loop's body, whose frame was gone: the murmuration scene
+// crashed once in a hundred runs).
+TEST(WorkerPool, LoopsOfChangingSizesRunEachItemOnce) {
+  WorkerPool pool(3);
+  for (std::size_t loop = 0; loop < 200000; ++loop) {
+    const std::size_t n = loop % 2 == 0 ? 8 : 64;  // 2 chunks, then 16
+    std::vector<std::atomic<std::uint8_t>> runs(n);
+    pool.forChunks(n, 4, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) runs[i].fetch_add(1, std::memory_order_relaxed);
+    });
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(runs[i].load(), 1u) << "loop " << loop << " item " << i;
+  }
+}
+
 ModelParams gridParams(int dims, Boundary boundary) {
   ModelParams params;
   params.dims = dims;
