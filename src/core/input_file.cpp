@@ -73,7 +73,8 @@ bool readBoundedLine(std::istream& in, std::string& line, std::size_t maxBytes, 
       break;
     }
     if (c == '\n') break;
-    if (line.size() >= maxBytes)
+    // The limit is on the line's text: a CR one byte over it may still be a CRLF ending.
+    if (line.size() > maxBytes || (line.size() == maxBytes && c != '\r'))
       throw InputError(source, lineNumber, "", fmt::format("line longer than {} bytes", maxBytes));
     line.push_back(char(c));
   }

@@ -19,7 +19,7 @@ inline constexpr std::uint64_t kMaxStateCsvBytes = std::uint64_t(16) << 30;  // 
 inline constexpr std::size_t kMaxStateCsvLineBytes = 1024;
 inline constexpr std::uint64_t kMaxMapBytes = std::uint64_t(272) << 20;  // 16384 rows of 16384 cells, CRLF
 inline constexpr std::uint64_t kMaxScenarioBytes = std::uint64_t(256) << 20;
-inline constexpr std::size_t kMaxMapLineBytes = 16384 + 2;
+inline constexpr std::size_t kMaxMapLineBytes = 16384;  // a row of the widest map
 
 class InputFile {
  public:

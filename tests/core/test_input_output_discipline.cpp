@@ -57,6 +57,23 @@ TEST(InputFile, LongLinesAreRefusedAsTheyAreRead) {
   EXPECT_THROW(readBoundedLine(in, line, 10, "in", 2), InputError);
 }
 
+// The limit counts the line's text, not its ending: a line at the limit is read with LF, CRLF or
+// none; one byte more (a CR that ends no line included) is refused.
+TEST(InputFile, TheLineLimitLeavesOutTheLineEnding) {
+  const std::string atLimit(10, 'x');
+  for (const std::string ending : {"\n", "\r\n", ""}) {
+    std::istringstream in(atLimit + ending);
+    std::string line;
+    ASSERT_TRUE(readBoundedLine(in, line, 10, "in", 1)) << ending.size();
+    EXPECT_EQ(line, atLimit);
+  }
+  for (const std::string& over : {atLimit + "y\n", atLimit + "\ry\n", atLimit + "\r\r\n"}) {
+    std::istringstream in(over);
+    std::string line;
+    EXPECT_THROW(readBoundedLine(in, line, 10, "in", 1), InputError) << over;
+  }
+}
+
 TEST(TemporaryOutput, NothingIsRenamedUnlessCommitted) {
   const fs::path dir = test::scratchDir("temporary_output");
   const std::string target = (dir / "out.txt").string();
