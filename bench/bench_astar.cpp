@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include "ai/movingai.hpp"
 #include "ai/nav.hpp"
@@ -189,9 +190,9 @@ void registerAStarBenchmarks() {
   for (const auto& [name, relative] : rows) {
     const std::filesystem::path file = findInDataDirectories(relative);
     if (file.empty()) continue;
-    benchmark::RegisterBenchmark((std::string("BM_AStar/") + name).c_str(), BM_AStar, file)
+    benchmark::RegisterBenchmark(fmt::format("{}/{}", kAStarFamily, name).c_str(), BM_AStar, file)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((std::string("BM_AStarTextbook/") + name).c_str(), BM_AStarTextbook, file)
+    benchmark::RegisterBenchmark(fmt::format("{}/{}", kAStarTextbookFamily, name).c_str(), BM_AStarTextbook, file)
         ->Unit(benchmark::kMillisecond);
   }
 }

@@ -263,6 +263,10 @@ std::string cpuStepName(std::string_view workload, std::string_view backend, int
   return fmt::format("{}/{}/threads:{}/n:{}", workload, backend, threads, n);
 }
 
+std::string renderStepDrawName(std::string_view backend, std::uint32_t n) {
+  return fmt::format("BM_Render/step+draw/{}/n:{}", backend, n);
+}
+
 std::string osName() {
   std::ifstream release("/etc/os-release");
   std::string line;

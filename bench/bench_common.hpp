@@ -80,6 +80,17 @@ std::string cpuStepName(std::string_view workload, std::string_view backend, int
 constexpr std::uint32_t kHeadlineBoids = 1'000'000;
 constexpr std::array<std::string_view, 2> kHeadlineWorkloads = {"density", "candidates200"};
 
+// The other cases `murmur bench`'s summary and bench/report.py single out, named in the context
+// too: render_headline, the frame of kRenderHeadlineBoids boids stepped on the GPU and drawn;
+// astar_cases and astar_textbook_cases, the two A* families (one case per scenario file,
+// <family>/<map>); bandwidth_cases, a compute shader copying M MiB (<family>/mib:M), the rate the
+// report's memory floor divides by.
+constexpr std::uint32_t kRenderHeadlineBoids = 1'000'000;
+std::string renderStepDrawName(std::string_view backend, std::uint32_t n);  // BM_Render/step+draw/<backend>/n:N
+constexpr std::string_view kAStarFamily = "BM_AStar";                  // Murmur's A*
+constexpr std::string_view kAStarTextbookFamily = "BM_AStarTextbook";  // the textbook one it is held against
+constexpr std::string_view kBandwidthFamily = "bandwidth/gpu-copy";
+
 // Counters every step benchmark reports (bench/report.py reads them): boids, candidates_per_boid,
 // cells, and the rates items_per_second (boid updates) and candidates_per_second.
 void setStepCounters(benchmark::State& state, std::uint32_t boids, double candidatesPerBoid,

@@ -481,7 +481,7 @@ void registerGpuBenchmarks() {
         ->Iterations(kStageIterations);
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
-  registerGlBenchmark(fmt::format("bandwidth/gpu-copy/mib:{}", mib),
+  registerGlBenchmark(fmt::format("{}/mib:{}", kBandwidthFamily, mib),
                       [mib](benchmark::State& state) { runCopy(state, mib); })
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime();

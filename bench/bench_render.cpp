@@ -10,6 +10,7 @@
 // boids, fps. items_per_second counts boids drawn.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -151,19 +152,19 @@ void registerRenderBenchmarks() {
   std::vector<std::uint32_t> sizes = {10'000, 100'000};
   if (options().sweep == Sweep::Standard) sizes.push_back(1'000'000);
   auto add = [](const std::string& name, auto run) {
-    registerGlBenchmark("BM_Render/" + name, run)->Unit(benchmark::kMillisecond)->UseRealTime();
+    registerGlBenchmark(name, run)->Unit(benchmark::kMillisecond)->UseRealTime();
   };
   for (const std::uint32_t n : sizes) {
     for (const auto& [label, shape] :
          {std::pair{"birds", render::BoidShape::Birds}, std::pair{"points", render::BoidShape::Points}})
-      add(fmt::format("draw/{}/n:{}", label, n), [n, shape](benchmark::State& s) { drawOnly(s, n, shape); });
-    add(fmt::format("step+draw/gpu/n:{}", n), [n](benchmark::State& s) { stepAndDrawGpu(s, n); });
-    if (n <= 100'000)
-      add(fmt::format("step+draw/cpu/n:{}", n), [n](benchmark::State& s) { stepAndDrawCpu(s, n); });
+      add(fmt::format("BM_Render/draw/{}/n:{}", label, n), [n, shape](benchmark::State& s) { drawOnly(s, n, shape); });
+    add(renderStepDrawName("gpu", n), [n](benchmark::State& s) { stepAndDrawGpu(s, n); });
+    if (n <= 100'000) add(renderStepDrawName("cpu", n), [n](benchmark::State& s) { stepAndDrawCpu(s, n); });
   }
-  // The figure `murmur bench` reports: 1M boids simulated and drawn at 1920x1080.
-  if (options().sweep == Sweep::Quick)
-    add("step+draw/gpu/n:1000000", [](benchmark::State& s) { stepAndDrawGpu(s, 1'000'000); });
+  // The figure `murmur bench` reports (render_headline): 1M boids simulated and drawn at 1920x1080.
+  if (std::find(sizes.begin(), sizes.end(), kRenderHeadlineBoids) == sizes.end())
+    add(renderStepDrawName("gpu", kRenderHeadlineBoids),
+        [](benchmark::State& s) { stepAndDrawGpu(s, kRenderHeadlineBoids); });
 }
 
 }  // namespace murmur::bench

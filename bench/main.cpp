@@ -104,8 +104,8 @@ void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("cpu_simd", murmur::sim::simdTargetName());
   benchmark::AddCustomContext("os", murmur::bench::osName());
   benchmark::AddCustomContext("kernel", murmur::bench::kernelName());
-  // The headline score's cases, by the names the suites register (bench_common.hpp), so that the
-  // readers of the result keep no copy of them.
+  // The cases the readers of the result single out, by the names the suites register
+  // (bench_common.hpp), so that `murmur bench` and bench/report.py keep no copy of them.
   std::vector<std::string> gpu, cpu;
   for (const std::string_view w : murmur::bench::kHeadlineWorkloads) {
     gpu.push_back(murmur::bench::gpuStepName(w, murmur::bench::kHeadlineBoids));
@@ -119,8 +119,17 @@ void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("murmur_sweep", options.sweep == Sweep::Quick ? "quick" : "standard");
   benchmark::AddCustomContext("murmur_warmup_steps", std::to_string(murmur::bench::kWarmupSteps));
   benchmark::AddCustomContext("murmur_episode_steps", std::to_string(murmur::bench::kEpisodeSteps));
-  for (const murmur::bench::Workload& w : murmur::bench::workloads())
+  benchmark::AddCustomContext("render_headline", murmur::bench::renderStepDrawName("gpu", murmur::bench::kRenderHeadlineBoids));
+  benchmark::AddCustomContext("astar_cases", std::string(murmur::bench::kAStarFamily));
+  benchmark::AddCustomContext("astar_textbook_cases", std::string(murmur::bench::kAStarTextbookFamily));
+  benchmark::AddCustomContext("bandwidth_cases", std::string(murmur::bench::kBandwidthFamily));
+  // The workloads in the order the report shows them (the context itself is sorted by key).
+  std::vector<std::string_view> names;
+  for (const murmur::bench::Workload& w : murmur::bench::workloads()) {
+    names.push_back(w.name);
     benchmark::AddCustomContext("workload_" + std::string(w.name), std::string(w.description));
+  }
+  benchmark::AddCustomContext("workloads", fmt::format("{}", fmt::join(names, ",")));
   // The step's stages in order, so that the report needs no copy of their names.
   benchmark::AddCustomContext("flock_stages",
                               fmt::format("{}", fmt::join(murmur::gpu::FlockPipeline::kStages, ",")));

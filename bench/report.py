@@ -16,13 +16,17 @@ The headline score of a machine (bench/README.md) is the geometric mean of the b
 second of the cases murmur_bench names in the result's context (headline_gpu, headline_cpu).
 
 A result's benchmarks are named <workload>/<backend>[/threads:T]/n:<N> (bench/bench_common.hpp).
+murmur_bench names everything else this report singles out in the result's context, so that no
+name is kept here: the workloads in order with a description of each (workloads, workload_<name>),
+the memory-bandwidth case (bandwidth_cases) and the two A* families (astar_cases,
+astar_textbook_cases). A result written before murmur_bench named one of them shows "-" there.
 Where a benchmark was repeated, its median is used (the aggregate rows of
 --benchmark_repetitions); otherwise the mean of its runs.
 
 The memory-floor table estimates the bytes each GPU stage must move per step (compulsory traffic
 of the std430 buffers of src/gpu/flock_layout.hpp, see STAGE_BYTES and the assumptions printed in
 the report) and compares the measured time with those bytes moved at the bandwidth the same run
-measured (bandwidth/gpu-copy: a compute shader copying a large buffer).
+measured (the context's bandwidth_cases: a compute shader copying a large buffer).
 """
 
 import argparse
@@ -33,12 +37,6 @@ import re
 import sys
 from collections import OrderedDict
 
-WORKLOADS = OrderedDict([
-    ("density", "Fixed density (the world grows with N; default scene density, 9 to 21 candidates a boid)"),
-    ("neighbours18", "Fixed neighbours (about 18 within R, 116 to 148 candidates a boid; wrap-around world)"),
-    ("candidates200", "Dense fixed density (about 200 candidates a boid in the 27 cells, 31 within R; wrap-around)"),
-    ("world", "Fixed world (the default 200 x 100 x 200 world; density grows with N: 1.2 candidates a boid at 1k, 84 at 64k)"),
-])
 
 # Compulsory bytes per step of each GPU stage: (bytes per boid, bytes per grid cell). Every buffer
 # element a stage touches is counted once (reads and writes alike; a read-modify-write twice);
@@ -113,6 +111,10 @@ class Machine:
         self.rates = {}  # name (without Google Benchmark's suffixes) -> items_per_second, every case
         # The step's stages in order, as murmur_bench names them (its context field flock_stages).
         self.stages = [s for s in context.get("flock_stages", "").split(",") if s]
+        # The workloads this result ran (workload_<name>: a description of each).
+        self.workloads = [k[len("workload_"):] for k in context if k.startswith("workload_")]
+        # The copy benchmark that measures the memory bandwidth (<workload>/<backend>/mib:M).
+        self.bandwidth_cases = context.get("bandwidth_cases", "")
 
     def headline(self, backend):
         """The headline score of `backend` ("gpu", "cpu"): the geometric mean of items_per_second over
@@ -126,8 +128,11 @@ class Machine:
 
     def astar_speedup(self):
         """Textbook A* time over Murmur's, summed over the maps both ran on; None without both."""
-        ours = {n.split("/", 1)[1]: ms for n, ms, _ in self.other if n.startswith("BM_AStar/") and ms}
-        textbook = {n.split("/", 1)[1]: ms for n, ms, _ in self.other if n.startswith("BM_AStarTextbook/") and ms}
+        def family(key):
+            prefix = self.context.get(key, "")
+            return {n[len(prefix) + 1:]: ms for n, ms, _ in self.other
+                    if prefix and n.startswith(prefix + "/") and ms}
+        ours, textbook = family("astar_cases"), family("astar_textbook_cases")
         maps = sorted(set(ours) & set(textbook))
         if not maps:
             return None, maps
@@ -159,10 +164,10 @@ class Machine:
         return out
 
     def copy_bandwidth(self):
-        """Bytes per second of bandwidth/gpu-copy (the largest size measured), or None."""
+        """Bytes per second of the bandwidth case (the largest size measured), or None."""
         best = None
         for r in self.results:
-            if r.backend == "gpu-copy" and r.error is None:
+            if "%s/%s" % (r.workload, r.backend) == self.bandwidth_cases and r.error is None:
                 rate = r.counter("bytes_per_second")
                 if rate and (best is None or r.n > best[0]):
                     best = (r.n, rate)
@@ -215,6 +220,18 @@ def choose_rows(benchmarks):
     return chosen
 
 
+def workloads(machines):
+    """Every workload of these results with its description, in murmur_bench's order (the newest
+    result that records one first), then any others by name."""
+    order, described = [], {}
+    for m in sorted(machines, key=lambda m: m.context.get("date", ""), reverse=True):
+        for w in [w for w in m.context.get("workloads", "").split(",") if w] + sorted(m.workloads):
+            if w not in order:
+                order.append(w)
+            described.setdefault(w, m.context.get("workload_" + w))
+    return OrderedDict((w, described[w]) for w in order)
+
+
 def load(paths):
     machines = []
     for path in paths:
@@ -229,7 +246,8 @@ def load(paths):
             if error is None and row.get("items_per_second"):
                 machine.rates[name] = float(row["items_per_second"])
             m = NAME.match(name)
-            if not m or (m.group("workload") not in WORKLOADS and m.group("workload") != "bandwidth"):
+            if not m or (m.group("workload") not in machine.workloads and
+                         "%s/%s" % (m.group("workload"), m.group("backend")) != machine.bandwidth_cases):
                 if error is None:
                     machine.other.append((name, to_ms(row.get("real_time"), row.get("time_unit", "ns")), row))
                 continue
@@ -546,7 +564,7 @@ def ratio_table(machines):
     """GPU against the CPU grid and all pairs at the same N, one machine (one run) at a time."""
     rows = []
     for m in machines:
-        for workload in WORKLOADS:
+        for workload in workloads(machines):
             by = {}
             for r in m.results:
                 if r.workload == workload and r.error is None and r.backend in ("gpu", "cpu", "cpu-naive"):
@@ -581,10 +599,11 @@ def all_stage_names(machines):
 
 def stage_table(machines):
     names = all_stage_names(machines)
+    order = list(workloads(machines))
     rows = []
     for m in machines:
         for r in sorted((r for r in m.results if r.backend == "gpu" and r.error is None),
-                        key=lambda r: (list(WORKLOADS).index(r.workload), r.n)):
+                        key=lambda r: (order.index(r.workload), r.n)):
             stages = [r.counter(s + "_ms") for s in names]
             if all(s is None for s in stages):
                 continue
@@ -600,10 +619,11 @@ def stage_table(machines):
 
 def stage_benchmark_table(machines):
     names = all_stage_names(machines)
+    order = list(workloads(machines))
     rows = []
     for m in machines:
         for r in sorted((r for r in m.results if r.backend.startswith("gpu:") and r.error is None),
-                        key=lambda r: (list(WORKLOADS).index(r.workload), r.n, names.index(r.backend[4:])
+                        key=lambda r: (order.index(r.workload), r.n, names.index(r.backend[4:])
                                        if r.backend[4:] in names else 99)):
             rows.append([m.label, r.workload, fmt_n(r.n), r.backend[4:], fmt_ms(r.ms()),
                          fmt_rate(r.counter("items_per_second"), "boids/s")])
@@ -612,11 +632,12 @@ def stage_benchmark_table(machines):
 
 
 def floor_table(machines):
+    order = list(workloads(machines))
     rows = []
     for m in machines:
         bandwidth = m.copy_bandwidth()
         for r in sorted((r for r in m.results if r.backend == "gpu" and r.error is None),
-                        key=lambda r: (list(WORKLOADS).index(r.workload), r.n)):
+                        key=lambda r: (order.index(r.workload), r.n)):
             n = r.n
             cells = r.counter("cells", 0.0)
             cand = r.counter("candidates_per_boid", 0.0)
@@ -641,8 +662,8 @@ def bandwidth_lines(machines):
     lines = []
     for m in machines:
         bw = m.copy_bandwidth()
-        lines.append("- %s: %s" % (m.label, fmt_rate(bw, "B/s") + " (bandwidth/gpu-copy)" if bw else
-                                   "not measured (no bandwidth/gpu-copy result): floor columns left empty"))
+        lines.append("- %s: %s" % (m.label, fmt_rate(bw, "B/s") + " (%s)" % m.bandwidth_cases if bw else
+                                   "not measured (no bandwidth case in this result): floor columns left empty"))
     return "\n".join(lines)
 
 
@@ -760,7 +781,7 @@ def write_report(machines, out_dir):
     md += ["## Machines", "", context_table(machines), "",
            "`-`: not recorded in that result (written by an older murmur_bench); `unknown`: the driver did not say.",
            ""]
-    for workload, description in WORKLOADS.items():
+    for workload, description in workloads(machines).items():
         tables = step_tables(machines, workload)
         if tables is None:
             continue
@@ -803,7 +824,7 @@ def write_report(machines, out_dir):
            "(16 B); cellOf, rankInCell, unsortedIds, sortedIds, cellCounts, cellStarts are uint (4 B).",
            "- `no-reuse` adds %d B per candidate (its sortedPositions and sortedHeadings read from memory each time): "
            "the traffic with no cache at all." % CANDIDATE_BYTES,
-           "- The floor bandwidth is `bandwidth/gpu-copy` (a compute shader copying vec4s, read + write counted), "
+           "- The floor bandwidth is the copy benchmark's (a compute shader copying vec4s, read + write counted), "
            "not the datasheet peak; on llvmpipe it is host memory as two CPU cores reach it.",
            "- `measured / floor` near 1 means the step is bandwidth bound; far above 1 means compute, latency, "
            "atomics or launch overhead dominate (small N, or the forces loop over the candidates).", ""]

@@ -1,8 +1,21 @@
 # Script mode: writes OUT, a C++ file defining murmur::gpu::embeddedShaders().
-set(body "")
+cmake_minimum_required(VERSION 3.25)
+# FILES are read from SHADER_DIR, GENERATED_FILES from GENERATED_DIR; the table is sorted by name
+# (ShaderLibrary looks names up by binary search).
 string(REPLACE "|" ";" FILES "${FILES}")
-foreach(f IN LISTS FILES)
-  file(READ "${SHADER_DIR}/${f}" text)
+string(REPLACE "|" ";" GENERATED_FILES "${GENERATED_FILES}")
+set(names ${FILES} ${GENERATED_FILES})
+list(SORT names)
+set(body "")
+foreach(f IN LISTS names)
+  if(f IN_LIST FILES AND f IN_LIST GENERATED_FILES)
+    message(FATAL_ERROR "shader ${f} is both in ${SHADER_DIR} and generated in ${GENERATED_DIR}")
+  endif()
+  if(f IN_LIST FILES)
+    file(READ "${SHADER_DIR}/${f}" text)
+  else()
+    file(READ "${GENERATED_DIR}/${f}" text)
+  endif()
   # A raw string with a delimiter that GLSL never contains.
   string(APPEND body "    {\"${f}\", R\"murmur_glsl(${text})murmur_glsl\"},\n")
 endforeach()

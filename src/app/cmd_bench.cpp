@@ -174,13 +174,6 @@ double cvOf(const Json& result, const std::string& name) {
   return number(*rows->second.at("cv"), "real_time");
 }
 
-// The median row of a case, or null.
-const Json* median(const Json& result, const std::string& name) {
-  for (const Json& row : rowsOf(result))
-    if (row.value("run_name", "") == name && row.value("aggregate_name", "") == "median") return &row;
-  return nullptr;
-}
-
 double msOf(const Json& row) {
   const std::string unit = row.value("time_unit", "ns");
   const double scale = unit == "ms" ? 1.0 : unit == "us" ? 1e-3 : unit == "s" ? 1e3 : 1e-6;
@@ -440,37 +433,51 @@ class BenchCommand final : public Command {
                : "charts skipped: no matplotlib for " + *python + " (apt install python3-matplotlib)";
   }
 
-  // The headline score of a backend ("gpu", "cpu"): the geometric mean of the boid updates per second
-  // of the cases murmur_bench names in the context's headline_<backend> (names before Google
-  // Benchmark's suffixes), or `missing` when one of them is not in the result.
-  static std::string headlineScore(const Json& result, const std::string& backend,
-                                   const std::string& missing) {
-    const std::string names = result["context"].value("headline_" + backend, "");
-    double logSum = 0.0;
-    int count = 0;
-    for (std::size_t at = 0; at < names.size();) {
-      const std::size_t end = std::min(names.find(',', at), names.size());
-      const std::string name = names.substr(at, end - at);
+  // The comma-separated case names of a context field (headline_gpu, ...).
+  static std::vector<std::string> namesIn(const Json& context, const std::string& key) {
+    std::vector<std::string> names;
+    const std::string list = context.value(key, "");
+    for (std::size_t at = 0; at < list.size();) {
+      const std::size_t end = std::min(list.find(',', at), list.size());
+      if (end > at) names.push_back(list.substr(at, end - at));
       at = end + 1;
-      const Json& rows = rowsOf(result);
-      const auto found = std::find_if(rows.begin(), rows.end(), [&](const Json& r) {
-        const std::string run = r.value("run_name", "");
-        return r.value("aggregate_name", "") == "median" && (run == name || run.rfind(name + "/", 0) == 0);
-      });
-      if (found == rows.end() || number(*found, "items_per_second") <= 0) return backend + " " + missing;
-      logSum += std::log(number(*found, "items_per_second"));
-      ++count;
     }
-    if (count == 0) return backend + " -";
-    return fmt::format("{} {:.3g}M boid updates/s", backend, std::exp(logSum / count) / 1e6);
+    return names;
   }
 
-  // filtered: a --filter was given, so a missing row was left out on purpose.
+  // The median row of a case named without Google Benchmark's suffixes (as the context names
+  // cases), or null.
+  static const Json* caseRow(const Json& result, const std::string& name) {
+    const Json& rows = rowsOf(result);
+    const auto found = std::find_if(rows.begin(), rows.end(), [&](const Json& r) {
+      const std::string run = r.value("run_name", "");
+      return r.value("aggregate_name", "") == "median" && (run == name || run.rfind(name + "/", 0) == 0);
+    });
+    return found != rows.end() ? &*found : nullptr;
+  }
+
+  // The headline score of a backend ("gpu", "cpu"): the geometric mean of the boid updates per second
+  // of the cases murmur_bench names in the context's headline_<backend>, or nullopt when one of them
+  // is not in the result.
+  static std::optional<double> headlineScore(const Json& result, const std::string& backend) {
+    double logSum = 0.0;
+    int count = 0;
+    for (const std::string& name : namesIn(result["context"], "headline_" + backend)) {
+      const Json* row = caseRow(result, name);
+      if (row == nullptr || number(*row, "items_per_second") <= 0) return std::nullopt;
+      logSum += std::log(number(*row, "items_per_second"));
+      ++count;
+    }
+    if (count == 0) return std::nullopt;
+    return std::exp(logSum / count);
+  }
+
+  // filtered: a --filter was given, so a missing row was left out on purpose. The cases singled out
+  // here are named by murmur_bench in the result's context (bench/bench_common.hpp), none here.
   static void printSummary(const Json& result, const fs::path& json, const fs::path& reportDir,
                            const std::string& reportNote, bool filtered) {
     const Json& context = result["context"];
     const std::string missing = filtered ? "filtered out" : "not run";
-    auto row = [&](const std::string& name) { return median(result, name); };
     if (context.contains("gl_renderer")) {
       fmt::print("device   {} ({}, {})\n", context.value("gl_renderer", ""), context.value("gl_vendor", "?"),
                  context.value("gl_driver", "?"));
@@ -484,39 +491,37 @@ class BenchCommand final : public Command {
     }
     fmt::print("cpu      {} ({} threads)\n", context.value("cpu_model", "?"),
                context.value("omp_threads", "?"));
-    fmt::print("score    {}, {} (the headline score, bench/README.md)\n",
-               headlineScore(result, "gpu", missing), headlineScore(result, "cpu", missing));
-    const Json* million = row("density/gpu/n:1000000/manual_time");
-    fmt::print("gpu, 1M boids (density)     {}\n",
-               million != nullptr ? fmt::format("{:.3g} boid updates/s ({:.3f} ms a step)",
-                                                number(*million, "items_per_second"), msOf(*million))
-                                  : missing);
-    // GPU against the threaded CPU grid at the largest N both ran.
-    std::optional<std::pair<std::uint64_t, double>> ratio;
-    const std::string threads = context.value("omp_threads", "1");
-    for (const Json& r : rowsOf(result)) {
-      const std::string name = r.value("run_name", "");
-      const std::string prefix = "density/gpu/n:";
-      if (r.value("aggregate_name", "") != "median" || name.rfind(prefix, 0) != 0) continue;
-      const std::string n = name.substr(prefix.size(), name.find('/', prefix.size()) - prefix.size());
-      const Json* cpu = row(fmt::format("density/cpu/threads:{}/n:{}/real_time", threads, n));
-      const std::uint64_t count = std::stoull(n);
-      if (cpu != nullptr && msOf(r) > 0 && (!ratio || count > ratio->first))
-        ratio = std::pair{count, msOf(*cpu) / msOf(r)};
-    }
-    fmt::print("gpu over cpu (density)      {}\n",
-               ratio ? fmt::format("{:.1f}x at {} boids ({} threads)", ratio->second, ratio->first, threads)
-                     : missing);
-    const Json* frame = row("BM_Render/step+draw/gpu/n:1000000/real_time");
-    fmt::print("1M boids simulated + drawn  {}\n",
-               frame != nullptr ? fmt::format("{:.1f} fps at 1920x1080", 1e3 / msOf(*frame))
+    const std::optional<double> gpu = headlineScore(result, "gpu");
+    const std::optional<double> cpu = headlineScore(result, "cpu");
+    auto score = [&](const std::optional<double>& value) {
+      return value ? fmt::format("{:.3g}M boid updates/s", *value / 1e6) : missing;
+    };
+    fmt::print("score    gpu {}, cpu {} (the headline score, bench/README.md)\n", score(gpu), score(cpu));
+    // The GPU's headline cases one by one, with the time of a step.
+    for (const std::string& name : namesIn(context, "headline_gpu")) {
+      const Json* row = caseRow(result, name);
+      fmt::print("  {:<25} {}\n", name,
+                 row != nullptr ? fmt::format("{:.3g} boid updates/s ({:.3f} ms a step)",
+                                              number(*row, "items_per_second"), msOf(*row))
                                 : missing);
+    }
+    fmt::print("gpu over cpu                {}\n",
+               gpu && cpu ? fmt::format("{:.2f}x on the headline cases ({} threads)", *gpu / *cpu,
+                                        context.value("omp_threads", "?"))
+                          : missing);
+    const std::string renderCase = context.value("render_headline", "");
+    const Json* frame = renderCase.empty() ? nullptr : caseRow(result, renderCase);
+    fmt::print("{:<27} {}\n", renderCase.empty() ? "simulated + drawn" : renderCase,
+               frame != nullptr ? fmt::format("{:.1f} fps at 1920x1080", 1e3 / msOf(*frame)) : missing);
+    // Murmur's A* against the textbook one, summed over the scenario files.
+    const std::string ourFamily = context.value("astar_cases", "");
+    const std::string textbookFamily = context.value("astar_textbook_cases", "");
     double ours = 0.0, textbook = 0.0;
     for (const Json& r : rowsOf(result)) {
       if (r.value("aggregate_name", "") != "median") continue;
       const std::string name = r.value("run_name", "");
-      if (name.rfind("BM_AStar/", 0) == 0) ours += msOf(r);
-      if (name.rfind("BM_AStarTextbook/", 0) == 0) textbook += msOf(r);
+      if (!ourFamily.empty() && name.rfind(ourFamily + "/", 0) == 0) ours += msOf(r);
+      if (!textbookFamily.empty() && name.rfind(textbookFamily + "/", 0) == 0) textbook += msOf(r);
     }
     fmt::print("A*                          {}\n",
                ours > 0 && textbook > 0

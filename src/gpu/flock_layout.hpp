@@ -1,6 +1,6 @@
 #pragma once
 // The memory the flock shaders share with C++: binding points, the std140 block of per-step
-// constants (shaders/common/Params.glsl) and the std430 structs of the reduction
+// constants (generated from gpu/step_params.table) and the std430 structs of the reduction
 // (shaders/flock/Reduce*.comp.glsl). Byte offsets are written beside each member; the
 // static_asserts and tests/gl/test_flock_pipeline.cpp (which asks the driver for the offsets) keep
 // the two sides equal.
@@ -20,10 +20,10 @@
 #include <cstdint>
 
 #include <glad/gl.h>
-#include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
 #include "gpu/shader_library.hpp"
+#include "gpu/step_params.hpp"
 
 namespace murmur::gpu::layout {
 
@@ -65,73 +65,9 @@ enum UniformBinding : GLuint {
   kPassParams,  // the constants of one dispatch (ScanParams, ReduceParams, NearestParams)
 };
 
-// std140 uniform block StepParamsBlock: 272 bytes. Everything a step needs besides the buffers,
-// derived on the host from sim::makeStepContext and sim::makeGridSpec (so both backends use the
-// very same float constants, e.g. cos(fov/2) and R^2).
-struct StepParams {
-  glm::vec4 worldMin;            //   0  xyz, w unused
-  glm::vec4 worldMax;            //  16
-  glm::vec4 worldSize;           //  32  max - min
-  glm::vec4 gridOrigin;          //  48
-  glm::vec4 gridCellSize;        //  64
-  glm::ivec4 gridCells;          //  80  xyz per axis, w total
-  float margin;                  //  96
-  float dt;                      // 100
-  float mass;                    // 104
-  float maxSpeed;                // 108
-  float minSpeed;                // 112
-  float maxForce;                // 116
-  float boidRadius;              // 120
-  float perceptionRadius;        // 124
-  float radius2;                 // 128  R^2
-  float separationRadius;        // 132
-  float separationRadius2;       // 136
-  float cosHalfFov;              // 140
-  float minDistance;             // 144
-  float lookahead;               // 148
-  float slowRadius;              // 152
-  float fleeRadius;              // 156
-  float cruiseSpeed;             // 160
-  float wSeparation;             // 164
-  float wAlignment;              // 168
-  float wCohesion;               // 172
-  float wAvoidance;              // 176
-  float wBounds;                 // 180
-  float wGoal;                   // 184
-  float wFlee;                   // 188
-  float wCruise;                 // 192
-  std::uint32_t dims;            // 196  2 or 3
-  std::uint32_t wrap;            // 200  boundary "wrap" (else "contain")
-  std::uint32_t goalModeAll;     // 204  goal mode "all" (else "front")
-  std::uint32_t limitedFov;      // 208  fov < 360
-  std::uint32_t needFront;       // 212  mode "front" and some group has a goal
-  std::uint32_t boidCount;       // 216
-  std::uint32_t groupCount;      // 220
-  std::uint32_t obstacleCount;   // 224  inputs[0, obstacleCount)
-  std::uint32_t goalOffset;      // 228  inputs[goalOffset, + groupCount)
-  std::uint32_t predatorOffset;  // 232  inputs[predatorOffset, + predatorCount)
-  std::uint32_t predatorCount;   // 236
-  float wWalls;                  // 240
-  float wallCellSize;            // 244
-  std::uint32_t wallWidth;       // 248  0: no walls
-  std::uint32_t wallHeight;      // 252
-  glm::vec2 wallOrigin;          // 256  world x, z of cell (0, 0)
-  std::uint32_t recordLeaders;   // 264  write the leader flag into velocities.w (sim::StepInputs)
-  std::uint32_t steeringOffset;  // 268  inputs[steeringOffset + 3 g + k]: group g's steering
-  std::uint32_t topologicalNeighbours;  // 272  K (sim::ModelParams); 0: the metric rule
-  float wRoost;                         // 276
-  float roostRadius;                    // 280  0: no roost
-  float leaderRadius2;                  // 284  RL^2 (sim::StepContext)
-  glm::vec4 roostCenter;                // 288  xyz (sim::StepContext::roostCenter), w unused
-  float searchRadius2;                  // 304  max(R, RL)^2
-  float pad0[3];                        // 308  the block's size a multiple of 16
-};
-static_assert(sizeof(StepParams) == 320);
-static_assert(offsetof(StepParams, wallOrigin) == 256);
-static_assert(offsetof(StepParams, gridCells) == 80);
-static_assert(offsetof(StepParams, radius2) == 128);
-static_assert(offsetof(StepParams, wCruise) == 192);
-static_assert(offsetof(StepParams, predatorCount) == 236);
+// StepParams, the std140 block of per-step constants bound at kStepParams, and makeStepParams, which
+// fills it, are in gpu/step_params.hpp: generated (into the build tree) from gpu/step_params.table,
+// like the block's GLSL declaration.
 
 // std430, 32 bytes: the sums of one group over one block of boids (flock/Reduce.comp.glsl).
 struct GroupPartial {

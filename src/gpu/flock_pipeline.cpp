@@ -223,66 +223,9 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   values.insert(values.end(), packed.steering.begin(), packed.steering.end());
   inputs_.write(std::span<const glm::vec4>(values));
 
-  layout::StepParams p{};
-  p.worldMin = glm::vec4(params.worldMin, 0.0f);
-  p.worldMax = glm::vec4(params.worldMax, 0.0f);
-  p.worldSize = glm::vec4(ctx.worldSize, 0.0f);
-  p.gridOrigin = glm::vec4(grid_.origin, 0.0f);
-  p.gridCellSize = glm::vec4(grid_.cellSize, 0.0f);
-  p.gridCells = glm::ivec4(grid_.cells, static_cast<int>(grid_.cellCount()));
-  p.margin = params.margin;
-  p.dt = params.dt;
-  p.mass = params.mass;
-  p.maxSpeed = params.maxSpeed;
-  p.minSpeed = params.minSpeed;
-  p.maxForce = params.maxForce;
-  p.boidRadius = params.radius;
-  p.perceptionRadius = params.perceptionRadius;
-  p.radius2 = ctx.radius2;
-  p.separationRadius = params.separationRadius;
-  p.separationRadius2 = ctx.separationRadius2;
-  p.cosHalfFov = ctx.cosHalfFov;
-  p.minDistance = params.minDistance;
-  p.lookahead = params.lookahead;
-  p.slowRadius = params.slowRadius;
-  p.fleeRadius = params.fleeRadius;
-  p.cruiseSpeed = params.cruiseSpeed;
-  const sim::Weights& w = params.weights;
-  p.wSeparation = w.separation;
-  p.wAlignment = w.alignment;
-  p.wCohesion = w.cohesion;
-  p.wAvoidance = w.avoidance;
-  p.wBounds = w.bounds;
-  p.wGoal = w.goal;
-  p.wFlee = w.flee;
-  p.wCruise = w.cruise;
-  p.dims = static_cast<std::uint32_t>(params.dims);
-  p.wrap = ctx.wrap ? 1u : 0u;
-  p.goalModeAll = params.goalMode == sim::GoalMode::All ? 1u : 0u;
-  p.limitedFov = ctx.limitedFov ? 1u : 0u;
-  p.needFront = ctx.needFront ? 1u : 0u;
-  p.boidCount = static_cast<std::uint32_t>(count_);
-  p.groupCount = groups_;
-  p.obstacleCount = static_cast<std::uint32_t>(packed.obstacles.size());
-  p.goalOffset = p.obstacleCount;
-  p.predatorOffset = p.goalOffset + static_cast<std::uint32_t>(packed.goals.size());
-  p.predatorCount = static_cast<std::uint32_t>(packed.predators.size());
-  p.steeringOffset = p.predatorOffset + p.predatorCount;
-  p.wWalls = w.walls;
-  p.recordLeaders = ctx.recordLeaders ? 1u : 0u;
-  p.topologicalNeighbours = ctx.topological;
-  p.wRoost = w.roost;
-  p.roostRadius = params.roostRadius;
-  p.roostCenter = glm::vec4(ctx.roostCenter, 0.0f);
-  p.leaderRadius2 = ctx.leaderRadius2;
-  p.searchRadius2 = ctx.searchRadius2;
   uploadWalls(ctx.walls);
-  if (ctx.walls != nullptr) {
-    p.wallCellSize = ctx.walls->cellSize;
-    p.wallWidth = ctx.walls->width;
-    p.wallHeight = ctx.walls->height;
-    p.wallOrigin = ctx.walls->origin;
-  }
+  const layout::StepParams p =
+      layout::makeStepParams(params, ctx, grid_, packed, static_cast<std::uint32_t>(count_), groups_);
   stepParams_.upload(std::span<const layout::StepParams>(&p, 1));
 }
 

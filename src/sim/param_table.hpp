@@ -3,8 +3,8 @@
 // place in ModelParams, its default, its limits, its unit and its meaning. The rows drive the scene
 // loader (the keys it reads and accepts), validation (the limits), the defaults (params.hpp), the
 // demo panel's sliders (editRanges) and docs/model.md's table (checked against these rows by
-// tests/sim/test_param_table.cpp). A new parameter is a row here, the rule that uses it, and the GPU
-// parameter block (gpu/flock_layout.hpp, Params.glsl, writeStepParams).
+// tests/sim/test_param_table.cpp). A new parameter is a row here, the rule that uses it, and a row
+// of the GPU parameter block (gpu/step_params.table).
 //
 // Also here: the named view modes ([perception] view), preset values of two of these parameters.
 #include <limits>

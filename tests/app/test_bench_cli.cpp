@@ -132,6 +132,10 @@ TEST(BenchCli, ACpuOnlyFilterSaysWhatItLeftOut) {
       << result.out;
   EXPECT_NE(result.out.find("score    gpu filtered out, cpu filtered out"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("A*                          filtered out\n"), std::string::npos) << result.out;
+  // The cases the summary singles out, by the names the result's context gives.
+  EXPECT_NE(result.out.find("  density/gpu/n:1000000     filtered out\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("gpu over cpu                filtered out\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("BM_Render/step+draw/gpu/n:1000000 filtered out\n"), std::string::npos) << result.out;
   EXPECT_EQ(result.out.find("not run"), std::string::npos) << result.out;
   EXPECT_EQ(result.out.find("?"), std::string::npos) << result.out;
 }

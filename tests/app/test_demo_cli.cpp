@@ -376,9 +376,10 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
   const auto inWindow = stageTimes(window.out), inRun = stageTimes(run.out);
   ASSERT_EQ(inWindow.size(), 6u) << window.out;
   ASSERT_EQ(inRun.size(), 6u) << run.out;
-  // Within noise (the two runs share the machine with other tests): each stage's share of the step
-  // within 12 points, the whole step within a factor of 3. The shifted stamps moved half the step
-  // from forces to scatter.
+  // Within noise (the two runs share the machine with other tests, which moves a stage's share by
+  // up to 13 points under load): each stage's share of the step within 25 points, the whole step
+  // within a factor of 3. The shifted stamps moved half the step from forces to scatter (scatter's
+  // share from about 7% to about 50%).
   double windowTotal = 0.0, runTotal = 0.0;
   for (std::size_t s = 0; s < inRun.size(); ++s) {
     windowTotal += inWindow[s].second;
@@ -391,7 +392,7 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
   for (std::size_t s = 0; s < inRun.size(); ++s) {
     const auto& [name, runMs] = inRun[s];
     EXPECT_EQ(inWindow[s].first, name);
-    EXPECT_NEAR(inWindow[s].second / windowTotal, runMs / runTotal, 0.12)
+    EXPECT_NEAR(inWindow[s].second / windowTotal, runMs / runTotal, 0.25)
         << name << ": window " << inWindow[s].second << " ms, run " << runMs << " ms\n" << window.out << run.out;
   }
 }
