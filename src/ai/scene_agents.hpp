@@ -1,9 +1,10 @@
 #pragma once
 // The ai sections of a scene file: [navigation] (a grid for A*, from a MovingAI map or rasterised
 // from the scene's obstacles) and [[agents]] (leaders and predators with their state machines).
-// docs/ai.md documents the keys. The sim loader accepts these sections unread and keeps the parsed
-// document in Scene::document; this loader reads them with the same strict TableReader, so every
-// mistake is a murmur::InputError naming the file, the line and the key.
+// docs/ai.md documents the keys. The sim loader accepts these sections unread when it is given
+// kSceneSections (the program passes them with the other modules': app/scene_sections.hpp) and keeps
+// the parsed document in Scene::document; this loader reads them with the same strict TableReader, so
+// every mistake is a murmur::InputError naming the file, the line and the key.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -14,9 +15,14 @@
 #include "ai/agents.hpp"
 #include "ai/nav.hpp"
 #include "sim/scene.hpp"
+#include "sim/scene_loader.hpp"
 #include "sim/walls.hpp"
 
 namespace murmur::ai {
+
+// The top-level sections of a scene file that loadSceneAgents reads: sim::loadScene accepts them
+// when given these.
+inline constexpr sim::SceneSection kSceneSections[] = {{"navigation", false}, {"agents", true}};
 
 // A grid in the world: what the agents plan paths on and perceive walls with.
 struct NavigationGrid {
@@ -46,12 +52,12 @@ struct SceneAgents {
   std::vector<AgentSpec> agents;  // in file order
 };
 
-// Reads [navigation] and [[agents]] of a loaded scene (sim::loadScene). A scene built in code (no
-// document) has neither. A relative map path is looked for beside the scene file, then in each of
-// dataDirectories in order (the caller's search path); the error names every place tried. Throws
-// murmur::InputError for any bad value, unknown key, unknown word (kind, action, condition), a
-// transition to a missing state, a duplicate state name, a point outside the world or on a blocked
-// cell, or a map that cannot be read.
+// Reads [navigation] and [[agents]] of a loaded scene (sim::loadScene with kSceneSections). A scene
+// built in code (no document) has neither. A relative map path is looked for beside the scene file,
+// then in each of dataDirectories in order (the caller's search path); the error names every place
+// tried. Throws murmur::InputError for any bad value, unknown key, unknown word (kind, action,
+// condition), a transition to a missing state, a duplicate state name, a point outside the world or
+// on a blocked cell, or a map that cannot be read.
 SceneAgents loadSceneAgents(const sim::Scene& scene,
                              const std::vector<std::filesystem::path>& dataDirectories = {});
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/cli_checks.hpp"
+#include "app/scene_sections.hpp"
 #include "core/error.hpp"
 #include "core/install_dirs.hpp"
 #include "sim/run_cost.hpp"
@@ -78,7 +79,7 @@ std::vector<std::filesystem::path> shippedScenes() {
 DescribedWorld describeWorld(const SceneOptions& options) {
   DescribedWorld described;
   sim::Scene& scene = described.world.scene;
-  scene = sim::loadScene(findScene(options.scene, dataDirectories(options)).string());
+  scene = sim::loadScene(findScene(options.scene, dataDirectories(options)).string(), kSceneSections);
   if (options.boids != kUnset) {
     if (!options.init.empty())
       throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");

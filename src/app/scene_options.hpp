@@ -49,8 +49,9 @@ struct DescribedWorld {
   render::SceneView view;         // the scene's [render] section (checked by every command alike)
 };
 
-// Loads the scene (InputError on bad input), applies --boids (not with --init) and --seed, reads its
-// [render] section. The world checks the rest when it loads (world::World).
+// Loads the scene with every module's sections (kSceneSections; InputError on bad input), applies
+// --boids (not with --init) and --seed, reads its [render] section. The world checks the rest when it
+// loads (world::World).
 DescribedWorld describeWorld(const SceneOptions& options);
 
 // Refuses (InputError) a run of `steps` steps (0: open-ended) whose estimated cost

@@ -23,8 +23,13 @@
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "sim/scene.hpp"
+#include "sim/scene_loader.hpp"
 
 namespace murmur::render {
+
+// The top-level section of a scene file that readSceneView reads: sim::loadScene accepts it when given
+// this (the program passes it with the other modules' sections: app/scene_sections.hpp).
+inline constexpr sim::SceneSection kSceneSections[] = {{"render", false}};
 
 struct SceneView {
   float yawDegrees = 32.0f;    // flat (2D) worlds default to 0
@@ -41,7 +46,8 @@ struct SceneView {
   bool showStats = true;  // the text overlay of headless frames
 };
 
-// Reads scene.document's [render] section (defaults for a scene built in code or without one).
+// Reads scene.document's [render] section (defaults for a scene built in code or without one; a
+// loaded scene has one only when sim::loadScene was given kSceneSections).
 // Throws murmur::InputError naming the file, line and key of a bad value or an unknown key.
 SceneView readSceneView(const sim::Scene& scene);
 

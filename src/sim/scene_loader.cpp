@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -173,7 +174,7 @@ void readGoal(TableReader& goal, ModelParams& m) {
   readParamSection(goal, "goal", m);
 }
 
-Scene readScene(const SceneDocument& document) {
+Scene readScene(const SceneDocument& document, std::span<const SceneSection> otherSections) {
   Scene scene;
   scene.path = document.path;
   ModelParams& m = scene.model;
@@ -194,10 +195,17 @@ Scene readScene(const SceneDocument& document) {
   std::vector<TableReader> targets = root.arrayOfTables("targets");
   std::vector<TableReader> predators = root.arrayOfTables("predators");
   std::vector<TableReader> groups = root.arrayOfTables("groups");
-  // Read by the ai and render modules from Scene::document; only their types are checked here.
-  root.table("navigation");
-  root.arrayOfTables("agents");
-  root.table("render");
+  // Read by the modules above sim from Scene::document; only their types are checked here. Two
+  // readers of one section would each refuse what the other accepts in it.
+  for (const SceneSection& section : otherSections) {
+    if (root.asked(section.name))
+      throw std::invalid_argument(
+          fmt::format("the scene section '{}' is sim's own or named twice in otherSections", section.name));
+    if (section.arrayOfTables)
+      root.arrayOfTables(section.name);
+    else
+      root.table(section.name);
+  }
   root.finish();
 
   if (world) readWorld(*world, m);
@@ -441,7 +449,7 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
 
 }  // namespace
 
-Scene loadScene(const std::string& path) {
+Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections) {
   core::InputFile file(path, kMaxSceneBytes, "scene file");
   // The size checked, and one byte more to notice a file that grew since.
   std::string text = core::withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
@@ -450,10 +458,11 @@ Scene loadScene(const std::string& path) {
   if (text.size() > file.size()) throw InputError(path, 0, "", "the scene file changed while it was read");
   if (file.stream().bad())
     throw InputError(path, 0, "", fmt::format("cannot read the scene file ({})", std::strerror(errno)));
-  return parseScene(text, path);
+  return parseScene(text, path, otherSections);
 }
 
-Scene parseScene(std::string_view text, const std::string& sourceName) {
+Scene parseScene(std::string_view text, const std::string& sourceName,
+                 std::span<const SceneSection> otherSections) {
   auto document = std::make_shared<SceneDocument>();
   document->path = sourceName;
   checkSceneTextLimits(text, sourceName);
@@ -462,7 +471,7 @@ Scene parseScene(std::string_view text, const std::string& sourceName) {
   } catch (const toml::parse_error& error) {
     throw InputError(sourceName, error.source().begin.line, "", std::string(error.description()));
   }
-  Scene scene = readScene(*document);
+  Scene scene = readScene(*document, otherSections);
   checkScene(scene, document.get());
   scene.document = std::move(document);
   return scene;

@@ -2,6 +2,7 @@
 // Loading scene files (TOML). Every problem is an InputError naming file, line and key:
 // unknown section or key, wrong type, out-of-range value. Defaults are model.md's.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,11 +36,22 @@ std::uint64_t estimateRunBytes(std::uint64_t boids);
 void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std::string& path);
 void checkRunMemory(std::uint64_t boids, const std::string& path);
 
-// Reads and validates the scene at path (missing or unreadable file: InputError).
-Scene loadScene(const std::string& path);
+// A top-level section of a scene file that a module above sim reads from Scene::document. Each such
+// module declares its own beside its reader, and the program that composes the modules passes them
+// all to the loader: sim names no section but its own.
+struct SceneSection {
+  std::string_view name;
+  bool arrayOfTables = false;  // [[name]]; else [name]
+};
 
-// Parses scene text; sourceName is used in messages (and Scene::path).
-Scene parseScene(std::string_view text, const std::string& sourceName);
+// Reads and validates the scene at path (missing or unreadable file: InputError). The file may hold
+// sim's sections and otherSections, the latter checked for type only and left unread; any other
+// section is unknown. std::invalid_argument when otherSections names a section twice or one of sim's.
+Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections = {});
+
+// Parses scene text as loadScene does; sourceName is used in messages (and Scene::path).
+Scene parseScene(std::string_view text, const std::string& sourceName,
+                 std::span<const SceneSection> otherSections = {});
 
 // Checks the cross-field limits of a scene built in code or changed after loading (e.g. --boids);
 // throws InputError with the scene's path and the offending key.

@@ -153,6 +153,10 @@ const toml::node* TableReader::lookup(std::string_view key) {
   return table_->get(key);
 }
 
+bool TableReader::asked(std::string_view key) const {
+  return std::find(asked_.begin(), asked_.end(), key) != asked_.end();
+}
+
 const toml::node& TableReader::require(std::string_view key) {
   const toml::node* node = lookup(key);
   if (!node) fail(key, "missing");

@@ -1,7 +1,9 @@
 #pragma once
 // The parsed scene document and the strict TOML reader that every scene section is read with: the
-// sim loader ([world], [boids], ...), the ai loader ([navigation], [[agents]]) and the render loader
-// ([render]). The only header that includes toml++ (it is heavy): include it from .cpp files only.
+// sim loader's ([world], [boids], ...) and those of the modules above sim, each of which reads its own
+// sections from Scene::document (the sim loader accepts them unread when the program passes them:
+// SceneSection, scene_loader.hpp). The only header that includes toml++ (it is heavy): include it
+// from .cpp files only.
 //
 // A TableReader reads one table. Its getters check types and report errors as InputError with the
 // file, the line and the dotted key ("obstacles[2].radius"); they remember which keys were asked for,
@@ -80,6 +82,9 @@ class TableReader {
   std::optional<TableReader> table(std::string_view key);
   // An array of tables ([[key]] or key = [{ ... }, ...]); absent: empty. Prefixes are "key[i]".
   std::vector<TableReader> arrayOfTables(std::string_view key);
+
+  // Whether a getter asked for `key` already.
+  bool asked(std::string_view key) const;
 
   // Throws InputError for the unread key that comes first in the file ("unknown key", or "unknown
   // section" for a table), listing the keys the getters asked for. Call after every getter.

@@ -17,6 +17,7 @@
 #include "ai/director.hpp"
 #include "ai/nav.hpp"
 #include "ai/perception.hpp"
+#include "ai/scene_agents.hpp"
 #include "map_file.hpp"
 #include "sim/builders.hpp"
 #include "sim/metrics.hpp"
@@ -80,7 +81,7 @@ action = "patrol"
 arrival_radius = 2
 waypoints = [[30, 0, 30], [-30, 0, 30], [-30, 0, -30], [30, 0, -30]]
 )",
-                                           "patrol.toml");
+                                           "patrol.toml", kSceneSections);
   const std::vector<glm::vec3> waypoints{{30, 0, 30}, {-30, 0, 30}, {-30, 0, -30}, {30, 0, -30}};
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
@@ -119,7 +120,7 @@ position = [-5, 0, 5]
 name = "stay"
 action = "rest"
 )",
-                                           "inputs.toml");
+                                           "inputs.toml", kSceneSections);
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   // What a previous step left is replaced, not accumulated.
@@ -162,7 +163,7 @@ action = "rest"
 TEST(AgentDirector, SeesAGroupWhoseBoidIsInItsViewCone) {
   const sim::Scene scene = sim::parseScene(
       kFlatWorld + watcher("view_distance = 30\nview_angle = 90\nhearing_range = 0", "when = \"sees\", group = 1"),
-      "sight.toml");
+      "sight.toml", kSceneSections);
   const auto alertAfterOneStep = [&](std::vector<sim::GroupSummary> flock) {
     AgentDirector director = directorFor(scene);
     sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
@@ -185,7 +186,7 @@ TEST(AgentDirector, SeesAFlockPartedAroundASphere) {
 center = [20, 0, 0]
 radius = 5
 )" + watcher("view_distance = 40\nview_angle = 90\nhearing_range = 0", "when = \"sees\", group = 0"),
-                                           "parted.toml");
+                                           "parted.toml", kSceneSections);
   sim::FlockState flock;
   flock.groups = 2;
   flock.position = {{20.0f, 0.0f, 7.0f}, {20.0f, 0.0f, -7.0f}};
@@ -225,7 +226,7 @@ hearing_range = 0
 name = "hunt"
 action = "pursue"
 )",
-                                           "hunt.toml");
+                                           "hunt.toml", kSceneSections);
   sim::FlockState flock;
   flock.groups = 2;
   // Boid 0: far, behind; boid 1: the nearest seen, closing in along +x, -z; boid 2: nearer still,
@@ -261,7 +262,7 @@ max = [50, 5, 25]
 margin = 2
 [navigation]
 map = ")" + map.string() + "\"\n" + agent,
-                           "hearing.toml");
+                           "hearing.toml", kSceneSections);
   };
   const sim::Scene probe = scene("");
   const SceneAgents probeAgents = loadSceneAgents(probe);
@@ -311,7 +312,7 @@ name = "watch"
 action = "rest"
 transitions = [{ when = "lost_for", seconds = 0.5, to = "wait" }]
 )",
-                                           "timers.toml");
+                                           "timers.toml", kSceneSections);
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   const std::vector<sim::GroupSummary> visible{group({10, 0, 0}, glm::vec3(0.0f)), group({0, 0, 0}, {}, 0)};
@@ -344,7 +345,7 @@ transitions = [{ when = "near", distance = 2, to = "eat" }]
 name = "eat"
 action = "rest"
 )",
-                                           "pursuit.toml");
+                                           "pursuit.toml", kSceneSections);
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   glm::vec3 prey(30.0f, 0.0f, -40.0f);
@@ -382,7 +383,7 @@ name = "roam"
 action = "wander"
 wander_jitter = 20
 )",
-                           "wander.toml");
+                           "wander.toml", kSceneSections);
   };
   const auto track = [&](std::uint64_t seed) {
     const sim::Scene world = scene(seed);
@@ -426,7 +427,7 @@ name = "go"
 action = "arrive"
 point = [30, 0, 0]
 )",
-                                           "around.toml");
+                                           "around.toml", kSceneSections);
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   director.update(kDt, {}, {}, inputs);

@@ -122,14 +122,15 @@ turn_rate = 90
 const std::string kCourse = "course = [[30, 0, -30], [30, 0, 30], [-30, 0, 30], [-30, 0, -30]]\n";
 
 AgentDirector director(const std::string& text) {
-  std::optional<AgentDirector> made = AgentDirector::fromScene(sim::parseScene(text, kSource));
+  std::optional<AgentDirector> made =
+      AgentDirector::fromScene(sim::parseScene(text, kSource, kSceneSections));
   if (!made) throw std::logic_error("no agents");
   return std::move(*made);
 }
 
 TEST(PlayerAgent, FollowsItsCourseInALoopAndTwoRunsAreEqual) {
   const std::string text = kWorld + kPlayer + kCourse;
-  const sim::Scene scene = sim::parseScene(text, kSource);
+  const sim::Scene scene = sim::parseScene(text, kSource, kSceneSections);
   AgentDirector first = director(text), second = director(text);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups), other = inputs;
   const std::vector<glm::vec3> course{{30, 0, -30}, {30, 0, 30}, {-30, 0, 30}, {-30, 0, -30}};
@@ -159,7 +160,7 @@ TEST(PlayerAgent, FollowsItsCourseInALoopAndTwoRunsAreEqual) {
 // the same input gives the same motion as thrust() by hand.
 TEST(PlayerAgent, TheKeysInputDrivesInsteadOfTheCourse) {
   AgentDirector keys = director(kWorld + kPlayer + kCourse);
-  const sim::Scene scene = sim::parseScene(kWorld + kPlayer + kCourse, kSource);
+  const sim::Scene scene = sim::parseScene(kWorld + kPlayer + kCourse, kSource, kSceneSections);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   keys.steerPlayers({0.0f, 1.0f});
   EXPECT_TRUE(keys.playersSteered());
@@ -198,7 +199,7 @@ turn_rate = 90
     std::string text = kWorld + player;
     if (wrap) text.insert(text.find("[boids]"), "boundary = \"wrap\"\n");
     AgentDirector agents = director(text);
-    const sim::Scene scene = sim::parseScene(text, kSource);
+    const sim::Scene scene = sim::parseScene(text, kSource, kSceneSections);
     sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
     agents.steerPlayers({0.0f, 1.0f});
     for (int step = 0; step < 10; ++step) agents.update(0.1, {}, {}, inputs);
@@ -211,7 +212,7 @@ turn_rate = 90
 
 TEST(PlayerAgent, WithoutACourseOrKeysItStaysWhereItIs) {
   AgentDirector idle = director(kWorld + kPlayer);
-  const sim::Scene scene = sim::parseScene(kWorld + kPlayer, kSource);
+  const sim::Scene scene = sim::parseScene(kWorld + kPlayer, kSource, kSceneSections);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   for (int step = 0; step < 10; ++step) idle.update(0.1, {}, {}, inputs);
   EXPECT_EQ(idle.position(0), glm::vec3(-30.0f, 0.0f, -30.0f));
@@ -221,7 +222,7 @@ TEST(PlayerAgent, WithoutACourseOrKeysItStaysWhereItIs) {
 testing::AssertionResult rejects(const std::string& text, std::size_t line, const std::string& key,
                                  std::string_view fragment) {
   try {
-    loadSceneAgents(sim::parseScene(text, kSource));
+    loadSceneAgents(sim::parseScene(text, kSource, kSceneSections));
   } catch (const InputError& error) {
     const std::string what = error.what();
     if (error.file() != kSource || error.line() != line || error.key() != key ||
@@ -276,7 +277,7 @@ action = "rest"
 
 std::string stateAfter(const std::string& text, int steps, bool playerMoves) {
   AgentDirector agents = director(text);
-  const sim::Scene scene = sim::parseScene(text, kSource);
+  const sim::Scene scene = sim::parseScene(text, kSource, kSceneSections);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   if (playerMoves) agents.steerPlayers({0.0f, 1.0f});
   for (int step = 0; step < steps; ++step) agents.update(0.1, {}, {}, inputs);

@@ -32,7 +32,7 @@ groups = 2
 )";
 
 SceneAgents load(const std::string& text) {
-  return loadSceneAgents(sim::parseScene(text, kSource));
+  return loadSceneAgents(sim::parseScene(text, kSource, kSceneSections));
 }
 
 // Succeeds when loading `text` throws an InputError naming kSource, `line` and `key`, with a one-line
@@ -62,13 +62,13 @@ TEST(SceneAgentsFiles, EveryShippedSceneLoads) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(MURMUR_SOURCE_DIR) + "/scenes")) {
     if (entry.path().extension() != ".toml") continue;
     SCOPED_TRACE(entry.path().string());
-    const sim::Scene scene = sim::loadScene(entry.path().string());
+    const sim::Scene scene = sim::loadScene(entry.path().string(), kSceneSections);
     EXPECT_NO_THROW(loadSceneAgents(scene, {MURMUR_MAPS_DIR}));
   }
 }
 
 TEST(SceneAgentsFiles, PredatorSceneHasALeaderPerGroupAndAPredator) {
-  const sim::Scene scene = sim::loadScene(scenePath("predator.toml"));
+  const sim::Scene scene = sim::loadScene(scenePath("predator.toml"), kSceneSections);
   const SceneAgents agents = loadSceneAgents(scene);
   ASSERT_GE(scene.groups, 2u);
   std::vector<int> leaders(scene.groups, 0);
@@ -88,7 +88,7 @@ TEST(SceneAgentsFiles, PredatorSceneHasALeaderPerGroupAndAPredator) {
 }
 
 TEST(SceneAgentsFiles, Maze2dWallsComeFromTheMap) {
-  const sim::Scene scene = sim::loadScene(scenePath("maze2d.toml"));
+  const sim::Scene scene = sim::loadScene(scenePath("maze2d.toml"), kSceneSections);
   EXPECT_EQ(scene.model.dims, 2);
   const SceneAgents agents = loadSceneAgents(scene, {MURMUR_MAPS_DIR});
   ASSERT_NE(agents.navigation, nullptr);
@@ -233,7 +233,7 @@ point = [5, 3, 5]
 }
 
 TEST(SceneAgentsKeys, NoAgentsNoDirector) {
-  const sim::Scene scene = sim::parseScene(kWorld, kSource);
+  const sim::Scene scene = sim::parseScene(kWorld, kSource, kSceneSections);
   EXPECT_TRUE(loadSceneAgents(scene).agents.empty());
   EXPECT_FALSE(AgentDirector::fromScene(scene).has_value());
   // A scene built in code has no document, hence no agents.
@@ -434,14 +434,15 @@ waypoints = [[30, 0, -30], [1, 0, 1]]
 TEST(SceneAgentsGrids, MapPathsAreRelativeToTheSceneFile) {
   // The same scene text, named as a file in the scenes directory, finds the map in the repository.
   const std::string text = kWorld + "[navigation]\nmap = \"../data/maps/rooms-65-81.map\"\n";
-  const SceneAgents agents = loadSceneAgents(sim::parseScene(text, scenePath("relative.toml")));
+  const SceneAgents agents =
+      loadSceneAgents(sim::parseScene(text, scenePath("relative.toml"), kSceneSections));
   ASSERT_NE(agents.navigation, nullptr);
   EXPECT_EQ(agents.navigation->map.width(), 65);
 }
 
 TEST(SceneAgentsGrids, MapPathsAreSearchedInTheDataDirectoriesAfterTheSceneFile) {
   const std::string text = kWorld + "[navigation]\nmap = \"maps/rooms-65-81.map\"\n";
-  const sim::Scene scene = sim::parseScene(text, scenePath("copied.toml"));
+  const sim::Scene scene = sim::parseScene(text, scenePath("copied.toml"), kSceneSections);
   const std::filesystem::path data(MURMUR_MAPS_DIR);
   const SceneAgents agents = loadSceneAgents(scene, {"/no/such/dir", data});
   ASSERT_NE(agents.navigation, nullptr);
@@ -480,9 +481,9 @@ waypoints = [[30, 0, 5], [30, 0, 30]]
 )";
 
 TEST(SceneAgentsGroups, TheNamedAgentIsTheGroupsTargetEveryStep) {
-  const sim::Scene scene =
-      sim::parseScene(kWorld + "[[groups]]\ngroup = 1\nrole = \"intercept\"\ntarget_agent = \"player\"\n" + kPlayer,
-                      kSource);
+  const sim::Scene scene = sim::parseScene(
+      kWorld + "[[groups]]\ngroup = 1\nrole = \"intercept\"\ntarget_agent = \"player\"\n" + kPlayer, kSource,
+      kSceneSections);
   std::optional<AgentDirector> director = AgentDirector::fromScene(scene);
   ASSERT_TRUE(director);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);

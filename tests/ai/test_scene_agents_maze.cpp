@@ -9,6 +9,7 @@
 
 #include "ai/director.hpp"
 #include "ai/nav.hpp"
+#include "ai/scene_agents.hpp"
 #include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 
@@ -16,7 +17,7 @@ namespace murmur::ai {
 namespace {
 
 TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
-  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml");
+  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", kSceneSections);
   const SceneAgents sceneAgents = loadSceneAgents(scene, {MURMUR_MAPS_DIR});
   ASSERT_EQ(sceneAgents.agents.size(), 1u);
   const std::vector<glm::vec3> waypoints = sceneAgents.agents[0].states.at(0).waypoints;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "ai/director.hpp"
+#include "ai/scene_agents.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
@@ -35,7 +36,7 @@ bool contains(const std::vector<std::string>& states, const std::vector<std::str
 }
 
 TEST(PredatorScene, TenThousandStepsWithARealFlockStayFiniteAndNoAgentIsStuck) {
-  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/predator.toml");
+  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/predator.toml", kSceneSections);
   scene.count = 300;
   sim::FlockState flock = sim::spawnFlock(scene);
   std::optional<AgentDirector> director = AgentDirector::fromScene(scene);

@@ -11,6 +11,7 @@
 
 #include "brute_force_leaders.hpp"
 #include "cli.hpp"
+#include "ai/scene_agents.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/state_csv.hpp"
 #include "world/world.hpp"
@@ -46,7 +47,8 @@ TEST(CliOutput, RunJsonReportsTheLeadersOfEachGroup) {
   ASSERT_EQ(before.exitCode, 0) << before.err;
   const CliResult r = runMurmur(common + " --steps 20 --json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  const sim::Scene scene = sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml");
+  const sim::Scene scene =
+      sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml", ai::kSceneSections);
   const sim::FlockState state = sim::readStateCsv(dump.string(), scene.model);
   const std::vector<std::uint32_t> expected = leadersPerGroup(state, bruteForceLeaders(scene.model, state));
   const nlohmann::json groups = nlohmann::json::parse(r.out).at("groups");
@@ -73,7 +75,8 @@ TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const nlohmann::json agents = nlohmann::json::parse(r.out).at("agents");
 
-  sim::Scene scene = sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml");
+  sim::Scene scene =
+      sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml", ai::kSceneSections);
   scene.count = 900;
   world::World world({scene, "", {}}, world::makeBackend("cpu"));
   for (int s = 0; s < steps; ++s) world.tick();

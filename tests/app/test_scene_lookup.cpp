@@ -4,6 +4,7 @@
 // naming every place tried.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,31 @@ TEST(SceneLookup, AShippedSceneRunsByNameAndByItsPathFromAnotherDirectory) {
     EXPECT_EQ(fs::path(json.at("scene").get<std::string>()).filename(), "maze2d.toml");
     EXPECT_NE(json.at("scene").get<std::string>().find("share/murmur/scenes"), std::string::npos) << r.out;
   }
+}
+
+// The commands load a scene with the sections of every module besides sim's (app/scene_sections.hpp):
+// every shipped scene runs, [render] is accepted beside ai's sections, and a misspelt section is
+// refused at its line, listing them all.
+TEST(SceneLookup, EveryShippedSceneRunsAndEveryModulesSectionIsAccepted) {
+  for (const auto& entry : fs::directory_iterator(fs::path(MURMUR_SOURCE_DIR) / "scenes")) {
+    if (entry.path().extension() != ".toml") continue;
+    const std::string name = entry.path().stem().string();
+    const CliResult r = runMurmurIn(elsewhere(), "run --scene " + name + " --boids 100 --steps 2 --backend cpu");
+    EXPECT_EQ(r.exitCode, 0) << name << ": " << r.err;
+  }
+  const fs::path dir = elsewhere();
+  const std::string predator = readFile(fs::path(MURMUR_SOURCE_DIR) / "scenes/predator.toml");
+  std::ofstream(dir / "viewed.toml") << predator << "[render]\ncolour = \"speed\"\n";
+  const CliResult viewed = runMurmurIn(dir, "run --scene viewed.toml --boids 100 --steps 2 --backend cpu");
+  EXPECT_EQ(viewed.exitCode, 0) << viewed.err;
+  std::ofstream(dir / "misspelt.toml") << predator << "[rendr]\ncolour = \"speed\"\n";
+  const CliResult misspelt = runMurmurIn(dir, "run --scene misspelt.toml --boids 100 --steps 2 --backend cpu");
+  EXPECT_EQ(misspelt.exitCode, 2);
+  const std::string line = std::to_string(std::count(predator.begin(), predator.end(), '\n') + 1);
+  EXPECT_NE(misspelt.err.find("misspelt.toml:" + line + ": rendr: unknown section (accepted: world, sim,"),
+            std::string::npos)
+      << misspelt.err;
+  EXPECT_NE(misspelt.err.find(", groups, navigation, agents, render)"), std::string::npos) << misspelt.err;
 }
 
 TEST(SceneLookup, AFileInTheWorkingDirectoryComesFirst) {

@@ -23,7 +23,7 @@ sim::Scene loadSceneText(const std::string& name, const std::string& text) {
       fs::temp_directory_path() / ("murmur_scene_view_" + std::to_string(::getpid()) + name);
   std::ofstream(path) << text;
   try {
-    sim::Scene scene = sim::loadScene(path.string());
+    sim::Scene scene = sim::loadScene(path.string(), kSceneSections);
     fs::remove(path);
     return scene;
   } catch (...) {

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,11 +43,19 @@ testing::AssertionResult throwsInputError(Call&& call, const std::string& file, 
   return testing::AssertionFailure() << "no InputError";
 }
 
-// The same for parsing `text` as test.toml.
+// The same for parsing `text` as test.toml, with otherSections.
 testing::AssertionResult rejects(std::string_view text, std::size_t line, const std::string& key,
-                                 std::string_view fragment = "") {
-  return throwsInputError([&] { parseScene(text, kSource); }, kSource, line, key, fragment);
+                                 std::string_view fragment = "",
+                                 std::span<const SceneSection> otherSections = {}) {
+  return throwsInputError([&] { parseScene(text, kSource, otherSections); }, kSource, line, key, fragment);
 }
+
+// The sections the modules above sim read (ai's and render's), as the app passes them.
+constexpr SceneSection kOtherSections[] = {{"navigation", false}, {"agents", true}, {"render", false}};
+// The message of an unknown section: sim's own sections, then kOtherSections when given.
+constexpr std::string_view kSimSections =
+    "unknown section (accepted: world, sim, boids, perception, avoidance, goal, flee, cruise, roost, "
+    "weights, obstacles, targets, predators, groups";
 
 // The same for validateScene on a scene built in code (always line 0).
 testing::AssertionResult invalid(const Scene& scene, const std::string& key, std::string_view fragment = "") {
@@ -83,7 +93,7 @@ TEST(SceneFiles, ObstaclesSceneHasSeveralObstaclesInsideTheWorld) {
 // The predator scene's goals and predator points come from its [[agents]] (leaders and a predator,
 // checked by the ai tests); the sim side sees several groups, obstacles and keeps those sections.
 TEST(SceneFiles, PredatorSceneHasGroupsObstaclesAndAgents) {
-  const Scene scene = loadScene(scenePath("predator.toml"));
+  const Scene scene = loadScene(scenePath("predator.toml"), kOtherSections);
   ASSERT_GE(scene.groups, 2u);
   EXPECT_FALSE(scene.obstacles.empty());
   EXPECT_EQ(scene.model.goalMode, GoalMode::Front);
@@ -292,7 +302,7 @@ kind = "leader"
 [render]
 camera = "orbit"
 )",
-                                 kSource);
+                                 kSource, kOtherSections);
   ASSERT_NE(scene.document, nullptr);
   EXPECT_EQ(scene.document->path, kSource);
   EXPECT_EQ(scene.document->root.at_path("navigation.cell_size").value<std::int64_t>(), 2);
@@ -301,8 +311,31 @@ camera = "orbit"
 }
 
 TEST(SceneMapping, OtherModulesSectionsMustHaveTheirShape) {
-  EXPECT_TRUE(rejects("navigation = 3\n", 1, "navigation", "expected a table"));
-  EXPECT_TRUE(rejects("[agents]\nkind = 1\n", 1, "agents", "expected an array of tables"));
+  EXPECT_TRUE(rejects("navigation = 3\n", 1, "navigation", "expected a table", kOtherSections));
+  EXPECT_TRUE(rejects("\nrender = 3\n[sim]\nseed = 1\n", 2, "render", "expected a table", kOtherSections));
+  EXPECT_TRUE(rejects("[agents]\nkind = 1\n", 1, "agents", "expected an array of tables", kOtherSections));
+}
+
+// sim knows no section of the modules above it: without otherSections, [render] and [[agents]] are
+// unknown like a misspelt section.
+TEST(SceneErrors, OtherModulesSectionsAreUnknownToSimAlone) {
+  EXPECT_TRUE(
+      rejects("[boids]\ncount = 1\n[render]\nfov = 40\n", 3, "render", std::string(kSimSections) + ")"));
+  EXPECT_TRUE(rejects("\n[[agents]]\nkind = \"leader\"\n", 2, "agents", std::string(kSimSections) + ")"));
+  EXPECT_TRUE(rejects("[navigation]\ncell_size = 2\n", 1, "navigation", "unknown section"));
+}
+
+TEST(SceneErrors, AMisspeltSectionIsUnknownBesideOtherSections) {
+  EXPECT_TRUE(rejects("[render]\nfov = 40\n[rendre]\nfov = 40\n", 3, "rendre",
+                      std::string(kSimSections) + ", navigation, agents, render)", kOtherSections));
+}
+
+// A section with two readers would be refused by each for the keys only the other reads.
+TEST(SceneErrors, OtherSectionsMayNameNoSectionTwice) {
+  const SceneSection simsOwn[] = {{"world", false}};
+  EXPECT_THROW(parseScene("", kSource, simsOwn), std::invalid_argument);
+  const SceneSection twice[] = {{"render", false}, {"agents", true}, {"render", false}};
+  EXPECT_THROW(parseScene("", kSource, twice), std::invalid_argument);
 }
 
 // ---- Errors: syntax, unknown names, types ----

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "ai/scene_agents.hpp"
 #include "sim/metrics.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -15,7 +16,7 @@ namespace murmur::world {
 namespace {
 
 TEST(MurmurationScene, OneThinFlockTurnsOverTheRoost) {
-  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/murmuration.toml");
+  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/murmuration.toml", ai::kSceneSections);
   ASSERT_EQ(scene.model.topologicalNeighbours, 7u);
   ASSERT_GT(scene.model.roostRadius, 0.0f);
   scene.count = 20000;

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "map_file.hpp"
+#include "ai/scene_agents.hpp"
 #include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
@@ -62,7 +63,7 @@ waypoints = [[-30, 0, -30], [30, 0, -30]]
 )";
 
 WorldDescription describe(const std::string& text) {
-  return WorldDescription{sim::parseScene(text, "world.toml"), "", {}};
+  return WorldDescription{sim::parseScene(text, "world.toml", ai::kSceneSections), "", {}};
 }
 
 bool sameState(const sim::FlockState& a, const sim::FlockState& b) {
