@@ -24,7 +24,7 @@ class LineReader {
 
   // A map row is at most kMaxSide cells: a longer line is refused as it is read, never held whole.
   bool next() {
-    if (!core::readBoundedLine(in_, text_, core::kMaxMapLineBytes, source_, number_ + 1)) return false;
+    if (!core::readBoundedLine(in_, text_, kMaxMapLineBytes, source_, number_ + 1)) return false;
     ++number_;
     return true;
   }
@@ -93,7 +93,7 @@ Terrain terrainOf(char c) {
 }  // namespace
 
 GridMap loadMovingAiMap(const std::filesystem::path& file) {
-  core::InputFile in(file.string(), core::kMaxMapBytes, "map file");
+  core::InputFile in(file.string(), kMaxMapBytes, "map file");
   return core::withMemoryReport(file.string(), [&] { return parseMovingAiMap(in.stream(), file.string()); });
 }
 
@@ -146,7 +146,7 @@ GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
 }
 
 std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file) {
-  core::InputFile in(file.string(), core::kMaxScenarioBytes, "scenario file");
+  core::InputFile in(file.string(), kMaxScenarioBytes, "scenario file");
   return core::withMemoryReport(file.string(), [&] { return parseMovingAiScenarios(in.stream(), file.string()); });
 }
 

@@ -12,6 +12,12 @@
 
 namespace murmur::ai {
 
+// Limits checked before and while reading (docs/model.md, Limits): a file's size, and a map row's
+// text without its ending (a row of the widest map).
+inline constexpr std::uint64_t kMaxMapBytes = std::uint64_t(272) << 20;  // 16384 rows of 16384 cells, CRLF
+inline constexpr std::uint64_t kMaxScenarioBytes = std::uint64_t(256) << 20;
+inline constexpr std::size_t kMaxMapLineBytes = 16384;
+
 // A map file: "type octile", "height H", "width W" (either order), "map", then H rows of exactly W
 // characters. Passable: '.' 'G' 'S' (swamp); blocked: '@' 'O' 'T' (trees) 'W' (water: not entered
 // from ground). Trailing blank lines and a '\r' before each newline are accepted.

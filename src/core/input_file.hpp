@@ -14,12 +14,8 @@
 
 namespace murmur::core {
 
-// Documented limits (docs/model.md, Limits; README, Input files).
-inline constexpr std::uint64_t kMaxStateCsvBytes = std::uint64_t(16) << 30;  // 1e8 boids of up to ~128 bytes
-inline constexpr std::size_t kMaxStateCsvLineBytes = 1024;
-inline constexpr std::uint64_t kMaxMapBytes = std::uint64_t(272) << 20;  // 16384 rows of 16384 cells, CRLF
-inline constexpr std::uint64_t kMaxScenarioBytes = std::uint64_t(256) << 20;
-inline constexpr std::size_t kMaxMapLineBytes = 16384;  // a row of the widest map
+// Each reader states its own limits beside it (docs/model.md, Limits; README, Input files):
+// sim::kMaxSceneBytes, sim::kMaxStateCsvBytes, ai::kMaxMapBytes, ...
 
 class InputFile {
  public:

@@ -65,13 +65,13 @@ class RowParser {
 }  // namespace
 
 FlockState readStateCsv(const std::string& path, const ModelParams& params) {
-  core::InputFile file(path, core::kMaxStateCsvBytes, "state file");
+  core::InputFile file(path, kMaxStateCsvBytes, "state file");
   return core::withMemoryReport(path, [&] { return parseStateCsv(file.stream(), path, params); });
 }
 
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params) {
   std::string lineText;
-  if (!core::readBoundedLine(in, lineText, core::kMaxStateCsvLineBytes, path, 1)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
+  if (!core::readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, 1)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
   for (std::size_t c = 0; c < kColumns.size(); ++c)
     if (c >= header.size() || header[c] != kColumns[c])
@@ -85,7 +85,7 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   FlockState state;
   std::uint32_t maxGroup = 0;
   std::size_t line = 1;
-  while (core::readBoundedLine(in, lineText, core::kMaxStateCsvLineBytes, path, line + 1)) {
+  while (core::readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, line + 1)) {
     ++line;
     const std::string_view row = trimLineEnd(lineText);
     if (row.empty()) continue;

@@ -1,6 +1,8 @@
 #pragma once
 // The state CSV of design.md: header exactly `id,group,x,y,z,vx,vy,vz`, one row per boid in id
 // order, floats printed round-trippable (%.9g).
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <istream>
 #include <string>
@@ -9,6 +11,11 @@
 #include "sim/params.hpp"
 
 namespace murmur::sim {
+
+// Limits checked before and while reading (docs/model.md, Limits): the file's size, and a line's
+// text without its ending.
+inline constexpr std::uint64_t kMaxStateCsvBytes = std::uint64_t(16) << 30;  // 1e8 boids of up to ~128 bytes
+inline constexpr std::size_t kMaxStateCsvLineBytes = 1024;
 
 // Reads and validates a state file: header, 8 fields per row, ids 0..N-1 in order, groups
 // 0..1023, finite numbers (velocity components within +-kMaxMagnitude), positions inside the world
