@@ -27,7 +27,7 @@ void main() {
   vec3 local = aPositionWing.xyz + vec3(0.0, 0.12 * beat * aPositionWing.w, 0.0);
   vec3 centre = boidPosition[i].xyz;
   float depth = (view.viewProjection * vec4(centre, 1.0)).w;
-  float size = max(uSize, uMinPixels * depth / view.cameraRight.w) * (leader ? 1.6 : 1.0);
+  float size = max(uSize, uMinPixels * depth / view.cameraRight.w) * leaderScale(leader);
   vec3 world = centre + size * (forward * local.x + up * local.y + side * local.z);
 
   vWorldPosition = world;

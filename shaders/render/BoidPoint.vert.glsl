@@ -13,6 +13,6 @@ void main() {
   vWorldPosition = boidPosition[i].xyz;
   vColour = boidColour(i, leader);
   gl_Position = view.viewProjection * vec4(vWorldPosition, 1.0);
-  float size = uSize * (leader ? 1.6 : 1.0);
+  float size = uSize * leaderScale(leader);
   gl_PointSize = clamp(size * view.cameraRight.w / max(gl_Position.w, 1e-4), uMinPixels, 64.0);
 }

@@ -16,6 +16,8 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
   uint uColouring;
   float uSpeedLow;
   float uSpeedHigh;
+  // render::LeaderMark: 0 lit up, LEADER_RED the leader colour (only when coloured by group).
+  uint uLeaderMark;
 };
 
 uint groupOf(uint i) {
@@ -38,7 +40,15 @@ vec3 speedColour(float t) {
   return t < 0.5 ? mix(slow, middle, 2.0 * t) : mix(middle, fast, 2.0 * t - 1.0);
 }
 
-// Leaders: in the leader colour when coloured by group, else lit up (their colour pushed towards white).
+bool leadersInRed() {
+  return uColouring != COLOUR_BY_HEADING && uColouring != COLOUR_BY_SPEED && uLeaderMark == LEADER_RED;
+}
+
+// How much larger a leader is drawn: a red leader stands out by size too; a lit-up one only a little.
+float leaderScale(bool leader) { return leader ? (leadersInRed() ? 1.6 : 1.25) : 1.0; }
+
+// Leaders: in the leader colour (LeaderMark::Red, by group only), else lit up (their colour pushed
+// towards white).
 vec3 boidColour(uint i, bool leader) {
   vec3 colour;
   if (uColouring == COLOUR_BY_HEADING || uColouring == COLOUR_BY_SPEED) {
@@ -52,7 +62,8 @@ vec3 boidColour(uint i, bool leader) {
       colour = hueColour(hue) * (1.0 + 0.35 * climb);
     }
   } else {
-    return leader ? view.leaderColour.rgb : groupColour(groupOf(i));
+    if (leader && leadersInRed()) return view.leaderColour.rgb;
+    colour = groupColour(groupOf(i));
   }
   return leader ? mix(colour, vec3(1.0), 0.55) : colour;
 }

@@ -16,7 +16,9 @@ struct DemoOptions {
   int width = 1280;
   int height = 720;
   int msaa = 4;                 // samples per pixel of the offscreen target (clamped to the device's maximum)
-  std::int64_t steps = kUnset;  // headless: default the scene's sim.steps, else 600; window: until closed
+  // headless: default the scene's sim.steps, else 600; window: until closed (sim.steps only with
+  // exitAfterSteps)
+  std::int64_t steps = kUnset;
   std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
   std::string frames;           // headless: the frame directory (default ./murmur-frames)
   std::string video;            // headless: a video file written through ffmpeg instead of PNG frames

@@ -279,11 +279,15 @@ void drawLegend(const DemoSession& session) {
         ImGui::SameLine();
         ImGui::Text("group %u", g);
       }
-      const glm::vec3 l = render::kLeaderColour;
       ImGui::SameLine();
-      ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
-      ImGui::SameLine();
-      ImGui::TextUnformatted("leaders (larger)");
+      if (style.leaderMark == render::LeaderMark::Red) {
+        const glm::vec3 l = render::kLeaderColour;
+        ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::TextUnformatted("leaders (larger)");
+      } else {
+        ImGui::TextUnformatted("(leaders lighter)");
+      }
       break;
     }
     case render::BoidColouring::Heading:

@@ -73,13 +73,20 @@ std::string screenshotPath(const DemoOptions& options, int number, const char* e
   return (fs::path(options.screenshotDir) / fmt::format("murmur-{}-{}.{}", stamp, number, extension)).string();
 }
 
+// The window runs until it is closed: a scene's sim.steps bounds headless runs only (the lab's
+// 2000 froze its window with no word). --steps N stops stepping at N; --exit-after-steps closes
+// the window there, the scene's sim.steps serving when --steps is not given. 0: no limit.
+std::uint64_t windowStepLimit(const DemoOptions& options, const sim::Scene& scene) {
+  return options.steps != kUnset || options.exitAfterSteps ? resolveSteps(options.steps, scene, 0) : 0;
+}
+
 class WindowDemo {
  public:
   WindowDemo(const DemoOptions& options, WindowContext& window)
       : options_(options),
         window_(window),
         session_(options.scene, options.backend, options.device, window),
-        stepLimit_(resolveSteps(options.steps, session_.world().scene(), 0)),
+        stepLimit_(windowStepLimit(options, session_.world().scene())),
         renderTimer_(window.info().timestampBits),
         imgui_(window.window()) {
     if (options.exitAfterSteps && stepLimit_ == 0)
@@ -239,6 +246,8 @@ class WindowDemo {
       for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k) session_.step();
       return;
     }
+    if (limited && !options_.exitAfterSteps)
+      setStatus(fmt::format("stopped at step {} (--steps): R resets the flock", stepLimit_));
     if (controls_.paused || limited) {
       accumulator = 0.0;
       return;

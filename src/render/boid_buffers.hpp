@@ -7,7 +7,7 @@
 //   position  vec4[count]  xyz: position in world units; w: the group as a float (GroupSource::
 //                          PositionW, the layout of gpu::FlockPipeline and HostBoidBuffers) or free
 //   velocity  vec4[count]  xyz: velocity in units/s (the bird flies along it); w: the leader flag
-//                          (1.0: an emergent leader, drawn larger and in the leader colour; 0.0 not)
+//                          (1.0: an emergent leader, marked as BoidStyle::leaderMark says; 0.0 not)
 //                          when `leaders` is set, else free
 //   group     uint[count]  the boid's group (GroupSource::Buffer); optional
 // Groups are coloured by render::groupColour; without a source every boid is in group 0.

@@ -21,7 +21,8 @@ gpu::Defines boidDefines() {
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
                   {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
                   {"COLOUR_BY_HEADING", std::to_string(std::uint32_t(BoidColouring::Heading)) + "u"},
-                  {"COLOUR_BY_SPEED", std::to_string(std::uint32_t(BoidColouring::Speed)) + "u"}});
+                  {"COLOUR_BY_SPEED", std::to_string(std::uint32_t(BoidColouring::Speed)) + "u"},
+                  {"LEADER_RED", std::to_string(std::uint32_t(LeaderMark::Red)) + "u"}});
   return defines;
 }
 
@@ -78,7 +79,7 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
   drawParams_.set({style.size, points ? style.minPointPixels : style.minBirdPixels,
                    static_cast<std::uint32_t>(boids.groupSource), std::uint32_t{boids.leaders},
                    static_cast<std::uint32_t>(style.colouring), style.speedLow,
-                   std::max(style.speedHigh, style.speedLow + 1e-3f)});
+                   std::max(style.speedHigh, style.speedLow + 1e-3f), static_cast<std::uint32_t>(style.leaderMark)});
   if (points) glEnable(GL_PROGRAM_POINT_SIZE);
   program.use();
   (points ? pointArray_ : birdArray_).bind();

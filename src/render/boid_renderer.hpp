@@ -18,17 +18,25 @@ enum class BoidShape {
 
 inline constexpr std::uint32_t kMaxAutoBirds = 500'000;
 
-// What a boid's colour tells (leaders are drawn larger in every mode: in the leader colour by group,
-// lit up by heading or speed).
+// What a boid's colour tells (leaders are marked in every mode: LeaderMark).
 enum class BoidColouring {
   Group,    // the group palette (render/palette.hpp)
   Heading,  // hue from the direction of flight in the x-z plane, lighter climbing, darker diving
   Speed,    // a ramp from slow (deep blue) through teal to fast (yellow), over [speedLow, speedHigh]
 };
 
+// How emergent leaders are marked when boids are coloured by group (by heading or speed they are
+// always lit up: there is no group colour to replace).
+enum class LeaderMark {
+  Light,  // their own colour pushed towards white, 1.25x larger: marked without swamping the flock
+          // when many boids lead (the default of 3D scenes)
+  Red,    // kLeaderColour and 1.6x larger, the flocking lab's convention (the default of 2D scenes)
+};
+
 struct BoidStyle {
   BoidShape shape = BoidShape::Auto;
   BoidColouring colouring = BoidColouring::Group;
+  LeaderMark leaderMark = LeaderMark::Light;
   float speedLow = 0.0f;  // the speed ramp's ends (the model's min and max speed)
   float speedHigh = 10.0f;
   float size = 1.6f;            // world units: a bird's length, a point's diameter
@@ -45,6 +53,7 @@ struct BoidDrawParams {
   std::uint32_t colouring;    // BoidColouring
   float speedLow;
   float speedHigh;
+  std::uint32_t leaderMark;   // LeaderMark
 };
 
 class BoidRenderer {

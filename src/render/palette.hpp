@@ -38,8 +38,8 @@ inline constexpr glm::vec3 kWallColour{0.58f, 0.55f, 0.52f};
 // Near black: apart from every group hue (the old red was close to the crimson group), on sky and floor.
 inline constexpr glm::vec3 kPredatorColour{0.10f, 0.09f, 0.11f};
 // The flocking lab's roles (Bourg & Seemann): emergent leaders red (drawn in it whatever their
-// group when boids are coloured by group), chasers blue, interceptors magenta, the player green
-// (reserved for the player unit).
+// group when boids are coloured by group and marked LeaderMark::Red, the default of 2D scenes),
+// chasers blue, interceptors magenta, the player green (reserved for the player unit).
 inline constexpr glm::vec3 kLeaderColour{0.92f, 0.12f, 0.10f};
 inline constexpr glm::vec3 kChaserColour{0.15f, 0.35f, 0.95f};
 inline constexpr glm::vec3 kInterceptorColour{0.90f, 0.15f, 0.90f};

@@ -18,6 +18,9 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.orthographic = flat;
   // One group in one colour says nothing: the direction of flight shows the flock's structure.
   view.boids.colouring = scene.groups > 1 ? BoidColouring::Group : BoidColouring::Heading;
+  // The flocking lab (2D) marks its few leaders in red; a 3D flock may have many, and red ones
+  // would swamp the group colours, so they are lit up instead.
+  view.boids.leaderMark = flat ? LeaderMark::Red : LeaderMark::Light;
   if (scene.groups <= view.palette.size())
     for (const sim::GroupSpec& spec : scene.groupSpecs) {
       if (spec.steering.role == sim::GroupRole::Chase) view.palette[spec.group] = kChaserColour;
@@ -57,6 +60,8 @@ SceneView readSceneView(const sim::Scene& scene) {
                                    {"heading", BoidColouring::Heading},
                                    {"speed", BoidColouring::Speed}},
                                   view.boids.colouring);
+  view.boids.leaderMark =
+      r.choice("leaders", {{"red", LeaderMark::Red}, {"light", LeaderMark::Light}}, view.boids.leaderMark);
   view.showStats = r.boolean("show_stats", view.showStats);
   view.overlay.box = r.boolean("show_box", view.overlay.box);
   view.overlay.grid = r.boolean("show_grid", view.overlay.grid);

@@ -293,6 +293,30 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
   EXPECT_EQ(lines, std::size_t{kTaps}) << r.out;
 }
 
+// A scene's sim.steps bounds headless runs only: the window simulates on until it is closed (the
+// lab's 2000 steps once froze its window without a word).
+TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const fs::path scene = scratchDir("demo_window_steps") / "five_steps.toml";
+  std::ofstream(scene) << "[sim]\nsteps = 5\n[boids]\ncount = 300\n";
+  CliResult r;
+  std::thread demo([&] { r = runMurmur("demo --scene " + scene.string() + " --backend cpu --size 320x180 --msaa 1"); });
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // about 120 steps of 1/60 s
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  demo.join();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::size_t at = r.out.find(" steps simulated");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::size_t begin = r.out.rfind(' ', at - 1) + 1;
+  EXPECT_GT(std::stoull(r.out.substr(begin, at - begin)), 20u) << r.out;
+}
+
 // Where the player's green marker moved in the window over `hold` seconds of scenes/lab.toml from the
 // start, with `key` held down then (none: ""): a screenshot (P) before and one after, the distance
 // in pixels between the marker's centroids in them. nullopt when a screenshot is missing or shows no

@@ -222,7 +222,9 @@ TEST_F(RenderTest, PointModeDrawsEachBoidAtItsProjectedPixel) {
   EXPECT_EQ(nearestGroup(image.at(*camera_.project(b))), 1u);
 }
 
-TEST_F(RenderTest, LeadersAreDrawnInTheLeaderColourByGroupAndLighterByHeading) {
+// By group, a leader is red (LeaderMark::Red, the lab's) or its group's colour lit up
+// (LeaderMark::Light); by heading it is lit up whatever the mark.
+TEST_F(RenderTest, LeadersAreMarkedInRedOrLighterAsTheStyleSays) {
   const glm::vec3 leader(-6.0f, 0.0f, 0.0f), follower(6.0f, 0.0f, 0.0f);
   sim::FlockState state = flock({leader, follower}, {1, 1});
   state.leader = {1, 0};
@@ -234,11 +236,18 @@ TEST_F(RenderTest, LeadersAreDrawnInTheLeaderColourByGroupAndLighterByHeading) {
     return Image(target_.readRgba());
   };
   options_.boids.colouring = BoidColouring::Group;
+  options_.boids.leaderMark = LeaderMark::Red;
   const Image byGroup = draw();
   const Rgb l = byGroup.at(*camera_.project(leader)), f = byGroup.at(*camera_.project(follower));
   EXPECT_EQ(nearestGroup(f), 1u) << "a follower in its group's blue";
   EXPECT_GT(l.r, 2.0f * l.b) << "a leader in red: " << l.r << " " << l.g << " " << l.b;
   EXPECT_GT(l.r, 2.0f * l.g);
+  options_.boids.leaderMark = LeaderMark::Light;
+  const Image lit = draw();
+  const Rgb litLeader = lit.at(*camera_.project(leader)), litFollower = lit.at(*camera_.project(follower));
+  EXPECT_LT(litLeader.r, litLeader.b) << "a lit-up leader keeps its group's blue, no red: " << litLeader.r << " "
+                                      << litLeader.g << " " << litLeader.b;
+  EXPECT_LT(chroma(litLeader), chroma(litFollower)) << "and is lighter than its follower";
   options_.boids.colouring = BoidColouring::Heading;
   const Image byHeading = draw();
   EXPECT_LT(chroma(byHeading.at(*camera_.project(leader))), chroma(byHeading.at(*camera_.project(follower))))

@@ -72,6 +72,7 @@ camera_target = [10, 0, -5]
 fov = 40
 boid_shape = "points"
 boid_size = 2.5
+leaders = "red"
 show_box = false
 show_grid = false
 show_obstacles = false
@@ -81,6 +82,7 @@ show_paths = false
   const SceneView view = readSceneView(scene);
   EXPECT_EQ(view.boids.shape, BoidShape::Points);
   EXPECT_FLOAT_EQ(view.boids.size, 2.5f);
+  EXPECT_EQ(view.boids.leaderMark, LeaderMark::Red) << "a 3D scene asking for the lab's red leaders";
   EXPECT_FALSE(view.overlay.box || view.overlay.grid || view.overlay.obstacles || view.overlay.markers ||
                view.overlay.paths);
   const Camera camera = sceneCamera(view, scene.model, 640, 360);
@@ -97,7 +99,8 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
         std::pair{"[render]\nboid_shape = \"cubes\"\n", "boid_shape"},
         std::pair{"[render]\nshow_box = 1\n", "show_box"}, std::pair{"[render]\ncolour = \"rainbow\"\n", "colour"},
         std::pair{"[render]\nprojection = \"fisheye\"\n", "projection"},
-        std::pair{"[render]\ncamera_pitch = 91\n", "camera_pitch"}}) {
+        std::pair{"[render]\ncamera_pitch = 91\n", "camera_pitch"},
+        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"}}) {
     const sim::Scene scene = loadSceneText("bad.toml", text);
     try {
       readSceneView(scene);
@@ -118,6 +121,7 @@ TEST(SceneView, FlatWorldsAreSeenFromAboveAndOneGroupByHeading) {
   EXPECT_FLOAT_EQ(view.pitchDegrees, 90.0f);
   EXPECT_FLOAT_EQ(view.yawDegrees, 0.0f);
   EXPECT_EQ(view.boids.colouring, BoidColouring::Heading);
+  EXPECT_EQ(view.boids.leaderMark, LeaderMark::Red) << "the flocking lab's red leaders in flat worlds";
   const Camera camera = sceneCamera(view, flat.model, 640, 480);
   EXPECT_TRUE(camera.orthographic());
   const glm::vec2 centre = *camera.project(glm::vec3(0.0f));
@@ -131,6 +135,7 @@ TEST(SceneView, FlatWorldsAreSeenFromAboveAndOneGroupByHeading) {
   const sim::Scene groups = loadSceneText("groups.toml", "[boids]\ngroups = 3\n[render]\nprojection = \"orthographic\"\n");
   const SceneView three = readSceneView(groups);
   EXPECT_EQ(three.boids.colouring, BoidColouring::Group);
+  EXPECT_EQ(three.boids.leaderMark, LeaderMark::Light) << "3D leaders lit up, not swamping the groups in red";
   EXPECT_TRUE(three.orthographic);
   EXPECT_FLOAT_EQ(three.pitchDegrees, 18.0f);
   const sim::Scene speed = loadSceneText("speed.toml", "[render]\ncolour = \"speed\"\nshow_stats = false\n");
