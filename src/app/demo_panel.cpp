@@ -291,7 +291,9 @@ void drawLegend(const DemoSession& session) {
       break;
     }
     case render::BoidColouring::Heading:
-      ImGui::TextUnformatted("colour: direction of flight (hue), lighter climbing");
+      // A flat world's boids never climb.
+      ImGui::TextUnformatted(session.world().scene().model.dims == 2 ? "colour: direction of flight (hue)"
+                                                               : "colour: direction of flight (hue), lighter climbing");
       break;
     case render::BoidColouring::Speed:
       ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow), double(style.speedHigh));
