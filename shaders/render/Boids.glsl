@@ -41,7 +41,8 @@ vec3 speedColour(float t) {
 }
 
 bool leadersInRed() {
-  return uColouring != COLOUR_BY_HEADING && uColouring != COLOUR_BY_SPEED && uLeaderMark == LEADER_RED;
+  return uColouring != COLOUR_BY_HEADING && uColouring != COLOUR_BY_SPEED && uColouring != COLOUR_SILHOUETTE &&
+         uLeaderMark == LEADER_RED;
 }
 
 // How much larger a leader is drawn: a red leader stands out by size too; a lit-up one only a little.
@@ -51,6 +52,8 @@ float leaderScale(bool leader) { return leader ? (leadersInRed() ? 1.6 : 1.25) :
 // towards white).
 vec3 boidColour(uint i, bool leader) {
   vec3 colour;
+  // A silhouette's leader is a grey among black birds: marked, never a bright spot.
+  if (uColouring == COLOUR_SILHOUETTE) return leader ? mix(SILHOUETTE_COLOUR, vec3(1.0), 0.3) : SILHOUETTE_COLOUR;
   if (uColouring == COLOUR_BY_HEADING || uColouring == COLOUR_BY_SPEED) {
     vec3 velocity = boidVelocity[i].xyz;
     float speed = length(velocity);

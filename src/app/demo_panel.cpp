@@ -127,7 +127,7 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::SliderFloat("camera field of view", &fov, 20.0f, 100.0f, "%.0f deg")) camera.setFieldOfView(fov);
   render::FrameOptions& options = session.frameOptions();
   int colouring = static_cast<int>(options.boids.colouring);
-  if (ImGui::Combo("colour", &colouring, "group\0heading\0speed\0"))
+  if (ImGui::Combo("colour", &colouring, "group\0heading\0speed\0silhouette\0"))
     options.boids.colouring = render::BoidColouring(colouring);
   drawLegend(session);
   ImGui::SliderFloat("boid size", &options.boids.size, 0.1f, 10.0f, "%.2f");
@@ -298,13 +298,17 @@ void drawLegend(const DemoSession& session) {
     case render::BoidColouring::Speed:
       ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow), double(style.speedHigh));
       break;
+    case render::BoidColouring::Silhouette:
+      ImGui::TextUnformatted("birds as silhouettes (leaders grey)");
+      break;
   }
   if (session.hasPredator()) {
     const glm::vec3 p = render::kPredatorColour;
     ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine();
-    ImGui::TextUnformatted(style.colouring == render::BoidColouring::Group ? "predator"
-                                                                           : "predator; leaders: larger, lighter");
+    const bool leadersSaid =
+        style.colouring == render::BoidColouring::Group || style.colouring == render::BoidColouring::Silhouette;
+    ImGui::TextUnformatted(leadersSaid ? "predator" : "predator; leaders: larger, lighter");
   }
 }
 

@@ -32,6 +32,7 @@ void DemoSession::startView() {
   options_.boids = view_.boids;
   options_.overlay = view_.overlay;
   options_.palette = view_.palette;
+  options_.atmosphere.sky = view_.sky;
   frameWorld();
 }
 

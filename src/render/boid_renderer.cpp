@@ -4,9 +4,11 @@
 #include <span>
 #include <string>
 
+#include <fmt/format.h>
 #include <glm/vec4.hpp>
 
 #include "render/meshes.hpp"
+#include "render/palette.hpp"
 #include "render/view_uniforms.hpp"
 
 namespace murmur::render {
@@ -22,6 +24,9 @@ gpu::Defines boidDefines() {
                   {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
                   {"COLOUR_BY_HEADING", std::to_string(std::uint32_t(BoidColouring::Heading)) + "u"},
                   {"COLOUR_BY_SPEED", std::to_string(std::uint32_t(BoidColouring::Speed)) + "u"},
+                  {"COLOUR_SILHOUETTE", std::to_string(std::uint32_t(BoidColouring::Silhouette)) + "u"},
+                  {"SILHOUETTE_COLOUR", fmt::format("vec3({}, {}, {})", kSilhouetteColour.r, kSilhouetteColour.g,
+                                                    kSilhouetteColour.b)},
                   {"LEADER_RED", std::to_string(std::uint32_t(LeaderMark::Red)) + "u"}});
   return defines;
 }

@@ -23,6 +23,7 @@ enum class BoidColouring {
   Group,    // the group palette (render/palette.hpp)
   Heading,  // hue from the direction of flight in the x-z plane, lighter climbing, darker diving
   Speed,    // a ramp from slow (deep blue) through teal to fast (yellow), over [speedLow, speedHigh]
+  Silhouette,  // every bird near black (kSilhouetteColour), as a flock is seen against a dusk sky
 };
 
 // How emergent leaders are marked when boids are coloured by group (by heading or speed they are

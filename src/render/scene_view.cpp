@@ -58,10 +58,12 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.boids.colouring = r.choice("colour",
                                   {{"group", BoidColouring::Group},
                                    {"heading", BoidColouring::Heading},
-                                   {"speed", BoidColouring::Speed}},
+                                   {"speed", BoidColouring::Speed},
+                                   {"silhouette", BoidColouring::Silhouette}},
                                   view.boids.colouring);
   view.boids.leaderMark =
       r.choice("leaders", {{"red", LeaderMark::Red}, {"light", LeaderMark::Light}}, view.boids.leaderMark);
+  view.sky = r.choice("sky", {{"day", Sky::Day}, {"dusk", Sky::Dusk}}, view.sky);
   view.showStats = r.boolean("show_stats", view.showStats);
   view.overlay.box = r.boolean("show_box", view.overlay.box);
   view.overlay.grid = r.boolean("show_grid", view.overlay.grid);

@@ -43,6 +43,7 @@ struct SceneView {
   // kGroupPalette, with the flocking lab's colours for the scene's chase (blue) and intercept
   // (magenta) groups when every group has its own entry (at most kGroupPalette.size() groups).
   GroupPalette palette = kGroupPalette;
+  Sky sky = Sky::Day;
   bool showStats = true;  // the text overlay of headless frames
 };
 

@@ -16,11 +16,12 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
   u.eye = glm::vec4(camera.eye(), atmosphere.time);
   u.cameraRight = glm::vec4(camera.right(), camera.pixelsPerUnitAtDepthOne());
   u.cameraUp = glm::vec4(camera.up(), 0.0f);
-  u.sunDirection = glm::vec4(glm::normalize(atmosphere.sunDirection), 0.0f);
-  u.sunColour = glm::vec4(kSunColour, 1.0f);
-  u.skyZenith = glm::vec4(kSkyZenith, 1.0f);
-  u.skyHorizon = glm::vec4(kSkyHorizon, 1.0f);
-  u.groundHaze = glm::vec4(kGroundHaze, 1.0f);
+  const SkyColours& sky = atmosphere.sky == Sky::Dusk ? kDuskSky : kDaySky;
+  u.sunDirection = glm::vec4(glm::normalize(sky.sunDirection), 0.0f);
+  u.sunColour = glm::vec4(sky.sun, 1.0f);
+  u.skyZenith = glm::vec4(sky.zenith, 1.0f);
+  u.skyHorizon = glm::vec4(sky.horizon, 1.0f);
+  u.groundHaze = glm::vec4(sky.groundHaze, 1.0f);
   u.fog = glm::vec4(fogDensity, atmosphere.maxFog, 0.0f, 0.0f);
   u.leaderColour = glm::vec4(kLeaderColour, 1.0f);
   for (std::size_t i = 0; i < palette.size(); ++i) u.palette[i] = glm::vec4(palette[i], 1.0f);

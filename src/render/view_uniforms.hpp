@@ -21,8 +21,11 @@ inline constexpr GLuint kViewBinding = 8;
 inline constexpr GLuint kDrawParamsBinding = 9;  // the constants of one draw (BoidStyleBlock, ShapeRun)
 
 // The atmosphere of a frame.
+// The sky of a frame: kDaySky or kDuskSky (render/palette.hpp); `[render] sky` chooses.
+enum class Sky { Day, Dusk };
+
 struct Atmosphere {
-  glm::vec3 sunDirection{0.45f, 0.75f, 0.35f};  // towards the sun; normalised when used
+  Sky sky = Sky::Day;
   float maxFog = 0.65f;                         // the most that fog hides of anything, however far
   float time = 0.0f;                            // seconds: the phase of the wing beats
 };

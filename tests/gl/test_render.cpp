@@ -254,6 +254,30 @@ TEST_F(RenderTest, LeadersAreMarkedInRedOrLighterAsTheStyleSays) {
       << "by heading, a leader's colour is pushed towards white";
 }
 
+// The dusk sky (Sky::Dusk) is warm at the top of this view, near the horizon, where the day's is a
+// pale blue; silhouettes are near black against it and a silhouette leader is a grey, not a colour.
+TEST_F(RenderTest, DuskSkyAndSilhouettes) {
+  const auto luminance = [](Rgb c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; };
+  const Image day = render(flock({}, {}));
+  options_.atmosphere.sky = Sky::Dusk;
+  const Image dusk = render(flock({}, {}));
+  const Rgb dayTop = day.at(kWidth / 2, 0), duskTop = dusk.at(kWidth / 2, 0);
+  EXPECT_GT(dayTop.b, dayTop.r) << dayTop.r << " " << dayTop.g << " " << dayTop.b;
+  EXPECT_GT(duskTop.r, duskTop.b + 0.1f) << duskTop.r << " " << duskTop.g << " " << duskTop.b;
+
+  const glm::vec3 follower(-6.0f, 0.0f, 0.0f), leader(6.0f, 0.0f, 0.0f);
+  sim::FlockState state = flock({follower, leader}, {0, 0});
+  state.leader = {0, 1};
+  options_.boids.colouring = BoidColouring::Silhouette;
+  const Image birds = render(state);
+  const Rgb f = birds.at(*camera_.project(follower)), l = birds.at(*camera_.project(leader));
+  const Rgb behind = dusk.at(*camera_.project(follower));
+  EXPECT_LT(luminance(f), 0.15f) << f.r << " " << f.g << " " << f.b;
+  EXPECT_LT(luminance(f), luminance(behind) - 0.2f) << "dark against the dusk";
+  EXPECT_GT(luminance(l), luminance(f) + 0.04f) << "a leader lighter";
+  EXPECT_LT(chroma(l), 0.1f) << "and grey: " << l.r << " " << l.g << " " << l.b;
+}
+
 TEST_F(RenderTest, GroupsAreDrawnInTheFramesPalette) {
   const glm::vec3 chaser(-6.0f, 0.0f, 0.0f), interceptor(6.0f, 0.0f, 0.0f);
   options_.palette[0] = kChaserColour;

@@ -73,6 +73,8 @@ fov = 40
 boid_shape = "points"
 boid_size = 2.5
 leaders = "red"
+sky = "dusk"
+colour = "silhouette"
 show_box = false
 show_grid = false
 show_obstacles = false
@@ -83,6 +85,8 @@ show_paths = false
   EXPECT_EQ(view.boids.shape, BoidShape::Points);
   EXPECT_FLOAT_EQ(view.boids.size, 2.5f);
   EXPECT_EQ(view.boids.leaderMark, LeaderMark::Red) << "a 3D scene asking for the lab's red leaders";
+  EXPECT_EQ(view.sky, Sky::Dusk);
+  EXPECT_EQ(view.boids.colouring, BoidColouring::Silhouette);
   EXPECT_FALSE(view.overlay.box || view.overlay.grid || view.overlay.obstacles || view.overlay.markers ||
                view.overlay.paths);
   const Camera camera = sceneCamera(view, scene.model, 640, 360);
@@ -100,7 +104,7 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
         std::pair{"[render]\nshow_box = 1\n", "show_box"}, std::pair{"[render]\ncolour = \"rainbow\"\n", "colour"},
         std::pair{"[render]\nprojection = \"fisheye\"\n", "projection"},
         std::pair{"[render]\ncamera_pitch = 91\n", "camera_pitch"},
-        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"}}) {
+        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"}, std::pair{"[render]\nsky = \"night\"\n", "sky"}}) {
     const sim::Scene scene = loadSceneText("bad.toml", text);
     try {
       readSceneView(scene);

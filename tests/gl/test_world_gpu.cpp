@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gl_test_env.hpp"
-#include "ai/scene_agents.hpp"
+#include "app/scene_sections.hpp"
 #include "sim/parity.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -18,7 +18,7 @@ namespace {
 TEST(WorldGpu, TicksAsTheCpuWorldInLockstep) {
   const std::size_t errorsBefore = test::glErrorCount();
   world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", ai::kSceneSections), "", {MURMUR_MAPS_DIR}};
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", app::kSceneSections), "", {MURMUR_MAPS_DIR}};
   world::World cpu(description, world::makeBackend("cpu"));
   world::World gpu(description, world::makeBackend("gpu", -1, &test::glContext()));
   ASSERT_EQ(gpu.backend().name(), "gpu");

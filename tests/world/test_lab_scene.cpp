@@ -23,6 +23,7 @@
 #include "ai/agents.hpp"
 #include "ai/director.hpp"
 #include "ai/scene_agents.hpp"
+#include "app/scene_sections.hpp"
 #include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -35,7 +36,7 @@ namespace {
 constexpr float kReachDistance = 2.0f;
 
 WorldDescription lab() {
-  return WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", ai::kSceneSections), "", {}};
+  return WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", app::kSceneSections), "", {}};
 }
 
 // The distance in the x-z plane by the minimum image of the lab's wrapped world.
@@ -114,7 +115,7 @@ TEST(LabScene, TheBooksLeaderRuleLeavesAFewLeadersPerGroup) {
 // units at up to 7 units/s: 52 s), keeps off every rock: its distance to each centre stays above the
 // rock's radius plus the player's size, one body length (the book's craft is L long).
 TEST(LabScene, ThePlayersCourseIsClearOfEveryRock) {
-  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", ai::kSceneSections);
+  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", app::kSceneSections);
   std::optional<ai::AgentDirector> director = ai::AgentDirector::fromScene(scene);
   ASSERT_TRUE(director.has_value());
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
