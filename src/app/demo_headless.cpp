@@ -129,9 +129,13 @@ int runHeadlessDemo(const DemoOptions& options) {
   std::optional<StatsOverlay> stats;
   if (options.stats && session.view().showStats) stats.emplace();
   std::uint64_t frames = 0;
+  std::uint64_t lastFrameStep = 0;
   double encodeSeconds = 0.0;  // handing frames to ffmpeg (the cost of --video per frame)
   auto writeFrame = [&] {
-    session.frameOptions().atmosphere.time = float(session.steps()) * session.world().scene().model.dt;
+    const double dt = session.world().scene().model.dt;
+    session.frameOptions().atmosphere.time = float(double(session.steps()) * dt);
+    session.moveCamera(frames == 0 ? 0.0 : double(session.steps() - lastFrameStep) * dt);
+    lastFrameStep = session.steps();
     target.bind();
     session.render();
     if (stats) stats->draw(session, target.width(), target.height());

@@ -1,8 +1,13 @@
 #include "app/demo_session.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
+
+#include <glm/common.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "app/cli_checks.hpp"
 #include "gpu/flock_pipeline.hpp"
@@ -64,9 +69,13 @@ bool DemoSession::hasPredator() const {
   return false;
 }
 
-void DemoSession::frameFlock(int leftInset) {
-  const sim::FlockState state = world_.backend().state();
-  if (state.size() == 0) return;
+namespace {
+
+// The box of a flock's boids between the 2nd and 98th percentile on each axis (a few strays do not
+// widen it), at least a few boid lengths across (a tight knot is not blown up to fill the
+// screen); nullopt for no boids.
+std::optional<std::pair<glm::vec3, glm::vec3>> flockBox(const sim::FlockState& state, float boidSize) {
+  if (state.size() == 0) return std::nullopt;
   glm::vec3 low, high;
   std::vector<float> values(state.size());
   for (int axis = 0; axis < 3; ++axis) {
@@ -77,9 +86,34 @@ void DemoSession::frameFlock(int leftInset) {
     std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(hi), values.end());
     high[axis] = values[hi];
   }
-  // At least a few boid lengths across, so that a tight knot is not blown up to fill the screen.
-  const glm::vec3 margin(2.0f * options_.boids.size);
-  frameBoxBeside(camera_, low - margin, high + margin, leftInset);
+  const glm::vec3 margin(2.0f * boidSize);
+  return std::pair{low - margin, high + margin};
+}
+
+// Seconds a following camera lags behind the flock: smooth, without losing it.
+constexpr double kFollowSeconds = 1.0;
+
+}  // namespace
+
+void DemoSession::frameFlock(int leftInset) {
+  if (const auto box = flockBox(world_.backend().state(), options_.boids.size))
+    frameBoxBeside(camera_, box->first, box->second, leftInset);
+}
+
+void DemoSession::moveCamera(double seconds) {
+  if (view_.cameraMotion == render::CameraMotion::Fixed) return;
+  const auto box = flockBox(world_.backend().state(), options_.boids.size);
+  if (!box) return;
+  render::Camera framed = camera_;
+  if (view_.cameraMotion == render::CameraMotion::Orbit)
+    framed.setOrbit(camera_.target(), camera_.distance(),
+                    camera_.yaw() + glm::radians(render::kOrbitDegreesPerSecond) * float(seconds), camera_.pitch());
+  framed.frameBox(box->first, box->second);
+  // Exponential smoothing: what is left of the old view after `seconds`.
+  const float keep = seconds > 0.0 ? float(std::exp(-seconds / kFollowSeconds)) : 0.0f;
+  framed.setOrbit(glm::mix(framed.target(), camera_.target(), keep),
+                  glm::mix(framed.distance(), camera_.distance(), keep), framed.yaw(), framed.pitch());
+  camera_ = framed;
 }
 
 void DemoSession::step() {

@@ -51,6 +51,9 @@ class DemoSession {
   // The camera turned as it is, moved to fit the flock (its boids between the 2nd and 98th
   // percentile on each axis: a few strays do not shrink it) right of leftInset pixels.
   void frameFlock(int leftInset = 0);
+  // One move of the scene's camera motion (render::CameraMotion) for a headless frame, `seconds`
+  // of simulated time after the previous one (0: the first frame, which frames the flock at once).
+  void moveCamera(double seconds);
 
   world::World& world() { return world_; }
   const world::World& world() const { return world_; }

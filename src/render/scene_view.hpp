@@ -11,7 +11,12 @@
 //   fov = 50                  # vertical field of view, degrees
 //   boid_shape = "auto"       # "birds", "points" or "auto" (points beyond 500,000 boids)
 //   boid_size = 0             # units: a bird's length; 0: 3.2 x boids.radius
-//   colour = "group"          # "group", "heading" or "speed" (default: group, heading for one group)
+//   camera = "fixed"          # headless frames and videos: "fixed", "follow" (frame the flock as it
+//                             # moves) or "orbit" (follow and turn about it)
+//   colour = "group"          # "group", "heading", "speed" or "silhouette" (default: group, heading
+//                             # for one group)
+//   leaders = "light"         # by group: "red" (the default of 2D worlds) or "light"
+//   sky = "day"               # or "dusk"
 //   show_stats = true         # headless frames: the step, boid count and backend in a corner
 //   show_box = true           # and show_grid, show_obstacles, show_markers, show_paths
 #include <optional>
@@ -31,6 +36,14 @@ namespace murmur::render {
 // this (the program passes it with the other modules' sections: app/scene_sections.hpp).
 inline constexpr sim::SceneSection kSceneSections[] = {{"render", false}};
 
+// How headless frames and videos move the camera (the window's camera is the user's).
+enum class CameraMotion {
+  Fixed,   // as the scene's camera keys set it
+  Follow,  // glides (about a second behind) to frame the flock as it moves and spreads
+  Orbit,   // follows, and turns about the flock at kOrbitDegreesPerSecond of simulated time
+};
+inline constexpr float kOrbitDegreesPerSecond = 6.0f;
+
 struct SceneView {
   float yawDegrees = 32.0f;    // flat (2D) worlds default to 0
   float pitchDegrees = 18.0f;  // flat (2D) worlds default to 90: seen from straight above
@@ -38,6 +51,7 @@ struct SceneView {
   float distance = 0.0f;
   std::optional<glm::vec3> target;  // none: centred on the world box's outline
   float fovDegrees = 50.0f;
+  CameraMotion cameraMotion = CameraMotion::Fixed;
   BoidStyle boids;
   OverlayStyle overlay;
   // kGroupPalette, with the flocking lab's colours for the scene's chase (blue) and intercept

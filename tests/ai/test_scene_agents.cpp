@@ -58,15 +58,6 @@ std::string scenePath(const std::string& name) {
 
 // ---- Shipped scenes ----
 
-TEST(SceneAgentsFiles, EveryShippedSceneLoads) {
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(MURMUR_SOURCE_DIR) + "/scenes")) {
-    if (entry.path().extension() != ".toml") continue;
-    SCOPED_TRACE(entry.path().string());
-    const sim::Scene scene = sim::loadScene(entry.path().string(), kSceneSections);
-    EXPECT_NO_THROW(loadSceneAgents(scene, {MURMUR_MAPS_DIR}));
-  }
-}
-
 TEST(SceneAgentsFiles, PredatorSceneHasALeaderPerGroupAndAPredator) {
   const sim::Scene scene = sim::loadScene(scenePath("predator.toml"), kSceneSections);
   const SceneAgents agents = loadSceneAgents(scene);

@@ -293,6 +293,41 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
   EXPECT_EQ(lines, std::size_t{kTaps}) << r.out;
 }
 
+// The share of a PNG's pixels darker than a silhouette bird against the dusk (luminance below 0.2):
+// how much of the frame the flock covers; -1 when it cannot be read.
+double darkShare(const fs::path& png) {
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  if (pixels == nullptr) return -1.0;
+  std::size_t dark = 0;
+  for (std::size_t i = 0; i < std::size_t(w) * std::size_t(h); ++i) {
+    const stbi_uc* p = pixels + 3 * i;
+    dark += 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2] < 0.2 * 255.0;
+  }
+  stbi_image_free(pixels);
+  return double(dark) / (double(w) * double(h));
+}
+
+// [render] camera = "follow" frames the flock in headless frames: 3,000 silhouettes spawned in a ball
+// in a 1,000-unit world cover 17% of the frame (a ball framed in 16:9 covers at most 39%, less the
+// sky between the birds), where the fixed camera, framing the world, shows a speck.
+TEST(DemoCli, AFollowingCameraFramesTheFlock) {
+  const fs::path dir = scratchDir("demo_follow");
+  const std::string scene = "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n[sim]\nspawn = \"sphere\"\n"
+                            "[boids]\ncount = 3000\n[render]\nsky = \"dusk\"\ncolour = \"silhouette\"\n"
+                            "show_box = false\nshow_grid = false\nshow_stats = false\n";
+  double share[2] = {};
+  for (const std::string camera : {"fixed", "follow"}) {
+    std::ofstream(dir / (camera + ".toml")) << scene << "camera = \"" << camera << "\"\n";
+    const CliResult r = runMurmur("demo --headless --backend cpu --scene " + (dir / (camera + ".toml")).string() +
+                                  " --steps 60 --every 60 --size 320x180 --frames " + (dir / camera).string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    share[camera == "follow"] = darkShare(dir / camera / "frame_000001.png");
+  }
+  EXPECT_LT(share[0], 0.01) << "fixed: the flock a speck in the world";
+  EXPECT_GT(share[1], 0.12) << "follow: the flock framed";
+}
+
 // A scene's sim.steps bounds headless runs only: the window simulates on until it is closed (the
 // lab's 2000 steps once froze its window without a word).
 TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {

@@ -15,6 +15,7 @@
 
 #include "map_file.hpp"
 #include "ai/scene_agents.hpp"
+#include "app/scene_sections.hpp"
 #include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
@@ -83,6 +84,19 @@ sim::FlockState stepped(const sim::Scene& scene, const sim::StepInputs& inputs, 
 
 // The library speaks in types, not flags: an unknown name is UnknownBackend naming it (the command
 // maps it to its flag), and the two CPU names make their backends.
+// Every shipped scene loads as the app loads it (every module's sections), agents and maps included.
+TEST(ShippedScenes, EveryOneLoadsWithItsAgents) {
+  int scenes = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(MURMUR_SOURCE_DIR) + "/scenes")) {
+    if (entry.path().extension() != ".toml") continue;
+    SCOPED_TRACE(entry.path().string());
+    const sim::Scene scene = sim::loadScene(entry.path().string(), app::kSceneSections);
+    EXPECT_NO_THROW(ai::loadSceneAgents(scene, {MURMUR_MAPS_DIR}));
+    ++scenes;
+  }
+  EXPECT_GE(scenes, 6);
+}
+
 TEST(MakeBackend, AnUnknownNameIsATypedErrorNamingIt) {
   try {
     makeBackend("quantum");
