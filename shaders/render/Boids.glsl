@@ -12,7 +12,8 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
   uint uGroupSource;
   // Whether velocity.w holds the leader flag (sim::FlockState::leader: 1.0 a leader); else no leaders.
   bool uHasLeaders;
-  // render::BoidColouring: 0 group, COLOUR_BY_HEADING, COLOUR_BY_SPEED; the speed ramp's ends.
+  // render::BoidColouring: COLOUR_BY_GROUP, COLOUR_BY_HEADING, COLOUR_BY_SPEED or COLOUR_SILHOUETTE;
+  // the speed ramp's ends.
   uint uColouring;
   float uSpeedLow;
   float uSpeedHigh;
@@ -40,10 +41,7 @@ vec3 speedColour(float t) {
   return t < 0.5 ? mix(slow, middle, 2.0 * t) : mix(middle, fast, 2.0 * t - 1.0);
 }
 
-bool leadersInRed() {
-  return uColouring != COLOUR_BY_HEADING && uColouring != COLOUR_BY_SPEED && uColouring != COLOUR_SILHOUETTE &&
-         uLeaderMark == LEADER_RED;
-}
+bool leadersInRed() { return uColouring == COLOUR_BY_GROUP && uLeaderMark == LEADER_RED; }
 
 // How much larger a leader is drawn: a red leader stands out by size too; a lit-up one only a little.
 float leaderScale(bool leader) { return leader ? (leadersInRed() ? 1.6 : 1.25) : 1.0; }

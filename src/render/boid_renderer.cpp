@@ -22,6 +22,7 @@ gpu::Defines boidDefines() {
                   {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
                   {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
+                  {"COLOUR_BY_GROUP", std::to_string(std::uint32_t(BoidColouring::Group)) + "u"},
                   {"COLOUR_BY_HEADING", std::to_string(std::uint32_t(BoidColouring::Heading)) + "u"},
                   {"COLOUR_BY_SPEED", std::to_string(std::uint32_t(BoidColouring::Speed)) + "u"},
                   {"COLOUR_SILHOUETTE", std::to_string(std::uint32_t(BoidColouring::Silhouette)) + "u"},
