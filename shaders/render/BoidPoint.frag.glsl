@@ -1,9 +1,11 @@
 #version 430 core
-// A point sprite shaded as a sphere facing the camera (gl_PointCoord y runs down the sprite).
+// A point sprite shaded as a sphere facing the camera (gl_PointCoord y runs down the sprite), its
+// alpha the bird's coverage (blended for silhouettes: BoidRenderer::draw).
 #include "render/View.glsl"
 
 in vec3 vWorldPosition;
 flat in vec3 vColour;
+flat in float vCoverage;
 
 layout(location = 0) out vec4 fragColour;
 
@@ -13,5 +15,5 @@ void main() {
   if (r2 > 1.0) discard;
   vec3 toEye = normalize(view.eye.xyz - vWorldPosition);
   vec3 normal = normalize(disc.x * view.cameraRight.xyz - disc.y * view.cameraUp.xyz + sqrt(1.0 - r2) * toEye);
-  fragColour = vec4(shade(vColour, normal, vWorldPosition), 1.0);
+  fragColour = vec4(shade(vColour, normal, vWorldPosition), vCoverage);
 }

@@ -6,6 +6,12 @@
 
 out vec3 vWorldPosition;
 flat out vec3 vColour;
+// Silhouettes: the share of the drawn disc a bird of this size would darken (a bird is slender: about
+// a third of its length squared), so that overlapping far birds add up to the flock's density and
+// its thin sheets show lighter than its thick folds; 1 for coloured points.
+flat out float vCoverage;
+
+const float kBirdAreaShare = 0.35;
 
 void main() {
   uint i = uint(VERTEX_INDEX);
@@ -14,5 +20,8 @@ void main() {
   vColour = boidColour(i, leader);
   gl_Position = view.viewProjection * vec4(vWorldPosition, 1.0);
   float size = uSize * leaderScale(leader);
-  gl_PointSize = clamp(size * view.cameraRight.w / max(gl_Position.w, 1e-4), uMinPixels, 64.0);
+  float pixels = size * view.cameraRight.w / max(gl_Position.w, 1e-4);
+  gl_PointSize = clamp(pixels, uMinPixels, 64.0);
+  float share = min(pixels / gl_PointSize, 1.0);
+  vCoverage = uColouring == COLOUR_SILHOUETTE ? kBirdAreaShare * share * share : 1.0;
 }

@@ -19,6 +19,30 @@
 namespace murmur::app {
 namespace {
 
+std::string shapeLine(const sim::FlockShape& shape) {
+  return fmt::format("largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness {:.2f})",
+                     100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
+                     shape.extents.z, shape.thinness);
+}
+
+OrderedJson shapeJson(const sim::FlockShape& shape) {
+  return {{"flocks", shape.flocks},
+          {"largest_fraction", jsonNumber(shape.largestFraction)},
+          {"polarization", jsonNumber(shape.polarization)},
+          {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y), jsonNumber(shape.extents.z)}},
+          {"thinness", jsonNumber(shape.thinness)}};
+}
+
+// " | falcon dive | agent 1 seek", for the samples of --every.
+std::string agentStates(const ai::AgentDirector* director) {
+  std::string states;
+  if (director == nullptr) return states;
+  for (std::size_t i = 0; i < director->size(); ++i)
+    states += fmt::format(" | {} {}", director->name(i).empty() ? fmt::format("agent {}", i) : director->name(i),
+                          director->stateName(i));
+  return states;
+}
+
 class RunCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
@@ -34,11 +58,17 @@ class RunCommand final : public Command {
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--dump", dump_, "Write the final state CSV here")->type_name("FILE")->check(nonEmpty());
+    sub.add_option("--every", every_,
+                   "Also measure the flock's shape and the agents' states every N steps (a line each, and "
+                   "\"samples\" in --json)")
+        ->type_name("N")
+        ->check(integerIn(1, kMaxCliSteps));
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
     sub.footer(scenesAndExamples("Examples:\n"
                                  "  murmur run --scene maze2d --steps 300\n"
                                  "  murmur run --scene free --boids 50000 --backend gpu --json\n"
-                                 "  murmur run --scene predator --steps 100 --dump final.csv"));
+                                 "  murmur run --scene predator --steps 100 --dump final.csv\n"
+                                 "  murmur run --scene murmuration --steps 3000 --every 300"));
   }
 
   int run() override {
@@ -53,12 +83,26 @@ class RunCommand final : public Command {
     // After the checks of the input: bad input is one line.
     noteBackendChoice(autoChoice, *backend);
 
+    std::FILE* summary = summaryStream(json_);
+    OrderedJson samples = OrderedJson::array();
     ProgressBar progress(steps);
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t s = 0; s < steps; ++s) {
       core::throwIfStopRequested();
       world.tick();
       progress.update(s + 1);
+      if (every_ != kUnset && (s + 1) % std::uint64_t(every_) == 0) {
+        // Sampling reads the state back: on the gpu backend a blocking wait, so timed runs leave --every out.
+        const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, backend->state());
+        progress.clear();
+        fmt::print(summary, "t = {:.1f} s (step {}): {}{}\n", double(s + 1) * world.scene().model.dt, s + 1,
+                   shapeLine(shape), agentStates(world.director()));
+        std::fflush(summary);  // a sample as it comes, also into a pipe or a file
+        samples.push_back({{"step", s + 1},
+                           {"seconds", jsonNumber(double(s + 1) * world.scene().model.dt)},
+                           {"shape", shapeJson(shape)},
+                           {"agents", agentsJson(world.director())}});
+      }
     }
     const sim::FlockState final = backend->state();  // also waits for the device to finish
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -68,7 +112,6 @@ class RunCommand final : public Command {
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
     if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
 
-    std::FILE* summary = summaryStream(json_);
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
     fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene().path,
                backend->name(), backend->device(), final.size(), steps, double(steps) * world.scene().model.dt);
@@ -76,9 +119,7 @@ class RunCommand final : public Command {
     fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
                metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
                metrics.meanNearestDistance, metrics.minPairDistance);
-    fmt::print(summary, "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness {:.2f})\n",
-               100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
-               shape.extents.z, shape.thinness);
+    fmt::print(summary, "{}\n", shapeLine(shape));
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
     std::string leaders = "leaders per group:";
     for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
@@ -112,14 +153,10 @@ class RunCommand final : public Command {
                           {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
                           {"gpu_stage_ms", stageJson},
                           {"metrics", metricsJson(metrics)},
-                          {"shape", {{"flocks", shape.flocks},
-                                     {"largest_fraction", jsonNumber(shape.largestFraction)},
-                                     {"polarization", jsonNumber(shape.polarization)},
-                                     {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y),
-                                                  jsonNumber(shape.extents.z)}},
-                                     {"thinness", jsonNumber(shape.thinness)}}},
+                          {"shape", shapeJson(shape)},
                           {"groups", groupsJson(groups)},
                           {"agents", agentsJson(world.director())}};
+      if (every_ != kUnset) json["samples"] = std::move(samples);
       if (!dump_.empty()) json["dump"] = dump_;
       printJson(json);
     }
@@ -132,6 +169,7 @@ class RunCommand final : public Command {
   std::string backend_ = "auto";
   int device_ = -1;
   std::string dump_;
+  std::int64_t every_ = kUnset;
   bool json_ = false;
 };
 

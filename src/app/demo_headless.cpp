@@ -124,7 +124,7 @@ int runHeadlessDemo(const DemoOptions& options) {
     video.emplace(options.video, options.width, options.height, options.videoFps, "--video");
   render::OffscreenTarget target(options.width, options.height, options.msaa);
   session.camera().setViewport(options.width, options.height);
-  session.frameWorld();
+  session.frameScene();
 
   std::optional<StatsOverlay> stats;
   if (options.stats && session.view().showStats) stats.emplace();

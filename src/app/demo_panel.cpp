@@ -1,6 +1,7 @@
 #include "app/demo_panel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -58,6 +59,7 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::Button("reset")) controls.resetRequested = true;
   ImGui::SameLine();
   if (ImGui::Button("screenshot")) ++controls.screenshotsRequested;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the window as seen, panel included (F12); P: the view alone, centred");
   ImGui::SameLine();
   if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
 }
@@ -146,29 +148,35 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   ImGui::SameLine();
   ImGui::Checkbox("senses", &options.overlay.senses);
   const int groups = static_cast<int>(session.world().scene().groups);
-  std::string followed = controls.followGroup < 0 ? "none" : fmt::format("group {}", controls.followGroup);
-  if (ImGui::BeginCombo("follow", followed.c_str())) {
-    for (int g = -1; g < groups; ++g)
-      if (ImGui::Selectable(g < 0 ? "none" : fmt::format("group {}", g).c_str(), g == controls.followGroup))
-        controls.followGroup = g;
+  const auto followName = [](int follow) {
+    return follow == kFollowNothing ? std::string("nothing")
+           : follow == kFollowFlock ? std::string("the flock")
+                                    : fmt::format("group {}", follow);
+  };
+  if (ImGui::BeginCombo("follow", followName(controls.followGroup).c_str())) {
+    for (int g = kFollowFlock; g < groups; ++g)
+      if (ImGui::Selectable(followName(g).c_str(), g == controls.followGroup)) controls.followGroup = g;
     ImGui::EndCombo();
   }
-  if (ImGui::Button("frame the flock")) {
-    controls.followGroup = -1;
-    session.frameFlock(controls.panelRight);
-  }
+  if (ImGui::Button("frame the flock")) session.frameFlock();
   ImGui::SameLine();
   if (ImGui::Button("frame the world")) {
-    controls.followGroup = -1;
-    session.frameWorld(controls.panelRight);
+    controls.followGroup = kFollowNothing;
+    session.frameWorld();
   }
 }
 
-// The frame-time graph's top: the next of 10, 20, 50, 100, ... ms above the largest frame time.
-float graphScale(float largestMs) {
+// The frame-time graph's top: the next of 10, 20, 50, 100, ... ms above the frame times shown, a
+// few long ones left out (they are cut at the top): one slow frame, a scene load or a shader build,
+// must not flatten the graph for the next 240 frames.
+float graphScale(const std::array<float, DemoStats::kFrames>& frameMs) {
+  std::array<float, DemoStats::kFrames> sorted = frameMs;
+  const auto high = sorted.begin() + std::ptrdiff_t(sorted.size() * 95 / 100);
+  std::nth_element(sorted.begin(), high, sorted.end());
+  const float typical = *high;
   for (float decade = 10.0f;; decade *= 10.0f)
     for (const float step : {1.0f, 2.0f, 5.0f})
-      if (largestMs <= step * decade || decade > 1e5f) return step * decade;
+      if (typical <= step * decade || decade > 1e5f) return step * decade;
 }
 
 void statisticsSection(DemoSession& session, const DemoStats& stats) {
@@ -178,20 +186,29 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
   ImGui::Text("step %llu | %.1f s simulated", static_cast<unsigned long long>(session.steps()),
               double(session.steps()) * double(session.world().scene().model.dt));
   const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
-  const float scale = graphScale(*std::max_element(stats.frameMs.begin(), stats.frameMs.end()));
+  const float scale = graphScale(stats.frameMs);
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
   ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next),
-                   overlay.c_str(), 0.0f, scale, ImVec2(0, 60));
+                   overlay.c_str(), 0.0f, scale, ImVec2(-60.0f, 60.0f));
   ImGui::SameLine();
   ImGui::Text("%.0f ms\n\n\n0", double(scale));
   std::string leaders = "leaders:";
   for (const sim::GroupSummary& g : session.backend().groupSummaries())
     leaders += fmt::format(" {}/{}", g.leaders, g.count);
   ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
-  ImGui::TextWrapped("cpu: step %.2f ms (submission only on the gpu backend)", session.lastStepMilliseconds());
-  ImGui::Text("gpu: render %.2f ms", stats.renderGpuMs);
-  for (const auto& [stage, ms] : session.backend().stageMilliseconds())
-    ImGui::Text("gpu: %-8s %.3f ms", stage.c_str(), ms);
+  const auto stages = session.backend().stageMilliseconds();
+  if (stages.empty()) {
+    ImGui::Text("step: %.2f ms", session.lastStepMilliseconds());
+  } else {
+    // The step's wall time on the CPU is what handing the GPU its work cost, and on a software GPU
+    // the work too: the GPU's own times are its stages' timer queries.
+    double gpuStep = 0.0;
+    for (const auto& [stage, ms] : stages) gpuStep += ms;
+    ImGui::Text("step: %.2f ms on the gpu", gpuStep);
+    ImGui::TextWrapped("(the cpu waited %.2f ms for it)", session.lastStepMilliseconds());
+    for (const auto& [stage, ms] : stages) ImGui::Text("  %-8s %.3f ms", stage.c_str(), ms);
+  }
+  ImGui::Text("render: %.2f ms on the gpu", stats.renderGpuMs);
   ImGui::TextWrapped("simulation: %s", session.backend().device().c_str());
   ImGui::TextWrapped("rendering: %s", session.contextInfo().renderer.c_str());
 }
@@ -227,6 +244,7 @@ void DemoStats::addFrame(double milliseconds, std::uint64_t totalSteps) {
   frameMs[next] = static_cast<float>(milliseconds);
   next = (next + 1) % kFrames;
   ++frames;
+  framedSeconds += milliseconds / 1000.0;
   ++windowFrames;
   windowMs += milliseconds;
   if (windowMs >= 500.0) {
@@ -242,8 +260,12 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
                    const std::string& status) {
   controls.panelRight = 0;
   if (!controls.showPanel) return;
+  // A third of a small window at most (640 x 480: 213 pixels), 330 in a large one; never taller than
+  // the window (it scrolls instead).
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::clamp(display.x / 3.0f, 200.0f, 330.0f), 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(160.0f, 0.0f), ImVec2(display.x * 0.6f, std::max(display.y - 16.0f, 100.0f)));
   // Collapsed (the arrow in its title bar), it leaves the whole view to the flock.
   const bool open = ImGui::Begin("murmur", &controls.showPanel);
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
@@ -253,7 +275,8 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
     ImGui::End();
     return;
   }
-  ImGui::PushItemWidth(-120.0f);  // room for the labels
+  // Room for the labels: a third of the panel, at least the width of the longest short one.
+  ImGui::PushItemWidth(-std::max(ImGui::CalcTextSize("backend").x + 16.0f, ImGui::GetWindowWidth() / 3.0f));
   sceneSection(session, controls);
   if (!status.empty()) ImGui::TextWrapped("%s", status.c_str());
   statisticsSection(session, stats);
@@ -336,7 +359,8 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("help", &open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
-  const std::string screenshotInto = "screenshot (PNG, into " + screenshotDir + ")";
+  const std::string screenshotInto = "screenshot of the window, panel included (PNG, into " + screenshotDir + ")";
+  const std::string viewShotInto = "screenshot of the view alone, centred (PNG, into " + screenshotDir + ")";
   const std::string recordInto = "record a video / stop (MP4 through ffmpeg, into " + screenshotDir + ")";
   const std::pair<const char*, const char*> controls[] = {
       {"left drag", "orbit"},
@@ -350,7 +374,8 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
       {"C", "frame the flock (beside the panel)"},
       {"W", "frame the whole world"},
       {"arrow keys", "steer the player: left / right turn, up / down thrust"},
-      {"F12 or P", screenshotInto.c_str()},
+      {"F12", screenshotInto.c_str()},
+      {"P", viewShotInto.c_str()},
       {"V", recordInto.c_str()},
       {"Tab", "show / hide the panel"},
       {"H or F1", "this help"},

@@ -12,16 +12,21 @@
 
 namespace murmur::app {
 
+// What the window's camera follows (DemoControls::followGroup): a group's index, or one of these.
+inline constexpr int kFollowNothing = -1;
+inline constexpr int kFollowFlock = -2;  // every boid's centre (3D scenes start so: [render] camera)
+
 struct DemoControls {
   bool paused = false;
   int stepsRequested = 0;  // single steps asked for (N, ., the step button) since the last frame
   bool resetRequested = false;
-  int screenshotsRequested = 0;
+  int screenshotsRequested = 0;      // the window as seen, panel included (F12, the panel's button)
+  int viewScreenshotsRequested = 0;  // the view alone, centred in the frame (P)
   bool recordToggleRequested = false;  // start or stop a recording (V, the record button)
   bool recording = false;              // a recording runs (set by the loop)
   bool showHelp = false;
   bool showPanel = true;
-  int followGroup = -1;  // the group the camera follows; -1: none
+  int followGroup = kFollowNothing;  // the group the camera follows, or kFollowFlock
   int panelRight = 0;    // pixels the panel covers from the window's left edge (0: hidden or collapsed)
   int boidInput = 0;     // the panel's boid count field (0: take the session's)
   std::optional<std::string> sceneRequested;
@@ -38,6 +43,7 @@ struct DemoStats {
   double stepsPerSecond = 0.0;    // simulation steps per wall-clock second, same window
   double renderGpuMs = 0.0;
   std::uint64_t frames = 0;
+  double framedSeconds = 0.0;      // the frames' times added up (the mean fps of the exit summary)
   std::uint64_t windowFrames = 0;  // frames and milliseconds since fps was last updated
   double windowMs = 0.0;
   std::uint64_t windowStartSteps = 0;  // the session's total steps when the window began

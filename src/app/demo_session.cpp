@@ -38,29 +38,11 @@ void DemoSession::startView() {
   options_.overlay = view_.overlay;
   options_.palette = view_.palette;
   options_.atmosphere.sky = view_.sky;
-  frameWorld();
+  frameScene();
 }
 
-namespace {
-
-// Frames [min, max] with `camera` in the viewport's part right of leftInset pixels: framed in a
-// viewport of that width, then slid so that the box's centre sits in the middle of that part.
-void frameBoxBeside(render::Camera& camera, glm::vec3 min, glm::vec3 max, int leftInset) {
-  const int width = camera.width(), height = camera.height();
-  const int inset = std::clamp(leftInset, 0, width / 2);
-  camera.setViewport(width - inset, height);
-  camera.frameBox(min, max);
-  camera.setViewport(width, height);
-  camera.pan(glm::vec2(0.5f * float(inset), 0.0f));
-}
-
-}  // namespace
-
-void DemoSession::frameWorld(int leftInset) {
-  camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width() - std::max(leftInset, 0),
-                                camera_.height());
-  camera_.setViewport(camera_.width() + std::max(leftInset, 0), camera_.height());
-  camera_.pan(glm::vec2(0.5f * float(std::max(leftInset, 0)), 0.0f));
+void DemoSession::frameWorld() {
+  camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width(), camera_.height(), camera_.leftInset());
 }
 
 bool DemoSession::hasPredator() const {
@@ -95,9 +77,15 @@ constexpr double kFollowSeconds = 1.0;
 
 }  // namespace
 
-void DemoSession::frameFlock(int leftInset) {
-  if (const auto box = flockBox(world_.backend().state(), options_.boids.size))
-    frameBoxBeside(camera_, box->first, box->second, leftInset);
+void DemoSession::frameFlock() {
+  if (const auto box = flockBox(world_.backend().state(), options_.boids.size)) camera_.frameBox(box->first, box->second);
+}
+
+void DemoSession::frameScene() {
+  if (view_.cameraMotion == render::CameraMotion::Fixed)
+    frameWorld();
+  else
+    frameFlock();
 }
 
 void DemoSession::moveCamera(double seconds) {

@@ -46,11 +46,14 @@ class DemoSession {
   // InputError when that backend cannot be made; the current one stays.
   void switchBackend(std::string_view name);
   // The camera of the scene's [render] section again (by default: the whole world box in view), in
-  // the part of the viewport right of leftInset pixels (what a panel leaves free).
-  void frameWorld(int leftInset = 0);
+  // the part of the viewport right of the camera's left inset (what a panel leaves free).
+  void frameWorld();
   // The camera turned as it is, moved to fit the flock (its boids between the 2nd and 98th
-  // percentile on each axis: a few strays do not shrink it) right of leftInset pixels.
-  void frameFlock(int leftInset = 0);
+  // percentile on each axis: a few strays do not shrink it) right of the camera's left inset.
+  void frameFlock();
+  // How the scene's view starts: the flock framed when its camera moves with the flock ([render]
+  // camera = "follow" or "orbit", the default of 3D scenes), else the world.
+  void frameScene();
   // One move of the scene's camera motion (render::CameraMotion) for a headless frame, `seconds`
   // of simulated time after the previous one (0: the first frame, which frames the flock at once).
   void moveCamera(double seconds);

@@ -89,6 +89,7 @@ class WindowDemo {
         stepLimit_(windowStepLimit(options, session_.world().scene())),
         renderTimer_(window.info().timestampBits),
         imgui_(window.window()) {
+    controls_.followGroup = sceneFollow();
     if (options.exitAfterSteps && stepLimit_ == 0)
       throw InputError("", 0, "--exit-after-steps", "needs --steps N (or a scene with sim.steps)");
     checkRunCost(session_.world(), stepLimit_, options.scene);
@@ -130,19 +131,28 @@ class WindowDemo {
   }
 
  private:
-  // The whole run: every frame, the mean frame rate, every step simulated (over scene loads and
-  // resets), and the GPU stage times averaged over the run.
+  // The whole run: every frame, the mean frame rate (frames over the seconds from the first frame
+  // on, as the panel counts them, not the start-up before it), every step simulated (over scene
+  // loads and resets), and each backend's GPU stage times averaged over its part of the run.
   void printSummary(double seconds) {
     const glm::ivec2 size = window_.framebufferSize();
-    fmt::print("rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean; {} steps simulated\n",
+    fmt::print("rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean (the panel's last: {:.1f}); {} "
+               "steps simulated\n",
                stats_.frames, size.x, size.y, window_.info().platform, seconds,
-               seconds > 0.0 ? double(stats_.frames) / seconds : 0.0, session_.totalSteps());
-    const auto stages = session_.backend().stageMilliseconds();
-    if (!stages.empty()) {
-      std::string line = "gpu stages (ms):";
+               stats_.framedSeconds > 0.0 ? double(stats_.frames) / stats_.framedSeconds : 0.0, stats_.fps,
+               session_.totalSteps());
+    noteStages();
+    for (const auto& [backend, stages] : stageMeans_) {
+      std::string line = fmt::format("gpu stages (ms, {} backend):", backend);
       for (const auto& [stage, ms] : stages) line += fmt::format(" {} {:.4f}", stage, ms);
       fmt::print("{}\n", line);
     }
+  }
+
+  // The current backend's stage means, kept before it is switched away from.
+  void noteStages() {
+    const auto stages = session_.backend().stageMilliseconds();
+    if (!stages.empty()) stageMeans_.emplace_back(std::string(session_.backend().name()), stages);
   }
 
   // Mouse and keys, unless the panel has them. Keys come as events (every press, however short the
@@ -185,26 +195,25 @@ class WindowDemo {
       case GLFW_KEY_N:
       case GLFW_KEY_PERIOD: ++controls_.stepsRequested; break;
       case GLFW_KEY_R: controls_.resetRequested = true; break;
-      case GLFW_KEY_F12:
-      case GLFW_KEY_P: ++controls_.screenshotsRequested; break;
+      case GLFW_KEY_F12: ++controls_.screenshotsRequested; break;
+      case GLFW_KEY_P: ++controls_.viewScreenshotsRequested; break;
       case GLFW_KEY_V: controls_.recordToggleRequested = !controls_.recordToggleRequested; break;
       case GLFW_KEY_B: controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu"; break;
       case GLFW_KEY_H:
       case GLFW_KEY_F1: controls_.showHelp = !controls_.showHelp; break;
       case GLFW_KEY_TAB: controls_.showPanel = !controls_.showPanel; break;
-      case GLFW_KEY_F: {
+      case GLFW_KEY_F: {  // nothing, the flock, group 0, group 1, ..., nothing
         const int groups = static_cast<int>(session_.world().scene().groups);
-        controls_.followGroup = controls_.followGroup + 1 < groups ? controls_.followGroup + 1 : -1;
-        if (controls_.followGroup < 0) session_.frameFlock(controls_.panelRight);
+        const int next = controls_.followGroup == kFollowNothing ? kFollowFlock
+                         : controls_.followGroup == kFollowFlock ? 0
+                                                                 : controls_.followGroup + 1;
+        controls_.followGroup = next < groups ? next : kFollowNothing;
         break;
       }
-      case GLFW_KEY_C:
-        controls_.followGroup = -1;
-        session_.frameFlock(controls_.panelRight);
-        break;
+      case GLFW_KEY_C: session_.frameFlock(); break;
       case GLFW_KEY_W:
-        controls_.followGroup = -1;
-        session_.frameWorld(controls_.panelRight);
+        controls_.followGroup = kFollowNothing;
+        session_.frameWorld();
         break;
       case GLFW_KEY_ESCAPE: window_.requestClose(); break;
       default: break;
@@ -218,7 +227,7 @@ class WindowDemo {
       if (controls_.sceneRequested) {
         session_.loadScene(*std::exchange(controls_.sceneRequested, std::nullopt));
         controls_.boidInput = static_cast<int>(session_.boidCount());
-        controls_.followGroup = -1;
+        controls_.followGroup = sceneFollow();
         frameBesidePanel_ = true;
         setStatus("scene " + session_.world().scene().path);
       }
@@ -227,6 +236,7 @@ class WindowDemo {
         setStatus(fmt::format("respawned {} boids", session_.boidCount()));
       }
       if (controls_.backendRequested) {
+        noteStages();
         session_.switchBackend(*std::exchange(controls_.backendRequested, std::nullopt));
         setStatus(fmt::format("backend {} ({})", session_.backend().name(), session_.backend().device()));
       }
@@ -264,15 +274,26 @@ class WindowDemo {
     if (steps == kMaxStepsPerFrame) accumulator = 0.0;
   }
 
-  // Glides the camera's target to the followed group's centroid.
+  // What the camera follows when a scene starts: the flock when its [render] camera moves with it.
+  int sceneFollow() const {
+    return session_.view().cameraMotion == render::CameraMotion::Fixed ? kFollowNothing : kFollowFlock;
+  }
+
+  // Glides the camera's target to the followed group's centroid, or the whole flock's.
   void followGroup(double frameSeconds) {
-    if (controls_.followGroup < 0) return;
+    if (controls_.followGroup == kFollowNothing) return;
     const auto summaries = session_.backend().groupSummaries();
-    const auto g = static_cast<std::size_t>(controls_.followGroup);
-    if (g >= summaries.size() || summaries[g].count == 0) return;
+    glm::vec3 sum(0.0f);
+    std::uint32_t count = 0;
+    for (std::size_t g = 0; g < summaries.size(); ++g)
+      if (controls_.followGroup == kFollowFlock || g == std::size_t(controls_.followGroup)) {
+        sum += float(summaries[g].count) * summaries[g].centroid;
+        count += summaries[g].count;
+      }
+    if (count == 0) return;
     render::Camera& camera = session_.camera();
     const float blend = 1.0f - std::exp(-4.0f * static_cast<float>(frameSeconds));
-    camera.setTarget(glm::mix(camera.target(), summaries[g].centroid, blend));
+    camera.setTarget(glm::mix(camera.target(), sum / float(count), blend));
   }
 
   void drawFrame() {
@@ -289,15 +310,17 @@ class WindowDemo {
       }
       renderTimer_.poll();
       if (const gpu::StageTime* render = renderTimer_.stage("render")) stats_.renderGpuMs = render->lastMs;
-      for (int k = std::exchange(controls_.screenshotsRequested, 0); k > 0; --k) screenshot();
       if (std::exchange(controls_.recordToggleRequested, false)) toggleRecording();
       if (recording_) recordFrame();
       target_->present(0);
+      if (const int shots = std::exchange(controls_.viewScreenshotsRequested, 0); shots > 0) viewScreenshots(shots);
     }
     drawPanel();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    for (int k = std::exchange(controls_.screenshotsRequested, 0); k > 0; --k)
+      screenshot(size, window_.readBackBuffer(), "the window");
     window_.swapBuffers();
   }
 
@@ -306,17 +329,32 @@ class WindowDemo {
     drawDemoPanel(session_, controls_, stats_, now < statusUntil_ ? status_ : std::string());
     drawHelpOverlay(controls_.showHelp, options_.screenshotDir);
     drawAgentLabels(session_);
-    // A new world is framed before the panel exists; once its width is known, beside it.
-    if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.frameWorld(controls_.panelRight);
+    // The view is framed right of the panel; a new world is framed before the panel exists, and
+    // again once its width is known.
+    session_.camera().setLeftInset(controls_.panelRight);
+    if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.frameScene();
   }
 
-  void screenshot() {
+  // The view again, without the panel's inset: the flock centred in the whole frame (target_ has
+  // been shown already; the next frame draws it anew).
+  void viewScreenshots(int shots) {
+    render::Camera& camera = session_.camera();
+    const int inset = camera.leftInset();
+    camera.setLeftInset(0);
+    target_->bind();
+    session_.render();
+    camera.setLeftInset(inset);
+    const std::vector<std::uint8_t> rgba = target_->readRgba();
+    for (int k = 0; k < shots; ++k) screenshot(glm::ivec2(target_->width(), target_->height()), rgba, "the view");
+  }
+
+  void screenshot(glm::ivec2 size, const std::vector<std::uint8_t>& rgba, const char* what) {
     const std::string path = screenshotPath(options_, ++screenshots_, "png");
     try {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
-      render::writePng(path, target_->width(), target_->height(), target_->readRgba(), "--screenshot-dir");
-      fmt::print("screenshot: {}\n", path);
+      render::writePng(path, size.x, size.y, rgba, "--screenshot-dir");
+      fmt::print("screenshot: {} ({})\n", path, what);
       setStatus("screenshot " + path);
     } catch (const std::runtime_error& e) {  // a bad directory (InputError) or a full disk (OutputError)
       fmt::print(stderr, "murmur: screenshot not written: {}\n", e.what());
@@ -335,6 +373,9 @@ class WindowDemo {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
       recording_.emplace(path, target_->width(), target_->height(), options_.videoFps, "record");
+      recordingClock_ = 0.0;
+      recordedSimSeconds_ = 0.0;
+      recordedSteps_ = session_.totalSteps();
       controls_.recording = true;
       setStatus("recording " + path);
     } catch (const std::exception& e) {
@@ -347,7 +388,18 @@ class WindowDemo {
     try {
       if (target_->width() * target_->height() * 4 != int(recording_->frameBytes()))
         throw std::runtime_error("the window changed size");
-      recording_->write(target_->readRgba());
+      const std::uint64_t steps = session_.totalSteps();
+      const double simulated = double(steps - std::exchange(recordedSteps_, steps)) * session_.world().scene().model.dt;
+      recordingClock_ += simulated;
+      recordedSimSeconds_ += simulated;
+      const double period = 1.0 / options_.videoFps;
+      if (recording_->frames() > 0 && recordingClock_ < period) return;
+      const std::vector<std::uint8_t> rgba = target_->readRgba();
+      do {
+        recording_->write(rgba);
+        recordingClock_ -= period;
+      } while (recordingClock_ >= period);
+      recordingClock_ = std::max(recordingClock_, 0.0);
     } catch (const std::exception& e) {
       setStatus(std::string("recording stopped: ") + e.what());
       stopRecording();
@@ -357,7 +409,8 @@ class WindowDemo {
   void stopRecording() {
     try {
       recording_->finish();
-      fmt::print("recording: {} ({} frames)\n", recording_->path(), recording_->frames());
+      fmt::print("recording: {} ({} frames: {:.2f} s simulated, at {:g} fps)\n", recording_->path(),
+                 recording_->frames(), recordedSimSeconds_, options_.videoFps);
       setStatus(fmt::format("recorded {} frames to {}", recording_->frames(), recording_->path()));
     } catch (const std::exception& e) {
       fmt::print(stderr, "murmur: recording not written: {}\n", e.what());
@@ -386,6 +439,12 @@ class WindowDemo {
   bool frameBesidePanel_ = true;
   int screenshots_ = 0;  // screenshots and recordings so far (their file names' numbers)
   std::optional<VideoEncoder> recording_;
+  // A recording runs in simulated time: a frame written per 1/fps of it (again when the simulation
+  // outruns the window, none while it is paused), so that it plays at the speed the flock flies.
+  double recordingClock_ = 0.0;  // simulated seconds not yet written
+  std::uint64_t recordedSteps_ = 0;  // the session's total steps at the last frame written
+  double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> stageMeans_;
 };
 
 }  // namespace

@@ -44,6 +44,13 @@ class ProgressBar {
     if (done == total_) std::fprintf(stderr, "\n");
   }
 
+  // Erases the bar before other output to the terminal; the next update draws it again below.
+  void clear() {
+    if (!enabled_ || !drawn_) return;
+    std::fprintf(stderr, "\r%*s\r", 80, "");
+    last_ = start_;
+  }
+
  private:
   std::uint64_t total_;
   std::string unit_;

@@ -1,6 +1,7 @@
 #include "app/window_context.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -9,6 +10,7 @@
 #include <GLFW/glfw3.h>
 
 #include "gpu/error.hpp"
+#include "gpu/gl_objects.hpp"
 
 namespace murmur::app {
 namespace {
@@ -86,6 +88,24 @@ glm::ivec2 WindowContext::framebufferSize() const {
   glm::ivec2 size(0);
   glfwGetFramebufferSize(window_, &size.x, &size.y);
   return size;
+}
+
+std::vector<std::uint8_t> WindowContext::readBackBuffer() const {
+  const glm::ivec2 size = framebufferSize();
+  const std::size_t row = std::size_t(size.x) * 4;
+  std::vector<std::uint8_t> bottomUp(row * std::size_t(size.y));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  gpu::countBlockingWait();
+  glReadPixels(0, 0, size.x, size.y, GL_RGBA, GL_UNSIGNED_BYTE, bottomUp.data());
+  // GL's first row is the bottom one; the panel's blending leaves alpha below 1, which a PNG would
+  // show as holes.
+  std::vector<std::uint8_t> topDown(bottomUp.size());
+  for (int y = 0; y < size.y; ++y)
+    std::memcpy(&topDown[std::size_t(y) * row], &bottomUp[std::size_t(size.y - 1 - y) * row], row);
+  for (std::size_t i = 3; i < topDown.size(); i += 4) topDown[i] = 255;
+  return topDown;
 }
 
 void WindowContext::swapBuffers() {

@@ -1,6 +1,7 @@
 #pragma once
 // The demo's window: a GLFW window with an OpenGL 4.5 core context (4.3 when 4.5 is refused),
 // behind the gpu::Context interface so that the GPU backend and the renderer share it.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ class WindowContext final : public gpu::Context {
   // The framebuffer's size in pixels (differs from the window's on high-DPI screens).
   glm::ivec2 framebufferSize() const;
   void swapBuffers();
+  // What the window shows before the next swapBuffers (the back buffer), RGBA rows from the top:
+  // the view with the panel drawn over it. A blocking wait (gpu::blockingWaitCount).
+  std::vector<std::uint8_t> readBackBuffer() const;
 
   // The keys pressed since the last call, in order (GLFW key codes; repeats excluded). They come
   // from GLFW's key callback, so a press released within the same frame is still here: polling key

@@ -87,6 +87,16 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
                    static_cast<std::uint32_t>(style.colouring), style.speedLow,
                    std::max(style.speedHigh, style.speedLow + 1e-3f), static_cast<std::uint32_t>(style.leaderMark)});
   if (points) glEnable(GL_PROGRAM_POINT_SIZE);
+  // Silhouette points are translucent (their coverage, BoidPoint.vert.glsl): blended over whatever
+  // lies behind and not hiding each other, so that darkness grows with the birds along the line of
+  // sight. One colour, so the order they are drawn in does not matter.
+  const bool translucent = points && style.colouring == BoidColouring::Silhouette;
+  if (translucent) {
+    glEnable(GL_BLEND);
+    // The frame's alpha stays opaque: frames and screenshots are read with it.
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    glDepthMask(GL_FALSE);
+  }
   program.use();
   (points ? pointArray_ : birdArray_).bind();
   // Compute shaders may have just written the buffers.
@@ -105,6 +115,10 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const 
       glDrawArraysInstanced(GL_TRIANGLES, 0, birdVertices_, GLsizei(n));
   }
   glBindVertexArray(0);
+  if (translucent) {
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
 }
 
 }  // namespace murmur::render

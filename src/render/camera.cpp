@@ -30,6 +30,10 @@ void Camera::setViewport(int width, int height) {
   height_ = std::max(height, 1);
 }
 
+void Camera::setLeftInset(int leftPixels) {
+  leftInset_ = std::max(leftPixels, 0);
+}
+
 void Camera::setFieldOfView(float verticalDegrees) {
   fovYDegrees_ = std::clamp(verticalDegrees, 5.0f, 150.0f);
 }
@@ -42,7 +46,7 @@ void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
     corners[i] = glm::vec3((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
   constexpr float kFill = 0.94f;
   const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
-  const float aspect = float(width_) / float(height_);
+  const float aspect = framedAspect();
   if (orthographic_) {
     // No perspective: the outline's half-extents along screen right and up set the visible height.
     glm::vec2 extent(0.0f);
@@ -66,7 +70,7 @@ void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
       // Per axis: the lowest and highest corner on screen, and their depths.
       glm::vec2 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
       glm::vec2 loDepth(1.0f), hiDepth(1.0f);
-      const glm::mat4 viewProjection = this->viewProjection();
+      const glm::mat4 viewProjection = framedProjection() * view();
       for (const glm::vec3& corner : corners) {
         const glm::vec4 clip = viewProjection * glm::vec4(corner, 1.0f);
         if (clip.w <= nearPlane()) return std::numeric_limits<float>::infinity();
@@ -148,14 +152,23 @@ glm::mat4 Camera::view() const {
   return glm::lookAt(eye(), target_, up());
 }
 
-glm::mat4 Camera::projection() const {
+glm::mat4 Camera::framedProjection() const {
   if (orthographic_) {
     const float halfHeight = distance_ * std::tan(0.5f * glm::radians(fovYDegrees_));
-    const float halfWidth = halfHeight * float(width_) / float(height_);
+    const float halfWidth = halfHeight * framedAspect();
     return glm::ortho(-halfWidth, halfWidth, -halfHeight, halfHeight, nearPlane(), farPlane());
   }
-  return glm::perspective(glm::radians(fovYDegrees_), float(width_) / float(height_), nearPlane(),
-                          farPlane());
+  return glm::perspective(glm::radians(fovYDegrees_), framedAspect(), nearPlane(), farPlane());
+}
+
+glm::mat4 Camera::projection() const {
+  // The framed part's x in [-1, 1] lands on [inset, width] of the whole viewport: x scaled by
+  // (width - inset) / width, then moved by inset / width (in clip space: by that much times w, the
+  // eye depth of a perspective projection, 1 of an orthographic one).
+  const float scale = float(width_ - leftInset()) / float(width_), shift = float(leftInset()) / float(width_);
+  glm::mat4 result = framedProjection();
+  for (int column = 0; column < 4; ++column) result[column][0] = scale * result[column][0] + shift * result[column][3];
+  return result;
 }
 
 glm::mat4 Camera::viewProjection() const {

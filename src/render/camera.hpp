@@ -4,6 +4,7 @@
 // what the perspective view shows in the target's plane, without foreshortening (2D worlds, seen
 // from straight above). The mouse controls of the demo (orbit, zoom,
 // pan) and the tests (project) both use it.
+#include <algorithm>
 #include <optional>
 
 #include <glm/mat4x4.hpp>
@@ -18,6 +19,12 @@ class Camera {
   void setOrbit(glm::vec3 target, float distance, float yaw, float pitch);
   void setTarget(glm::vec3 target) { target_ = target; }
   void setViewport(int width, int height);
+  // The view is framed in the viewport's part right of leftPixels (what a panel leaves free): the
+  // target sits in the middle of that part and frameBox fits the box into it, while the viewport
+  // still draws to its left edge (an off-centre projection; the view is not cut). Clamped to half
+  // the viewport's width; 0: the whole viewport.
+  void setLeftInset(int leftPixels);
+  int leftInset() const { return std::min(leftInset_, width_ / 2); }
   void setFieldOfView(float verticalDegrees);
   void setOrthographic(bool orthographic) { orthographic_ = orthographic; }
   bool orthographic() const { return orthographic_; }
@@ -69,6 +76,10 @@ class Camera {
   float sceneRadius_ = 150.0f;  // what the clip range must hold around the target
   int width_ = 1280;
   int height_ = 720;
+  int leftInset_ = 0;
+  // The projection into the inset part of the viewport, whose clip space frameBox works in.
+  glm::mat4 framedProjection() const;
+  float framedAspect() const { return float(width_ - leftInset()) / float(height_); }
 };
 
 }  // namespace murmur::render

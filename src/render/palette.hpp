@@ -47,7 +47,8 @@ inline constexpr SkyColours kDuskSky{
 // BoidColouring::Silhouette: near black, a touch of blue; fog fades far birds into the horizon.
 inline constexpr glm::vec3 kSilhouetteColour{0.05f, 0.05f, 0.07f};
 inline constexpr glm::vec3 kObstacleColour{0.72f, 0.62f, 0.50f};  // sandstone: warm against the cool sky
-inline constexpr glm::vec3 kWallColour{0.58f, 0.55f, 0.52f};
+// Dark umber: a map's walls stand out from the light floor seen from above, as maps are drawn.
+inline constexpr glm::vec3 kWallColour{0.24f, 0.21f, 0.19f};
 // Near black: apart from every group hue (the old red was close to the crimson group), on sky and floor.
 inline constexpr glm::vec3 kPredatorColour{0.10f, 0.09f, 0.11f};
 // The flocking lab's roles (Bourg & Seemann): emergent leaders red (drawn in it whatever their

@@ -16,8 +16,16 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.pitchDegrees = flat ? 90.0f : view.pitchDegrees;
   view.yawDegrees = flat ? 0.0f : view.yawDegrees;  // north (-z) up, as a map is drawn
   view.orthographic = flat;
-  // One group in one colour says nothing: the direction of flight shows the flock's structure.
-  view.boids.colouring = scene.groups > 1 ? BoidColouring::Group : BoidColouring::Heading;
+  // A 3D flock is filmed as people film starlings: dark birds against a dusk sky, the camera on the
+  // flock rather than on an empty box and grid. Several groups keep their colours; a 2D map keeps its
+  // day look, and one group there is coloured by heading, which shows where its streams go.
+  view.boids.colouring = scene.groups > 1 ? BoidColouring::Group
+                         : flat           ? BoidColouring::Heading
+                                          : BoidColouring::Silhouette;
+  view.sky = flat ? Sky::Day : Sky::Dusk;
+  view.overlay.box = flat;
+  view.overlay.grid = flat;
+  view.cameraMotion = flat ? CameraMotion::Fixed : CameraMotion::Follow;
   // The flocking lab (2D) marks its few leaders in red; a 3D flock may have many, and red ones
   // would swamp the group colours, so they are lit up instead.
   view.boids.leaderMark = flat ? LeaderMark::Red : LeaderMark::Light;
@@ -78,9 +86,10 @@ SceneView readSceneView(const sim::Scene& scene) {
   return view;
 }
 
-Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height) {
+Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height, int leftInset) {
   Camera camera;
   camera.setViewport(width, height);
+  camera.setLeftInset(leftInset);
   camera.setFieldOfView(view.fovDegrees);
   camera.setOrthographic(view.orthographic);
   camera.setOrbit(camera.target(), camera.distance(), glm::radians(view.yawDegrees),

@@ -11,14 +11,15 @@
 //   fov = 50                  # vertical field of view, degrees
 //   boid_shape = "auto"       # "birds", "points" or "auto" (points beyond 500,000 boids)
 //   boid_size = 0             # units: a bird's length; 0: 3.2 x boids.radius
-//   camera = "fixed"          # headless frames and videos: "fixed", "follow" (frame the flock as it
-//                             # moves) or "orbit" (follow and turn about it)
-//   colour = "group"          # "group", "heading", "speed" or "silhouette" (default: group, heading
-//                             # for one group)
+//   camera = "follow"         # headless frames and videos: "fixed", "follow" (frame the flock as it
+//                             # moves) or "orbit" (follow and turn about it); 2D worlds: "fixed"
+//   colour = "silhouette"     # "group", "heading", "speed" or "silhouette" (default: group for
+//                             # several groups, else silhouette; heading in 2D worlds)
 //   leaders = "light"         # by group: "red" (the default of 2D worlds) or "light"
-//   sky = "day"               # or "dusk"
+//   sky = "dusk"              # or "day" (the default of 2D worlds)
 //   show_stats = true         # headless frames: the step, boid count and backend in a corner
-//   show_box = true           # and show_grid, show_obstacles, show_markers, show_paths
+//   show_box = false          # and show_grid (both default true in 2D worlds), show_obstacles,
+//                             # show_markers, show_paths
 #include <optional>
 
 #include <glm/vec3.hpp>
@@ -66,7 +67,8 @@ struct SceneView {
 // Throws murmur::InputError naming the file, line and key of a bad value or an unknown key.
 SceneView readSceneView(const sim::Scene& scene);
 
-// The camera the view asks for, with a viewport of width x height.
-Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height);
+// The camera the view asks for, with a viewport of width x height, framed right of leftInset pixels
+// (Camera::setLeftInset).
+Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height, int leftInset = 0);
 
 }  // namespace murmur::render

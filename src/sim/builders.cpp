@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <glm/geometric.hpp>
@@ -40,6 +41,40 @@ Scene wrapAroundBox(std::uint32_t count, int dims, float side) {
 
 }  // namespace
 
+glm::vec3 spawnBallRadii(const Scene& scene) {
+  const ModelParams& p = scene.model;
+  const glm::vec3 extent = p.worldSize();
+  // At most 0.4 of the world along each active axis: the ball is flattened where the world is thin.
+  glm::vec3 cap = 0.4f * extent;
+  if (p.dims == 2) cap.y = std::numeric_limits<float>::max();
+  const float smallest = p.dims == 3 ? std::min({cap.x, cap.y, cap.z}) : std::min(cap.x, cap.z);
+  if (scene.spawnSpacing <= 0.0f) return glm::vec3(smallest);
+  // The volume (area in 2D) that holds the count at that spacing, as an ellipsoid whose capped axes
+  // stay at their cap while the others grow alike (to their own caps at most).
+  const double content = double(scene.count) * std::pow(double(scene.spawnSpacing), p.dims);
+  const double unitBall = p.dims == 3 ? 4.0 / 3.0 * std::numbers::pi : std::numbers::pi;
+  glm::vec3 radii(0.0f);
+  bool capped[3] = {false, false, false};
+  for (int round = 0; round < 3; ++round) {
+    double fixedProduct = 1.0;
+    int free = 0;  // 2D: x and z only
+    for (int k : {0, 1, 2}) {
+      if (p.dims == 2 && k == 1) continue;
+      if (capped[k]) fixedProduct *= double(cap[k]); else ++free;
+    }
+    if (free == 0) break;
+    const float radius = float(std::pow(content / (unitBall * fixedProduct), 1.0 / free));
+    bool newlyCapped = false;
+    for (int k : {0, 1, 2}) {
+      if (p.dims == 2 && k == 1) continue;
+      if (!capped[k] && radius > cap[k]) capped[k] = newlyCapped = true;
+      radii[k] = capped[k] ? cap[k] : radius;
+    }
+    if (!newlyCapped) break;
+  }
+  return radii;
+}
+
 FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
   const ModelParams& p = scene.model;
   FlockState state;
@@ -52,15 +87,14 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
     lo += glm::vec3(p.margin);
     hi -= glm::vec3(p.margin);
   }
-  const glm::vec3 centre = 0.5f * (p.worldMin + p.worldMax);
+  const glm::vec3 centre = scene.spawnCenter.value_or(0.5f * (p.worldMin + p.worldMax));
   const glm::vec3 extent = p.worldSize();
-  const float ballRadius =
-      0.4f * (p.dims == 3 ? std::min({extent.x, extent.y, extent.z}) : std::min(extent.x, extent.z));
+  const glm::vec3 ballRadii = spawnBallRadii(scene);
 
   auto randomPosition = [&] {
     glm::vec3 pos;
     if (scene.spawn == Spawn::Sphere) {
-      pos = centre + randomDirection(rng, p.dims) * ballRadius *
+      pos = centre + randomDirection(rng, p.dims) * ballRadii *
                          std::pow(rng.uniform(), 1.0f / static_cast<float>(p.dims));
     } else {
       pos = glm::vec3(rng.uniform(lo.x, hi.x), rng.uniform(lo.y, hi.y), rng.uniform(lo.z, hi.z));

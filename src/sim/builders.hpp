@@ -15,6 +15,10 @@ namespace murmur::sim {
 // radius) are redrawn, up to 64 times per boid, and so are positions in a blocked cell of `walls`
 // (a map world). In 2D every y is 0.
 FlockState spawnFlock(const Scene& scene, const WallGrid* walls = nullptr);
+// The radii along x, y and z of the ball (an ellipsoid where the world is thin) that spawn =
+// "sphere" fills: sim.spawn_spacing's volume for the count, each radius at most 0.4 of the world's
+// extent; without a spacing, a ball of 0.4 x the smallest extent.
+glm::vec3 spawnBallRadii(const Scene& scene);
 
 // The scene's static inputs: its obstacles, its [[targets]] as group goals, its [[predators]].
 StepInputs staticInputs(const Scene& scene, std::uint32_t groups);

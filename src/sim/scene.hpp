@@ -48,6 +48,12 @@ struct Scene {
   std::uint64_t seed = 1;       // sim.seed
   std::uint64_t steps = 0;      // sim.steps, 0: run until closed / told otherwise
   Spawn spawn = Spawn::Box;     // sim.spawn
+  // sim.spawn_spacing: with spawn = "sphere", the ball's size from the count: one boid per cube (square
+  // in 2D) of this side, so a flock starts equally dense at any count. 0, the default: the ball's radius
+  // is 0.4 x the world's smallest extent.
+  float spawnSpacing = 0.0f;
+  // sim.spawn_center: where that ball is centred (in the world box); none: the world's centre.
+  std::optional<glm::vec3> spawnCenter;
   // sim.heading: the way every boid starts flying, jittered (a flock arriving at its roost); 0, the
   // default: random directions.
   glm::vec3 spawnHeading{0.0f};

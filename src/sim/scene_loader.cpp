@@ -87,6 +87,19 @@ void readSim(TableReader& sim, Scene& scene) {
   scene.seed = nonNegativeInteger(sim, "seed", scene.seed);
   scene.steps = nonNegativeInteger(sim, "steps", scene.steps);
   scene.spawn = sim.choice("spawn", {{"box", Spawn::Box}, {"sphere", Spawn::Sphere}}, scene.spawn);
+  const double spacing = sim.number("spawn_spacing", scene.spawnSpacing);
+  if (!(spacing >= 0.0 && spacing <= kMaxMagnitude))
+    sim.fail("spawn_spacing", fmt::format("must be between 0 and {:g} units (0: the ball fills 0.4 of the world)", kMaxMagnitude));
+  scene.spawnSpacing = static_cast<float>(spacing);
+  // The reader only returns finite numbers: a NaN can only be the fallback, the key's absence.
+  if (glm::vec3 center = sim.vec3("spawn_center", glm::vec3(std::numeric_limits<float>::quiet_NaN()));
+      !std::isnan(center.x)) {
+    if (scene.model.dims == 2) center.y = 0.0f;
+    for (int k = 0; k < 3; ++k)
+      if (center[k] < scene.model.worldMin[k] || center[k] > scene.model.worldMax[k])
+        if (scene.model.dims == 3 || k != 1) sim.fail("spawn_center", "must lie in the world box ([world] min, max)");
+    scene.spawnCenter = center;
+  }
   scene.spawnHeading = sim.vec3("heading", scene.spawnHeading);
   for (int k = 0; k < 3; ++k)
     if (!(std::abs(scene.spawnHeading[k]) <= kMaxMagnitude))

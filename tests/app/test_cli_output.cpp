@@ -67,6 +67,24 @@ glm::vec3 vectorOf(const nlohmann::json& json) {
   return {json.at(0).get<float>(), json.at(1).get<float>(), json.at(2).get<float>()};
 }
 
+// run --every N measures the flock's shape and the agents' states every N steps: a line each on the
+// summary, and "samples" in --json; the last sample, at the final step, is the final summary's.
+TEST(CliOutput, RunEverySamplesTheShapeAndTheAgentsOverTime) {
+  const CliResult r = runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps 40 --every 20");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json json = nlohmann::json::parse(r.out);
+  const nlohmann::json& samples = json.at("samples");
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0].at("step"), 20);
+  EXPECT_EQ(samples[1].at("step"), 40);
+  EXPECT_NEAR(samples[1].at("seconds").get<double>(), 40.0 / 60.0, 1e-6);  // 40 float dt of 1/60 s
+  EXPECT_EQ(samples[1].at("shape"), json.at("shape"));
+  EXPECT_EQ(samples[1].at("agents"), json.at("agents"));
+  EXPECT_NE(samples[0].at("shape"), json.at("shape")) << "measured at step 20, not at the end";
+  EXPECT_NE(r.err.find("t = 0.3 s (step 20): largest flock"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("t = 0.7 s (step 40): largest flock"), std::string::npos) << r.err;
+}
+
 // run --json lists every agent as the last update left it: the same as a world of the same scene
 // ticked as many times on the same backend (the cpu backend is deterministic), field by field.
 TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {

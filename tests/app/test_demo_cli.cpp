@@ -164,8 +164,9 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
 }
 
 // The 2D maze is drawn from straight above, orthographic: no wall hides a boid. At the first step
-// its 600 boids (coloured by heading: saturated hues) cover over 6,000 pixels of a 640x480 frame
-// (the oblique camera this replaced showed about 3,000), and the warm grey walls a large part.
+// its 600 boids (coloured by heading: saturated hues), spawned together in the leader's room, cover
+// over 4,000 pixels of a 640x480 frame (the oblique camera this replaced showed about 3,000 for a
+// flock spread over the map), and the dark walls a large part, at least half as dark as the floor.
 TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   const fs::path dir = scratchDir("demo_top_down");
   const CliResult r = runMurmur("demo --headless --scene scenes/maze2d.toml --steps 0 --size 640x480 --msaa 1 "
@@ -174,19 +175,24 @@ TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   int w = 0, h = 0, channels = 0;
   stbi_uc* pixels = stbi_load((dir / "frame_000000.png").c_str(), &w, &h, &channels, 3);
   ASSERT_NE(pixels, nullptr);
-  std::size_t boid = 0, wall = 0;
+  std::size_t boid = 0, wall = 0, floor = 0;
+  double wallLight = 0.0, floorLight = 0.0;
   for (int i = 0; i < w * h; ++i) {
     const int red = pixels[3 * i], green = pixels[3 * i + 1], blue = pixels[3 * i + 2];
     const int high = std::max({red, green, blue}), low = std::min({red, green, blue});
+    const double light = 0.2126 * red + 0.7152 * green + 0.0722 * blue;
     if (high > 70 && (high - low) * 100 > 45 * high) ++boid;
-    // The walls (render::kWallColour, shaded): warm grey, blue the lowest channel.
-    if (high - low < high / 5 && red >= blue + 8 && green >= blue + 4) ++wall;
+    // The walls (render::kWallColour, shaded): dark, hardly coloured. The floor: light grey-blue.
+    if (high < 110 && high - low < 24) ++wall, wallLight += light;
+    if (low > 130 && blue >= red) ++floor, floorLight += light;
   }
   stbi_image_free(pixels);
-  EXPECT_GT(boid, 6000u);
+  EXPECT_GT(boid, 4000u);
   // The rooms map's walls (data/maps/rooms-65-81.map: thin walls between 4 x 5 rooms, pillars)
   // cover about 4% of the frame seen from above; seen at an angle they would be slivers.
   EXPECT_GT(wall, std::size_t(w * h) / 40) << boid;
+  ASSERT_GT(floor, std::size_t(w * h) / 4);
+  EXPECT_GT(floorLight / double(floor), 1.8 * wallLight / double(wall)) << "walls stand out from the floor";
 }
 
 // render/palette.hpp's kLeaderColour, kChaserColour, kInterceptorColour and kPlayerColour.
@@ -328,6 +334,73 @@ TEST(DemoCli, AFollowingCameraFramesTheFlock) {
   EXPECT_GT(share[1], 0.12) << "follow: the flock framed";
 }
 
+// Of a PNG: the mean luminance (0..1) of its left quarter, and the mean x (0..1 of the width) of its
+// pixels darker than a silhouette against the dusk (luminance below 0.2; -1 when none).
+struct PngMeasures {
+  double leftQuarterLuminance = -1.0;
+  double darkCentreX = -1.0;
+};
+
+std::optional<PngMeasures> measurePng(const fs::path& png) {
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  if (pixels == nullptr) return std::nullopt;
+  double left = 0.0, darkX = 0.0;
+  std::size_t dark = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const stbi_uc* p = pixels + 3 * (std::size_t(y) * std::size_t(w) + std::size_t(x));
+      const double luminance = (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0;
+      if (x < w / 4) left += luminance;
+      if (luminance < 0.2) darkX += (x + 0.5) / w, ++dark;
+    }
+  stbi_image_free(pixels);
+  return PngMeasures{left / (double(w / 4) * h), dark > 0 ? darkX / double(dark) : -1.0};
+}
+
+// The window's camera follows the flock of a 3D scene (its default [render] camera = "follow") and
+// frames it in the part of the window right of the panel; F12 shoots the window as seen, the panel
+// included, P the view alone with the flock centred. 3,000 silhouettes in a ball in a 1,000-unit world:
+// framed, they darken about 7% of the view (the world framed instead shows a speck, under 1%:
+// DemoCli.AFollowingCameraFramesTheFlock).
+TEST(DemoCli, TheWindowFollowsTheFlockAndShootsTheWindowOrTheViewAlone) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const fs::path dir = scratchDir("demo_window_follow");
+  std::ofstream(dir / "ball.toml") << "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n[sim]\nspawn = "
+                                      "\"sphere\"\n[boids]\ncount = 3000\n";
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur("demo --scene " + (dir / "ball.toml").string() + " --backend cpu --size 800x450 --msaa 1 " +
+                  "--screenshot-dir " + (dir / "shots").string());
+  });
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(std::system("xdotool key F12"), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(std::system("xdotool key p"), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  demo.join();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::size_t windowShot = r.out.find(" (the window)"), viewShot = r.out.find(" (the view)");
+  ASSERT_TRUE(windowShot != std::string::npos && viewShot != std::string::npos) << r.out;
+  const auto pathBefore = [&](std::size_t end) {
+    const std::size_t begin = r.out.rfind("screenshot: ", end) + std::string("screenshot: ").size();
+    return fs::path(r.out.substr(begin, end - begin));
+  };
+  const std::optional<PngMeasures> withPanel = measurePng(pathBefore(windowShot));
+  const std::optional<PngMeasures> view = measurePng(pathBefore(viewShot));
+  ASSERT_TRUE(withPanel && view) << r.out;
+  EXPECT_GT(darkShare(pathBefore(viewShot)), 0.04) << "the flock framed, not the world";
+  EXPECT_NEAR(view->darkCentreX, 0.5, 0.12) << "the flock centred in the view alone";
+  EXPECT_LT(withPanel->leftQuarterLuminance, 0.7 * view->leftQuarterLuminance) << "the dark panel on the left";
+}
+
 // A scene's sim.steps bounds headless runs only: the window simulates on until it is closed (the
 // lab's 2000 steps once froze its window without a word).
 TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {
@@ -405,12 +478,14 @@ TEST(DemoCli, ArrowKeysSteerThePlayerInsteadOfItsCourse) {
   EXPECT_LT(*steered, 12.0f);
 }
 
-// "gpu stages (ms): hash 0.1 count 0.2 ..." -> {name, ms}
+// "gpu stages (ms): hash 0.1 count 0.2 ..." (the window: "gpu stages (ms, gpu backend): ...") ->
+// {name, ms}
 std::vector<std::pair<std::string, double>> stageTimes(const std::string& out) {
   std::vector<std::pair<std::string, double>> stages;
-  const std::size_t at = out.find("gpu stages (ms):");
+  std::size_t at = out.find("gpu stages (ms");
   if (at == std::string::npos) return stages;
-  std::istringstream line(out.substr(at + 16, out.find('\n', at) - at - 16));
+  at = out.find("):", at) + 2;
+  std::istringstream line(out.substr(at, out.find('\n', at) - at));
   std::string name;
   double ms = 0.0;
   while (line >> name >> ms) stages.emplace_back(name, ms);
@@ -468,6 +543,44 @@ TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
       "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
       "-of csv=p=0 '" + video.string() + "'").out;
   EXPECT_EQ(counted, "322,242,30\n");
+}
+
+// V records in simulated time: at 4 frames a second in the window (8 steps a frame at most, about
+// half of real time), a 30 fps recording gets a frame per 1/30 s the flock flew, several per window
+// frame, and plays at the flock's speed (it once took one frame per window frame, a 7x speed-up).
+TEST(DemoCli, RecordingsRunInSimulatedTime) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const fs::path dir = scratchDir("demo_record_pacing");
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur("demo --boids 300 --backend cpu --size 320x180 --msaa 1 --max-fps 4 --video-fps 30 "
+                  "--screenshot-dir " + dir.string());
+  });
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  EXPECT_EQ(std::system("xdotool key v"), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  EXPECT_EQ(std::system("xdotool key v"), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  demo.join();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::size_t at = r.out.find("recording: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::size_t open = r.out.find(" (", at);
+  const std::string path = r.out.substr(at + 11, open - at - 11);
+  unsigned frames = 0;
+  double simulated = 0.0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + open, " (%u frames: %lf s simulated", &frames, &simulated), 2) << r.out;
+  EXPECT_GT(simulated, 0.5) << r.out;
+  EXPECT_NEAR(double(frames), 30.0 * simulated, 1.5) << r.out;
+  const std::string counted = runCommand("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                         "stream=nb_read_frames -of csv=p=0 '" + path + "'").out;
+  EXPECT_EQ(counted, std::to_string(frames) + "\n");
 }
 
 TEST(DemoCli, VideoWithoutFfmpegIsAClearErrorBeforeAnyWork) {

@@ -81,6 +81,8 @@ std::uint32_t nearestGroup(Rgb pixel) {
 }
 
 // Grey-ness: 0 for a grey, larger for saturated colours.
+float luminance(Rgb c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; }
+
 float chroma(Rgb c) {
   return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b});
 }
@@ -222,6 +224,32 @@ TEST_F(RenderTest, PointModeDrawsEachBoidAtItsProjectedPixel) {
   EXPECT_EQ(nearestGroup(image.at(*camera_.project(b))), 1u);
 }
 
+// Silhouette points are translucent by the bird's coverage of its disc, so density shows: one far
+// bird (half the disc's width) only tints the sky; twenty along the same line of sight darken
+// it well past that, the more the darker; coloured points stay opaque.
+TEST_F(RenderTest, SilhouettePointsDarkenWithTheBirdsBehindEachOther) {
+  options_.boids.shape = BoidShape::Points;
+  options_.boids.colouring = BoidColouring::Silhouette;
+  // Half the 3-pixel disc wide: a bird covers 0.35 x 0.5^2 of it, darkening the sky behind by 9%.
+  options_.boids.size = 1.5f * camera_.distance() / camera_.pixelsPerUnit();
+  options_.atmosphere.sky = Sky::Dusk;
+  const glm::vec3 at(0.0f, 0.0f, 0.0f);
+  const glm::vec2 pixel = *camera_.project(at);
+  const auto stack = [&](int birds) {
+    std::vector<glm::vec3> positions;
+    for (int k = 0; k < birds; ++k) positions.push_back(at - 0.01f * float(k) * camera_.forward());
+    return luminance(render(flock(positions, std::vector<std::uint32_t>(positions.size(), 0))).at(pixel));
+  };
+  const float sky = stack(0), one = stack(1), five = stack(5), twenty = stack(20);
+  EXPECT_GT(one, 0.8f * sky) << "a far bird only tints the sky";
+  EXPECT_LT(one, sky);
+  EXPECT_LT(five, one - 0.02f);
+  EXPECT_LT(twenty, five - 0.02f);
+  EXPECT_LT(twenty, 0.6f * sky) << "a dense line of sight is dark";
+  options_.boids.colouring = BoidColouring::Group;
+  EXPECT_EQ(nearestGroup(render(flock({at}, {2})).at(pixel)), 2u) << "a coloured point is opaque";
+}
+
 // By group, a leader is red (LeaderMark::Red, the lab's) or its group's colour lit up
 // (LeaderMark::Light); by heading it is lit up whatever the mark.
 TEST_F(RenderTest, LeadersAreMarkedInRedOrLighterAsTheStyleSays) {
@@ -257,7 +285,6 @@ TEST_F(RenderTest, LeadersAreMarkedInRedOrLighterAsTheStyleSays) {
 // The dusk sky (Sky::Dusk) is warm at the top of this view, near the horizon, where the day's is a
 // pale blue; silhouettes are near black against it and a silhouette leader is a grey, not a colour.
 TEST_F(RenderTest, DuskSkyAndSilhouettes) {
-  const auto luminance = [](Rgb c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; };
   const Image day = render(flock({}, {}));
   options_.atmosphere.sky = Sky::Dusk;
   const Image dusk = render(flock({}, {}));

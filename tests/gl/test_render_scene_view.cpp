@@ -32,12 +32,25 @@ sim::Scene loadSceneText(const std::string& name, const std::string& text) {
   }
 }
 
+// Without [render]: a 3D flock filmed as a murmuration (dusk, silhouettes for one group, no box or
+// grid, the camera following it), a flat one as a map (day, heading colours, box and grid, fixed).
 TEST(SceneView, DefaultsWithoutARenderSection) {
   const sim::Scene scene = loadSceneText("defaults.toml", "[boids]\nradius = 0.5\n");
   const SceneView view = readSceneView(scene);
   EXPECT_FLOAT_EQ(view.boids.size, 1.6f);
   EXPECT_EQ(view.boids.shape, BoidShape::Auto);
-  EXPECT_TRUE(view.overlay.box);
+  EXPECT_EQ(view.sky, Sky::Dusk);
+  EXPECT_EQ(view.boids.colouring, BoidColouring::Silhouette);
+  EXPECT_FALSE(view.overlay.box);
+  EXPECT_FALSE(view.overlay.grid);
+  EXPECT_EQ(view.cameraMotion, CameraMotion::Follow);
+  EXPECT_EQ(readSceneView(loadSceneText("groups.toml", "[boids]\ngroups = 3\n")).boids.colouring, BoidColouring::Group);
+  const SceneView flat = readSceneView(loadSceneText("flat.toml", "[world]\ndims = 2\n"));
+  EXPECT_EQ(flat.sky, Sky::Day);
+  EXPECT_EQ(flat.boids.colouring, BoidColouring::Heading);
+  EXPECT_TRUE(flat.overlay.box);
+  EXPECT_TRUE(flat.overlay.grid);
+  EXPECT_EQ(flat.cameraMotion, CameraMotion::Fixed);
   EXPECT_FALSE(view.target.has_value());
   // The camera frames the world box.
   const Camera camera = sceneCamera(view, scene.model, 640, 360);

@@ -110,5 +110,35 @@ TEST(Builders, SpawnHeadingAlignsTheFlock) {
   EXPECT_LT(randomMin, 0.0);
 }
 
+// [sim] spawn_spacing: the sphere holds one boid per spacing^3, flattened to 0.4 of a thin world's
+// extent. In a 1000 x 60 x 1000 world (y capped at 24), at spacing 1.4: 20,000 boids fill a ball of
+// radius cbrt(20000 * 1.4^3 / (4/3 pi)) = 23.57 (under the cap); 100,000 need 40.3, so y stays at
+// 24 and x, z grow to sqrt(100000 * 1.4^3 / (4/3 pi 24)) = 52.25. Every boid lies inside its
+// ellipsoid; without a spacing the ball is 0.4 x the smallest extent, as before.
+TEST(Builders, SpawnSpacingSizesTheBallByTheCount) {
+  Scene scene;
+  scene.model.worldMin = {-500.0f, 0.0f, -500.0f};
+  scene.model.worldMax = {500.0f, 60.0f, 500.0f};
+  scene.spawn = Spawn::Sphere;
+  EXPECT_EQ(spawnBallRadii(scene), glm::vec3(24.0f));
+  scene.spawnSpacing = 1.4f;
+  scene.count = 20000;
+  const glm::vec3 small = spawnBallRadii(scene);
+  EXPECT_NEAR(small.x, 23.57, 0.01);
+  EXPECT_EQ(small.y, small.x);
+  EXPECT_EQ(small.z, small.x);
+  scene.count = 100000;
+  const glm::vec3 flat = spawnBallRadii(scene);
+  EXPECT_FLOAT_EQ(flat.y, 24.0f);
+  EXPECT_NEAR(flat.x, 52.25, 0.01);
+  EXPECT_EQ(flat.z, flat.x);
+  const FlockState flock = spawnFlock(scene);
+  const glm::vec3 centre(0.0f, 30.0f, 0.0f);
+  float reach = 0.0f;
+  for (const glm::vec3& p : flock.position) reach = std::max(reach, glm::length((p - centre) / flat));
+  EXPECT_LE(reach, 1.0f + 1e-5f);
+  EXPECT_GT(reach, 0.99f) << "the ellipsoid is filled to its edge";
+}
+
 }  // namespace
 }  // namespace murmur::sim
