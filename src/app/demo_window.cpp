@@ -28,6 +28,7 @@
 #include "app/demo_video.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
+#include "gpu/gl_objects.hpp"
 #include "gpu/timer.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
@@ -103,6 +104,7 @@ class WindowDemo {
     const Clock::time_point start = Clock::now();
     Clock::time_point last = start;
     double accumulator = 0.0;
+    const std::uint64_t waitsBefore = gpu::blockingWaitCount();
     while (!window_.shouldClose() && core::stopSignal() == 0) {
       glfwPollEvents();
       const Clock::time_point now = Clock::now();
@@ -123,6 +125,7 @@ class WindowDemo {
         std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(1.0 / options_.maxFps)));
     }
+    frameLoopWaits_ = gpu::blockingWaitCount() - waitsBefore;
     core::throwIfStopRequested();  // a recording under way is dropped with its temporary
     if (recording_) stopRecording();
     printSummary(std::chrono::duration<double>(Clock::now() - start).count());
@@ -131,12 +134,15 @@ class WindowDemo {
 
  private:
   // The whole run: every frame, the mean frame rate, every step simulated (over scene loads and
-  // resets), and the GPU stage times averaged over the run.
+  // resets), the times the frames made the CPU wait for the GPU (gpu::blockingWaitCount: none
+  // unless a screenshot, a recording or a button that downloads the flock asked), and the GPU
+  // stage times averaged over the run.
   void printSummary(double seconds) {
     const glm::ivec2 size = window_.framebufferSize();
     fmt::print("rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean; {} steps simulated\n",
                stats_.frames, size.x, size.y, window_.info().platform, seconds,
                seconds > 0.0 ? double(stats_.frames) / seconds : 0.0, session_.totalSteps());
+    fmt::print("blocking gpu waits in the frames: {}\n", frameLoopWaits_);
     const auto stages = session_.backend().stageMilliseconds();
     if (!stages.empty()) {
       std::string line = "gpu stages (ms):";
@@ -267,7 +273,7 @@ class WindowDemo {
   // Glides the camera's target to the followed group's centroid.
   void followGroup(double frameSeconds) {
     if (controls_.followGroup < 0) return;
-    const auto summaries = session_.backend().groupSummaries();
+    const auto summaries = session_.backend().recentGroupSummaries();
     const auto g = static_cast<std::size_t>(controls_.followGroup);
     if (g >= summaries.size() || summaries[g].count == 0) return;
     render::Camera& camera = session_.camera();
@@ -386,6 +392,7 @@ class WindowDemo {
   bool frameBesidePanel_ = true;
   int screenshots_ = 0;  // screenshots and recordings so far (their file names' numbers)
   std::optional<VideoEncoder> recording_;
+  std::uint64_t frameLoopWaits_ = 0;  // blocking GPU waits over run()'s frames
 };
 
 }  // namespace
