@@ -3,9 +3,11 @@
 //   <workload>/gpu/n:N          one full step (manual time: GPU time from a timestamp before the
 //                               step to one after it); counters: wall_ms (wall-clock time per step,
 //                               CPU recording included), gpu_ms, and <stage>_ms for every stage of
-//                               FlockPipeline::kStages (means from the pipeline's GpuTimer)
+//                               FlockPipeline::kStages a step runs (means from the pipeline's
+//                               GpuTimer; the group reduction is no part of a step)
 //   <workload>/gpu:<stage>/n:N  the same steps, manual time = that stage's GPU time (a fixed
-//                               kStageIterations steps)
+//                               kStageIterations steps; for reduce, each step followed by a
+//                               read-back request, the reduction's one reader)
 //   bandwidth/gpu-copy/mib:M    a compute shader copying M MiB (vec4 reads and writes, the stages'
 //                               own kind of access): bytes_per_second = 2 M MiB / time, the
 //                               device's practical memory-bandwidth floor for bench/report.py
@@ -248,6 +250,7 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   timer.resolve();
   timer.reset();
 
+  const bool measuresReduce = stage == static_cast<int>(gpu::FlockStage::Reduce);
   std::uint64_t issued = 0;
   int episode = 0;
   auto issue = [&] {
@@ -258,6 +261,9 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     const std::size_t slot = issued % kRing;
     glQueryCounter(r->begins[slot].id(), GL_TIMESTAMP);
     pipeline.step(params, inputs);
+    // The group reduction runs only for a reader (a world with agents asks every step): its stage
+    // is measured with one.
+    if (measuresReduce) pipeline.requestPerception({}, 1);
     glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
     ++issued;
     ++episode;

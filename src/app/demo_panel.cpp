@@ -193,7 +193,7 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
   ImGui::SameLine();
   ImGui::Text("%.0f ms\n\n\n0", double(scale));
   std::string leaders = "leaders:";
-  for (const sim::GroupSummary& g : session.backend().groupSummaries())
+  for (const sim::GroupSummary& g : session.backend().recentGroupSummaries())
     leaders += fmt::format(" {}/{}", g.leaders, g.count);
   ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
   const auto stages = session.backend().stageMilliseconds();

@@ -43,6 +43,7 @@ void DemoSession::startView() {
 
 void DemoSession::frameWorld() {
   camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width(), camera_.height(), camera_.leftInset());
+  framedFlock_.reset();
 }
 
 bool DemoSession::hasPredator() const {
@@ -78,7 +79,15 @@ constexpr double kFollowSeconds = 1.0;
 }  // namespace
 
 void DemoSession::frameFlock() {
-  if (const auto box = flockBox(world_.backend().state(), options_.boids.size)) camera_.frameBox(box->first, box->second);
+  framedFlock_ = flockBox(world_.backend().state(), options_.boids.size);
+  if (framedFlock_) camera_.frameBox(framedFlock_->first, framedFlock_->second);
+}
+
+void DemoSession::refitView() {
+  if (framedFlock_)
+    camera_.frameBox(framedFlock_->first, framedFlock_->second);
+  else
+    frameWorld();
 }
 
 void DemoSession::frameScene() {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/scene_options.hpp"
@@ -54,6 +55,9 @@ class DemoSession {
   // How the scene's view starts: the flock framed when its camera moves with the flock ([render]
   // camera = "follow" or "orbit", the default of 3D scenes), else the world.
   void frameScene();
+  // The last framing again (the world, or the flock's box as it was then) for the camera's viewport
+  // and inset as they are now: without reading the flock back, so without waiting for the GPU.
+  void refitView();
   // One move of the scene's camera motion (render::CameraMotion) for a headless frame, `seconds`
   // of simulated time after the previous one (0: the first frame, which frames the flock at once).
   void moveCamera(double seconds);
@@ -105,6 +109,7 @@ class DemoSession {
   render::HostBoidBuffers hostBuffers_;  // the state of a cpu backend, uploaded when it changed
   bool hostBuffersCurrent_ = false;
   render::Camera camera_;
+  std::optional<std::pair<glm::vec3, glm::vec3>> framedFlock_;  // the box frameFlock fitted last; none: the world
   render::FrameOptions options_;
 };
 

@@ -28,6 +28,7 @@
 #include "app/demo_video.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
+#include "gpu/gl_objects.hpp"
 #include "gpu/timer.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
@@ -104,6 +105,7 @@ class WindowDemo {
     const Clock::time_point start = Clock::now();
     Clock::time_point last = start;
     double accumulator = 0.0;
+    const std::uint64_t waitsBefore = gpu::blockingWaitCount();
     while (!window_.shouldClose() && core::stopSignal() == 0) {
       glfwPollEvents();
       const Clock::time_point now = Clock::now();
@@ -124,6 +126,7 @@ class WindowDemo {
         std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
                                                 std::chrono::duration<double>(1.0 / options_.maxFps)));
     }
+    frameLoopWaits_ = gpu::blockingWaitCount() - waitsBefore;
     core::throwIfStopRequested();  // a recording under way is dropped with its temporary
     if (recording_) stopRecording();
     printSummary(std::chrono::duration<double>(Clock::now() - start).count());
@@ -133,7 +136,9 @@ class WindowDemo {
  private:
   // The whole run: every frame, the mean frame rate (frames over the seconds from the first frame
   // on, as the panel counts them, not the start-up before it), every step simulated (over scene
-  // loads and resets), and each backend's GPU stage times averaged over its part of the run.
+  // loads and resets), the times the frames made the CPU wait for the GPU (gpu::blockingWaitCount:
+  // none unless a screenshot, a recording or a button that downloads the flock asked), and each
+  // backend's GPU stage times averaged over its part of the run.
   void printSummary(double seconds) {
     const glm::ivec2 size = window_.framebufferSize();
     fmt::print("rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean (the panel's last: {:.1f}); {} "
@@ -141,6 +146,7 @@ class WindowDemo {
                stats_.frames, size.x, size.y, window_.info().platform, seconds,
                stats_.framedSeconds > 0.0 ? double(stats_.frames) / stats_.framedSeconds : 0.0, stats_.fps,
                session_.totalSteps());
+    fmt::print("blocking gpu waits in the frames: {}\n", frameLoopWaits_);
     noteStages();
     for (const auto& [backend, stages] : stageMeans_) {
       std::string line = fmt::format("gpu stages (ms, {} backend):", backend);
@@ -282,7 +288,7 @@ class WindowDemo {
   // Glides the camera's target to the followed group's centroid, or the whole flock's.
   void followGroup(double frameSeconds) {
     if (controls_.followGroup == kFollowNothing) return;
-    const auto summaries = session_.backend().groupSummaries();
+    const auto summaries = session_.backend().recentGroupSummaries();
     glm::vec3 sum(0.0f);
     std::uint32_t count = 0;
     for (std::size_t g = 0; g < summaries.size(); ++g)
@@ -332,7 +338,7 @@ class WindowDemo {
     // The view is framed right of the panel; a new world is framed before the panel exists, and
     // again once its width is known.
     session_.camera().setLeftInset(controls_.panelRight);
-    if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.frameScene();
+    if (std::exchange(frameBesidePanel_, false) && controls_.panelRight > 0) session_.refitView();
   }
 
   // The view again, without the panel's inset: the flock centred in the whole frame (target_ has
@@ -445,6 +451,7 @@ class WindowDemo {
   std::uint64_t recordedSteps_ = 0;  // the session's total steps at the last frame written
   double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> stageMeans_;
+  std::uint64_t frameLoopWaits_ = 0;  // blocking GPU waits over run()'s frames
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "gpu/flock_pipeline.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -326,14 +327,22 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
   }
-  {
-    StageScope stage(timer_, stageName(FlockStage::Reduce));
-    reduce();
-  }
+  // The group reduction waits for a reader (groupSummaries() and the requests).
+  summariesCurrent_ = false;
   timer_.poll();
 }
 
-void FlockPipeline::reduce() {
+void FlockPipeline::reduceIfStale() {
+  if (summariesCurrent_) return;
+  summariesCurrent_ = true;
+  if (count_ == 0) {
+    // No boids: every group empty, as the default sim::GroupSummary (all zero).
+    summaries_.fill(0u);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    return;
+  }
+  const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
+  StageScope stage(timer_, stageName(FlockStage::Reduce));
   positions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPositions);
   velocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kVelocities);
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
@@ -343,26 +352,56 @@ void FlockPipeline::reduce() {
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   dispatchCompute(reduceGroupsProgram_, std::uint64_t(groups_) * sizes_.reduce, sizes_.reduce, maxGroupsX_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  summariesCurrent_ = true;
 }
 
-std::vector<sim::GroupSummary> FlockPipeline::groupSummaries() {
-  std::vector<sim::GroupSummary> out(groups_);
-  if (count_ == 0) return out;
-  if (!summariesCurrent_) reduce();
-  const std::vector<layout::GroupSummary> raw = summaries_.download<layout::GroupSummary>(groups_);
-  for (std::uint32_t g = 0; g < groups_; ++g) {
-    out[g].count = raw[g].count;
-    out[g].centroid = glm::vec3(raw[g].meanPosition);
-    out[g].meanVelocity = glm::vec3(raw[g].meanVelocity);
-    out[g].leaders = raw[g].leaders;
+namespace {
+
+std::vector<sim::GroupSummary> unpackSummaries(const std::byte* raw, std::uint32_t groups) {
+  std::vector<layout::GroupSummary> packed(groups);
+  std::memcpy(packed.data(), raw, packed.size() * sizeof(layout::GroupSummary));
+  std::vector<sim::GroupSummary> out(groups);
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    out[g].count = packed[g].count;
+    out[g].centroid = glm::vec3(packed[g].meanPosition);
+    out[g].meanVelocity = glm::vec3(packed[g].meanVelocity);
+    out[g].leaders = packed[g].leaders;
   }
   return out;
 }
 
-sim::NearestBoids FlockPipeline::nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) {
-  sim::NearestBoids out(probes.size(), groups_, k);
-  if (!gridCurrent_ || count_ == 0 || probes.empty()) return out;
+// The query's answers as query/NearestBoids writes them: ids (the count per list, then k ids per
+// list) and samples (position, velocity per list and rank).
+sim::NearestBoids unpackNearest(const std::vector<std::uint32_t>& ids, const std::vector<glm::vec4>& samples,
+                                std::size_t probes, std::uint32_t groups, std::uint32_t k) {
+  sim::NearestBoids out(probes, groups, k);
+  const std::size_t lists = probes * groups;
+  for (std::size_t list = 0; list < lists; ++list) {
+    out.counts[list] = ids[list];
+    for (std::uint32_t r = 0; r < ids[list]; ++r) {
+      const std::size_t at = list * k + r;
+      out.samples[at] = {ids[lists + at], glm::vec3(samples[2 * at]), glm::vec3(samples[2 * at + 1])};
+    }
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> copyOut(const std::byte* raw, std::size_t count) {
+  std::vector<T> out(count);
+  std::memcpy(out.data(), raw, count * sizeof(T));
+  return out;
+}
+
+}  // namespace
+
+std::vector<sim::GroupSummary> FlockPipeline::groupSummaries() {
+  reduceIfStale();
+  std::vector<layout::GroupSummary> raw = summaries_.download<layout::GroupSummary>(groups_);
+  return unpackSummaries(reinterpret_cast<const std::byte*>(raw.data()), groups_);
+}
+
+bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std::uint32_t k) {
+  if (!gridCurrent_ || count_ == 0 || probes.empty()) return false;
   const std::size_t lists = probes.size() * groups_;
   std::vector<layout::NearestProbe> packed;
   packed.reserve(probes.size());
@@ -383,17 +422,63 @@ sim::NearestBoids FlockPipeline::nearestBoids(std::span<const sim::BoidProbe> pr
   passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k, 0u));
   dispatchCompute(nearestProgram_, std::uint64_t(lists) * kNearestWorkGroupSize, kNearestWorkGroupSize, maxGroupsX_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  return true;
+}
 
-  const std::vector<std::uint32_t> ids = idBuffer.download<std::uint32_t>(lists * (1 + k));
-  const std::vector<glm::vec4> samples = sampleBuffer.download<glm::vec4>(lists * k * 2);
-  for (std::size_t list = 0; list < lists; ++list) {
-    out.counts[list] = ids[list];
-    for (std::uint32_t r = 0; r < ids[list]; ++r) {
-      const std::size_t at = list * k + r;
-      out.samples[at] = {ids[lists + at], glm::vec3(samples[2 * at]), glm::vec3(samples[2 * at + 1])};
-    }
+sim::NearestBoids FlockPipeline::nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) {
+  sim::NearestBoids out(probes.size(), groups_, k);
+  if (!dispatchNearest(probes, k)) return out;
+  const std::size_t lists = probes.size() * groups_;
+  const std::vector<std::uint32_t> ids = nearestIds_.buffer().download<std::uint32_t>(lists * (1 + k));
+  const std::vector<glm::vec4> samples = nearestSamples_.buffer().download<glm::vec4>(lists * k * 2);
+  return unpackNearest(ids, samples, probes.size(), groups_, k);
+}
+
+void FlockPipeline::requestPerception(std::span<const sim::BoidProbe> probes, std::uint32_t k) {
+  static_cast<void>(sim::NearestBoids(0, groups_, k));  // k is checked before anything is recorded
+  const std::size_t lists = probes.size() * groups_;
+  const std::size_t summaryBytes = groups_ * sizeof(layout::GroupSummary);
+  const std::size_t idBytes = lists * (1 + k) * sizeof(std::uint32_t);
+  const std::size_t sampleBytes = lists * k * 2 * sizeof(glm::vec4);
+  reduceIfStale();
+  const bool queried = dispatchNearest(probes, k);
+  perception_.begin(summaryBytes + (queried ? idBytes + sampleBytes : 0));
+  perception_.copy(summaries_, 0, 0, summaryBytes);
+  if (queried) {
+    perception_.copy(nearestIds_.buffer(), 0, summaryBytes, idBytes);
+    perception_.copy(nearestSamples_.buffer(), 0, summaryBytes + idBytes, sampleBytes);
+  }
+  perception_.end();
+  perceptionRequest_ = {probes.size(), groups_, k, queried};
+}
+
+FlockPipeline::Perception FlockPipeline::perception() {
+  const PerceptionRequest& request = perceptionRequest_;
+  if (request.k == 0) throw std::logic_error("FlockPipeline::perception() before any requestPerception()");
+  const std::byte* raw = perception_.read();
+  Perception out{unpackSummaries(raw, request.groups), sim::NearestBoids(request.probes, request.groups, request.k)};
+  if (request.queried) {
+    const std::size_t lists = request.probes * request.groups;
+    const std::size_t summaryBytes = request.groups * sizeof(layout::GroupSummary);
+    const std::size_t idCount = lists * (1 + request.k);
+    const auto ids = copyOut<std::uint32_t>(raw + summaryBytes, idCount);
+    const auto samples = copyOut<glm::vec4>(raw + summaryBytes + idCount * sizeof(std::uint32_t), lists * request.k * 2);
+    out.boids = unpackNearest(ids, samples, request.probes, request.groups, request.k);
   }
   return out;
+}
+
+const std::vector<sim::GroupSummary>& FlockPipeline::recentGroupSummaries() {
+  if (display_.pending() && display_.ready()) recentSummaries_ = unpackSummaries(display_.read(), displayGroups_);
+  if (!display_.pending()) {
+    reduceIfStale();
+    const std::size_t bytes = groups_ * sizeof(layout::GroupSummary);
+    display_.begin(bytes);
+    display_.copy(summaries_, 0, 0, bytes);
+    display_.end();
+    displayGroups_ = groups_;
+  }
+  return recentSummaries_;
 }
 
 GridSnapshot FlockPipeline::gridSnapshot() const {

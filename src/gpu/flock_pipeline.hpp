@@ -10,15 +10,19 @@
 //            the "coherent grid", neighbour reads are contiguous
 //   forces   forces + integration fused, one thread per boid in cell order over the 3x3x3 (2D:
 //            3x3) neighbouring cells, written back in id order (flock/Step)
-//   reduce   per-group count, centroid and mean velocity (flock/Reduce, ReduceGroups)
+//   reduce   per-group count, centroid and mean velocity (flock/Reduce, ReduceGroups), only when
+//            something reads them: not part of a step
 //
 // Besides the step, nearestBoids() answers the agents' query (sim/nearest_boids.hpp) from the grid
 // the step built (query/NearestBoids).
 //
 // The state lives on the GPU in id order (positions, velocities); a step reads it, builds the
 // cell-ordered copy and writes the next state back in id order, so that the pair
-// (id order, cell order) is the ping-pong: nothing else crosses to the CPU except the few floats of
-// groupSummaries() when asked. Stable in-cell order makes every step reproducible run to run.
+// (id order, cell order) is the ping-pong: nothing else crosses to the CPU except the few values
+// of the group summaries and the agents' query. Those come back without stalling the GPU through
+// requests (requestPerception(), recentGroupSummaries(): persistently mapped memory behind a fence,
+// read a step or a frame later); groupSummaries(), nearestBoids() and download() wait. Stable
+// in-cell order makes every step reproducible run to run.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -31,6 +35,7 @@
 #include "gpu/flock_layout.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/prefix_sum.hpp"
+#include "gpu/readback.hpp"
 #include "gpu/shader_library.hpp"
 #include "gpu/timer.hpp"
 #include "sim/flock.hpp"
@@ -92,8 +97,9 @@ class FlockPipeline {
 
   // The state in id order (waits for the GPU: two blocking reads, positions and velocities).
   sim::FlockState download() const;
-  // Count, centroid and mean velocity per group of the current state (waits for the GPU; a handful
-  // of floats cross). Computed by each step, or here after an upload.
+  // Count, centroid and mean velocity per group of the current state (waits for the GPU: one
+  // blocking read of a handful of floats). The reduction runs here unless a request already ran it
+  // on this state.
   std::vector<sim::GroupSummary> groupSummaries();
 
   // The k nearest boids of each group around each probe (sim/nearest_boids.hpp) through the grid of
@@ -102,6 +108,25 @@ class FlockPipeline {
   // are read back (waits for the GPU). Nothing is found before the first step after an upload.
   // k: 1..sim::kMaxNearestBoids (std::invalid_argument otherwise).
   sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k);
+
+  // What the agents perceive of a state: its group summaries and the nearest boids around probes.
+  struct Perception {
+    std::vector<sim::GroupSummary> groups;
+    sim::NearestBoids boids;
+  };
+  // Starts reading back what the agents perceive of the current state, without a wait: the group
+  // reduction and the nearest-boids query (as nearestBoids()) run now, their results are copied
+  // into persistently mapped memory, and a fence follows (gpu::Readback). A new request replaces
+  // one not yet read. k: as nearestBoids().
+  void requestPerception(std::span<const sim::BoidProbe> probes, std::uint32_t k);
+  // The answer to the last requestPerception() (std::logic_error before any). No wait when the GPU
+  // has passed the request's fence, as it has a step later in practice; otherwise it waits for it
+  // (a counted blocking wait), so that the answer never depends on how far the GPU lags.
+  Perception perception();
+  // Group summaries for display, never waiting: those of the latest request the GPU has finished
+  // (empty before the first), and a new request of the current state whenever none is pending.
+  // Called once a frame, the figures are a frame old (older only while the GPU lags a frame).
+  const std::vector<sim::GroupSummary>& recentGroupSummaries();
 
   std::size_t size() const { return count_; }
   std::uint32_t groups() const { return groups_; }
@@ -122,7 +147,11 @@ class FlockPipeline {
   void writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
   void bindStorage() const;
   void uploadWalls(const sim::WallGrid* walls);
-  void reduce();
+  // The group reduction of the current state into summaries_, unless it holds it already.
+  void reduceIfStale();
+  // query/NearestBoids into nearestIds_ and nearestSamples_; false (nothing recorded) when there
+  // is nothing to search: no grid since the upload, no boids or no probes.
+  bool dispatchNearest(std::span<const sim::BoidProbe> probes, std::uint32_t k);
 
   const ContextInfo& info_;
   WorkGroupSizes sizes_;
@@ -149,10 +178,23 @@ class FlockPipeline {
   const sim::WallGrid* uploadedWalls_ = nullptr;  // the grid walls_ holds
   std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
-  bool summariesCurrent_ = false;
+  bool summariesCurrent_ = false;  // summaries_ holds the current state's reduction
   bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed
+  // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and
+  // nearestSamples_ hold them.
+  struct PerceptionRequest {
+    std::size_t probes = 0;
+    std::uint32_t groups = 0;
+    std::uint32_t k = 0;  // 0: no request yet
+    bool queried = false;
+  };
+  Readback perception_{"perception read-back"};
+  PerceptionRequest perceptionRequest_;
+  Readback display_{"group summaries read-back"};  // recentGroupSummaries()
+  std::uint32_t displayGroups_ = 0;                 // the groups of display_'s request
+  std::vector<sim::GroupSummary> recentSummaries_;
 };
 
 }  // namespace murmur::gpu

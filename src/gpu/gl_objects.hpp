@@ -87,9 +87,9 @@ inline std::string objectLabel(GLenum identifier, GLuint id) {
 }
 
 // Calls that make the CPU wait for the GPU (a buffer or image read, a query result not yet
-// available; Murmur calls neither glFinish nor fence waits) go through the wrappers here and are
-// counted, per thread (a GL context is current on one thread), so that tests can assert where
-// they happen: a step has none.
+// available, a wait on a fence the GPU has not passed yet; Murmur never calls glFinish) go through
+// the wrappers here and are counted, per thread (a GL context is current on one thread), so that
+// tests can assert where they happen: a step has none.
 inline std::uint64_t& blockingWaitCount() {
   thread_local std::uint64_t count = 0;
   return count;
@@ -144,6 +144,15 @@ class Buffer {
     std::vector<T> out(count);
     download(std::span<T>(out), firstElement);
     return out;
+  }
+  // The whole buffer mapped for reading for as long as it lives (glMapNamedBufferRange with
+  // GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT: it must have been made with those and
+  // GL_MAP_READ_BIT). What the GPU writes shows there once a fence after the write has passed
+  // (Fence); deleting the buffer unmaps it. Null for an empty buffer or when mapping fails.
+  const std::byte* mapForReading() const {
+    if (size_ == 0) return nullptr;
+    return static_cast<const std::byte*>(glMapNamedBufferRange(
+        id(), 0, static_cast<GLsizeiptr>(size_), GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT));
   }
   // Every 32-bit word of the buffer set to value.
   void fill(std::uint32_t value) const {
@@ -277,6 +286,54 @@ class Query {
 
  private:
   GlName<detail::deleteQuery> name_;
+};
+
+// A fence in the command stream (glFenceSync): it passes once the GPU has finished every command
+// recorded before it. passed() asks without waiting; wait() waits, a counted blocking wait when the
+// GPU has not passed it yet.
+class Fence {
+ public:
+  Fence() = default;
+  // A fence after everything recorded so far.
+  static Fence afterRecordedWork() {
+    Fence fence;
+    fence.sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    return fence;
+  }
+  Fence(Fence&& other) noexcept : sync_(std::exchange(other.sync_, nullptr)) {}
+  Fence& operator=(Fence&& other) noexcept {
+    if (this != &other) {
+      reset();
+      sync_ = std::exchange(other.sync_, nullptr);
+    }
+    return *this;
+  }
+  Fence(const Fence&) = delete;
+  Fence& operator=(const Fence&) = delete;
+  ~Fence() { reset(); }
+
+  explicit operator bool() const { return sync_ != nullptr; }
+  // Never waits. The flush bit sends the fence to the GPU if it is still in the driver's queue (a
+  // fence never flushed may never pass). A failed wait (a lost context) counts as passed: there is
+  // nothing to wait for.
+  bool passed() const {
+    if (sync_ == nullptr) return true;
+    return glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, 0) != GL_TIMEOUT_EXPIRED;
+  }
+  void wait() const {
+    if (passed()) return;
+    countBlockingWait();
+    while (glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, kWaitSliceNs) == GL_TIMEOUT_EXPIRED) {
+    }
+  }
+
+ private:
+  static constexpr GLuint64 kWaitSliceNs = 1'000'000'000;
+  void reset() {
+    if (sync_ != nullptr) glDeleteSync(sync_);
+    sync_ = nullptr;
+  }
+  GLsync sync_ = nullptr;
 };
 
 // A named region in debuggers and profilers (RenderDoc, Nsight): glPushDebugGroup ... glPopDebugGroup.

@@ -24,6 +24,13 @@ class FlockPipeline;
 
 namespace murmur::world {
 
+// What a world's agents perceive of the flock before a step: one summary per group (near/far
+// transitions use their centroids) and the nearest boids of each group around each agent.
+struct AgentPerception {
+  std::vector<sim::GroupSummary> groups;
+  sim::NearestBoids boids;
+};
+
 class FlockBackend {
  public:
   virtual ~FlockBackend() = default;
@@ -33,12 +40,23 @@ class FlockBackend {
   virtual void step(const sim::ModelParams& params, const sim::StepInputs& inputs) = 0;
   // The whole state in id order (a download on the GPU: only for --dump, compare and tests).
   virtual sim::FlockState state() = 0;
-  // Per-group count, centroid and mean velocity after the last step (a few floats on the GPU).
+  // Per-group count, centroid and mean velocity after the last step (a few floats on the GPU: one
+  // blocking read).
   virtual std::vector<sim::GroupSummary> groupSummaries() = 0;
-  // The k nearest boids of each group around each probe (sim/nearest_boids.hpp, the agents'
-  // perception), through the grid of the last step: selected by the positions that step started from,
-  // reported as they are now. Nothing is found before the first step after setState.
-  virtual sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) = 0;
+  // The same for display, without a wait: on the GPU those of a read-back requested by the call
+  // before (gpu::FlockPipeline::recentGroupSummaries: a frame old when called once a frame; empty at
+  // first), on the CPU the current ones.
+  virtual std::vector<sim::GroupSummary> recentGroupSummaries() { return groupSummaries(); }
+  // Asks what the agents perceive of the current state, for perceived() to answer later: the group
+  // summaries, and the k nearest boids of each group around each probe (sim/nearest_boids.hpp)
+  // through the grid of the last step: selected by the positions that step started from, reported
+  // as they are now. Nothing is found before the first step after setState. On the GPU the work is
+  // recorded and read back behind a fence (gpu::FlockPipeline::requestPerception): asked before a
+  // step, answered after it, it costs no wait. k: 1..sim::kMaxNearestBoids.
+  virtual void requestPerception(std::span<const sim::BoidProbe> probes, std::uint32_t k) = 0;
+  // The answer to the last requestPerception(), as of the state it was asked on (std::logic_error
+  // before any). Both backends give the same answer for the same request, however far the GPU lags.
+  virtual AgentPerception perceived() = 0;
   // Named stage times of the last completed step, milliseconds (GPU timer queries); may be empty.
   virtual std::vector<std::pair<std::string, double>> stageMilliseconds() { return {}; }
   // The device that runs it ("CPU, 2 threads", GL_RENDERER).

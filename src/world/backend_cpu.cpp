@@ -1,3 +1,6 @@
+#include <optional>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "sim/cpu_simulator.hpp"
@@ -18,8 +21,15 @@ class CpuFlockBackend final : public FlockBackend {
     simulator_.step(params, inputs, state_);
     stepped_ = true;
   }
-  sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
-    return stepped_ ? simulator_.nearestBoids(state_, probes, k) : sim::NearestBoids(probes.size(), state_.groups, k);
+  // Answered at once (nothing to wait for), kept for perceived().
+  void requestPerception(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
+    perceived_ = AgentPerception{
+        sim::summarizeGroups(state_),
+        stepped_ ? simulator_.nearestBoids(state_, probes, k) : sim::NearestBoids(probes.size(), state_.groups, k)};
+  }
+  AgentPerception perceived() override {
+    if (!perceived_) throw std::logic_error("perceived() before any requestPerception()");
+    return *perceived_;
   }
   sim::FlockState state() override { return state_; }
   std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(state_); }
@@ -29,6 +39,7 @@ class CpuFlockBackend final : public FlockBackend {
   sim::CpuSimulator simulator_;
   sim::FlockState state_;
   bool stepped_ = false;  // the simulator's grid is that of state_'s last step
+  std::optional<AgentPerception> perceived_;
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 // The gpu backend: gpu::FlockPipeline on a headless EGL context (or a context the caller shares).
 #include <cstdlib>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -40,14 +42,23 @@ class GpuFlockBackend final : public FlockBackend {
     }
   }
   sim::FlockState state() override { return pipeline_.download(); }
-  sim::NearestBoids nearestBoids(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
-    return pipeline_.nearestBoids(probes, k);
+  void requestPerception(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
+    pipeline_.requestPerception(probes, k);
+  }
+  AgentPerception perceived() override {
+    gpu::FlockPipeline::Perception answer = pipeline_.perception();
+    return {std::move(answer.groups), std::move(answer.boids)};
   }
   std::vector<sim::GroupSummary> groupSummaries() override { return pipeline_.groupSummaries(); }
+  std::vector<sim::GroupSummary> recentGroupSummaries() override { return pipeline_.recentGroupSummaries(); }
+  // In the step's order (the reduction may first run before a step: a request at the start), each
+  // stage that ran.
   std::vector<std::pair<std::string, double>> stageMilliseconds() override {
     pipeline_.timer().poll();
     std::vector<std::pair<std::string, double>> stages;
-    for (const gpu::StageTime& stage : pipeline_.timer().stages()) stages.emplace_back(stage.name, stage.meanMs());
+    for (const std::string_view name : gpu::FlockPipeline::kStages)
+      if (const gpu::StageTime* stage = pipeline_.timer().stage(name); stage != nullptr && stage->samples > 0)
+        stages.emplace_back(name, stage->meanMs());
     return stages;
   }
   std::string device() const override { return context_.info().renderer; }

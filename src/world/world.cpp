@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "sim/builders.hpp"
+#include "sim/metrics.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/state_csv.hpp"
 
@@ -42,6 +44,7 @@ void World::start() {
   inputs_.walls = agents_.walls;
   director_ = ai::AgentDirector::create(scene_, agents_);
   backend_->setState(initial_);
+  perceiveAtStart(initial_);
 }
 
 void World::respawn(std::uint32_t count) {
@@ -51,8 +54,10 @@ void World::respawn(std::uint32_t count) {
 }
 
 void World::switchBackend(std::unique_ptr<FlockBackend> backend) {
-  backend->setState(backend_->state());
+  const sim::FlockState state = backend_->state();
+  backend->setState(state);
   backend_ = std::move(backend);
+  perceiveAtStart(state);
 }
 
 void World::tick() {
@@ -61,10 +66,18 @@ void World::tick() {
 }
 
 AgentPerception World::perceive() {
-  // Without agents nothing is perceived (the summaries and the query are read-backs on the GPU).
+  // Without agents nothing is perceived (nor asked for: the summaries and the query are GPU work).
   if (!director_) return {};
-  return {backend_->groupSummaries(),
-          backend_->nearestBoids(director_->probes(), ai::AgentDirector::kPerceivedBoids)};
+  if (startPerception_) return *startPerception_;
+  return backend_->perceived();
+}
+
+void World::perceiveAtStart(const sim::FlockState& state) {
+  startPerception_.reset();
+  if (director_)
+    startPerception_ = AgentPerception{
+        sim::summarizeGroups(state),
+        sim::NearestBoids(director_->probes().size(), state.groups, ai::AgentDirector::kPerceivedBoids)};
 }
 
 void World::steerAgents(const AgentPerception& seen) {
@@ -84,6 +97,10 @@ void World::setGroupFlocking(std::uint32_t group, bool flocking) {
 }
 
 void World::stepFlock() {
+  if (director_) {
+    backend_->requestPerception(director_->probes(), ai::AgentDirector::kPerceivedBoids);
+    startPerception_.reset();
+  }
   backend_->step(scene_.model, inputs_);
 }
 

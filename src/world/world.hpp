@@ -34,13 +34,6 @@ struct WorldDescription {
   std::vector<std::filesystem::path> dataDirectories;
 };
 
-// What a world's agents perceive of the flock before a step: one summary per group (near/far
-// transitions use their centroids) and the nearest boids of each group around each agent.
-struct AgentPerception {
-  std::vector<sim::GroupSummary> groups;
-  sim::NearestBoids boids;
-};
-
 class World {
  public:
   // Loads `description` onto `backend` (see load()).
@@ -57,21 +50,31 @@ class World {
   // A new initial flock of `count` boids spawned as the scene says, then start().
   void respawn(std::uint32_t count);
   // Moves the flock onto `backend`, its state carried over (InputError when it cannot hold it;
-  // the current backend stays then).
+  // the current backend stays then). The agents' next perceive() sees the flock as it is at the
+  // switch, without boids (the new backend has no grid before its first step).
   void switchBackend(std::unique_ptr<FlockBackend> backend);
 
   // One step of dt: the agents (if any) perceive the flock on the backend (its group summaries and
-  // the nearest boids around each agent), decide, move and write their goals, predator points and
-  // targets into the step inputs; then the backend steps the boids with them.
-  // steerAgents(perceive()), then stepFlock().
+  // the nearest boids around each agent) as it was one step ago, decide, move and write their
+  // goals, predator points and targets into the step inputs; then the backend steps the boids with
+  // them. steerAgents(perceive()), then stepFlock().
+  //
+  // One step late, on every backend: stepFlock() asks the backend what the agents perceive of the
+  // flock before it steps it (FlockBackend::requestPerception, around the agents where they are
+  // now), and the next tick's perceive() takes that answer. On the GPU the answer then comes back
+  // while the step runs, with no wait; the CPU backends give the same answer, so that the backends
+  // agree. The first tick after start() perceives the initial flock (its group summaries, no boids:
+  // no grid yet), and so does the second (asked before the first step).
   void tick();
   // tick()'s parts, for running two worlds in lockstep (compare: both worlds' agents steer on what
   // one backend perceives).
-  // What the agents perceive of the flock as it is on this world's backend; empty without agents.
+  // What the agents perceive of the flock on this world's backend: as it was before the last step
+  // (before any step: the initial flock); empty without agents.
   AgentPerception perceive();
   // The agents act on `seen` and write into inputs(); nothing without agents.
   void steerAgents(const AgentPerception& seen);
-  // The backend steps the boids with inputs().
+  // Asks the backend what the agents (where they are now) perceive of the flock, for the next
+  // perceive(); then the backend steps the boids with inputs().
   void stepFlock();
 
   // The user's input for the scene's players (ai::AgentDirector::steerPlayers) until the world
@@ -99,6 +102,13 @@ class World {
   sim::FlockState initial_;
   sim::StepInputs inputs_;
   std::optional<ai::AgentDirector> director_;
+
+  // What the agents perceive of `state`, the flock at a start or a switch of backend, until the
+  // first step asks the backend: its groups (sim::summarizeGroups, the same on every backend) and
+  // no boids (no grid yet). Computed here from the state on the CPU, not asked of the backend:
+  // nothing would run on the GPU between the request and the first tick's read, which would wait.
+  void perceiveAtStart(const sim::FlockState& state);
+  std::optional<AgentPerception> startPerception_;  // until the first stepFlock()
 };
 
 }  // namespace murmur::world

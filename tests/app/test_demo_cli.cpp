@@ -531,6 +531,20 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
   }
 }
 
+// The window's frames never make the CPU wait for the GPU, with agents on the gpu backend and the
+// panel open (its statistics show the groups' leader counts every frame): the agents' perception and
+// the panel's figures come back through fenced read-backs (docs/gpu.md, Read-backs).
+TEST(DemoCli, WindowFramesNeverWaitForTheGpu) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const CliResult r = runMurmur("demo --scene scenes/predator.toml --boids 3000 --backend gpu --steps 60 "
+                                "--exit-after-steps --size 480x270 --msaa 1");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("60 steps simulated"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("blocking gpu waits in the frames: 0\n"), std::string::npos) << r.out;
+}
+
 // --video: the frames go through an ffmpeg child into an MP4 with exactly one video frame each
 // (ffprobe decodes and counts them). scripts/install-deps.sh installs ffmpeg: missing, this fails.
 TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {

@@ -1,11 +1,20 @@
 // Where the CPU waits for the GPU (gpu::blockingWaitCount, counted by the GL wrappers): never in a
-// step, exactly the documented reads in download().
+// step, nor in a tick of a world with agents (their perception comes back through fenced,
+// persistently mapped read-backs a step late), nor in reading group summaries for display; exactly
+// the documented reads in download() and at the end of a run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/scene_sections.hpp"
 #include "gl_test_env.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/gl_objects.hpp"
 #include "sim/builders.hpp"
+#include "sim/scene_loader.hpp"
+#include "world/world.hpp"
 
 namespace murmur::gpu {
 namespace {
@@ -20,6 +29,61 @@ TEST(BlockingWaits, AStepNeverWaitsAndADownloadReadsTwoBuffers) {
   const sim::FlockState state = pipeline.download();
   EXPECT_EQ(state.size(), 2000u);
   EXPECT_EQ(blockingWaitCount(), before + 2) << "download(): positions and velocities";
+}
+
+// `murmur run --backend gpu` with agents, through the library world it ticks (at 3,000 boids for
+// predator.toml, lab.toml's own 240): no wait in any tick; at the end the state (two reads) and the
+// group summaries (one), as cmd_run.cpp reads them.
+class BlockingWaitsInARun : public testing::TestWithParam<std::string> {};
+
+TEST_P(BlockingWaitsInARun, TicksWithAgentsNeverWaitAndTheEndReadsThree) {
+  world::WorldDescription description{
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam(), app::kSceneSections), "", {MURMUR_MAPS_DIR}};
+  description.scene.count = std::min(description.scene.count, 3000u);
+  world::World world(description, world::makeBackend("gpu", -1, &test::glContext()));
+  ASSERT_NE(world.director(), nullptr);
+  const std::uint64_t before = blockingWaitCount();
+  for (int tick = 0; tick < 60; ++tick) {
+    world.tick();
+    ASSERT_EQ(blockingWaitCount(), before) << "tick " << tick << " waited for the GPU";
+  }
+  const sim::FlockState final = world.backend().state();
+  EXPECT_EQ(blockingWaitCount(), before + 2) << "the final state: positions and velocities";
+  const std::vector<sim::GroupSummary> groups = world.backend().groupSummaries();
+  EXPECT_EQ(blockingWaitCount(), before + 3) << "the final group summaries";
+  std::uint32_t boids = 0;
+  for (const sim::GroupSummary& g : groups) boids += g.count;
+  EXPECT_EQ(boids, final.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, BlockingWaitsInARun, testing::Values("predator.toml", "lab.toml"),
+                         [](const testing::TestParamInfo<std::string>& scene) {
+                           return scene.param.substr(0, scene.param.find('.'));
+                         });
+
+// The demo's frame: a few steps, then the panel's figures (recentGroupSummaries; the camera's
+// follow reads them too): never a wait, and they are those of the frame before (none at the first).
+// Between frames the test reads what the next frame should show (one counted wait each).
+TEST(BlockingWaits, DisplayedSummariesAreAFrameOldAndNeverWait) {
+  FlockPipeline pipeline(test::glContext(), test::shaderLibrary());
+  const sim::Scene scene = sim::defaultDensityScene(2000, 3);
+  pipeline.upload(sim::spawnFlock(scene));
+  std::uint64_t waits = blockingWaitCount();
+  EXPECT_TRUE(pipeline.recentGroupSummaries().empty()) << "nothing read back before the first frame";
+  EXPECT_EQ(blockingWaitCount(), waits);
+  for (int frame = 1; frame < 5; ++frame) {
+    const std::vector<sim::GroupSummary> previousFrame = pipeline.groupSummaries();
+    EXPECT_EQ(blockingWaitCount(), ++waits);
+    for (int step = 0; step < 3; ++step) pipeline.step(scene.model, {});
+    const std::vector<sim::GroupSummary> shown = pipeline.recentGroupSummaries();
+    ASSERT_EQ(blockingWaitCount(), waits) << "frame " << frame << " waited for the GPU";
+    ASSERT_EQ(shown.size(), previousFrame.size()) << "frame " << frame;
+    for (std::size_t g = 0; g < shown.size(); ++g) {
+      EXPECT_EQ(shown[g].count, previousFrame[g].count) << "frame " << frame << ", group " << g;
+      EXPECT_EQ(shown[g].centroid, previousFrame[g].centroid) << "frame " << frame << ", group " << g;
+      EXPECT_EQ(shown[g].meanVelocity, previousFrame[g].meanVelocity) << "frame " << frame << ", group " << g;
+    }
+  }
 }
 
 // The counter counts: a buffer read is a wait, and a query result that is not ready yet is one.

@@ -562,7 +562,9 @@ TEST(FlockPipeline, RefusesMoreBoidsThanABufferHoldsNamingCountAndLimit) {
   }
 }
 
-TEST(FlockPipeline, TimesEveryStage) {
+// Every stage of a step is timed; the group reduction runs (and is timed) only on steps whose
+// summaries something reads.
+TEST(FlockPipeline, TimesEveryStageAndReducesOnlyWhenRead) {
   const Case c = modelCases()[0];
   FlockPipeline& gpu = pipeline();
   gpu.upload(c.state);
@@ -572,8 +574,21 @@ TEST(FlockPipeline, TimesEveryStage) {
   gpu.timer().resolve();
   for (std::string_view stage : FlockPipeline::kStages) {
     const StageTime* time = gpu.timer().stage(stage);
+    const std::uint64_t samples = time != nullptr ? time->samples : 0;
+    EXPECT_EQ(samples, stage == FlockPipeline::stageName(FlockStage::Reduce) ? 0u : 3u) << stage;
+  }
+  const std::vector<sim::BoidProbe> probes{{glm::vec3(0.0f), 10.0f}};
+  for (int step = 0; step < 3; ++step) {
+    gpu.requestPerception(probes, 2);
+    gpu.step(c.params, c.inputs);
+  }
+  (void)gpu.recentGroupSummaries();  // a fourth reduction, of the state after the steps
+  (void)gpu.groupSummaries();        // the same state: no fifth
+  gpu.timer().resolve();
+  for (std::string_view stage : FlockPipeline::kStages) {
+    const StageTime* time = gpu.timer().stage(stage);
     ASSERT_NE(time, nullptr) << stage;
-    EXPECT_EQ(time->samples, 3u) << stage;
+    EXPECT_EQ(time->samples, stage == FlockPipeline::stageName(FlockStage::Reduce) ? 4u : 6u) << stage;
   }
 }
 

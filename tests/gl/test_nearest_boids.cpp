@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "gl_test_env.hpp"
 #include "gpu/flock_pipeline.hpp"
+#include "gpu/gl_objects.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
 #include "sim/nearest_boids.hpp"
@@ -56,6 +58,54 @@ TEST(NearestBoidsGpu, EqualsTheCpuOnRandomFlocksWithTies) {
       for (const std::uint32_t count : answer.counts) found += count;
       EXPECT_GT(found, probes.size());  // not a test of empty answers
     }
+  }
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
+// The agents' perception read back a step late (requestPerception before a step, perception()
+// after it): the same answer the blocking calls give before the step, with no wait; k is checked
+// before anything is recorded; a new request replaces one never read.
+TEST(NearestBoidsGpu, APerceptionRequestedBeforeAStepIsThatStatesAnswerAfterIt) {
+  const std::size_t errorsBefore = test::glErrorCount();
+  FlockPipeline gpu(test::glContext(), test::shaderLibrary());
+  sim::Scene scene = sim::defaultDensityScene(3000, 3);
+  scene.groups = 3;
+  const sim::ModelParams& params = scene.model;
+  const glm::vec3 mid = 0.5f * (params.worldMin + params.worldMax);
+  const std::vector<sim::BoidProbe> probes{{mid, 0.2f * params.worldSize().x}, {params.worldMin, 30.0f}};
+  gpu.upload(sim::spawnFlock(scene));
+  EXPECT_THROW((void)gpu.perception(), std::logic_error) << "nothing requested";
+  EXPECT_THROW(gpu.requestPerception(probes, 0), std::invalid_argument);
+  EXPECT_THROW(gpu.requestPerception(probes, sim::kMaxNearestBoids + 1), std::invalid_argument);
+
+  gpu.requestPerception(probes, 4);
+  gpu.step(params, {});
+  const FlockPipeline::Perception initial = gpu.perception();
+  EXPECT_EQ(initial.boids, sim::NearestBoids(probes.size(), 3, 4)) << "no grid before the first step";
+  std::uint32_t initialCount = 0;
+  for (const sim::GroupSummary& g : initial.groups) initialCount += g.count;
+  EXPECT_EQ(initialCount, 3000u);
+
+  for (int step = 0; step < 3; ++step) {
+    const std::vector<sim::GroupSummary> groups = gpu.groupSummaries();
+    const sim::NearestBoids boids = gpu.nearestBoids(probes, 4);
+    gpu.requestPerception(probes, sim::kMaxNearestBoids);  // replaced, never read
+    const std::uint64_t waits = blockingWaitCount();
+    gpu.requestPerception(probes, 4);
+    gpu.step(params, {});
+    const FlockPipeline::Perception late = gpu.perception();
+    EXPECT_EQ(blockingWaitCount(), waits) << "step " << step;
+    EXPECT_EQ(late.boids, boids) << "step " << step;
+    ASSERT_EQ(late.groups.size(), groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      EXPECT_EQ(late.groups[g].count, groups[g].count) << "step " << step << ", group " << g;
+      EXPECT_EQ(late.groups[g].leaders, groups[g].leaders) << "step " << step << ", group " << g;
+      EXPECT_EQ(late.groups[g].centroid, groups[g].centroid) << "step " << step << ", group " << g;
+      EXPECT_EQ(late.groups[g].meanVelocity, groups[g].meanVelocity) << "step " << step << ", group " << g;
+    }
+    std::uint32_t found = 0;
+    for (const std::uint32_t count : late.boids.counts) found += count;
+    EXPECT_GT(found, 0u) << "not a test of empty answers";
   }
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }

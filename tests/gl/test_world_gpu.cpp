@@ -1,9 +1,13 @@
 // The library world on the gpu backend (world/world.hpp, in the test's GL context) against the same
-// world on the cpu backend: scenes/maze2d.toml (map walls, a path-finding leader, goals), ticked in
-// compare's lockstep (both worlds' agents steer on the cpu flock's summaries, then both step).
+// world on the cpu backend, ticked in compare's lockstep (both worlds' agents steer on what the cpu
+// world perceives, then both step): scenes/maze2d.toml (map walls, a path-finding leader, goals),
+// scenes/predator.toml (leaders, a hunting predator, three groups) and scenes/lab.toml (chasers,
+// interceptors, a player). Each tick the gpu world also perceives what the cpu world does: the flock
+// one step late, read back without a wait.
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "gl_test_env.hpp"
@@ -15,22 +19,49 @@
 namespace murmur {
 namespace {
 
-TEST(WorldGpu, TicksAsTheCpuWorldInLockstep) {
+struct SceneCase {
+  std::string file;     // under scenes/
+  std::uint32_t boids;  // 0: the scene's count
+  bool perceivesBoids;  // some agent perceives a boid within the ticks (not a test of empty answers)
+};
+
+class WorldGpu : public testing::TestWithParam<SceneCase> {};
+
+// The same perception, but for the order of the group reduction's sums (centroids and mean
+// velocities within rounding).
+void expectSamePerception(const world::AgentPerception& cpu, const world::AgentPerception& gpu, int tick) {
+  EXPECT_EQ(gpu.boids, cpu.boids) << "tick " << tick;
+  ASSERT_EQ(gpu.groups.size(), cpu.groups.size()) << "tick " << tick;
+  for (std::size_t g = 0; g < cpu.groups.size(); ++g) {
+    EXPECT_EQ(gpu.groups[g].count, cpu.groups[g].count) << "tick " << tick << ", group " << g;
+    EXPECT_EQ(gpu.groups[g].leaders, cpu.groups[g].leaders) << "tick " << tick << ", group " << g;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(gpu.groups[g].centroid[k], cpu.groups[g].centroid[k], 1e-3f) << "tick " << tick << ", group " << g;
+      EXPECT_NEAR(gpu.groups[g].meanVelocity[k], cpu.groups[g].meanVelocity[k], 1e-3f)
+          << "tick " << tick << ", group " << g;
+    }
+  }
+}
+
+TEST_P(WorldGpu, TicksAsTheCpuWorldInLockstep) {
   const std::size_t errorsBefore = test::glErrorCount();
   world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", app::kSceneSections), "", {MURMUR_MAPS_DIR}};
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam().file, app::kSceneSections), "", {MURMUR_MAPS_DIR}};
+  if (GetParam().boids > 0) description.scene.count = GetParam().boids;
   world::World cpu(description, world::makeBackend("cpu"));
   world::World gpu(description, world::makeBackend("gpu", -1, &test::glContext()));
   ASSERT_EQ(gpu.backend().name(), "gpu");
-  ASSERT_NE(gpu.inputs().walls, nullptr);
   ASSERT_NE(gpu.director(), nullptr);
   EXPECT_EQ(test::bitwiseDifference(cpu.initial(), gpu.backend().state()), "") << "the initial flock uploaded";
 
   // On llvmpipe every tick bit for bit; elsewhere one tick within compare's tolerances.
   const int ticks = test::bitwiseParityExpected() ? 20 : 1;
+  std::size_t boidsSeen = 0;
   for (int s = 0; s < ticks; ++s) {
     const sim::FlockState before = cpu.backend().state();
     const world::AgentPerception seen = cpu.perceive();
+    if (test::bitwiseParityExpected()) expectSamePerception(seen, gpu.perceive(), s);
+    for (const std::uint32_t count : seen.boids.counts) boidsSeen += count;
     cpu.steerAgents(seen);
     gpu.steerAgents(seen);
     ASSERT_EQ(gpu.inputs().goal, cpu.inputs().goal) << "tick " << s;
@@ -47,8 +78,18 @@ TEST(WorldGpu, TicksAsTheCpuWorldInLockstep) {
       EXPECT_TRUE(report.unexplained.empty());
     }
   }
+  if (test::bitwiseParityExpected() && GetParam().perceivesBoids) {
+    EXPECT_GT(boidsSeen, 0u) << "the agents perceived boids";
+  }
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
+
+INSTANTIATE_TEST_SUITE_P(Scenes, WorldGpu,
+                         testing::Values(SceneCase{"maze2d.toml", 0, false}, SceneCase{"predator.toml", 3000, true},
+                                         SceneCase{"lab.toml", 0, true}),
+                         [](const testing::TestParamInfo<SceneCase>& scene) {
+                           return scene.param.file.substr(0, scene.param.file.find('.'));
+                         });
 
 }  // namespace
 }  // namespace murmur

@@ -19,6 +19,8 @@
 #include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
+#include "sim/metrics.hpp"
+#include "sim/nearest_boids.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
 
@@ -210,6 +212,48 @@ TEST(World, SteerAgentsThenStepFlockIsATick) {
   }
   EXPECT_TRUE(sameInputs(ticked.inputs(), halves.inputs()));
   EXPECT_TRUE(sameState(ticked.backend().state(), halves.backend().state()));
+}
+
+// The agents perceive the flock one step late: before tick s, the group summaries of the state
+// before the last step and the nearest boids of that state's request (the grid of the step before
+// it, the brute force here), around the agents where they are now; the initial flock (and no boids)
+// at the first two ticks.
+TEST(World, AgentsPerceiveTheFlockAsItWasBeforeTheLastStep) {
+  // A predator that looks for boids (its sight gives it a probe) and never stops patrolling.
+  const std::string watcher = R"(
+[[agents]]
+kind = "predator"
+position = [-5, 0, 5]
+view_distance = 40
+[[agents.states]]
+name = "round"
+action = "patrol"
+waypoints = [[-30, 0, -30], [30, 0, -30]]
+transitions = [{ when = "sees", to = "round" }]
+)";
+  World world(describe(kFlatWorld + watcher), makeBackend("cpu"));
+  std::vector<sim::FlockState> states;  // states[s]: the flock before tick s
+  std::size_t boidsSeen = 0;
+  for (int s = 0; s < 30; ++s) {
+    states.push_back(world.backend().state());
+    const std::vector<sim::BoidProbe> probes = world.director()->probes();
+    const sim::FlockState& asked = states[s > 0 ? s - 1 : 0];
+    const AgentPerception seen = world.perceive();
+    const std::vector<sim::GroupSummary> groups = sim::summarizeGroups(asked);
+    ASSERT_EQ(seen.groups.size(), groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      EXPECT_EQ(seen.groups[g].count, groups[g].count) << "tick " << s;
+      EXPECT_EQ(seen.groups[g].centroid, groups[g].centroid) << "tick " << s;
+      EXPECT_EQ(seen.groups[g].meanVelocity, groups[g].meanVelocity) << "tick " << s;
+    }
+    const sim::NearestBoids boids =
+        s < 2 ? sim::NearestBoids(probes.size(), 2, ai::AgentDirector::kPerceivedBoids)
+              : sim::nearestBoids(asked, states[s - 2].position, probes, ai::AgentDirector::kPerceivedBoids);
+    EXPECT_EQ(seen.boids, boids) << "tick " << s;
+    for (const std::uint32_t count : seen.boids.counts) boidsSeen += count;
+    world.tick();
+  }
+  EXPECT_GT(boidsSeen, 0u) << "not a test of empty answers";
 }
 
 TEST(World, StartPutsTheFlockTheAgentsAndTheInputsBack) {
