@@ -218,7 +218,11 @@ Scene readScene(const SceneDocument& document, std::span<const SceneSection> oth
   if (flee) readParamSection(*flee, "flee", m);
   if (cruise) readParamSection(*cruise, "cruise", m);
   if (roost) readRoost(*roost, m);
-  if (weights) readParamSection(*weights, "weights", m);
+  if (weights) {
+    m.cohesionOnlyWithoutSeparation =
+        weights->boolean("cohesion_only_without_separation", m.cohesionOnlyWithoutSeparation);
+    readParamSection(*weights, "weights", m);
+  }
 
   for (TableReader& obstacle : obstacles) {
     scene.obstacles.push_back({obstacle.vec3("center"), static_cast<float>(obstacle.number("radius"))});
@@ -269,9 +273,11 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
   const Weights& w = m.weights;
   // Velocities up to the larger of the speeds a step aims for and those a state CSV may hold.
   const double speed = std::max({double(m.maxSpeed), double(m.cruiseSpeed), std::sqrt(3.0) * kMaxMagnitude});
+  // Inside the comfort distance separation is multiplied by comfort_multiplier (step 3).
+  const double comfort = m.comfortDistance > 0.0f ? std::max(1.0, double(m.comfortMultiplier)) : 1.0;
   const double separation =
       double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) / double(m.minDistance) *
-      double(std::max<std::uint32_t>(scene.count, 1));
+      double(std::max<std::uint32_t>(scene.count, 1)) * comfort;
   const std::pair<const char*, double> terms[] = {
       {"weights.separation", separation},
       {"weights.alignment", double(w.alignment) * 2.0 * speed},

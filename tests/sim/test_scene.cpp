@@ -565,6 +565,28 @@ TEST(SceneLimits, RoostAndSpawnHeadingAreReadAndBounded) {
   EXPECT_TRUE(rejects("[roost]\nradius = -1\n", 2, "roost.radius", "at least 0"));
 }
 
+TEST(SceneLimits, ComfortDistanceAndCohesionWithoutSeparationAreReadAndBounded) {
+  const Scene defaults = parseScene("", kSource);
+  EXPECT_EQ(defaults.model.comfortDistance, 0.0f);
+  EXPECT_EQ(defaults.model.comfortMultiplier, 2.0f);
+  EXPECT_FALSE(defaults.model.cohesionOnlyWithoutSeparation);
+  const Scene scene = parseScene(
+      "[perception]\ncomfort_distance = 1\ncomfort_multiplier = 3\n[weights]\ncohesion_only_without_separation = true\n",
+      kSource);
+  EXPECT_EQ(scene.model.comfortDistance, 1.0f);
+  EXPECT_EQ(scene.model.comfortMultiplier, 3.0f);
+  EXPECT_TRUE(scene.model.cohesionOnlyWithoutSeparation);
+  EXPECT_TRUE(rejects("[perception]\ncomfort_distance = -1\n", 2, "perception.comfort_distance", "at least 0"));
+  EXPECT_TRUE(rejects("[perception]\ncomfort_multiplier = 1001\n", 2, "perception.comfort_multiplier",
+                      "must be in [0, 1000]"));
+  EXPECT_TRUE(rejects("[weights]\ncohesion_only_without_separation = 1\n", 2,
+                      "weights.cohesion_only_without_separation", "boolean"));
+  // The force bound counts the multiplier inside the comfort distance.
+  EXPECT_TRUE(rejects("[boids]\ncount = 1000000\n[perception]\nmin_distance = 1e-8\ncomfort_distance = 1\n"
+                      "comfort_multiplier = 1000\n",
+                      0, "weights.separation", "float32-safe"));
+}
+
 TEST(SceneLimits, MinDistanceMustBePositive) {
   EXPECT_TRUE(rejects("[perception]\nmin_distance = 0\n", 2, "perception.min_distance", "must be above 0"));
 }
