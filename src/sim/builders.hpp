@@ -2,6 +2,7 @@
 // Scene builders and spawning: the one place where flocks are made, used by the demo, the tests and
 // the benchmarks alike (anything benchmarked can be watched).
 #include <cstdint>
+#include <vector>
 
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
@@ -15,6 +16,16 @@ namespace murmur::sim {
 // radius) are redrawn, up to 64 times per boid, and so are positions in a blocked cell of `walls`
 // (a map world). In 2D every y is 0.
 FlockState spawnFlock(const Scene& scene, const WallGrid* walls = nullptr);
+
+// The obstacles of `spec`, placed by PCG32 from spec.seed, each drawn (radius uniform in
+// [minRadius, maxRadius], centre uniform in the world, inside the containment band's inner edge when
+// containing) until it lies at least spec.gap clear of: every obstacle already in scene.obstacles
+// and placed before it, every segment of spec.keepClear, and the spawn ball when scene.spawn is
+// Sphere (a box spawn fills the world; boids start clear of every obstacle anyway, spawnFlock).
+// Distances are minimum images when wrapping; in 2D every y is 0. Fewer than spec.count when one
+// found no place in kRandomObstacleTries draws (the scene loader refuses that scene).
+inline constexpr int kRandomObstacleTries = 10000;
+std::vector<Obstacle> placeRandomObstacles(const Scene& scene, const RandomObstacles& spec);
 
 // The scene's static inputs: its obstacles, its [[targets]] as group goals, its [[predators]].
 StepInputs staticInputs(const Scene& scene, std::uint32_t groups);

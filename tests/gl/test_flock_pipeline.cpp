@@ -229,14 +229,21 @@ std::vector<Case> modelCases() {
     addSpecialBoids(cases.back());
   }
   {
-    // The notes' options: the comfort distance (separation x 2.5 inside 0.8) and cohesion only
-    // without separation; 3D wrap, dense (about 20 within R), fov 270, 2 groups.
+    // The notes' options: the comfort distance (separation x 2.5 inside 0.8), cohesion only
+    // without separation and random obstacles; 3D wrap, dense (about 20 within R), fov 270, 2 groups.
     sim::Scene scene = sim::fixedNeighbourScene(3000, 20.0f, 3);
     scene.model.fovDegrees = 270.0f;
     scene.model.comfortDistance = 0.8f;
     scene.model.comfortMultiplier = 2.5f;
     scene.model.cohesionOnlyWithoutSeparation = true;
-    cases.push_back(makeCase("3d-wrap-dense-comfort-cohesion-without-sep", scene, 2));
+    sim::RandomObstacles rocks;
+    rocks.count = 6;
+    rocks.seed = 7;
+    rocks.minRadius = 2.0f;
+    rocks.maxRadius = 4.0f;
+    rocks.gap = 1.0f;
+    scene.obstacles = sim::placeRandomObstacles(scene, rocks);
+    cases.push_back(makeCase("3d-wrap-comfort-cohesion-random-obstacles", scene, 2));
     addSpecialBoids(cases.back());
   }
   {
