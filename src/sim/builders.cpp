@@ -69,7 +69,9 @@ float segmentDistance(const ModelParams& p, glm::vec3 c, glm::vec3 a, glm::vec3 
 }
 
 // The spawn ball of Spawn::Sphere: its centre and radius.
-glm::vec3 spawnCentre(const ModelParams& p) { return 0.5f * (p.worldMin + p.worldMax); }
+glm::vec3 spawnCentre(const ModelParams& p) {
+  return 0.5f * (p.worldMin + p.worldMax);
+}
 float spawnBallRadius(const ModelParams& p) {
   const glm::vec3 extent = p.worldSize();
   return 0.4f * (p.dims == 3 ? std::min({extent.x, extent.y, extent.z}) : std::min(extent.x, extent.z));
@@ -85,10 +87,12 @@ std::vector<Obstacle> placeRandomObstacles(const Scene& scene, const RandomObsta
   // Whether an obstacle keeps spec.gap off everything placed before it, the paths and the spawn ball.
   const auto clear = [&](const Obstacle& o) {
     for (const Obstacle& other : all)
-      if (glm::length(worldOffset(p, o.center, other.center)) < o.radius + other.radius + spec.gap) return false;
+      if (glm::length(worldOffset(p, o.center, other.center)) < o.radius + other.radius + spec.gap)
+        return false;
     for (const std::vector<glm::vec3>& path : spec.keepClear)
       for (std::size_t i = 0; i < path.size(); ++i)
-        if (segmentDistance(p, o.center, path[i], path[std::min(i + 1, path.size() - 1)]) < o.radius + spec.gap)
+        if (segmentDistance(p, o.center, path[i], path[std::min(i + 1, path.size() - 1)]) <
+            o.radius + spec.gap)
           return false;
     return scene.spawn != Spawn::Sphere ||
            glm::length(worldOffset(p, o.center, spawnCentre(p))) >= spawnBallRadius(p) + o.radius + spec.gap;

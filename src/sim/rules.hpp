@@ -116,7 +116,7 @@ struct NeighbourSums {
   glm::vec3 headingSum{0.0f};  // sum over G_i of f_j
   glm::vec3 offsetSum{0.0f};   // sum over G_i of d_ij
   std::uint32_t sameGroupCount = 0;  // |G_i|
-  bool separating = false;     // S_i is not empty (cohesion_only_without_separation)
+  bool separating = false;           // S_i is not empty (cohesion_only_without_separation)
   bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
   // Topological neighbours only: the K nearest same-group candidates so far, nearest first (left
   // uninitialised past nearestCount: a metric step never touches them).

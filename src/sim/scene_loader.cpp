@@ -174,7 +174,8 @@ void readRoost(TableReader& roost, ModelParams& m) {
 // obstacles are left out here and validation refuses the scene for the key at fault.
 bool placeable(const ModelParams& m) {
   for (int axis : activeAxes(m.dims))
-    if (!(std::isfinite(m.worldMin[axis]) && std::isfinite(m.worldMax[axis]) && m.worldMin[axis] < m.worldMax[axis]))
+    if (!(std::isfinite(m.worldMin[axis]) && std::isfinite(m.worldMax[axis]) &&
+          m.worldMin[axis] < m.worldMax[axis]))
       return false;
   return (m.dims == 2 || m.dims == 3) && modelParam("boids.body_length").inRange(m.bodyLength) &&
          modelParam("world.margin").inRange(m.margin);
@@ -187,9 +188,10 @@ void addRandomObstacles(TableReader& table, Scene& scene) {
   RandomObstacles spec;
   const std::size_t fixed = std::min(scene.obstacles.size(), kMaxObstacles);
   const auto room = static_cast<std::int64_t>(kMaxObstacles - fixed);
-  spec.count = static_cast<std::uint32_t>(integerInRange(
-      table, "count", 0, 0, room,
-      fmt::format("must be in [0, {}]: at most {} obstacles with the {} [[obstacles]]", room, kMaxObstacles, fixed)));
+  spec.count = static_cast<std::uint32_t>(
+      integerInRange(table, "count", 0, 0, room,
+                     fmt::format("must be in [0, {}]: at most {} obstacles with the {} [[obstacles]]", room,
+                                 kMaxObstacles, fixed)));
   spec.seed = nonNegativeInteger(table, "seed", scene.seed);
   // The book's rocks: 8 body lengths in radius; a unit's separation distance, 5 body lengths, apart.
   spec.minRadius = static_cast<float>(table.number("min_radius", 8.0 * double(m.bodyLength)));
@@ -200,16 +202,16 @@ void addRandomObstacles(TableReader& table, Scene& scene) {
     table.finish();
     return;
   }
-  const std::string magnitude = fmt::format("must be at most {:g}", kMaxMagnitude);
-  for (const char* key : {"min_radius", "max_radius"}) {
-    const float radius = key == std::string_view("min_radius") ? spec.minRadius : spec.maxRadius;
-    if (!(radius > 0.0f)) table.fail(key, "must be above 0");
-    if (radius > kMaxMagnitude) table.fail(key, magnitude);
-  }
+  const auto checkLength = [&](std::string_view key, float value, bool zeroAllowed) {
+    if (!(zeroAllowed ? value >= 0.0f : value > 0.0f))
+      table.fail(key, zeroAllowed ? "must be at least 0" : "must be above 0");
+    if (value > kMaxMagnitude) table.fail(key, fmt::format("must be at most {:g}", kMaxMagnitude));
+  };
+  checkLength("min_radius", spec.minRadius, false);
+  checkLength("max_radius", spec.maxRadius, false);
   if (spec.maxRadius < spec.minRadius)
     table.fail("max_radius", fmt::format("must be at least min_radius ({})", spec.minRadius));
-  if (!(spec.gap >= 0.0f)) table.fail("gap", "must be at least 0");
-  if (spec.gap > kMaxMagnitude) table.fail("gap", magnitude);
+  checkLength("gap", spec.gap, true);
   for (std::vector<glm::vec3> path : paths) {
     for (glm::vec3& point : path) {
       for (int k = 0; k < 3; ++k)
@@ -224,15 +226,17 @@ void addRandomObstacles(TableReader& table, Scene& scene) {
   if (m.boundary == Boundary::Wrap)
     for (int axis : activeAxes(m.dims))
       if (2.0f * spec.maxRadius > 0.5f * extent[axis])
-        table.fail("max_radius", fmt::format("an obstacle in a wrapping world may be at most half the world wide: "
-                                             "2 x max_radius ({}) exceeds half the {} extent ({})",
-                                             2.0f * spec.maxRadius, kAxisNames[axis], 0.5f * extent[axis]));
+        table.fail("max_radius",
+                   fmt::format("an obstacle in a wrapping world may be at most half the world wide: "
+                               "2 x max_radius ({}) exceeds half the {} extent ({})",
+                               2.0f * spec.maxRadius, kAxisNames[axis], 0.5f * extent[axis]));
   const std::vector<Obstacle> placed = placeRandomObstacles(scene, spec);
   if (placed.size() < spec.count)
-    table.fail("count", fmt::format("only {} of {} obstacles found a place {} clear of each other, the [[obstacles]]"
-                                    "{}{} in {} draws each: lower count, max_radius or gap",
-                                    placed.size(), spec.count, spec.gap, spec.keepClear.empty() ? "" : ", keep_clear",
-                                    scene.spawn == Spawn::Sphere ? " and the spawn ball" : "", kRandomObstacleTries));
+    table.fail("count",
+               fmt::format("only {} of {} obstacles found a place {} clear of each other, the [[obstacles]]"
+                           "{}{} in {} draws each: lower count, max_radius or gap",
+                           placed.size(), spec.count, spec.gap, spec.keepClear.empty() ? "" : ", keep_clear",
+                           scene.spawn == Spawn::Sphere ? " and the spawn ball" : "", kRandomObstacleTries));
   scene.obstacles.insert(scene.obstacles.end(), placed.begin(), placed.end());
 }
 
@@ -344,9 +348,8 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
   const double speed = std::max({double(m.maxSpeed), double(m.cruiseSpeed), std::sqrt(3.0) * kMaxMagnitude});
   // Inside the comfort distance separation is multiplied by comfort_multiplier (step 3).
   const double comfort = m.comfortDistance > 0.0f ? std::max(1.0, double(m.comfortMultiplier)) : 1.0;
-  const double separation =
-      double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) / double(m.minDistance) *
-      double(std::max<std::uint32_t>(scene.count, 1)) * comfort;
+  const double separation = double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) /
+                            double(m.minDistance) * double(std::max<std::uint32_t>(scene.count, 1)) * comfort;
   const std::pair<const char*, double> terms[] = {
       {"weights.separation", separation},
       {"weights.alignment", double(w.alignment) * 2.0 * speed},

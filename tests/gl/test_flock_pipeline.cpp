@@ -332,7 +332,8 @@ Coverage coverage(const Case& c) {
     out.atRest += s.velocity[i] == glm::vec3(0.0f);
     out.pursuit += nonZero(f.pursuit);
     out.roost += nonZero(f.roost);
-    out.cohesionWithheld += c.params.cohesionOnlyWithoutSeparation && sums.separating && sums.sameGroupCount > 0;
+    out.cohesionWithheld +=
+        c.params.cohesionOnlyWithoutSeparation && sums.separating && sums.sameGroupCount > 0;
   }
   return out;
 }
@@ -400,8 +401,8 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     total += covered;
     std::printf(
         "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-        "flee %zu cruise %zu pursuit %zu roost %zu cohesion-withheld %zu | pairs: fov-hidden %zu across-seam %zu "
-        "coincident %zu comfort %zu | at rest %zu\n",
+        "flee %zu cruise %zu pursuit %zu roost %zu cohesion-withheld %zu | pairs: fov-hidden %zu "
+        "across-seam %zu coincident %zu comfort %zu | at rest %zu\n",
         c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
         covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
         covered.pursuit, covered.roost, covered.cohesionWithheld, covered.fovHidden, covered.acrossSeam,
@@ -421,10 +422,10 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     expectParity(result);
     EXPECT_EQ(gpuState.group, c.state.group);
   }
-  for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
-                            total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
-                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit,
-                            total.roost, total.comfort, total.cohesionWithheld})
+  for (std::size_t count :
+       {total.separation, total.alignment, total.cohesion, total.inside, total.ahead, total.bounds,
+        total.goal, total.frontBlocked, total.flee, total.cruise, total.fovHidden, total.acrossSeam,
+        total.coincident, total.atRest, total.pursuit, total.roost, total.comfort, total.cohesionWithheld})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }

@@ -26,7 +26,9 @@ namespace {
 using Vec = glm::dvec3;
 constexpr double kEps64 = 1e-6;
 
-double len(Vec v) { return std::sqrt(glm::dot(v, v)); }
+double len(Vec v) {
+  return std::sqrt(glm::dot(v, v));
+}
 Vec dir(Vec v) {
   const double l = len(v);
   return l < kEps64 ? Vec(1, 0, 0) : v / l;
@@ -38,8 +40,10 @@ Vec offset(const ModelParams& m, Vec a, Vec b) {
   if (m.boundary == Boundary::Wrap)
     for (int k = 0; k < 3; ++k) {
       const double size = double(m.worldMax[k]) - double(m.worldMin[k]);
-      if (d[k] >= size / 2) d[k] -= size;
-      else if (d[k] < -size / 2) d[k] += size;
+      if (d[k] >= size / 2)
+        d[k] -= size;
+      else if (d[k] < -size / 2)
+        d[k] += size;
     }
   return d;
 }
@@ -76,7 +80,8 @@ Vec referenceVelocity(const ModelParams& m, const StepInputs& in, const FlockSta
   if (same > 0) {
     fAli = maxSpeed * (headings / double(same) - fi);
     const Vec c = offsets / double(same);
-    if (len(c) > kEps64 && !(m.cohesionOnlyWithoutSeparation && separating > 0)) fCoh = maxSpeed * dir(c) - vi;
+    if (len(c) > kEps64 && !(m.cohesionOnlyWithoutSeparation && separating > 0))
+      fCoh = maxSpeed * dir(c) - vi;
   }
   // Avoidance: the deepest obstacle the boid is inside, else the nearest in the detection box.
   Vec fAvoid(0);
@@ -100,7 +105,8 @@ Vec referenceVelocity(const ModelParams& m, const StepInputs& in, const FlockSta
       if (t > 0.0 && t < reach + re && len(b) < re && t < nearestT) {
         nearestT = t;
         const Vec side = glm::cross(fi, Vec(0, 1, 0));
-        const Vec lateral = len(b) >= kEps64 ? -b / len(b) : (len(side) < kEps64 ? Vec(0, 0, 1) : side / len(side));
+        const Vec lateral =
+            len(b) >= kEps64 ? -b / len(b) : (len(side) < kEps64 ? Vec(0, 0, 1) : side / len(side));
         fAvoid = maxSpeed * (1.0 + (1.0 - t / (reach + re))) * lateral;
       }
     }
@@ -121,9 +127,12 @@ Vec referenceVelocity(const ModelParams& m, const StepInputs& in, const FlockSta
   if (len(force) > m.maxForce) force *= double(m.maxForce) / len(force);
   Vec v = vi + force / double(m.mass) * double(m.dt);
   const double speed = len(v);
-  if (speed > maxSpeed) v *= maxSpeed / speed;
-  else if (speed < kEps64) v = fi * double(m.minSpeed);
-  else if (speed < m.minSpeed) v *= double(m.minSpeed) / speed;
+  if (speed > maxSpeed)
+    v *= maxSpeed / speed;
+  else if (speed < kEps64)
+    v = fi * double(m.minSpeed);
+  else if (speed < m.minSpeed)
+    v *= double(m.minSpeed) / speed;
   return v;
 }
 
@@ -150,7 +159,8 @@ Check checkOneStep(const Scene& scene, const Scene& without) {
       edge = j != i && std::abs(len(offset(m, Vec(start.position[i]), Vec(start.position[j]))) -
                                 double(m.comfortDistance)) < slack;
     const Vec reference = referenceVelocity(m, inputs, start, i);
-    if (len(reference - referenceVelocity(without.model, withoutInputs, start, i)) > 1e-3) ++check.optionChanged;
+    if (len(reference - referenceVelocity(without.model, withoutInputs, start, i)) > 1e-3)
+      ++check.optionChanged;
     if (edge) {
       ++check.onEdge;
       continue;

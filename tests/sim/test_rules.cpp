@@ -118,15 +118,18 @@ TEST(Rules, ComfortDistanceMultipliesSeparationInsideIt) {
   // d = 1, outside the comfort distance: as without it, max_speed * Rs * (-1) / 1 = -20.
   expectVec(separationForce(ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}})), {-20, 0, 0});
   // d = 0.4, inside: 10 * 2 * (-1 / 0.4) * 2 = -100.
-  expectVec(separationForce(ctx, f.gather(ctx, self, {{{0.4f, 0, 0}, {10, 0, 0}, 1, 0}})), {-100, 0, 0}, 1e-4f);
+  expectVec(separationForce(ctx, f.gather(ctx, self, {{{0.4f, 0, 0}, {10, 0, 0}, 1, 0}})), {-100, 0, 0},
+            1e-4f);
   // Both, on different axes: (-20, 0, 0) from the far one and (0, 0, -100) from the near one.
-  expectVec(separationForce(ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}, {{0, 0, 0.4f}, {10, 0, 0}, 2, 0}})),
+  expectVec(separationForce(
+                ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}, {{0, 0, 0.4f}, {10, 0, 0}, 2, 0}})),
             {-20, 0, -100}, 1e-4f);
   // Off (distance 0, the default): d = 0.4 gives 10 * 2 * (-2.5) = -50.
   Fixture off;
   const PackedInputs offPacked = packInputs(off.params, off.inputs, 1);
   const StepContext offCtx = makeStepContext(off.params, offPacked);
-  expectVec(separationForce(offCtx, off.gather(offCtx, self, {{{0.4f, 0, 0}, {10, 0, 0}, 1, 0}})), {-50, 0, 0}, 1e-4f);
+  expectVec(separationForce(offCtx, off.gather(offCtx, self, {{{0.4f, 0, 0}, {10, 0, 0}, 1, 0}})),
+            {-50, 0, 0}, 1e-4f);
 }
 
 // The Unity notes' cohesion only where no separation is happening: one separation neighbour, of any

@@ -571,31 +571,35 @@ TEST(SceneLimits, ComfortDistanceAndCohesionWithoutSeparationAreReadAndBounded) 
   EXPECT_EQ(defaults.model.comfortMultiplier, 2.0f);
   EXPECT_FALSE(defaults.model.cohesionOnlyWithoutSeparation);
   const Scene scene = parseScene(
-      "[perception]\ncomfort_distance = 1\ncomfort_multiplier = 3\n[weights]\ncohesion_only_without_separation = true\n",
+      "[perception]\ncomfort_distance = 1\ncomfort_multiplier = 3\n"
+      "[weights]\ncohesion_only_without_separation = true\n",
       kSource);
   EXPECT_EQ(scene.model.comfortDistance, 1.0f);
   EXPECT_EQ(scene.model.comfortMultiplier, 3.0f);
   EXPECT_TRUE(scene.model.cohesionOnlyWithoutSeparation);
-  EXPECT_TRUE(rejects("[perception]\ncomfort_distance = -1\n", 2, "perception.comfort_distance", "at least 0"));
+  EXPECT_TRUE(
+      rejects("[perception]\ncomfort_distance = -1\n", 2, "perception.comfort_distance", "at least 0"));
   EXPECT_TRUE(rejects("[perception]\ncomfort_multiplier = 1001\n", 2, "perception.comfort_multiplier",
                       "must be in [0, 1000]"));
   EXPECT_TRUE(rejects("[weights]\ncohesion_only_without_separation = 1\n", 2,
                       "weights.cohesion_only_without_separation", "boolean"));
   // The force bound counts the multiplier inside the comfort distance.
-  EXPECT_TRUE(rejects("[boids]\ncount = 1000000\n[perception]\nmin_distance = 1e-8\ncomfort_distance = 1\n"
-                      "comfort_multiplier = 1000\n",
-                      0, "weights.separation", "float32-safe"));
+  EXPECT_TRUE(
+      rejects("[boids]\ncount = 1000000\n[perception]\nmin_distance = 1e-8\ncomfort_distance = 1\n"
+              "comfort_multiplier = 1000\n",
+              0, "weights.separation", "float32-safe"));
 }
 
 // [random_obstacles]: placed after the [[obstacles]] (which they keep clear of), by the builder's
 // rule with the keys' values; the book's radius (8 body lengths) and gap (5) by default.
 TEST(SceneMapping, RandomObstaclesFollowTheScenesOwn) {
-  const std::string world = "[world]\ndims = 2\nboundary = \"wrap\"\nmin = [-60, -5, -60]\nmax = [60, 5, 60]\n"
-                            "[boids]\nbody_length = 0.75\n[[obstacles]]\ncenter = [0, 3, 0]\nradius = 8\n";
+  const std::string world =
+      "[world]\ndims = 2\nboundary = \"wrap\"\nmin = [-60, -5, -60]\nmax = [60, 5, 60]\n"
+      "[boids]\nbody_length = 0.75\n[[obstacles]]\ncenter = [0, 3, 0]\nradius = 8\n";
   EXPECT_EQ(parseScene(world, kSource).obstacles.size(), 1u);
-  const Scene scene = parseScene(
-      world + "[random_obstacles]\ncount = 8\nseed = 5\nkeep_clear = [[[-40, 0, -40], [40, 0, -40]], [[28, 0, 0]]]\n",
-      kSource);
+  const std::string rocks = "[random_obstacles]\ncount = 8\nseed = 5\n"
+                            "keep_clear = [[[-40, 0, -40], [40, 0, -40]], [[28, 0, 0]]]\n";
+  const Scene scene = parseScene(world + rocks, kSource);
   ASSERT_EQ(scene.obstacles.size(), 9u);
   EXPECT_EQ(scene.obstacles[0].center, glm::vec3(0.0f));
   Scene fixedOnly = scene;
