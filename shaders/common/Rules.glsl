@@ -19,11 +19,14 @@ struct NeighbourSums {
   vec3 headingSum;      // sum over G_i of f_j
   vec3 offsetSum;       // sum over G_i of d_ij
   uint sameGroupCount;  // |G_i|
+  // S_i is not empty (cohesion_only_without_separation): 1 or 0, a uint because a bool lives in
+  // scalar registers as a lane mask, and one more of those spilled on navi21.
+  uint separating;
   bool frontOccupied;   // a boid (any group) within RL lies in the 45-degree front cone
   uint nearestCount;    // topological neighbours: how many of the nearest* entries are used
 };
 
-NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, false, 0u); }
+NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0.0), 0u, 0u, false, 0u); }
 
 #if TOPOLOGICAL
 // Topological neighbours (sim::NeighbourSums::nearest): this thread's K nearest same-group
@@ -124,8 +127,12 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
   if (d2 < k.separationRadius2) {
     precise vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
     precise vec3 term = away / max(dist, k.minDistance);
+    // The comfort distance (off by default) is read from the block here, not held through the loop
+    // with the constants above, which fill navi21's scalar registers.
+    if (d2 < P.comfortDistance2) term *= P.comfortMultiplier;
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
+    sums.separating = 1u;
   }
 #if TOPOLOGICAL
   if (sameGroup && P.topologicalNeighbours != 0u) {
@@ -177,6 +184,7 @@ vec3 alignmentForce(BoidView self, NeighbourSums sums) {
 
 vec3 cohesionForce(BoidView self, NeighbourSums sums) {
   if (sums.sameGroupCount == 0u) return vec3(0.0);
+  if (P.cohesionOnlyWithoutSeparation != 0u && sums.separating != 0u) return vec3(0.0);
   precise vec3 c = sums.offsetSum / float(sums.sameGroupCount);
   precise float len = length3(c);
   if (!(len > kEps)) return vec3(0.0);

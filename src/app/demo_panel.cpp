@@ -101,7 +101,10 @@ void parameterSliders(sim::ModelParams& model, bool weights) {
 }
 
 void modelSection(sim::ModelParams& model) {
-  if (ImGui::CollapsingHeader("weights")) parameterSliders(model, true);
+  if (ImGui::CollapsingHeader("weights")) {
+    parameterSliders(model, true);
+    ImGui::Checkbox("cohesion only without separation", &model.cohesionOnlyWithoutSeparation);
+  }
   if (ImGui::CollapsingHeader("model parameters")) parameterSliders(model, false);
   sim::clampToAtMost(model);
 }

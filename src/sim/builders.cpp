@@ -39,6 +39,40 @@ Scene wrapAroundBox(std::uint32_t count, int dims, float side) {
   return scene;
 }
 
+// The offset b - a, the minimum image when wrapping (y dropped in 2D).
+glm::vec3 worldOffset(const ModelParams& p, glm::vec3 a, glm::vec3 b) {
+  glm::vec3 d = b - a;
+  if (p.boundary == Boundary::Wrap) d = minimumImage(d, p.worldSize());
+  if (p.dims == 2) d.y = 0.0f;
+  return d;
+}
+
+// The distance from point c to the segment [a, b], through the nearest image of the segment when
+// wrapping (a leg of a course may be longer than half the world, so each of its images is tried).
+float segmentDistance(const ModelParams& p, glm::vec3 c, glm::vec3 a, glm::vec3 b) {
+  const glm::vec3 size = p.worldSize();
+  const bool wrap = p.boundary == Boundary::Wrap;
+  float best = std::numeric_limits<float>::infinity();
+  for (int sx = -1; sx <= 1; ++sx)
+    for (int sy = -1; sy <= 1; ++sy)
+      for (int sz = -1; sz <= 1; ++sz) {
+        if (!wrap && (sx != 0 || sy != 0 || sz != 0)) continue;
+        if ((p.dims == 2 || !wrap) && sy != 0) continue;
+        const glm::vec3 shift = glm::vec3(float(sx), float(sy), float(sz)) * size;
+        glm::vec3 ab = b - a, ac = c - (a + shift);
+        if (p.dims == 2) ab.y = ac.y = 0.0f;
+        const float ab2 = glm::dot(ab, ab);
+        const float t = ab2 > 0.0f ? std::clamp(glm::dot(ac, ab) / ab2, 0.0f, 1.0f) : 0.0f;
+        best = std::min(best, glm::length(ac - t * ab));
+      }
+  return best;
+}
+
+// The centre of Spawn::Sphere's ball: sim.spawn_center, else the world's.
+glm::vec3 spawnCentre(const Scene& scene) {
+  return scene.spawnCenter.value_or(0.5f * (scene.model.worldMin + scene.model.worldMax));
+}
+
 }  // namespace
 
 glm::vec3 spawnBallRadii(const Scene& scene) {
@@ -75,6 +109,53 @@ glm::vec3 spawnBallRadii(const Scene& scene) {
   return radii;
 }
 
+std::vector<Obstacle> placeRandomObstacles(const Scene& scene, const RandomObstacles& spec) {
+  const ModelParams& p = scene.model;
+  const bool wrap = p.boundary == Boundary::Wrap;
+  Pcg32 rng(spec.seed);
+  std::vector<Obstacle> all = scene.obstacles, placed;
+  // The spawn ball's farthest reach (its largest radius: an ellipsoid in a thin world).
+  const glm::vec3 radii = spawnBallRadii(scene);
+  const float ballReach = std::max({radii.x, p.dims == 3 ? radii.y : 0.0f, radii.z});
+  // Whether an obstacle keeps spec.gap off everything placed before it, the paths and the spawn ball.
+  const auto clear = [&](const Obstacle& o) {
+    for (const Obstacle& other : all)
+      if (glm::length(worldOffset(p, o.center, other.center)) < o.radius + other.radius + spec.gap)
+        return false;
+    for (const std::vector<glm::vec3>& path : spec.keepClear)
+      for (std::size_t i = 0; i < path.size(); ++i)
+        if (segmentDistance(p, o.center, path[i], path[std::min(i + 1, path.size() - 1)]) <
+            o.radius + spec.gap)
+          return false;
+    return scene.spawn != Spawn::Sphere ||
+           glm::length(worldOffset(p, o.center, spawnCentre(scene))) >= ballReach + o.radius + spec.gap;
+  };
+  for (std::uint32_t n = 0; n < spec.count; ++n) {
+    bool found = false;
+    for (int attempt = 0; attempt < kRandomObstacleTries && !found; ++attempt) {
+      Obstacle o;
+      o.radius = rng.uniform(spec.minRadius, spec.maxRadius);
+      // Containing: the whole obstacle inside the containment band's inner edge.
+      const float inset = wrap ? 0.0f : p.margin + o.radius;
+      bool fits = true;
+      for (int k = 0; k < 3; ++k) {
+        const float lo = p.worldMin[k] + inset, hi = p.worldMax[k] - inset;
+        o.center[k] = rng.uniform(lo, hi);
+        fits = fits && (lo <= hi || (k == 1 && p.dims == 2));
+      }
+      if (p.dims == 2) o.center.y = 0.0f;
+      o.center = wrapIntoWorld(p, o.center);
+      found = fits && clear(o);
+      if (found) {
+        all.push_back(o);
+        placed.push_back(o);
+      }
+    }
+    if (!found) break;
+  }
+  return placed;
+}
+
 FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
   const ModelParams& p = scene.model;
   FlockState state;
@@ -87,7 +168,7 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
     lo += glm::vec3(p.margin);
     hi -= glm::vec3(p.margin);
   }
-  const glm::vec3 centre = scene.spawnCenter.value_or(0.5f * (p.worldMin + p.worldMax));
+  const glm::vec3 centre = spawnCentre(scene);
   const glm::vec3 extent = p.worldSize();
   const glm::vec3 ballRadii = spawnBallRadii(scene);
 

@@ -2,6 +2,7 @@
 // Scene builders and spawning: the one place where flocks are made, used by the demo, the tests and
 // the benchmarks alike (anything benchmarked can be watched).
 #include <cstdint>
+#include <vector>
 
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
@@ -19,6 +20,16 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls = nullptr);
 // "sphere" fills: sim.spawn_spacing's volume for the count, each radius at most 0.4 of the world's
 // extent; without a spacing, a ball of 0.4 x the smallest extent.
 glm::vec3 spawnBallRadii(const Scene& scene);
+
+// The obstacles of `spec`, placed by PCG32 from spec.seed, each drawn (radius uniform in
+// [minRadius, maxRadius], centre uniform in the world, inside the containment band's inner edge when
+// containing) until it lies at least spec.gap clear of: every obstacle already in scene.obstacles
+// and placed before it, every segment of spec.keepClear, and the spawn ball when scene.spawn is
+// Sphere (a box spawn fills the world; boids start clear of every obstacle anyway, spawnFlock).
+// Distances are minimum images when wrapping; in 2D every y is 0. Fewer than spec.count when one
+// found no place in kRandomObstacleTries draws (the scene loader refuses that scene).
+inline constexpr int kRandomObstacleTries = 10000;
+std::vector<Obstacle> placeRandomObstacles(const Scene& scene, const RandomObstacles& spec);
 
 // The scene's static inputs: its obstacles, its [[targets]] as group goals, its [[predators]].
 StepInputs staticInputs(const Scene& scene, std::uint32_t groups);

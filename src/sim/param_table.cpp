@@ -13,6 +13,8 @@ namespace {
 
 constexpr float kMagnitudeLimit = float(kMaxMagnitude);  // lengths, speeds, forces: docs/model.md, Limits
 constexpr bool kIncluded = true, kExcluded = false;
+// The upper limit of perception.comfort_multiplier (the force bound, docs/model.md Limits, counts it too).
+constexpr float kMaxComfortMultiplier = 1000.0f;
 
 constexpr ParamField member(float ModelParams::*field) {
   return {field, nullptr};
@@ -51,6 +53,11 @@ constexpr ModelParam kModelParams[] = {
      360.0f, "degrees", "field of view, centred on the heading; 360 sees all around"},
     {"perception", "min_distance", member(&ModelParams::minDistance), 0.25f, 0.0f, kExcluded, kMagnitudeLimit,
      "", 0.01f, 2.0f, "units", "d_min: separation treats closer neighbours as this far"},
+    {"perception", "comfort_distance", member(&ModelParams::comfortDistance), 0.0f, 0.0f, kIncluded,
+     kMagnitudeLimit, "", 0.0f, 10.0f, "units",
+     "separation from a neighbour closer than this is multiplied by comfort_multiplier; 0: off"},
+    {"perception", "comfort_multiplier", member(&ModelParams::comfortMultiplier), 2.0f, 0.0f, kIncluded,
+     kMaxComfortMultiplier, "", 0.0f, 10.0f, "1", "the factor of separation inside the comfort distance"},
     {"avoidance", "lookahead", member(&ModelParams::lookahead), 1.0f, 0.0f, kIncluded, kMagnitudeLimit, "",
      0.0f, 5.0f, "s", "travel time the obstacle detection box reaches beyond R"},
     {"goal", "slow_radius", member(&ModelParams::slowRadius), 10.0f, 0.0f, kExcluded, kMagnitudeLimit, "",

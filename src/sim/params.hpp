@@ -59,6 +59,10 @@ struct ModelParams {
   float separationRadius = modelDefault(&ModelParams::separationRadius);
   float fovDegrees = modelDefault(&ModelParams::fovDegrees);
   float minDistance = modelDefault(&ModelParams::minDistance);
+  // The group-steering note's comfort distance (docs/model.md step 3): separation from a neighbour
+  // closer than comfortDistance is multiplied by comfortMultiplier; 0, the default, is off.
+  float comfortDistance = modelDefault(&ModelParams::comfortDistance);
+  float comfortMultiplier = modelDefault(&ModelParams::comfortMultiplier);
   // Topological neighbours (docs/model.md, step 2): alignment and cohesion use the K nearest
   // same-group neighbours within R; 0 (the default) is the metric rule, every one within R.
   std::uint32_t topologicalNeighbours = 0;
@@ -77,6 +81,9 @@ struct ModelParams {
   glm::vec3 roostCenter{0.0f};
   float roostRadius = modelDefault(&ModelParams::roostRadius);
   Weights weights;
+  // [weights] cohesion_only_without_separation, the Unity notes' cohesion "only where no separation
+  // is happening" (docs/model.md step 5): a boid with any separation neighbour gets no cohesion.
+  bool cohesionOnlyWithoutSeparation = false;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }
   // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's

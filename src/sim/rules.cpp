@@ -50,6 +50,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.params = &params;
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
+  ctx.comfortDistance2 = params.comfortDistance * params.comfortDistance;
   ctx.leaderRadius2 = params.leaderRadius * params.leaderRadius;
   ctx.searchRadius2 = std::max(ctx.radius2, ctx.leaderRadius2);
   ctx.limitedFov = params.fovDegrees < 360.0f;
@@ -90,6 +91,7 @@ glm::vec3 alignmentForce(const StepContext& ctx, const BoidView& self, const Nei
 
 glm::vec3 cohesionForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   if (sums.sameGroupCount == 0) return glm::vec3(0.0f);
+  if (ctx.params->cohesionOnlyWithoutSeparation && sums.separating) return glm::vec3(0.0f);
   const glm::vec3 c = sums.offsetSum / static_cast<float>(sums.sameGroupCount);
   const float len = length(c);
   if (!(len > kEps)) return glm::vec3(0.0f);

@@ -29,6 +29,7 @@ struct StepContext {
   float leaderRadius2 = 0.0f;      // RL^2: the leader test's reach (step 8)
   float searchRadius2 = 0.0f;      // max(R, RL)^2: candidates farther than this are skipped at once
   float separationRadius2 = 0.0f;  // Rs^2
+  float comfortDistance2 = 0.0f;   // the comfort distance squared: 0 leaves separation as it is
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
   std::uint32_t topological = 0;   // K of topological neighbours; 0: the metric rule
@@ -115,6 +116,7 @@ struct NeighbourSums {
   glm::vec3 headingSum{0.0f};  // sum over G_i of f_j
   glm::vec3 offsetSum{0.0f};   // sum over G_i of d_ij
   std::uint32_t sameGroupCount = 0;  // |G_i|
+  bool separating = false;           // S_i is not empty (cohesion_only_without_separation)
   bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
   // Topological neighbours only: the K nearest same-group candidates so far, nearest first (left
   // uninitialised past nearestCount: a metric step never touches them).
@@ -175,7 +177,10 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   if (d2 < ctx.separationRadius2) {
     const glm::vec3 away =
         coincident ? glm::vec3(self.id < idj ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist;
-    sums.separation += away / std::max(dist, ctx.params->minDistance);
+    glm::vec3 push = away / std::max(dist, ctx.params->minDistance);
+    if (d2 < ctx.comfortDistance2) push *= ctx.params->comfortMultiplier;
+    sums.separation += push;
+    sums.separating = true;
   }
   if (sameGroup && ctx.topological != 0) {
     offerNearest(ctx.topological, {d2, idj, d, fj}, sums);

@@ -25,6 +25,18 @@ struct Obstacle {
   float radius = 1.0f;     // units, > 0
 };
 
+// [random_obstacles] (docs/model.md, Random obstacles): `count` circles (2D) or spheres placed at
+// random by placeRandomObstacles, besides the scene's [[obstacles]].
+struct RandomObstacles {
+  std::uint32_t count = 0;
+  std::uint64_t seed = 1;
+  float minRadius = 1.0f, maxRadius = 1.0f;  // units, 0 < min <= max
+  float gap = 0.0f;  // units: the least distance between an obstacle's surface and anything it keeps clear of
+  // Paths (each a list of points, consecutive points joined) the obstacles keep `gap` off: a
+  // scripted course, a post; a path of one point is a point.
+  std::vector<std::vector<glm::vec3>> keepClear;
+};
+
 struct Target {
   std::uint32_t group = 0;  // < boids.groups
   glm::vec3 position{0.0f};

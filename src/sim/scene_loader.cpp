@@ -18,6 +18,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "sim/builders.hpp"
 #include "sim/grid.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_toml.hpp"
@@ -182,6 +183,76 @@ void readRoost(TableReader& roost, ModelParams& m) {
   readParamSection(roost, "roost", m);
 }
 
+// Whether the world box and the lengths random obstacles are placed by are valid: when not, the
+// obstacles are left out here and validation refuses the scene for the key at fault.
+bool placeable(const ModelParams& m) {
+  for (int axis : activeAxes(m.dims))
+    if (!(std::isfinite(m.worldMin[axis]) && std::isfinite(m.worldMax[axis]) &&
+          m.worldMin[axis] < m.worldMax[axis]))
+      return false;
+  return (m.dims == 2 || m.dims == 3) && modelParam("boids.body_length").inRange(m.bodyLength) &&
+         modelParam("world.margin").inRange(m.margin);
+}
+
+// [random_obstacles] (docs/model.md, Random obstacles): placed here, after [[obstacles]], so that
+// every later reader (validation, spawn, agents, renderer) sees them as obstacles like any other.
+void addRandomObstacles(TableReader& table, Scene& scene) {
+  const ModelParams& m = scene.model;
+  RandomObstacles spec;
+  const std::size_t fixed = std::min(scene.obstacles.size(), kMaxObstacles);
+  const auto room = static_cast<std::int64_t>(kMaxObstacles - fixed);
+  spec.count = static_cast<std::uint32_t>(
+      integerInRange(table, "count", 0, 0, room,
+                     fmt::format("must be in [0, {}]: at most {} obstacles with the {} [[obstacles]]", room,
+                                 kMaxObstacles, fixed)));
+  spec.seed = nonNegativeInteger(table, "seed", scene.seed);
+  // The book's rocks: 8 body lengths in radius; a unit's separation distance, 5 body lengths, apart.
+  spec.minRadius = static_cast<float>(table.number("min_radius", 8.0 * double(m.bodyLength)));
+  spec.maxRadius = static_cast<float>(table.number("max_radius", spec.minRadius));
+  spec.gap = static_cast<float>(table.number("gap", 5.0 * double(m.bodyLength)));
+  const std::vector<std::vector<glm::vec3>> paths = table.vec3Lists("keep_clear");
+  if (!placeable(m)) {
+    table.finish();
+    return;
+  }
+  const auto checkLength = [&](std::string_view key, float value, bool zeroAllowed) {
+    if (!(zeroAllowed ? value >= 0.0f : value > 0.0f))
+      table.fail(key, zeroAllowed ? "must be at least 0" : "must be above 0");
+    if (value > kMaxMagnitude) table.fail(key, fmt::format("must be at most {:g}", kMaxMagnitude));
+  };
+  checkLength("min_radius", spec.minRadius, false);
+  checkLength("max_radius", spec.maxRadius, false);
+  if (spec.maxRadius < spec.minRadius)
+    table.fail("max_radius", fmt::format("must be at least min_radius ({})", spec.minRadius));
+  checkLength("gap", spec.gap, true);
+  for (std::vector<glm::vec3> path : paths) {
+    for (glm::vec3& point : path) {
+      for (int k = 0; k < 3; ++k)
+        if (std::abs(point[k]) > kMaxMagnitude)
+          table.fail("keep_clear", fmt::format("every |component| must be at most {:g}", kMaxMagnitude));
+      if (m.dims == 2) point.y = 0.0f;
+    }
+    spec.keepClear.push_back(std::move(path));
+  }
+  table.finish();
+  const glm::vec3 extent = m.worldSize();
+  if (m.boundary == Boundary::Wrap)
+    for (int axis : activeAxes(m.dims))
+      if (2.0f * spec.maxRadius > 0.5f * extent[axis])
+        table.fail("max_radius",
+                   fmt::format("an obstacle in a wrapping world may be at most half the world wide: "
+                               "2 x max_radius ({}) exceeds half the {} extent ({})",
+                               2.0f * spec.maxRadius, kAxisNames[axis], 0.5f * extent[axis]));
+  const std::vector<Obstacle> placed = placeRandomObstacles(scene, spec);
+  if (placed.size() < spec.count)
+    table.fail("count",
+               fmt::format("only {} of {} obstacles found a place {} clear of each other, the [[obstacles]]"
+                           "{}{} in {} draws each: lower count, max_radius or gap",
+                           placed.size(), spec.count, spec.gap, spec.keepClear.empty() ? "" : ", keep_clear",
+                           scene.spawn == Spawn::Sphere ? " and the spawn ball" : "", kRandomObstacleTries));
+  scene.obstacles.insert(scene.obstacles.end(), placed.begin(), placed.end());
+}
+
 void readGoal(TableReader& goal, ModelParams& m) {
   m.goalMode = goal.choice("mode", {{"front", GoalMode::Front}, {"all", GoalMode::All}}, m.goalMode);
   readParamSection(goal, "goal", m);
@@ -205,6 +276,7 @@ Scene readScene(const SceneDocument& document, std::span<const SceneSection> oth
   std::optional<TableReader> roost = root.table("roost");
   std::optional<TableReader> weights = root.table("weights");
   std::vector<TableReader> obstacles = root.arrayOfTables("obstacles");
+  std::optional<TableReader> randomObstacles = root.table("random_obstacles");
   std::vector<TableReader> targets = root.arrayOfTables("targets");
   std::vector<TableReader> predators = root.arrayOfTables("predators");
   std::vector<TableReader> groups = root.arrayOfTables("groups");
@@ -231,7 +303,11 @@ Scene readScene(const SceneDocument& document, std::span<const SceneSection> oth
   if (flee) readParamSection(*flee, "flee", m);
   if (cruise) readParamSection(*cruise, "cruise", m);
   if (roost) readRoost(*roost, m);
-  if (weights) readParamSection(*weights, "weights", m);
+  if (weights) {
+    m.cohesionOnlyWithoutSeparation =
+        weights->boolean("cohesion_only_without_separation", m.cohesionOnlyWithoutSeparation);
+    readParamSection(*weights, "weights", m);
+  }
 
   for (TableReader& obstacle : obstacles) {
     scene.obstacles.push_back({obstacle.vec3("center"), static_cast<float>(obstacle.number("radius"))});
@@ -255,6 +331,7 @@ Scene readScene(const SceneDocument& document, std::span<const SceneSection> oth
     for (Target& target : scene.targets) target.position.y = 0.0f;
     for (glm::vec3& predator : scene.predators) predator.y = 0.0f;
   }
+  if (randomObstacles) addRandomObstacles(*randomObstacles, scene);
   return scene;
 }
 
@@ -282,9 +359,10 @@ void checkForceBound(const Scene& scene, const Fail& fail) {
   const Weights& w = m.weights;
   // Velocities up to the larger of the speeds a step aims for and those a state CSV may hold.
   const double speed = std::max({double(m.maxSpeed), double(m.cruiseSpeed), std::sqrt(3.0) * kMaxMagnitude});
-  const double separation =
-      double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) / double(m.minDistance) *
-      double(std::max<std::uint32_t>(scene.count, 1));
+  // Inside the comfort distance separation is multiplied by comfort_multiplier (step 3).
+  const double comfort = m.comfortDistance > 0.0f ? std::max(1.0, double(m.comfortMultiplier)) : 1.0;
+  const double separation = double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) /
+                            double(m.minDistance) * double(std::max<std::uint32_t>(scene.count, 1)) * comfort;
   const std::pair<const char*, double> terms[] = {
       {"weights.separation", separation},
       {"weights.alignment", double(w.alignment) * 2.0 * speed},

@@ -250,6 +250,24 @@ std::vector<glm::vec3> TableReader::vec3List(std::string_view key) {
   return result;
 }
 
+std::vector<std::vector<glm::vec3>> TableReader::vec3Lists(std::string_view key) {
+  const toml::node* node = lookup(key);
+  if (!node) return {};
+  constexpr std::string_view kLists = "an array of arrays of [x, y, z] arrays";
+  const toml::array* array = node->as_array();
+  if (!array) failWrongType(*node, keyPath(key), kLists);
+  std::vector<std::vector<glm::vec3>> result;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& element = *array->get(i);
+    const toml::array* list = element.as_array();
+    if (!list) failWrongType(element, fmt::format("{}[{}]", keyPath(key), i), kLists);
+    std::vector<glm::vec3>& points = result.emplace_back();
+    for (std::size_t j = 0; j < list->size(); ++j)
+      points.push_back(toVec3(*list->get(j), fmt::format("{}[{}][{}]", keyPath(key), i, j)));
+  }
+  return result;
+}
+
 std::optional<TableReader> TableReader::table(std::string_view key) {
   const toml::node* node = lookup(key);
   if (!node) return std::nullopt;

@@ -61,6 +61,8 @@ class TableReader {
   glm::vec3 vec3(std::string_view key, glm::vec3 fallback);
   // [[x, y, z], ...]: an array of vec3s; absent: empty.
   std::vector<glm::vec3> vec3List(std::string_view key);
+  // [[[x, y, z], ...], ...]: an array of such lists (paths); absent: empty.
+  std::vector<std::vector<glm::vec3>> vec3Lists(std::string_view key);
 
   // A string that must be one of `words`, mapped to its value; other words fail listing the accepted
   // ones. T is deduced from the fallback; the required form names it. `words` is a braced list of

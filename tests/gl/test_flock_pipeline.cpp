@@ -229,6 +229,24 @@ std::vector<Case> modelCases() {
     addSpecialBoids(cases.back());
   }
   {
+    // The notes' options: the comfort distance (separation x 2.5 inside 0.8), cohesion only
+    // without separation and random obstacles; 3D wrap, dense (about 20 within R), fov 270, 2 groups.
+    sim::Scene scene = sim::fixedNeighbourScene(3000, 20.0f, 3);
+    scene.model.fovDegrees = 270.0f;
+    scene.model.comfortDistance = 0.8f;
+    scene.model.comfortMultiplier = 2.5f;
+    scene.model.cohesionOnlyWithoutSeparation = true;
+    sim::RandomObstacles rocks;
+    rocks.count = 6;
+    rocks.seed = 7;
+    rocks.minRadius = 2.0f;
+    rocks.maxRadius = 4.0f;
+    rocks.gap = 1.0f;
+    scene.obstacles = sim::placeRandomObstacles(scene, rocks);
+    cases.push_back(makeCase("3d-wrap-comfort-cohesion-random-obstacles", scene, 2));
+    addSpecialBoids(cases.back());
+  }
+  {
     // Topological neighbours: 3D wrap, dense (about 30 within R), K = 7, fov 270, 2 groups.
     sim::Scene scene = sim::fixedNeighbourScene(3000, 30.0f, 3);
     scene.model.fovDegrees = 270.0f;
@@ -244,7 +262,7 @@ std::vector<Case> modelCases() {
 struct Coverage {
   std::size_t separation = 0, alignment = 0, cohesion = 0, inside = 0, ahead = 0, bounds = 0, goal = 0,
               frontBlocked = 0, flee = 0, cruise = 0, fovHidden = 0, acrossSeam = 0, coincident = 0,
-              atRest = 0, pursuit = 0, roost = 0;
+              atRest = 0, pursuit = 0, roost = 0, comfort = 0, cohesionWithheld = 0;
   Coverage& operator+=(const Coverage& o) {
     for (auto [a, b] : {std::pair{&separation, o.separation},
                         {&alignment, o.alignment},
@@ -261,7 +279,9 @@ struct Coverage {
                         {&coincident, o.coincident},
                         {&atRest, o.atRest},
                         {&pursuit, o.pursuit},
-                        {&roost, o.roost}})
+                        {&roost, o.roost},
+                        {&comfort, o.comfort},
+                        {&cohesionWithheld, o.cohesionWithheld}})
       *a += b;
     return *this;
   }
@@ -288,6 +308,7 @@ Coverage coverage(const Case& c) {
         const float dist = std::sqrt(d2);
         if (dist < sim::kEps) ++out.coincident;
         if (d != raw) ++out.acrossSeam;
+        if (d2 < ctx.comfortDistance2) ++out.comfort;
         if (ctx.limitedFov && dist >= sim::kEps && glm::dot(headings[i], d) < dist * ctx.cosHalfFov)
           ++out.fovHidden;
       }
@@ -311,6 +332,8 @@ Coverage coverage(const Case& c) {
     out.atRest += s.velocity[i] == glm::vec3(0.0f);
     out.pursuit += nonZero(f.pursuit);
     out.roost += nonZero(f.roost);
+    out.cohesionWithheld +=
+        c.params.cohesionOnlyWithoutSeparation && sums.separating && sums.sameGroupCount > 0;
   }
   return out;
 }
@@ -378,10 +401,12 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     total += covered;
     std::printf(
         "  %-44s sep %zu ali %zu coh %zu inside %zu ahead %zu bounds %zu goal %zu front-blocked %zu "
-        "flee %zu cruise %zu pursuit %zu roost %zu | pairs: fov-hidden %zu across-seam %zu coincident %zu | at rest %zu\n",
+        "flee %zu cruise %zu pursuit %zu roost %zu cohesion-withheld %zu | pairs: fov-hidden %zu "
+        "across-seam %zu coincident %zu comfort %zu | at rest %zu\n",
         c.name.c_str(), covered.separation, covered.alignment, covered.cohesion, covered.inside,
         covered.ahead, covered.bounds, covered.goal, covered.frontBlocked, covered.flee, covered.cruise,
-        covered.pursuit, covered.roost, covered.fovHidden, covered.acrossSeam, covered.coincident, covered.atRest);
+        covered.pursuit, covered.roost, covered.cohesionWithheld, covered.fovHidden, covered.acrossSeam,
+        covered.coincident, covered.comfort, covered.atRest);
     SCOPED_TRACE(c.name);
     FlockPipeline& gpu = pipeline();
     gpu.upload(c.state);
@@ -397,10 +422,10 @@ TEST(FlockPipeline, OneStepMatchesTheCpuReferenceInEveryFeature) {
     expectParity(result);
     EXPECT_EQ(gpuState.group, c.state.group);
   }
-  for (std::size_t count : {total.separation, total.alignment, total.cohesion, total.inside, total.ahead,
-                            total.bounds, total.goal, total.frontBlocked, total.flee, total.cruise,
-                            total.fovHidden, total.acrossSeam, total.coincident, total.atRest, total.pursuit,
-                            total.roost})
+  for (std::size_t count :
+       {total.separation, total.alignment, total.cohesion, total.inside, total.ahead, total.bounds,
+        total.goal, total.frontBlocked, total.flee, total.cruise, total.fovHidden, total.acrossSeam,
+        total.coincident, total.atRest, total.pursuit, total.roost, total.comfort, total.cohesionWithheld})
     EXPECT_GT(count, 0u) << "a feature of the model is not exercised";
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }

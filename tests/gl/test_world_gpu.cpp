@@ -85,8 +85,10 @@ TEST_P(WorldGpu, TicksAsTheCpuWorldInLockstep) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, WorldGpu,
+                         // The lab's guard watches the player's course: behind its random rocks it sees no
+                         // boid in the first 80 ticks (its perception is still compared every tick).
                          testing::Values(SceneCase{"maze2d.toml", 0, false}, SceneCase{"predator.toml", 3000, true},
-                                         SceneCase{"lab.toml", 0, true}),
+                                         SceneCase{"lab.toml", 0, false}),
                          [](const testing::TestParamInfo<SceneCase>& scene) {
                            return scene.param.file.substr(0, scene.param.file.find('.'));
                          });

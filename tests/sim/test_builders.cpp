@@ -3,6 +3,10 @@
 // force over the grid), and seeded, deterministic spawning.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include <glm/geometric.hpp>
 
 #include "sim/builders.hpp"
@@ -138,6 +142,89 @@ TEST(Builders, SpawnSpacingSizesTheBallByTheCount) {
   for (const glm::vec3& p : flock.position) reach = std::max(reach, glm::length((p - centre) / flat));
   EXPECT_LE(reach, 1.0f + 1e-5f);
   EXPECT_GT(reach, 0.99f) << "the ellipsoid is filled to its edge";
+}
+
+// The distance from c to the segment [a, b] in the x-z plane, by brute force over the segment's
+// images in a wrapping 2D world (the test's own arithmetic, in double).
+double pathDistance2d(const ModelParams& m, glm::vec3 c, glm::vec3 a, glm::vec3 b) {
+  const glm::dvec3 size(m.worldSize());
+  double best = 1e30;
+  for (int sx = -1; sx <= 1; ++sx)
+    for (int sz = -1; sz <= 1; ++sz)
+      for (int k = 0; k <= 1000; ++k) {
+        const glm::dvec3 q = glm::dvec3(a) + (glm::dvec3(b) - glm::dvec3(a)) * (k / 1000.0) +
+                             glm::dvec3(sx * size.x, 0.0, sz * size.z);
+        best = std::min(best, std::hypot(q.x - c.x, q.z - c.z));
+      }
+  return best;
+}
+
+// [random_obstacles]: count obstacles with radii in range, clear of each other (by the gap), of
+// the scene's own obstacles and of a path, the same for the same seed and not for another.
+TEST(Builders, RandomObstaclesAreClearOfEachOtherAndOfThePathAndSeeded) {
+  Scene scene;
+  scene.model.dims = 2;
+  scene.model.boundary = Boundary::Wrap;
+  scene.model.worldMin = {-60.0f, -5.0f, -60.0f};
+  scene.model.worldMax = {60.0f, 5.0f, 60.0f};
+  scene.obstacles = {{{0.0f, 0.0f, 0.0f}, 8.0f}};
+  RandomObstacles spec;
+  spec.count = 8;
+  spec.seed = 3;
+  spec.minRadius = 4.0f;
+  spec.maxRadius = 6.0f;
+  spec.gap = 3.0f;
+  // A loop longer than half the world on each leg, crossing the seam's neighbourhood.
+  spec.keepClear = {{{-40, 0, -40}, {40, 0, -40}, {40, 0, 40}, {-40, 0, 40}, {-40, 0, -40}}};
+  const std::vector<Obstacle> placed = placeRandomObstacles(scene, spec);
+  ASSERT_EQ(placed.size(), 8u);
+  std::vector<Obstacle> all = scene.obstacles;
+  all.insert(all.end(), placed.begin(), placed.end());
+  const glm::vec3 size = scene.model.worldSize();
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const Obstacle& o = all[i];
+    EXPECT_GE(o.radius, 4.0f);
+    EXPECT_LE(o.radius, 6.0f);
+    EXPECT_EQ(o.center.y, 0.0f);
+    EXPECT_GE(o.center.x, -60.0f);
+    EXPECT_LT(o.center.x, 60.0f);
+    for (std::size_t j = 0; j < i; ++j) {
+      const glm::vec3 d = minimumImage(all[j].center - o.center, size);
+      EXPECT_GE(glm::length(d), o.radius + all[j].radius + spec.gap) << i << " and " << j;
+    }
+    const std::vector<glm::vec3>& loop = spec.keepClear[0];
+    for (std::size_t k = 0; k + 1 < loop.size(); ++k)
+      EXPECT_GE(pathDistance2d(scene.model, o.center, loop[k], loop[k + 1]), o.radius + spec.gap - 1e-3) << i;
+  }
+  const std::vector<Obstacle> again = placeRandomObstacles(scene, spec);
+  ASSERT_EQ(again.size(), placed.size());
+  for (std::size_t i = 0; i < placed.size(); ++i) EXPECT_EQ(again[i].center, placed[i].center);
+  spec.seed = 4;
+  EXPECT_NE(placeRandomObstacles(scene, spec)[0].center, placed[0].center);
+  // No room: the obstacles that found a place, fewer than asked for.
+  spec.count = 200;
+  EXPECT_LT(placeRandomObstacles(scene, spec).size(), 200u);
+}
+
+// Containing: inside the containment band's inner edge; a sphere spawn: clear of the spawn ball.
+TEST(Builders, RandomObstaclesStayInsideTheBandAndOutOfTheSpawnBall) {
+  Scene scene;  // 200 x 100 x 200, margin 10, containing
+  scene.spawn = Spawn::Sphere;
+  RandomObstacles spec;
+  spec.count = 12;
+  spec.minRadius = 2.0f;
+  spec.maxRadius = 5.0f;
+  spec.gap = 1.0f;
+  const std::vector<Obstacle> placed = placeRandomObstacles(scene, spec);
+  ASSERT_EQ(placed.size(), 12u);
+  const float ball = 0.4f * 100.0f;
+  for (const Obstacle& o : placed) {
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_GE(o.center[k] - o.radius, scene.model.worldMin[k] + scene.model.margin);
+      EXPECT_LE(o.center[k] + o.radius, scene.model.worldMax[k] - scene.model.margin);
+    }
+    EXPECT_GE(glm::length(o.center), ball + o.radius + spec.gap);
+  }
 }
 
 }  // namespace

@@ -107,6 +107,56 @@ TEST(Rules, CohesionSteersTowardMeanOffset) {
   expectVec(cohesionForce(ctx, self, balanced), {0, 0, 0});
 }
 
+// The group-steering note's comfort distance: separation from a neighbour inside it is multiplied.
+TEST(Rules, ComfortDistanceMultipliesSeparationInsideIt) {
+  Fixture f;
+  f.params.comfortDistance = 0.5f;
+  f.params.comfortMultiplier = 2.0f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {10, 0, 0});
+  // d = 1, outside the comfort distance: as without it, max_speed * Rs * (-1) / 1 = -20.
+  expectVec(separationForce(ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}})), {-20, 0, 0});
+  // d = 0.4, inside: 10 * 2 * (-1 / 0.4) * 2 = -100.
+  expectVec(separationForce(ctx, f.gather(ctx, self, {{{0.4f, 0, 0}, {10, 0, 0}, 1, 0}})), {-100, 0, 0},
+            1e-4f);
+  // Both, on different axes: (-20, 0, 0) from the far one and (0, 0, -100) from the near one.
+  expectVec(separationForce(
+                ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}, {{0, 0, 0.4f}, {10, 0, 0}, 2, 0}})),
+            {-20, 0, -100}, 1e-4f);
+  // Off (distance 0, the default): d = 0.4 gives 10 * 2 * (-2.5) = -50.
+  Fixture off;
+  const PackedInputs offPacked = packInputs(off.params, off.inputs, 1);
+  const StepContext offCtx = makeStepContext(off.params, offPacked);
+  expectVec(separationForce(offCtx, off.gather(offCtx, self, {{{0.4f, 0, 0}, {10, 0, 0}, 1, 0}})),
+            {-50, 0, 0}, 1e-4f);
+}
+
+// The Unity notes' cohesion only where no separation is happening: one separation neighbour, of any
+// group, turns cohesion off; without the option it stays.
+TEST(Rules, CohesionOnlyWithoutSeparation) {
+  Fixture f;
+  f.params.cohesionOnlyWithoutSeparation = true;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 2);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  const BoidView self = boid({0, 0, 0}, {5, 0, 0});
+  // Same-group neighbours at (3,0,1) and (3,0,-1), outside Rs = 2: c = (3,0,0), F = (10,0,0) - v.
+  const std::vector<Fixture::Other> flock = {{{3, 0, 1}, {1, 0, 0}, 1, 0}, {{3, 0, -1}, {1, 0, 0}, 2, 0}};
+  expectVec(cohesionForce(ctx, self, f.gather(ctx, self, flock)), {5, 0, 0});
+  // A boid of the other group 1.5 away (inside Rs): no cohesion, separation and alignment stay.
+  std::vector<Fixture::Other> crowded = flock;
+  crowded.push_back({{0, 0, 1.5f}, {1, 0, 0}, 3, 1});
+  const NeighbourSums sums = f.gather(ctx, self, crowded);
+  EXPECT_TRUE(sums.separating);
+  expectVec(cohesionForce(ctx, self, sums), {0, 0, 0});
+  expectVec(separationForce(ctx, sums), {0, 0, -10.0f * 2.0f / 1.5f});
+  expectVec(alignmentForce(ctx, self, sums), {0, 0, 0});
+  Fixture off;
+  const PackedInputs offPacked = packInputs(off.params, off.inputs, 2);
+  const StepContext offCtx = makeStepContext(off.params, offPacked);
+  expectVec(cohesionForce(offCtx, self, off.gather(offCtx, self, crowded)), {5, 0, 0});
+}
+
 TEST(Rules, RoostPullsHorizontallyOutsideItsCircle) {
   Fixture f;
   f.params.roostCenter = {10, 50, 0};

@@ -55,7 +55,7 @@ constexpr SceneSection kOtherSections[] = {{"navigation", false}, {"agents", tru
 // The message of an unknown section: sim's own sections, then kOtherSections when given.
 constexpr std::string_view kSimSections =
     "unknown section (accepted: world, sim, boids, perception, avoidance, goal, flee, cruise, roost, "
-    "weights, obstacles, targets, predators, groups";
+    "weights, obstacles, random_obstacles, targets, predators, groups";
 
 // The same for validateScene on a scene built in code (always line 0).
 testing::AssertionResult invalid(const Scene& scene, const std::string& key, std::string_view fragment = "") {
@@ -563,6 +563,83 @@ TEST(SceneLimits, RoostAndSpawnHeadingAreReadAndBounded) {
   EXPECT_TRUE(rejects("[roost]\ncenter = [2e9, 0, 0]\n", 2, "roost.center", "at most 1e+09"));
   EXPECT_TRUE(rejects("[sim]\nheading = [0, -2e9, 0]\n", 2, "sim.heading", "at most 1e+09"));
   EXPECT_TRUE(rejects("[roost]\nradius = -1\n", 2, "roost.radius", "at least 0"));
+}
+
+TEST(SceneLimits, ComfortDistanceAndCohesionWithoutSeparationAreReadAndBounded) {
+  const Scene defaults = parseScene("", kSource);
+  EXPECT_EQ(defaults.model.comfortDistance, 0.0f);
+  EXPECT_EQ(defaults.model.comfortMultiplier, 2.0f);
+  EXPECT_FALSE(defaults.model.cohesionOnlyWithoutSeparation);
+  const Scene scene = parseScene(
+      "[perception]\ncomfort_distance = 1\ncomfort_multiplier = 3\n"
+      "[weights]\ncohesion_only_without_separation = true\n",
+      kSource);
+  EXPECT_EQ(scene.model.comfortDistance, 1.0f);
+  EXPECT_EQ(scene.model.comfortMultiplier, 3.0f);
+  EXPECT_TRUE(scene.model.cohesionOnlyWithoutSeparation);
+  EXPECT_TRUE(
+      rejects("[perception]\ncomfort_distance = -1\n", 2, "perception.comfort_distance", "at least 0"));
+  EXPECT_TRUE(rejects("[perception]\ncomfort_multiplier = 1001\n", 2, "perception.comfort_multiplier",
+                      "must be in [0, 1000]"));
+  EXPECT_TRUE(rejects("[weights]\ncohesion_only_without_separation = 1\n", 2,
+                      "weights.cohesion_only_without_separation", "boolean"));
+  // The force bound counts the multiplier inside the comfort distance.
+  EXPECT_TRUE(
+      rejects("[boids]\ncount = 1000000\n[perception]\nmin_distance = 1e-8\ncomfort_distance = 1\n"
+              "comfort_multiplier = 1000\n",
+              0, "weights.separation", "float32-safe"));
+}
+
+// [random_obstacles]: placed after the [[obstacles]] (which they keep clear of), by the builder's
+// rule with the keys' values; the book's radius (8 body lengths) and gap (5) by default.
+TEST(SceneMapping, RandomObstaclesFollowTheScenesOwn) {
+  const std::string world =
+      "[world]\ndims = 2\nboundary = \"wrap\"\nmin = [-60, -5, -60]\nmax = [60, 5, 60]\n"
+      "[boids]\nbody_length = 0.75\n[[obstacles]]\ncenter = [0, 3, 0]\nradius = 8\n";
+  EXPECT_EQ(parseScene(world, kSource).obstacles.size(), 1u);
+  const std::string rocks = "[random_obstacles]\ncount = 8\nseed = 5\n"
+                            "keep_clear = [[[-40, 0, -40], [40, 0, -40]], [[28, 0, 0]]]\n";
+  const Scene scene = parseScene(world + rocks, kSource);
+  ASSERT_EQ(scene.obstacles.size(), 9u);
+  EXPECT_EQ(scene.obstacles[0].center, glm::vec3(0.0f));
+  Scene fixedOnly = scene;
+  fixedOnly.obstacles.resize(1);
+  RandomObstacles spec;
+  spec.count = 8;
+  spec.seed = 5;
+  spec.minRadius = spec.maxRadius = 6.0f;
+  spec.gap = 3.75f;
+  spec.keepClear = {{{-40, 0, -40}, {40, 0, -40}}, {{28, 0, 0}}};
+  const std::vector<Obstacle> expected = placeRandomObstacles(fixedOnly, spec);
+  ASSERT_EQ(expected.size(), 8u);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(scene.obstacles[i + 1].center, expected[i].center);
+    EXPECT_EQ(scene.obstacles[i + 1].radius, 6.0f);
+  }
+  // The seed defaults to sim.seed.
+  const Scene seeded = parseScene(world + "[sim]\nseed = 5\n[random_obstacles]\ncount = 1\n", kSource);
+  spec.count = 1;
+  spec.keepClear.clear();
+  EXPECT_EQ(seeded.obstacles.at(1).center, placeRandomObstacles(fixedOnly, spec).at(0).center);
+}
+
+TEST(SceneLimits, RandomObstaclesAreBoundedAndRefusedWhenTheyDoNotFit) {
+  EXPECT_TRUE(rejects("[[obstacles]]\ncenter = [0, 0, 0]\nradius = 1\n[random_obstacles]\ncount = 1024\n", 5,
+                      "random_obstacles.count", "must be in [0, 1023]"));
+  EXPECT_TRUE(rejects("[random_obstacles]\ncount = 1\nmin_radius = 3\nmax_radius = 2\n", 4,
+                      "random_obstacles.max_radius", "at least min_radius"));
+  EXPECT_TRUE(rejects("[random_obstacles]\ncount = 1\nmin_radius = 0\n", 3, "random_obstacles.min_radius",
+                      "above 0"));
+  EXPECT_TRUE(rejects("[random_obstacles]\ngap = -1\n", 2, "random_obstacles.gap", "at least 0"));
+  EXPECT_TRUE(rejects("[random_obstacles]\nkeep_clear = [[1, 2]]\n", 2, "random_obstacles.keep_clear[0][0]",
+                      "wrong type"));
+  EXPECT_TRUE(rejects("[random_obstacles]\nkeep_clear = [[[3e9, 0, 0]]]\n", 2, "random_obstacles.keep_clear",
+                      "at most 1e+09"));
+  EXPECT_TRUE(rejects("[world]\nboundary = \"wrap\"\n[random_obstacles]\ncount = 1\nmax_radius = 30\n", 5,
+                      "random_obstacles.max_radius", "half the world wide"));
+  EXPECT_TRUE(rejects("[random_obstacles]\nunknown = 1\n", 2, "random_obstacles.unknown", "unknown key"));
+  const std::string bad = std::string(MURMUR_SOURCE_DIR) + "/tests/data/bad/random_obstacles_no_room.toml";
+  EXPECT_TRUE(throwsInputError([&] { loadScene(bad); }, bad, 8, "random_obstacles.count", "only "));
 }
 
 TEST(SceneLimits, MinDistanceMustBePositive) {

@@ -112,10 +112,13 @@ TEST(LabScene, TheBooksLeaderRuleLeavesAFewLeadersPerGroup) {
 }
 
 // The player's scripted course, run by the director alone over more than one whole loop (about 360
-// units at up to 7 units/s: 52 s), keeps off every rock: its distance to each centre stays above the
-// rock's radius plus the player's size, one body length (the book's craft is L long).
+// units at up to 7 units/s: 52 s), keeps off every rock, the 8 placed at random included (their
+// keep_clear is the course's waypoints; the player's turns at the corners leave them): its distance to
+// each centre stays above the rock's radius plus the player's size, one body length (the book's
+// craft is L long).
 TEST(LabScene, ThePlayersCourseIsClearOfEveryRock) {
   const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", app::kSceneSections);
+  ASSERT_EQ(scene.obstacles.size(), 8u) << "the book's 8 rocks, placed at random ([random_obstacles])";
   std::optional<ai::AgentDirector> director = ai::AgentDirector::fromScene(scene);
   ASSERT_TRUE(director.has_value());
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
