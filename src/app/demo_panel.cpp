@@ -47,17 +47,17 @@ void sceneSection(DemoSession& session, DemoControls& controls) {
   if (ImGui::Button("respawn")) controls.respawnRequested = static_cast<std::uint32_t>(controls.boidInput);
 
   const std::string_view backend = session.backend().name();
-  for (const char* name : {"gpu", "cpu", "cpu-naive"}) {
-    if (ImGui::RadioButton(name, backend == name) && backend != name) controls.backendRequested = name;
-    ImGui::SameLine();
-  }
   ImGui::TextUnformatted("backend");
+  for (const char* name : {"gpu", "cpu", "cpu-naive"}) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(name, backend == name) && backend != name) controls.backendRequested = name;
+  }
   if (ImGui::Button(controls.paused ? "run" : "pause")) controls.paused = !controls.paused;
   ImGui::SameLine();
   if (ImGui::Button("step")) ++controls.stepsRequested;
   ImGui::SameLine();
   if (ImGui::Button("reset")) controls.resetRequested = true;
-  ImGui::SameLine();
+  // Two rows: one would run past a narrow panel's edge.
   if (ImGui::Button("screenshot")) ++controls.screenshotsRequested;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("the window as seen, panel included (F12); P: the view alone, centred");
   ImGui::SameLine();
@@ -191,8 +191,11 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
   const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
   const float scale = graphScale(stats.frameMs);
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
+  // The graph takes the panel's width but for its scale's labels beside it.
+  const float graphWidth = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("10000 ms").x -
+                           ImGui::GetStyle().ItemSpacing.x;
   ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next),
-                   overlay.c_str(), 0.0f, scale, ImVec2(-60.0f, 60.0f));
+                   overlay.c_str(), 0.0f, scale, ImVec2(std::max(graphWidth, 40.0f), 60.0f));
   ImGui::SameLine();
   ImGui::Text("%.0f ms\n\n\n0", double(scale));
   std::string leaders = "leaders:";
@@ -263,11 +266,13 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
                    const std::string& status) {
   controls.panelRight = 0;
   if (!controls.showPanel) return;
-  // A third of a small window at most (640 x 480: 213 pixels), 330 in a large one; never taller than
+  // About a third of a small window (640 x 480: 230 pixels), 330 in a large one; never taller than
   // the window (it scrolls instead).
   const ImVec2 display = ImGui::GetIO().DisplaySize;
+  // A small window gets smaller text, so that the panel's rows fit its narrower width.
+  ImGui::GetIO().FontGlobalScale = display.x < 900.0f ? 0.8f : 1.0f;
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::clamp(display.x / 3.0f, 200.0f, 330.0f), 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::clamp(display.x * 0.36f, 220.0f, 330.0f), 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSizeConstraints(ImVec2(160.0f, 0.0f), ImVec2(display.x * 0.6f, std::max(display.y - 16.0f, 100.0f)));
   // Collapsed (the arrow in its title bar), it leaves the whole view to the flock.
   const bool open = ImGui::Begin("murmur", &controls.showPanel);
