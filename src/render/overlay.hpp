@@ -67,6 +67,8 @@ Polyline horizontalCircle(glm::vec3 center, float radius, glm::vec3 colour);
 struct Overlay {
   glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};
   glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
+  // The markers' size (goals, predators, agents), units; 0: 1.2% of the world box's diagonal.
+  float markerSize = 0.0f;
   std::vector<Sphere> obstacles;
   std::vector<Block> walls;
   std::vector<GroupMarker> goals;    // a group's goal, in the group's colour

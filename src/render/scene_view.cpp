@@ -9,6 +9,10 @@
 
 namespace murmur::render {
 
+float defaultBodyLength(const sim::ModelParams& model) {
+  return model.radius > 0.0f ? 3.2f * model.radius : 0.32f * model.perceptionRadius;
+}
+
 SceneView readSceneView(const sim::Scene& scene) {
   SceneView view;
   // A 2D flock is read from above, without perspective: walls never hide boids.
@@ -36,9 +40,7 @@ SceneView readSceneView(const sim::Scene& scene) {
     }
   view.boids.speedLow = scene.model.minSpeed;
   view.boids.speedHigh = scene.model.maxSpeed;
-  // Body length 3.2 radii: birds about as close as the separation distance keeps them.
-  view.boids.size =
-      scene.model.radius > 0.0f ? 3.2f * scene.model.radius : 0.32f * scene.model.perceptionRadius;
+  view.boids.size = defaultBodyLength(scene.model);
   if (!scene.document) return view;
   sim::TableReader root(scene.document->path, scene.document->root, "");
   std::optional<sim::TableReader> section = root.table("render");

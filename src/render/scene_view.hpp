@@ -62,6 +62,10 @@ struct SceneView {
   bool showStats = true;  // the text overlay of headless frames
 };
 
+// A bird's length when [render] boid_size does not say: 3.2 x boids.radius (birds about as close as
+// the separation distance keeps them), else 0.32 x the perception radius.
+float defaultBodyLength(const sim::ModelParams& model);
+
 // Reads scene.document's [render] section (defaults for a scene built in code or without one; a
 // loaded scene has one only when sim::loadScene was given kSceneSections).
 // Throws murmur::InputError naming the file, line and key of a bad value or an unknown key.

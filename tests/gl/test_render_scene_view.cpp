@@ -63,6 +63,18 @@ TEST(SceneView, DefaultsWithoutARenderSection) {
   }
 }
 
+// Markers (agents, goals, predators) are 1.2% of the world box's diagonal, at most 4 birds long: the
+// default 200 x 100 x 200 box gives 0.012 x 300 = 3.6 units; murmuration.toml's 1000 x 60 x 1000
+// sky would give 17 (a falcon ten starlings long), so it gets 4 x 1.6 = 6.4.
+TEST(SceneView, MarkersScaleWithTheWorldUpToFourBirds) {
+  const sim::Scene small = loadSceneText("small.toml", "[boids]\nradius = 0.5\n");
+  EXPECT_NEAR(sceneOverlay(small, nullptr).markerSize, 3.6f, 1e-4f);
+  const sim::Scene sky = loadSceneText("sky.toml", "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n"
+                                                   "[boids]\nradius = 0.5\n");
+  EXPECT_FLOAT_EQ(defaultBodyLength(sky.model), 1.6f);
+  EXPECT_FLOAT_EQ(sceneOverlay(sky, nullptr).markerSize, 6.4f);
+}
+
 TEST(SceneView, ChaseAndInterceptGroupsTakeTheLabsColours) {
   const std::string groups =
       "[[groups]]\ngroup = 1\nrole = \"chase\"\ntarget = [0, 0, 0]\n"
