@@ -378,7 +378,7 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
       {"N or .", "one step (paused)"},
       {"R", "reset the flock"},
       {"B", "switch backend gpu <-> cpu (state carried over)"},
-      {"F", "follow the next group with the camera"},
+      {"F", "what the camera follows: nothing, the flock, each group in turn"},
       {"C", "frame the flock (beside the panel)"},
       {"W", "frame the whole world"},
       {"arrow keys", "steer the player: left / right turn, up / down thrust"},

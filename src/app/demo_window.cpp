@@ -448,7 +448,7 @@ class WindowDemo {
   // A recording runs in simulated time: a frame written per 1/fps of it (again when the simulation
   // outruns the window, none while it is paused), so that it plays at the speed the flock flies.
   double recordingClock_ = 0.0;  // simulated seconds not yet written
-  std::uint64_t recordedSteps_ = 0;  // the session's total steps at the last frame written
+  std::uint64_t recordedSteps_ = 0;  // the session's total steps when the recording last looked
   double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> stageMeans_;
   std::uint64_t frameLoopWaits_ = 0;  // blocking GPU waits over run()'s frames

@@ -97,14 +97,17 @@ Polyline horizontalCircle(glm::vec3 center, float radius, glm::vec3 colour) {
   return circle;
 }
 
+float markerSize(const Overlay& overlay) {
+  return std::min(std::max(0.012f * glm::length(overlay.worldMax - overlay.worldMin), 0.5f), overlay.maxMarkerSize);
+}
+
 Overlay sceneOverlay(const sim::Scene& scene, const sim::WallGrid* walls) {
   Overlay overlay;
   overlay.worldMin = scene.model.worldMin;
   overlay.worldMax = scene.model.worldMax;
   // At most 4 birds long: in a sky a kilometre wide the world's 1.2% made the falcon a house among
   // starlings.
-  overlay.markerSize = std::clamp(0.012f * glm::length(scene.model.worldMax - scene.model.worldMin), 0.5f,
-                                  4.0f * defaultBodyLength(scene.model));
+  overlay.maxMarkerSize = 4.0f * defaultBodyLength(scene.model);
   for (const sim::Obstacle& o : scene.obstacles) overlay.obstacles.push_back({o.center, o.radius});
   for (const sim::Target& t : scene.targets) overlay.goals.push_back({t.position, t.group});
   overlay.predators = scene.predators;
@@ -171,8 +174,7 @@ OverlayRenderer::OverlayRenderer(const gpu::ShaderLibrary& shaders) {
 
 void OverlayRenderer::set(const Overlay& overlay) {
   const glm::vec3 lo = overlay.worldMin, hi = overlay.worldMax;
-  // Markers scale with the world, so that they read the same in any scene.
-  const float marker = overlay.markerSize > 0.0f ? overlay.markerSize : std::max(0.012f * glm::length(hi - lo), 0.5f);
+  const float marker = markerSize(overlay);
 
   std::vector<ShapeInstance> instances;
   shapeRuns_.clear();

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,8 @@ Polyline horizontalCircle(glm::vec3 center, float radius, glm::vec3 colour);
 struct Overlay {
   glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};
   glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
-  // The markers' size (goals, predators, agents), units; 0: 1.2% of the world box's diagonal.
-  float markerSize = 0.0f;
+  // The largest the markers (goals, predators, agents) may be, units (markerSize).
+  float maxMarkerSize = std::numeric_limits<float>::infinity();
   std::vector<Sphere> obstacles;
   std::vector<Block> walls;
   std::vector<GroupMarker> goals;    // a group's goal, in the group's colour
@@ -78,6 +79,10 @@ struct Overlay {
   std::vector<Polyline> senses;      // agents' view cones and hearing ranges
   std::vector<Label> labels;         // agents' states, drawn by the demo's UI
 };
+
+// The markers' size, units: 1.2% of the world box's diagonal (they read the same in any scene), at
+// least 0.5 and at most overlay.maxMarkerSize.
+float markerSize(const Overlay& overlay);
 
 // The overlay of a scene: its world box, obstacles, static goals ([[targets]]) and predators, and
 // the walls the boids avoid (null: none; see wallBlocks).

@@ -37,7 +37,8 @@ namespace murmur::render {
 // this (the program passes it with the other modules' sections: app/scene_sections.hpp).
 inline constexpr sim::SceneSection kSceneSections[] = {{"render", false}};
 
-// How headless frames and videos move the camera (the window's camera is the user's).
+// How headless frames and videos move the camera; in the window, Follow and Orbit start the camera
+// following the flock's centre (the mouse still turns and zooms it).
 enum class CameraMotion {
   Fixed,   // as the scene's camera keys set it
   Follow,  // glides (about a second behind) to frame the flock as it moves and spreads

@@ -96,9 +96,9 @@ void readSim(TableReader& sim, Scene& scene) {
   if (glm::vec3 center = sim.vec3("spawn_center", glm::vec3(std::numeric_limits<float>::quiet_NaN()));
       !std::isnan(center.x)) {
     if (scene.model.dims == 2) center.y = 0.0f;
-    for (int k = 0; k < 3; ++k)
+    for (int k : activeAxes(scene.model.dims))
       if (center[k] < scene.model.worldMin[k] || center[k] > scene.model.worldMax[k])
-        if (scene.model.dims == 3 || k != 1) sim.fail("spawn_center", "must lie in the world box ([world] min, max)");
+        sim.fail("spawn_center", "must lie in the world box ([world] min, max)");
     scene.spawnCenter = center;
   }
   scene.spawnHeading = sim.vec3("heading", scene.spawnHeading);

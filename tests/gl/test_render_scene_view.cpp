@@ -68,11 +68,11 @@ TEST(SceneView, DefaultsWithoutARenderSection) {
 // sky would give 17 (a falcon ten starlings long), so it gets 4 x 1.6 = 6.4.
 TEST(SceneView, MarkersScaleWithTheWorldUpToFourBirds) {
   const sim::Scene small = loadSceneText("small.toml", "[boids]\nradius = 0.5\n");
-  EXPECT_NEAR(sceneOverlay(small, nullptr).markerSize, 3.6f, 1e-4f);
+  EXPECT_NEAR(markerSize(sceneOverlay(small, nullptr)), 3.6f, 1e-4f);
   const sim::Scene sky = loadSceneText("sky.toml", "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n"
                                                    "[boids]\nradius = 0.5\n");
   EXPECT_FLOAT_EQ(defaultBodyLength(sky.model), 1.6f);
-  EXPECT_FLOAT_EQ(sceneOverlay(sky, nullptr).markerSize, 6.4f);
+  EXPECT_FLOAT_EQ(markerSize(sceneOverlay(sky, nullptr)), 6.4f);
 }
 
 TEST(SceneView, ChaseAndInterceptGroupsTakeTheLabsColours) {
