@@ -49,7 +49,7 @@ using Clock = std::chrono::steady_clock;
 bool hardwareDevicePresent() {
   try {
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
-    return std::any_of(devices.begin(), devices.end(), [](const gpu::EglDevice& d) { return !d.software; });
+    return std::any_of(devices.begin(), devices.end(), [](const gpu::EglDevice& d) { return !d.software(); });
   } catch (const gpu::ContextError&) {
     return false;
   }
@@ -186,7 +186,7 @@ class BenchCommand final : public Command {
     sub.add_flag("--quick", quick_, "The reduced sweep (N up to 1M on the GPU; minutes on llvmpipe)");
     sub.add_flag("--list", list_,
                  "Print the cases (of the sweep, --filter applied), one a line, and run none");
-    sub.add_option("--device", device_, "EGL device index (murmur devices; default: hardware first)")
+    sub.add_option("--device", device_, "EGL device index (murmur devices; default: discrete, then integrated, then software)")
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--filter", filter_,

@@ -23,7 +23,7 @@ class DevicesCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     sub.add_option("--device", device_,
-                   "EGL device to open (index from the list; -1: hardware first, then software)")
+                   "EGL device to open (index from the list; -1: discrete, then integrated, then software)")
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.footer("Examples:\n"
@@ -37,14 +37,17 @@ class DevicesCommand final : public Command {
     fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
     const std::vector<int> order = gpu::preferredDeviceOrder(devices);
     for (const gpu::EglDevice& d : devices)
-      fmt::print("  {}: {} [{}]{}\n", d.index, d.name, d.software ? "software" : "hardware",
+      fmt::print("  {}: {} [{}: {}]{}\n", d.index, d.name, gpu::deviceKindName(d.type.kind), d.type.why,
                  !order.empty() && order.front() == d.index ? " (default)" : "");
     if (!order.empty()) {
       const auto preferred = std::find_if(devices.begin(), devices.end(),
                                           [&](const gpu::EglDevice& d) { return d.index == order.front(); });
       fmt::print("preferred: device {}: {}\n", order.front(),
-                 preferred->software ? "no hardware device, so the software one (a CPU's speed)"
-                                     : "hardware devices come before software ones, in EGL's order");
+                 preferred->software()
+                     ? "no hardware device, so the software one (a CPU's speed)"
+                     : fmt::format("the first {} device; the order is discrete, hardware of unknown kind, "
+                                   "integrated, software, in EGL's order within a kind",
+                                   gpu::deviceKindName(preferred->type.kind)));
     }
     std::unique_ptr<gpu::Context> context;
     try {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -88,20 +90,26 @@ EglDevice describeDevice(int index, EGLDeviceEXT device) {
   out.index = index;
   const char* extensions = eglQueryDeviceStringEXT(device, EGL_EXTENSIONS);
   out.extensions = extensions != nullptr ? extensions : "";
-  out.software = hasExtension(extensions, "EGL_MESA_device_software");
+  DeviceFacts facts;
+  facts.software = hasExtension(extensions, "EGL_MESA_device_software");
   std::string name;
   if (hasExtension(extensions, "EGL_EXT_device_query_name"))
     if (const char* renderer = eglQueryDeviceStringEXT(device, EGL_RENDERER_EXT)) name = renderer;
   if (hasExtension(extensions, "EGL_NV_device_cuda") && eglQueryDeviceAttribEXT != nullptr) {
     EGLAttrib cuda = -1;
-    if (eglQueryDeviceAttribEXT(device, EGL_CUDA_DEVICE_NV, &cuda))
+    if (eglQueryDeviceAttribEXT(device, EGL_CUDA_DEVICE_NV, &cuda)) {
+      facts.cuda = true;
       name += (name.empty() ? "" : ", ") + std::string("CUDA device ") + std::to_string(cuda);
+    }
   }
   if (hasExtension(extensions, "EGL_EXT_device_drm"))
-    if (const char* file = eglQueryDeviceStringEXT(device, EGL_DRM_DEVICE_FILE_EXT))
+    if (const char* file = eglQueryDeviceStringEXT(device, EGL_DRM_DEVICE_FILE_EXT)) {
       name += (name.empty() ? "" : ", ") + std::string(file);
-  if (name.empty()) name = out.software ? "software renderer (Mesa)" : "EGL device " + std::to_string(index);
+      readPciFacts(file, "/sys", facts);
+    }
+  if (name.empty()) name = facts.software ? "software renderer (Mesa)" : "EGL device " + std::to_string(index);
   out.name = name;
+  out.type = classifyDevice(facts);
   return out;
 }
 
@@ -348,11 +356,55 @@ std::string driverOf(std::string_view glVersion) {
   return std::string(glVersion.substr(start));
 }
 
+std::string_view deviceKindName(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::Discrete: return "discrete";
+    case DeviceKind::Hardware: return "hardware";
+    case DeviceKind::Integrated: return "integrated";
+    case DeviceKind::Software: return "software";
+  }
+  return "hardware";
+}
+
+DeviceClass classifyDevice(const DeviceFacts& facts) {
+  constexpr int kNvidia = 0x10de, kIntel = 0x8086;
+  if (facts.software) return {DeviceKind::Software, "EGL_MESA_device_software, a CPU's speed"};
+  if (facts.cuda) return {DeviceKind::Discrete, "a CUDA device (NVIDIA's driver)"};
+  if (facts.pciVendor == kNvidia) return {DeviceKind::Discrete, "an NVIDIA PCI device"};
+  if (facts.pciBus == 0)
+    return {DeviceKind::Integrated, "on PCI bus 0, where a CPU's integrated graphics sit"};
+  if (facts.pciVendor == kIntel && facts.pciBus > 0)
+    return {DeviceKind::Discrete, "an Intel GPU off PCI bus 0 (a card)"};
+  return {DeviceKind::Hardware, facts.pciBus > 0 ? "a PCI GPU whose vendor does not tell card from integrated"
+                                                 : "a hardware device with no PCI address in sysfs"};
+}
+
+void readPciFacts(std::string_view drmDeviceFile, const std::string& sysfsRoot, DeviceFacts& facts) {
+  namespace fs = std::filesystem;
+  const std::string node = fs::path(drmDeviceFile).filename().string();
+  if (node.empty()) return;
+  std::error_code error;
+  const fs::path device = fs::canonical(fs::path(sysfsRoot) / "class" / "drm" / node / "device", error);
+  if (error) return;
+  // domain:bus:device.function, e.g. 0000:01:00.0; the bus is two hex digits.
+  const std::string address = device.filename().string();
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  if (std::sscanf(address.c_str(), "%x:%x:%x.%x", &domain, &bus, &slot, &function) == 4)
+    facts.pciBus = static_cast<int>(bus);
+  std::ifstream vendorFile(device / "vendor");
+  std::string vendor;
+  if (vendorFile >> vendor) {
+    unsigned value = 0;
+    if (std::sscanf(vendor.c_str(), "0x%x", &value) == 1) facts.pciVendor = static_cast<int>(value);
+  }
+}
+
 std::vector<int> preferredDeviceOrder(const std::vector<EglDevice>& devices) {
   std::vector<int> order;
-  for (const bool software : {false, true})
+  for (const DeviceKind kind :
+       {DeviceKind::Discrete, DeviceKind::Hardware, DeviceKind::Integrated, DeviceKind::Software})
     for (const EglDevice& device : devices)
-      if (device.software == software) order.push_back(device.index);
+      if (device.type.kind == kind) order.push_back(device.index);
   return order;
 }
 

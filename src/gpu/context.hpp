@@ -69,21 +69,56 @@ std::string driverOf(std::string_view glVersion);
 
 // A headless OpenGL 4.5 core context (4.3 when 4.5 is refused), current on this thread with no
 // surface. deviceIndex selects an EGL device (EGL_EXT_device_enumeration + EGL_EXT_platform_device;
-// listEglDevices() numbers them); -1 tries the devices in preferredDeviceOrder() (hardware before
-// software), then Mesa's surfaceless platform. debug asks for a debug context (slower; GL errors reach the
+// listEglDevices() numbers them); -1 tries the devices in preferredDeviceOrder() (discrete before
+// integrated before software), then Mesa's surfaceless platform. debug asks for a debug context (slower; GL errors reach the
 // debug callback). libEGL is loaded at run time (nothing links against it). Throws ContextError.
 std::unique_ptr<Context> createHeadlessContext(int deviceIndex = -1, bool debug = false);
+
+// What kind of device an EGL device is, in the order createHeadlessContext(-1) prefers them: a
+// discrete card first (its own memory and the most throughput), a hardware device of unknown kind
+// next, an integrated GPU after (sharing the CPU's memory bandwidth), a software renderer last.
+enum class DeviceKind { Discrete, Hardware, Integrated, Software };
+
+std::string_view deviceKindName(DeviceKind kind);
+
+// What a device's kind is decided by: EGL's extensions and, for a DRM device, its PCI address and
+// vendor from sysfs (-1 where unknown).
+struct DeviceFacts {
+  bool software = false;  // EGL_MESA_device_software: llvmpipe
+  bool cuda = false;      // EGL_NV_device_cuda: an NVIDIA GPU driven by its own driver
+  int pciVendor = -1;     // e.g. 0x10de NVIDIA, 0x8086 Intel, 0x1002 AMD
+  int pciBus = -1;        // the bus of the device's PCI address (domain:bus:device.function)
+};
+
+struct DeviceClass {
+  DeviceKind kind = DeviceKind::Hardware;
+  std::string why;  // one clause, printed by `murmur devices`
+};
+
+// The rule (docs/gpu.md, Choosing a device): software is software; a CUDA device or an NVIDIA PCI
+// device is discrete; any other GPU on PCI bus 0, the root complex where CPUs put their integrated
+// graphics (Intel's at 00:02.0), is integrated; an Intel GPU off bus 0 is discrete (Arc); anything
+// else is hardware of unknown kind (AMD's integrated GPUs sit behind an internal bridge, off bus
+// 0, like its cards, so bus and vendor cannot tell them apart).
+DeviceClass classifyDevice(const DeviceFacts& facts);
+
+// The PCI vendor and bus of a DRM device file (/dev/dri/card0, /dev/dri/renderD128) from sysfs
+// (sysfsRoot/class/drm/<name>/device: a link to the PCI device's folder, named by its address,
+// holding its `vendor`); the fields stay -1 where sysfs does not say.
+void readPciFacts(std::string_view drmDeviceFile, const std::string& sysfsRoot, DeviceFacts& facts);
 
 struct EglDevice {
   int index = 0;
   std::string name;        // renderer, DRM node or CUDA device, whatever the driver tells
   std::string extensions;  // the device's EGL extensions
-  bool software = false;   // EGL_MESA_device_software: llvmpipe
+  DeviceClass type;
+
+  bool software() const { return type.kind == DeviceKind::Software; }
 };
 
-// The order in which createHeadlessContext(-1) tries devices: every hardware device (in EGL's
-// order) before every software one, so that a machine with a GPU uses it even when EGL lists
-// Mesa's software device first.
+// The order in which createHeadlessContext(-1) tries devices: by kind (discrete, hardware,
+// integrated, software), in EGL's order within a kind, so that a machine with a card uses it even
+// when EGL lists Mesa's software device or the integrated GPU first.
 std::vector<int> preferredDeviceOrder(const std::vector<EglDevice>& devices);
 
 // The EGL devices in the order createHeadlessContext numbers them (empty without

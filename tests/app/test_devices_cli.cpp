@@ -1,5 +1,5 @@
 // Device selection end to end: `murmur devices` lists the EGL devices with their kind and the
-// default (hardware before software), and `--device I` runs on the software device (Mesa llvmpipe,
+// default (discrete, hardware, integrated, software), and `--device I` runs on the software device (Mesa llvmpipe,
 // the one every CI machine has), naming it with vendor, driver and memory in the --json output.
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 namespace murmur::test {
 namespace {
 
-// The index of the first "[software]" line of `murmur devices`, or -1.
+// The index of the first "[software: ...]" line of `murmur devices`, or -1.
 int softwareDevice(const std::string& listing) {
-  const std::regex line(R"(\n  (\d+): [^\n]*\[software\])");
+  const std::regex line(R"(\n  (\d+): [^\n]*\[software: )");
   std::smatch match;
   return std::regex_search(listing, match, line) ? std::stoi(match[1]) : -1;
 }

@@ -69,18 +69,68 @@ TEST(Context, ListsEglDevicesWithoutFailing) {
   }
 }
 
-TEST(Context, PrefersEveryHardwareDeviceToEverySoftwareOne) {
-  const std::vector<EglDevice> devices = {
-      {0, "llvmpipe", "", true}, {1, "NVIDIA H100", "", false}, {2, "softpipe", "", true}, {3, "AMD", "", false}};
-  EXPECT_EQ(preferredDeviceOrder(devices), (std::vector<int>{1, 3, 0, 2}));
-  EXPECT_EQ(preferredDeviceOrder({{0, "llvmpipe", "", true}}), (std::vector<int>{0}));
+EglDevice device(int index, DeviceKind kind) { return {index, "", "", {kind, ""}}; }
+
+TEST(Context, PrefersDiscreteThenUnknownHardwareThenIntegratedThenSoftware) {
+  using enum DeviceKind;
+  const std::vector<EglDevice> devices = {device(0, Software), device(1, Integrated), device(2, Hardware),
+                                          device(3, Discrete), device(4, Software), device(5, Discrete)};
+  EXPECT_EQ(preferredDeviceOrder(devices), (std::vector<int>{3, 5, 2, 1, 0, 4}));
+  EXPECT_EQ(preferredDeviceOrder({device(0, Software)}), (std::vector<int>{0}));
   EXPECT_TRUE(preferredDeviceOrder({}).empty());
+}
+
+TEST(Context, ClassifiesDevicesByExtensionVendorAndBus) {
+  using enum DeviceKind;
+  const auto kind = [](bool software, bool cuda, int vendor, int bus) {
+    return classifyDevice({software, cuda, vendor, bus}).kind;
+  };
+  EXPECT_EQ(kind(true, false, -1, -1), Software);
+  EXPECT_EQ(kind(false, true, -1, -1), Discrete);       // NVIDIA's EGL device: no DRM file needed
+  EXPECT_EQ(kind(false, false, 0x10de, 1), Discrete);   // NVIDIA through its DRM node
+  EXPECT_EQ(kind(false, false, 0x8086, 0), Integrated); // Intel graphics at 00:02.0
+  EXPECT_EQ(kind(false, false, 0x8086, 3), Discrete);   // Intel Arc behind a PCIe port
+  EXPECT_EQ(kind(false, false, 0x1002, 0), Integrated);
+  EXPECT_EQ(kind(false, false, 0x1002, 4), Hardware);   // an AMD card or an APU: bus and vendor cannot tell
+  EXPECT_EQ(kind(false, false, -1, -1), Hardware);
+  EXPECT_FALSE(classifyDevice({false, false, 0x8086, 0}).why.empty());
+}
+
+// readPciFacts follows /sys/class/drm/<node>/device to the PCI device's folder, as the kernel lays
+// it out; here a copy of that layout in a temporary folder, for an integrated and a discrete GPU.
+TEST(Context, ReadsThePciVendorAndBusOfADrmNodeFromSysfs) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("murmur-sysfs-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const auto addGpu = [&](const std::string& node, const std::string& address, const std::string& vendor) {
+    const fs::path pci = root / "devices" / "pci0000:00" / address;
+    fs::create_directories(pci);
+    std::ofstream(pci / "vendor") << vendor << "\n";
+    fs::create_directories(root / "class" / "drm" / node);
+    fs::create_directory_symlink(fs::path("../../../devices/pci0000:00") / address,
+                                 root / "class" / "drm" / node / "device");
+  };
+  addGpu("card0", "0000:00:02.0", "0x8086");
+  addGpu("renderD129", "0000:01:00.0", "0x10de");
+  DeviceFacts intel, nvidia, missing;
+  readPciFacts("/dev/dri/card0", root.string(), intel);
+  readPciFacts("/dev/dri/renderD129", root.string(), nvidia);
+  readPciFacts("/dev/dri/card7", root.string(), missing);
+  fs::remove_all(root);
+  EXPECT_EQ(intel.pciVendor, 0x8086);
+  EXPECT_EQ(intel.pciBus, 0);
+  EXPECT_EQ(nvidia.pciVendor, 0x10de);
+  EXPECT_EQ(nvidia.pciBus, 1);
+  EXPECT_EQ(missing.pciVendor, -1);
+  EXPECT_EQ(missing.pciBus, -1);
+  EXPECT_EQ(classifyDevice(intel).kind, DeviceKind::Integrated);
+  EXPECT_EQ(classifyDevice(nvidia).kind, DeviceKind::Discrete);
 }
 
 // Mesa lists its software device (llvmpipe) on every machine; chosen by index, it is the one used.
 TEST(Context, OpensTheSoftwareDeviceByIndex) {
   const std::vector<EglDevice> devices = listEglDevices();
-  const auto software = std::find_if(devices.begin(), devices.end(), [](const EglDevice& d) { return d.software; });
+  const auto software = std::find_if(devices.begin(), devices.end(), [](const EglDevice& d) { return d.software(); });
   ASSERT_NE(software, devices.end()) << "no EGL device with EGL_MESA_device_software";
   {
     const std::unique_ptr<Context> context = createHeadlessContext(software->index);
