@@ -33,6 +33,13 @@ OrderedJson shapeJson(const sim::FlockShape& shape) {
           {"thinness", jsonNumber(shape.thinness)}};
 }
 
+// "leaders per group: 3/120 2/120": each group's emergent leaders of the last step, of its boids.
+std::string leadersLine(const std::vector<sim::GroupSummary>& groups) {
+  std::string line = "leaders per group:";
+  for (const sim::GroupSummary& g : groups) line += fmt::format(" {}/{}", g.leaders, g.count);
+  return line;
+}
+
 // " | falcon dive | agent 1 seek", for the samples of --every.
 std::string agentStates(const ai::AgentDirector* director) {
   std::string states;
@@ -59,7 +66,7 @@ class RunCommand final : public Command {
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--dump", dump_, "Write the final state CSV here")->type_name("FILE")->check(nonEmpty());
     sub.add_option("--every", every_,
-                   "Also measure the flock's shape and the agents' states every N steps (a line each, and "
+                   "Also measure the flock's shape, the leaders per group and the agents' states every N steps (a line each, and "
                    "\"samples\" in --json)")
         ->type_name("N")
         ->check(integerIn(1, kMaxCliSteps));
@@ -93,14 +100,17 @@ class RunCommand final : public Command {
       progress.update(s + 1);
       if (every_ != kUnset && (s + 1) % std::uint64_t(every_) == 0) {
         // Sampling reads the state back: on the gpu backend a blocking wait, so timed runs leave --every out.
-        const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, backend->state());
+        const sim::FlockState state = backend->state();
+        const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, state);
+        const std::vector<sim::GroupSummary> groups = sim::summarizeGroups(state);
         progress.clear();
-        fmt::print(summary, "t = {:.1f} s (step {}): {}{}\n", double(s + 1) * world.scene().model.dt, s + 1,
-                   shapeLine(shape), agentStates(world.director()));
+        fmt::print(summary, "t = {:.1f} s (step {}): {} | {}{}\n", double(s + 1) * world.scene().model.dt, s + 1,
+                   shapeLine(shape), leadersLine(groups), agentStates(world.director()));
         std::fflush(summary);  // a sample as it comes, also into a pipe or a file
         samples.push_back({{"step", s + 1},
                            {"seconds", jsonNumber(double(s + 1) * world.scene().model.dt)},
                            {"shape", shapeJson(shape)},
+                           {"groups", groupsJson(groups)},
                            {"agents", agentsJson(world.director())}});
       }
     }
@@ -121,9 +131,7 @@ class RunCommand final : public Command {
                metrics.meanNearestDistance, metrics.minPairDistance);
     fmt::print(summary, "{}\n", shapeLine(shape));
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
-    std::string leaders = "leaders per group:";
-    for (const sim::GroupSummary& g : groups) leaders += fmt::format(" {}/{}", g.leaders, g.count);
-    fmt::print(summary, "{}\n", leaders);
+    fmt::print(summary, "{}\n", leadersLine(groups));
     if (const ai::AgentDirector* director = world.director()) {
       for (std::size_t i = 0; i < director->size(); ++i) {
         const glm::vec3 p = director->position(i);

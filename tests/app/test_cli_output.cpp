@@ -80,9 +80,11 @@ TEST(CliOutput, RunEverySamplesTheShapeAndTheAgentsOverTime) {
   EXPECT_NEAR(samples[1].at("seconds").get<double>(), 40.0 / 60.0, 1e-6);  // 40 float dt of 1/60 s
   EXPECT_EQ(samples[1].at("shape"), json.at("shape"));
   EXPECT_EQ(samples[1].at("agents"), json.at("agents"));
+  EXPECT_EQ(samples[1].at("groups"), json.at("groups"));  // counts and leaders per group
   EXPECT_NE(samples[0].at("shape"), json.at("shape")) << "measured at step 20, not at the end";
   EXPECT_NE(r.err.find("t = 0.3 s (step 20): largest flock"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("t = 0.7 s (step 40): largest flock"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("| leaders per group: "), std::string::npos) << r.err;
 }
 
 // run --json lists every agent as the last update left it: the same as a world of the same scene

@@ -32,7 +32,7 @@ TEST(BlockingWaits, AStepNeverWaitsAndADownloadReadsTwoBuffers) {
 }
 
 // `murmur run --backend gpu` with agents, through the library world it ticks (at 3,000 boids for
-// predator.toml, lab.toml's own 240): no wait in any tick; at the end the state (two reads) and the
+// predator.toml, lab.toml's own 80): no wait in any tick; at the end the state (two reads) and the
 // group summaries (one), as cmd_run.cpp reads them.
 class BlockingWaitsInARun : public testing::TestWithParam<std::string> {};
 
