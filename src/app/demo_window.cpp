@@ -262,8 +262,6 @@ class WindowDemo {
       for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k) session_.step();
       return;
     }
-    if (limited && !options_.exitAfterSteps)
-      setStatus(fmt::format("stopped at step {} (--steps): R resets the flock", stepLimit_));
     if (controls_.paused || limited) {
       accumulator = 0.0;
       return;
@@ -332,7 +330,12 @@ class WindowDemo {
 
   void drawPanel() {
     const double now = glfwGetTime();
-    drawDemoPanel(session_, controls_, stats_, now < statusUntil_ ? status_ : std::string());
+    // A fresh status line first (a screenshot's path, an error); with none, that the run stopped.
+    const bool stopped = stepLimit_ > 0 && session_.steps() >= stepLimit_ && !options_.exitAfterSteps;
+    drawDemoPanel(session_, controls_, stats_,
+                  now < statusUntil_ ? status_
+                  : stopped          ? fmt::format("stopped at step {} (--steps): R resets the flock", stepLimit_)
+                                     : std::string());
     drawHelpOverlay(controls_.showHelp, options_.screenshotDir);
     drawAgentLabels(session_);
     // The view is framed right of the panel; a new world is framed before the panel exists, and
