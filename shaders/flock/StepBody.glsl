@@ -1,4 +1,5 @@
-// The body of flock/Step.comp.glsl and flock/StepTopological.comp.glsl (TOPOLOGICAL 0 or 1).
+// The body of flock/Step.comp.glsl, flock/StepTopological.comp.glsl (TOPOLOGICAL 0 or 1) and their
+// turning variants flock/StepTurning.comp.glsl, flock/StepTopologicalTurning.comp.glsl (TURNING 1).
 // Forces and integration, fused: one thread per boid in cell order (threads of a work group share
 // neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
 // order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
@@ -16,6 +17,11 @@ layout(std430, binding = BINDING_CELL_STARTS) readonly buffer CellStarts { uint 
 layout(std430, binding = BINDING_SORTED_IDS) readonly buffer SortedIds { uint sortedIds[]; };
 layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositions { vec4 sortedPositions[]; };
 layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
+#if TURNING
+// The stored headings in id order (boids.turn_rate): grid/ReorderTurning copied them into
+// sortedHeadings; the new ones are written here.
+layout(std430, binding = BINDING_HEADINGS) writeonly buffer Headings { vec4 headings[]; };
+#endif
 
 uint readId(uint slot) { return sortedIds[slot]; }
 vec3 readHeading(uint slot) { return sortedHeadings[slot].xyz; }
@@ -62,4 +68,7 @@ void main() {
   positions[id] = vec4(next.position, own.w);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
   velocities[id] = vec4(next.velocity, P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0);
+#if TURNING
+  headings[id] = vec4(next.heading, 0.0);
+#endif
 }

@@ -88,14 +88,17 @@ class FlockPipeline {
   static void requireCapacity(const ContextInfo& info, std::uint64_t boids);
 
   // Replaces the flock (sizes and groups may change). CapacityError when the device cannot hold it;
-  // std::invalid_argument for an inconsistent state (sizes differ, a group >= groups).
+  // std::invalid_argument for an inconsistent state (sizes differ, a group >= groups). Stored
+  // headings (FlockState::heading, boids.turn_rate) go up when the state has one a boid; a step with
+  // the turn rate on then continues from them, else it starts them from the velocities.
   void upload(const sim::FlockState& state);
 
   // One step of every boid. Records GPU work only (no wait): the CPU is free until something is
   // read back.
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
 
-  // The state in id order (waits for the GPU: two blocking reads, positions and velocities).
+  // The state in id order (waits for the GPU: two blocking reads, positions and velocities, and a
+  // third for the stored headings after a step with boids.turn_rate on).
   sim::FlockState download() const;
   // Count, centroid and mean velocity per group of the current state (waits for the GPU: one
   // blocking read of a handful of floats). The reduction runs here unless a request already ran it
@@ -143,6 +146,8 @@ class FlockPipeline {
 
  private:
   void allocateBoids(std::size_t count);
+  // headings_ for count_ boids, unless allocated (CapacityError when out of memory).
+  void allocateHeadings();
   void prepareGrid(const sim::ModelParams& params);
   void writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
   void bindStorage() const;
@@ -156,8 +161,10 @@ class FlockPipeline {
   const ContextInfo& info_;
   WorkGroupSizes sizes_;
   int maxGroupsX_;
-  // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours.
-  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, forcesProgram_, topologicalForcesProgram_,
+  // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours; the
+  // turning ones (and turningReorderProgram_) the same with boids.turn_rate on.
+  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_,
+      forcesProgram_, topologicalForcesProgram_, turningForcesProgram_, topologicalTurningForcesProgram_,
       reduceProgram_, reduceGroupsProgram_, nearestProgram_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
@@ -180,6 +187,11 @@ class FlockPipeline {
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;  // summaries_ holds the current state's reduction
   bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
+  // boids.turn_rate's stored headings (layout::kHeadings), allocated by the first step or upload that
+  // needs them; headingsCurrent_: they are the current state's (a step with the turn rate on, or an
+  // upload of a state with headings, wrote them).
+  Buffer headings_;
+  bool headingsCurrent_ = false;
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and

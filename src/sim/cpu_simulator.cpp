@@ -29,12 +29,22 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   state.leader.resize(n);
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
+  // The stored heading exists only while the turn rate is on: it starts as the velocity's.
+  const bool turning = params.turnRate > 0.0f;
+  if (!turning) {
+    state.heading.clear();
+  } else if (state.heading.size() != n) {
+    state.heading.resize(n);
+    for (std::size_t i = 0; i < n; ++i) state.heading[i] = heading(state.velocity[i]);
+  }
+  nextHeading_.resize(turning ? n : 0);
   if (search_ == NeighbourSearch::Naive)
     stepNaive(params, inputs, state);
   else
     stepGrid(params, inputs, state);
   state.position.swap(nextPosition_);
   state.velocity.swap(nextVelocity_);
+  if (turning) state.heading.swap(nextHeading_);
   times_.forces = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - times_.grid;
 }
 
@@ -65,6 +75,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
       const BoidUpdate next = stepBoid(ctx, self, sums);
       nextPosition_[i] = next.position;
       nextVelocity_[i] = next.velocity;
+      if (ctx.turning) nextHeading_[i] = next.heading;
       state.leader[i] = leaderFlag(ctx, sums);
     }
   });
@@ -83,13 +94,14 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   sortedHeading_.resize(n);
   sortedGroup_.resize(n);
   const std::uint32_t* order = cells_.order.data();
+  const bool turning = params.turnRate > 0.0f;  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
       const std::uint32_t i = order[k];
       sortedX_[k] = state.position[i].x;
       sortedY_[k] = state.position[i].y;
       sortedZ_[k] = state.position[i].z;
-      sortedHeading_[k] = heading(state.velocity[i]);
+      sortedHeading_[k] = turning ? state.heading[i] : heading(state.velocity[i]);
       sortedGroup_[k] = state.group[i];
     }
   });
@@ -129,6 +141,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
       const BoidUpdate next = stepBoid(ctx, self, sums);
       nextPosition_[i] = next.position;
       nextVelocity_[i] = next.velocity;
+      if (ctx.turning) nextHeading_[i] = next.heading;
       state.leader[i] = leaderFlag(ctx, sums);
     }
   });

@@ -57,7 +57,7 @@ class CpuSimulator {
   WorkerPool pool_;
   StepTimes times_;
   // Scratch reused between steps (no allocation per step once sized).
-  std::vector<glm::vec3> nextPosition_, nextVelocity_;
+  std::vector<glm::vec3> nextPosition_, nextVelocity_, nextHeading_;  // nextHeading_: only when turning
   GridSpec grid_;  // of the last step
   CellOrder cells_;
   // Positions in cell order, one array per axis, plus kSweepPadding infinities so that the

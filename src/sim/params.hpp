@@ -54,6 +54,10 @@ struct ModelParams {
   float maxForce = modelDefault(&ModelParams::maxForce);
   float radius = modelDefault(&ModelParams::radius);
   float bodyLength = modelDefault(&ModelParams::bodyLength);  // L: view modes are in body lengths
+  // The Unity notes' gradual heading (docs/model.md steps 1 and 13): a stored heading turns toward
+  // the velocity at most turnRate degrees a second and the boid moves along it at the velocity's
+  // speed; 0, the default, is off (the heading is the velocity's direction, nothing is stored).
+  float turnRate = modelDefault(&ModelParams::turnRate);
   // [perception]
   float perceptionRadius = modelDefault(&ModelParams::perceptionRadius);
   float separationRadius = modelDefault(&ModelParams::separationRadius);

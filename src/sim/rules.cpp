@@ -51,6 +51,11 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
   ctx.comfortDistance2 = params.comfortDistance * params.comfortDistance;
+  ctx.turning = params.turnRate > 0.0f;
+  const double turnAngle =
+      std::min(double(params.turnRate) * double(params.dt) * std::numbers::pi / 180.0, std::numbers::pi);
+  ctx.turnCos = static_cast<float>(std::cos(turnAngle));
+  ctx.turnSin = static_cast<float>(std::sin(turnAngle));
   ctx.leaderRadius2 = params.leaderRadius * params.leaderRadius;
   ctx.searchRadius2 = std::max(ctx.radius2, ctx.leaderRadius2);
   ctx.limitedFov = params.fovDegrees < 360.0f;
@@ -282,6 +287,26 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
   return f;
 }
 
+glm::vec3 turnHeading(const StepContext& ctx, glm::vec3 h, glm::vec3 v) {
+  const float speed = length(v);
+  if (speed < kEps) return h;
+  const glm::vec3 t = v / speed;
+  const float c = glm::dot(h, t);
+  if (c >= ctx.turnCos) return t;
+  const glm::vec3 across = t - c * h;
+  const float acrossLen = length(across);
+  glm::vec3 u;
+  if (acrossLen >= kEps) {
+    u = across / acrossLen;
+  } else {
+    const glm::vec3 side(-h.z, 0.0f, h.x);
+    const float sideLen = length(side);
+    u = sideLen < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : side / sideLen;
+  }
+  const glm::vec3 turned = ctx.turnCos * h + ctx.turnSin * u;
+  return turned / length(turned);
+}
+
 BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& f) {
   const ModelParams& p = *ctx.params;
   const Weights& w = p.weights;
@@ -306,7 +331,15 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   } else if (speed < p.minSpeed) {
     v *= p.minSpeed / speed;
   }
-  glm::vec3 pos = self.position + v * p.dt;
+  // 13. With a turn rate the boid moves along its turned heading at the velocity's speed.
+  glm::vec3 h(0.0f);
+  glm::vec3 pos;
+  if (ctx.turning) {
+    h = turnHeading(ctx, self.heading, v);
+    pos = self.position + h * (length(v) * p.dt);
+  } else {
+    pos = self.position + v * p.dt;
+  }
 
   for (int k = 0; k < 3; ++k) {
     if (k == 1 && p.dims == 2) continue;
@@ -314,12 +347,15 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     if (p.boundary == Boundary::Wrap) {
       pos[k] = wrapCoordinate(pos[k], lo, hi);
     } else {
+      // The heading turns inward with the velocity (it is 0, unused, without a turn rate).
       if (pos[k] < lo) {
         pos[k] = lo;
         v[k] = std::abs(v[k]);
+        h[k] = std::abs(h[k]);
       } else if (pos[k] > hi) {
         pos[k] = hi;
         v[k] = -std::abs(v[k]);
+        h[k] = -std::abs(h[k]);
       }
     }
   }
@@ -331,15 +367,18 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     if (!ctx.walls->blockedAt(alongX)) {
       pos = alongX;
       v.z = -v.z;
+      h.z = -h.z;
     } else if (!ctx.walls->blockedAt(alongZ)) {
       pos = alongZ;
       v.x = -v.x;
+      h.x = -h.x;
     } else {
       pos = self.position;
       v = -v;
+      h = -h;
     }
   }
-  return {pos, v};
+  return {pos, v, h};
 }
 
 }  // namespace murmur::sim

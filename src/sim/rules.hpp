@@ -30,6 +30,11 @@ struct StepContext {
   float searchRadius2 = 0.0f;      // max(R, RL)^2: candidates farther than this are skipped at once
   float separationRadius2 = 0.0f;  // Rs^2
   float comfortDistance2 = 0.0f;   // the comfort distance squared: 0 leaves separation as it is
+  // boids.turn_rate (docs/model.md, step 13): the heading is state and turns at most by the angle
+  // turnCos, turnSin describe (min(turn_rate dt, 180 degrees), computed in double once a step).
+  bool turning = false;
+  float turnCos = 1.0f;
+  float turnSin = 0.0f;
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
   std::uint32_t topological = 0;   // K of topological neighbours; 0: the metric rule
@@ -67,6 +72,12 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
 inline glm::vec3 heading(glm::vec3 v) {
   const float len = std::sqrt(glm::dot(v, v));
   return len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : v / len;
+}
+
+// f_i of boid i of a state (docs/model.md, step 1): its stored heading while boids.turn_rate is on,
+// else the velocity's.
+inline glm::vec3 stateHeading(const FlockState& state, std::size_t i) {
+  return state.heading.empty() ? heading(state.velocity[i]) : state.heading[i];
 }
 
 // Minimum-image offset: each component folded into [-size/2, size/2). Positions on a torus lie in
@@ -247,7 +258,15 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
 struct BoidUpdate {
   glm::vec3 position;
   glm::vec3 velocity;
+  glm::vec3 heading{0.0f};  // the new stored heading when turning (StepContext::turning), else unused
 };
+
+// Step 13 with boids.turn_rate: the unit heading h turned toward the direction of the new velocity
+// v by at most the step's angle, as a spherical interpolation (Slerp) would: onto it when within
+// the angle, else h cos + u sin with u the unit part of v's direction across h (when v points
+// straight back, (-h.z, 0, h.x), or (1, 0, 0) where that vanishes), normalised. h unchanged when
+// |v| < eps. The step's cos and sin come from the host, so both backends compute no trigonometry.
+glm::vec3 turnHeading(const StepContext& ctx, glm::vec3 h, glm::vec3 v);
 
 // Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
 BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& forces);

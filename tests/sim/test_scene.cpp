@@ -355,9 +355,10 @@ TEST(SceneErrors, UnknownRootKey) {
 }
 
 TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
-  EXPECT_TRUE(
-      rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
-              "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius, body_length)"));
+  EXPECT_TRUE(rejects(
+      "[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
+      "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius, body_length, "
+      "turn_rate)"));
 }
 
 TEST(SceneErrors, FirstUnknownKeyInFileOrder) {
@@ -588,6 +589,14 @@ TEST(SceneLimits, ComfortDistanceAndCohesionWithoutSeparationAreReadAndBounded) 
       rejects("[boids]\ncount = 1000000\n[perception]\nmin_distance = 1e-8\ncomfort_distance = 1\n"
               "comfort_multiplier = 1000\n",
               0, "weights.separation", "float32-safe"));
+}
+
+TEST(SceneLimits, TurnRateIsReadInDegreesPerSecondAndBounded) {
+  EXPECT_EQ(parseScene("", kSource).model.turnRate, 0.0f);
+  EXPECT_EQ(parseScene("[boids]\nturn_rate = 90\n", kSource).model.turnRate, 90.0f);
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = -1\n", 2, "boids.turn_rate", "must be in [0, 1000000]"));
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = 2e6\n", 2, "boids.turn_rate", "must be in [0, 1000000]"));
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = \"fast\"\n", 2, "boids.turn_rate", ""));
 }
 
 // [random_obstacles]: placed after the [[obstacles]] (which they keep clear of), by the builder's
