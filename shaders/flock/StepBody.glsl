@@ -19,8 +19,10 @@ layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositio
 layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
 #if TURNING
 // The stored headings in id order (boids.turn_rate): grid/ReorderTurning copied them into
-// sortedHeadings; the new ones are written here.
+// sortedHeadings; the new ones are written here, and what a renderer draws the bird along (the
+// heading at the velocity's speed, the leader flag in w as in velocities).
 layout(std430, binding = BINDING_HEADINGS) writeonly buffer Headings { vec4 headings[]; };
+layout(std430, binding = BINDING_DRAWN_VELOCITIES) writeonly buffer DrawnVelocities { vec4 drawnVelocities[]; };
 #endif
 
 uint readId(uint slot) { return sortedIds[slot]; }
@@ -67,8 +69,10 @@ void main() {
   BoidUpdate next = stepBoid(self, sums);
   positions[id] = vec4(next.position, own.w);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
-  velocities[id] = vec4(next.velocity, P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0);
+  float leader = P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0;
+  velocities[id] = vec4(next.velocity, leader);
 #if TURNING
   headings[id] = vec4(next.heading, 0.0);
+  drawnVelocities[id] = vec4(next.heading * length3(next.velocity), leader);
 #endif
 }

@@ -37,6 +37,7 @@ Defines bindingDefines() {
       {"BINDING_NEAREST_IDS", std::to_string(kNearestIds)},
       {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
       {"BINDING_HEADINGS", std::to_string(kHeadings)},
+      {"BINDING_DRAWN_VELOCITIES", std::to_string(kDrawnVelocities)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
       {"MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours)},
       {"PASS_PARAMS_BINDING", std::to_string(kPassParams)},
@@ -162,19 +163,23 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   summariesCurrent_ = false;
   gridCurrent_ = false;
   headings_ = Buffer();
+  drawnVelocities_ = Buffer();
   headingsCurrent_ = false;
 }
 
 void FlockPipeline::allocateHeadings() {
   if (headings_) return;
   takeGlError();
-  headings_ = Buffer("boid headings", count_ * sizeof(glm::vec4));  // uploadable: upload() may fill it
+  // Uploadable: upload() may fill them.
+  headings_ = Buffer("boid headings", count_ * sizeof(glm::vec4));
+  drawnVelocities_ = Buffer("boid drawn velocities", count_ * sizeof(glm::vec4));
   if (takeGlError() == GL_OUT_OF_MEMORY) {
     headings_ = Buffer();
+    drawnVelocities_ = Buffer();
     throw CapacityError(
         fmt::format("{} boids' headings (boids.turn_rate) do not fit on {}: out of GPU memory "
                     "allocating {} MiB more",
-                    count_, info_.renderer, (count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
+                    count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
         count_, 0);
   }
 }
@@ -203,9 +208,13 @@ void FlockPipeline::upload(const sim::FlockState& state) {
   velocities_.upload(std::span<const glm::vec4>(velocities));
   if (n > 0 && state.heading.size() == n) {
     std::vector<glm::vec4> headings(n);
-    for (std::size_t i = 0; i < n; ++i) headings[i] = glm::vec4(state.heading[i], 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+      headings[i] = glm::vec4(state.heading[i], 0.0f);
+      velocities[i] = glm::vec4(state.heading[i] * glm::length(state.velocity[i]), velocities[i].w);
+    }
     allocateHeadings();
     headings_.upload(std::span<const glm::vec4>(headings));
+    drawnVelocities_.upload(std::span<const glm::vec4>(velocities));
     headingsCurrent_ = true;
   }
 }
@@ -289,7 +298,10 @@ void FlockPipeline::bindStorage() const {
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
   summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
   stepParams_.bindBase(GL_UNIFORM_BUFFER, layout::kStepParams);
-  if (headings_) headings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kHeadings);
+  if (headings_) {
+    headings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kHeadings);
+    drawnVelocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kDrawnVelocities);
+  }
 }
 
 namespace {

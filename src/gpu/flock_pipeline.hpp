@@ -137,6 +137,9 @@ class FlockPipeline {
   // velocities xyz + the leader flag in w (1.0 / 0.0).
   const Buffer& positionBuffer() const { return positions_; }
   const Buffer& velocityBuffer() const { return velocities_; }
+  // What a bird is drawn along, as velocityBuffer() lays it out: the velocities, or after a step with
+  // boids.turn_rate on the stored heading at the velocity's speed (docs/model.md, step 1).
+  const Buffer& drawnVelocityBuffer() const { return headingsCurrent_ ? drawnVelocities_ : velocities_; }
   // The grid of the latest step (cells = 0 before the first).
   const sim::GridSpec& grid() const { return grid_; }
   GridSnapshot gridSnapshot() const;
@@ -190,7 +193,7 @@ class FlockPipeline {
   // boids.turn_rate's stored headings (layout::kHeadings), allocated by the first step or upload that
   // needs them; headingsCurrent_: they are the current state's (a step with the turn rate on, or an
   // upload of a state with headings, wrote them).
-  Buffer headings_;
+  Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
   bool headingsCurrent_ = false;
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed

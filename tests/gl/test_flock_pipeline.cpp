@@ -465,7 +465,8 @@ TEST(FlockPipeline, TopologicalNeighboursEqualTheBruteForce) {
 // boids.turn_rate: the stored headings step for step, bit for bit on llvmpipe, in a dense 3D wrap
 // flock (60 degrees/s: headings lag) and a 2D contain one with obstacles and walls of the box
 // (200 degrees/s); the rate turned off drops them on both sides and turned on again restarts them
-// from the velocities; a state uploaded with headings continues from them.
+// from the velocities; a state uploaded with headings continues from them. What a renderer draws
+// is the heading at the velocity's speed.
 TEST(FlockPipeline, TurnRateEqualsTheCpuStepByStep) {
   std::vector<Case> cases;
   {
@@ -504,8 +505,15 @@ TEST(FlockPipeline, TurnRateEqualsTheCpuStepByStep) {
       }
       if (s == 30) gpu.upload(cpuState);  // uploaded with its headings, the GPU state goes on from them
     }
-    for (std::size_t i = 0; i < cpuState.size(); ++i)
+    // A renderer draws each bird along its heading at its speed, the leader flag in w.
+    const std::vector<glm::vec4> drawn = gpu.drawnVelocityBuffer().download<glm::vec4>(cpuState.size());
+    for (std::size_t i = 0; i < cpuState.size(); ++i) {
       if (glm::dot(cpuState.heading[i], sim::heading(cpuState.velocity[i])) < 0.9999f) ++lagging;
+      ASSERT_LT(glm::length(glm::vec3(drawn[i]) - cpuState.heading[i] * glm::length(cpuState.velocity[i])),
+                1e-5f)
+          << "boid " << i;
+      ASSERT_EQ(drawn[i].w, float(cpuState.leader[i])) << "boid " << i;
+    }
     std::printf("  %-48s N=%zu: %zu headings behind their velocities after 40 steps\n", c.name.c_str(),
                 cpuState.size(), lagging);
     EXPECT_GT(lagging, 0u);
