@@ -14,8 +14,22 @@
 #ifndef TURNING
 #define TURNING 0
 #endif
+// LAB 1 for the flocking lab's units ([model] kind = "lab"; common/LabModel.glsl, included after
+// this file, steps them): separation also gathers the book's sideways sum below.
+#ifndef LAB
+#define LAB 0
+#endif
 
 #include "common/Vector.glsl"
+
+#if LAB
+// sim::labSide, sim::sideSign, sim::awaySign.
+vec3 labSide(vec3 heading) { return vec3(-heading.z, 0.0, heading.x); }
+float sideSign(float along) { return along > 0.0 ? 1.0 : (along < 0.0 ? -1.0 : 0.0); }
+float awaySign(float along) { return along > 0.0 ? -1.0 : 1.0; }
+// sim::NeighbourSums::lateralSeparation, beside the sums (one unit per thread).
+float lateralSeparation = 0.0;
+#endif
 
 const float kCos45 = 0.70710678118654752;
 
@@ -138,6 +152,10 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
     sums.separating = 1u;
+#if LAB
+    precise float lateral = lateralSeparation + awaySign(dot3(d, labSide(self.heading))) / max(dist, k.minDistance);
+    lateralSeparation = lateral;
+#endif
   }
 #if TOPOLOGICAL
   if (sameGroup && P.topologicalNeighbours != 0u) {

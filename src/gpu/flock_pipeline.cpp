@@ -110,6 +110,7 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   turningForcesProgram_ = shaders.compute("flock/StepTurning.comp.glsl", withGroupSize(sizes_.forces));
   topologicalTurningForcesProgram_ =
       shaders.compute("flock/StepTopologicalTurning.comp.glsl", withGroupSize(sizes_.forces));
+  labForcesProgram_ = shaders.compute("flock/StepLab.comp.glsl", withGroupSize(sizes_.forces));
   reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
   reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
   Defines nearestDefines = withGroupSize(kNearestWorkGroupSize);
@@ -177,7 +178,7 @@ void FlockPipeline::allocateHeadings() {
     headings_ = Buffer();
     drawnVelocities_ = Buffer();
     throw CapacityError(
-        fmt::format("{} boids' headings (boids.turn_rate) do not fit on {}: out of GPU memory "
+        fmt::format("{} boids' headings (boids.turn_rate, the lab's units) do not fit on {}: out of GPU memory "
                     "allocating {} MiB more",
                     count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
         count_, 0);
@@ -208,8 +209,9 @@ void FlockPipeline::upload(const sim::FlockState& state) {
   velocities_.upload(std::span<const glm::vec4>(velocities));
   if (n > 0 && state.heading.size() == n) {
     std::vector<glm::vec4> headings(n);
+    const bool spins = state.spin.size() == n;  // the lab's units: the spin rides in w
     for (std::size_t i = 0; i < n; ++i) {
-      headings[i] = glm::vec4(state.heading[i], 0.0f);
+      headings[i] = glm::vec4(state.heading[i], spins ? state.spin[i] : 0.0f);
       velocities[i] = glm::vec4(state.heading[i] * glm::length(state.velocity[i]), velocities[i].w);
     }
     allocateHeadings();
@@ -236,6 +238,10 @@ sim::FlockState FlockPipeline::download() const {
     const std::vector<glm::vec4> headings = headings_.download<glm::vec4>(count_);
     state.heading.resize(count_);
     for (std::size_t i = 0; i < count_; ++i) state.heading[i] = glm::vec3(headings[i]);
+    if (labUnits_) {
+      state.spin.resize(count_);
+      for (std::size_t i = 0; i < count_; ++i) state.spin[i] = headings[i].w;
+    }
   }
   return state;
 }
@@ -336,13 +342,15 @@ class EmptyFramebufferScope {
 void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& inputs) {
   prepareGrid(params);
   writeStepParams(params, inputs);
-  // The stored headings exist only while the turn rate is on (as sim::CpuSimulator keeps them): the
-  // first step with it on sorts norm(v) as the plain reorder does, and its force pass stores them.
-  const bool turning = params.turnRate > 0.0f;
-  const bool headingsKnown = turning && headingsCurrent_;
+  // The stored headings exist only while the turn rate is on or the units are the lab's (as
+  // sim::CpuSimulator keeps them): the first step with them sorts norm(v) (and a zero spin) as the
+  // plain reorder does, and its force pass stores them.
+  const bool stored = params.storesHeading();
+  const bool headingsKnown = stored && headingsCurrent_;
   headingsCurrent_ = false;
+  labUnits_ = params.unitModel == sim::UnitModel::Lab;
   if (count_ == 0) return;
-  if (turning) allocateHeadings();
+  if (stored) allocateHeadings();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
   const std::uint64_t n = count_;
@@ -374,14 +382,16 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
     const bool topological = params.topologicalNeighbours > 0;
-    const Program& forces = turning ? (topological ? topologicalTurningForcesProgram_ : turningForcesProgram_)
-                                    : (topological ? topologicalForcesProgram_ : forcesProgram_);
+    const bool turning = params.turnRate > 0.0f;
+    const Program& forces = labUnits_ ? labForcesProgram_
+                            : turning ? (topological ? topologicalTurningForcesProgram_ : turningForcesProgram_)
+                                      : (topological ? topologicalForcesProgram_ : forcesProgram_);
     dispatchCompute(forces, n, sizes_.forces, maxGroupsX_);
     // The next reader may be a shader, a vertex fetch (renderer) or a read-back.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
   }
-  headingsCurrent_ = turning;
+  headingsCurrent_ = stored;
   // The group reduction waits for a reader (groupSummaries() and the requests).
   summariesCurrent_ = false;
   timer_.poll();

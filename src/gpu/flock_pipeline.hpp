@@ -89,8 +89,9 @@ class FlockPipeline {
 
   // Replaces the flock (sizes and groups may change). CapacityError when the device cannot hold it;
   // std::invalid_argument for an inconsistent state (sizes differ, a group >= groups). Stored
-  // headings (FlockState::heading, boids.turn_rate) go up when the state has one a boid; a step with
-  // the turn rate on then continues from them, else it starts them from the velocities.
+  // headings (FlockState::heading, boids.turn_rate and the lab's units, with FlockState::spin in w)
+  // go up when the state has one a boid; such a step then continues from them, else it starts them
+  // from the velocities.
   void upload(const sim::FlockState& state);
 
   // One step of every boid. Records GPU work only (no wait): the CPU is free until something is
@@ -165,9 +166,10 @@ class FlockPipeline {
   WorkGroupSizes sizes_;
   int maxGroupsX_;
   // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours; the
-  // turning ones (and turningReorderProgram_) the same with boids.turn_rate on.
+  // turning ones (and turningReorderProgram_) the same with boids.turn_rate on; labForcesProgram_
+  // the lab's units ([model] kind = "lab").
   Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_,
-      forcesProgram_, topologicalForcesProgram_, turningForcesProgram_, topologicalTurningForcesProgram_,
+      forcesProgram_, topologicalForcesProgram_, turningForcesProgram_, topologicalTurningForcesProgram_, labForcesProgram_,
       reduceProgram_, reduceGroupsProgram_, nearestProgram_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
@@ -195,6 +197,7 @@ class FlockPipeline {
   // upload of a state with headings, wrote them).
   Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
   bool headingsCurrent_ = false;
+  bool labUnits_ = false;  // the last step moved the lab's units: headings_'s w is their spin
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and

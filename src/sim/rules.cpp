@@ -72,6 +72,8 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.steering = packed.steering;
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
   ctx.roostCenter = wrapIntoWorld(params, params.roostCenter);
+  ctx.labUnits = params.unitModel == UnitModel::Lab;
+  if (ctx.labUnits) ctx.lab = labBody(params);
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
   // Pursuing boids of a flocking chase or intercept group are its leaders.
@@ -379,6 +381,62 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     }
   }
   return {pos, v, h};
+}
+
+float labTurnPush(float full, glm::vec3 velocityHeading, glm::vec3 side, glm::vec3 u) {
+  const float len = length(u);
+  if (!(len > kEps)) return 0.0f;
+  const glm::vec3 toward = u / len;
+  return sideSign(glm::dot(toward, side)) * full * labTurnFraction(glm::dot(velocityHeading, toward));
+}
+
+float labPush(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  const ModelParams& p = *ctx.params;
+  const LabBody& body = ctx.lab;
+  const glm::vec3 f = self.heading;
+  const glm::vec3 side = labSide(f);
+  float push = 0.0f;
+  // Flocking: separation from every unit in view within Rs (5 L in the book's views), F Rs / |d|
+  // each; cohesion towards the flockmates' centre and alignment with their mean heading.
+  if (groupFlocking(ctx, self.group)) {
+    push += body.steering * p.separationRadius * sums.lateralSeparation;
+    if (sums.sameGroupCount > 0) {
+      const float n = static_cast<float>(sums.sameGroupCount);
+      const glm::vec3 moving = heading(self.velocity);
+      push += labTurnPush(body.steering, moving, side, sums.offsetSum / n);
+      push += labTurnPush(body.steering, moving, side, sums.headingSum / n);
+    }
+  }
+  // Obstacles whose centre lies ahead within the look-ahead (25 L) and whose radius reaches the
+  // heading's line: F 25 L / |a| away from their side.
+  const float lookahead = kLabLookaheadLengths * p.bodyLength;
+  for (const glm::vec4& o : ctx.obstacles) {
+    const glm::vec3 a = offset(ctx, self.position, glm::vec3(o));
+    const float t = glm::dot(a, f);
+    if (!(t > 0.0f && t < lookahead)) continue;
+    if (!(length(a - t * f) < o.w)) continue;
+    push += awaySign(glm::dot(a, side)) * body.steering * lookahead / length(a);
+  }
+  // Pursuit (step 8c's roles and leaders): the full push towards the side of the aim point.
+  const GroupRole role = groupRole(ctx, self.group);
+  if (role != GroupRole::Flock && !(groupFlocking(ctx, self.group) && sums.frontOccupied)) {
+    const glm::vec4 target = ctx.steering[3 * self.group];
+    const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
+    const glm::vec3 aim = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
+                                     self.velocity, ctx.steering[3 * self.group + 2].z);
+    const float len = length(aim);
+    if (len > kEps) push += ctx.steering[3 * self.group + 2].x * sideSign(glm::dot(aim / len, side)) * body.steering;
+  }
+  return push;
+}
+
+LabUpdate stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums) {
+  const ModelParams& p = *ctx.params;
+  const LabUnit next = integrateLabUnit(ctx.lab, {self.position, self.velocity, self.heading, spin},
+                                        labPush(ctx, self, sums), groupThrust(ctx, self.group), p.dt);
+  glm::vec3 position = next.position;
+  for (const int k : {0, 2}) position[k] = wrapCoordinate(position[k], p.worldMin[k], p.worldMax[k]);
+  return {position, next.velocity, next.heading, next.spin};
 }
 
 }  // namespace murmur::sim

@@ -29,6 +29,7 @@ struct Variant {
   float neighbours = 30.0f;    // boids within R, on average
   float leaderFactor = 0.5f;   // the leader radius, in R: beyond 1 the search reaches past R
   float turnRate = 0.0f;       // boids.turn_rate, degrees/s: 0 off
+  UnitModel units = UnitModel::Boids;  // [model] kind
 };
 
 // A world of `neighbours` boids within R (30 by default: dense) with every feature switched on.
@@ -40,6 +41,7 @@ Scene denseScene(const Variant& v, std::uint32_t count) {
   scene.model.goalMode = v.goalMode;
   scene.model.margin = 3.0f;
   scene.model.turnRate = v.turnRate;
+  scene.model.unitModel = v.units;
   scene.groups = v.groups;
   scene.seed = 42;
   const glm::vec3 lo = scene.model.worldMin, hi = scene.model.worldMax;
@@ -77,6 +79,7 @@ TEST_P(GridEqualsNaive, OneStepAndFiftySteps) {
     ASSERT_EQ(maxDifference(naive.position, grid.position), 0.0) << "step " << s;
     ASSERT_EQ(maxDifference(naive.velocity, grid.velocity), 0.0) << "step " << s;
     ASSERT_EQ(naive.heading, grid.heading) << "step " << s;
+    ASSERT_EQ(naive.spin, grid.spin) << "step " << s;
   }
 }
 
@@ -93,7 +96,10 @@ INSTANTIATE_TEST_SUITE_P(
                               GoalMode::Front, 4.0f, 1.5f},
                       // The stored heading (boids.turn_rate): fov, alignment and the leader cone use it.
                       Variant{"wrap3d_fov270_turn_rate_120", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front,
-                              30.0f, 0.5f, 120.0f}),
+                              30.0f, 0.5f, 120.0f},
+                      // The lab's units: stored headings and spins, the book's pushes, the rigid body.
+                      Variant{"wrap2d_fov180_lab_units", 2, Boundary::Wrap, 180.0f, 2, GoalMode::Front, 30.0f,
+                              1.5f, 0.0f, UnitModel::Lab}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
@@ -169,6 +175,7 @@ TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
 TEST_P(GridEqualsNaive, TopologicalNeighboursEqualTheBruteForce) {
   Scene scene = denseScene(GetParam(), 2000);
   scene.model.topologicalNeighbours = 7;
+  scene.model.unitModel = UnitModel::Boids;  // the lab's units have no topological neighbours (refused)
   const StepInputs inputs = staticInputs(scene, scene.groups);
   const FlockState start = spawnFlock(scene);
   Scene unseparated = scene;
