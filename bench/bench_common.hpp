@@ -140,13 +140,16 @@ void registerAStarBenchmarks();
 void registerOutputBenchmarks();
 
 // Model options a benchmark case switches on beyond its workload's: topological neighbours
-// (docs/model.md, step 2; 0 the metric rule) and a leader radius (step 8; 0 the workload's).
+// (docs/model.md, step 2; 0 the metric rule), a leader radius (step 8; 0 the workload's) and a turn
+// rate (steps 1 and 13, degrees/s; 0 off).
 struct StepVariant {
   std::uint32_t topological = 0;
   float leaderRadius = 0.0f;
+  float turnRate = 0.0f;
   void apply(sim::ModelParams& params) const {
     params.topologicalNeighbours = topological;
     if (leaderRadius > 0.0f) params.leaderRadius = leaderRadius;
+    params.turnRate = turnRate;
   }
 };
 

@@ -179,6 +179,21 @@ void addLeaderRadiusCost(int threads) {
         ->UseRealTime();
 }
 
+// What boids.turn_rate costs the step (docs/model.md, steps 1 and 13: a stored heading read in the
+// cell-ordered copy and turned after the integration): off and 90 degrees/s, side by side.
+void addTurnRateCost(int threads) {
+  const Workload& w = workload("density");
+  constexpr std::uint32_t n = 100'000;
+  for (const float rate : {0.0f, 90.0f})
+    benchmark::RegisterBenchmark(
+        fmt::format("turn-rate/cpu/threads:{}/turn:{}/n:{}", threads, rate, n).c_str(),
+        [&w, threads, rate](benchmark::State& state) {
+          runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, {.turnRate = rate});
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+}
+
 // A busy loop pinned to the last core while the case runs: another process holding a core, as on a
 // shared machine. The threaded step must not be slower there than the single-threaded one (no
 // thread spinning while it waits, no fixed share of the work stuck behind a descheduled thread).
@@ -220,6 +235,7 @@ void registerCpuBenchmarks() {
   addLeaderFlagCost(omp_get_max_threads());
   addNeighbourRuleCost(omp_get_max_threads());
   addLeaderRadiusCost(omp_get_max_threads());
+  addTurnRateCost(omp_get_max_threads());
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);

@@ -486,6 +486,18 @@ void registerGpuBenchmarks() {
         ->UseManualTime()
         ->Iterations(kStageIterations);
   }
+  // What boids.turn_rate costs the whole step (its reorder copies the stored headings, its force
+  // pass turns and writes them): off and 90 degrees/s, side by side, with the stages as counters.
+  for (const float rate : {0.0f, 90.0f}) {
+    const Workload& w = workload("density");
+    constexpr std::uint32_t n = 100'000;
+    registerGlBenchmark(
+        fmt::format("turn-rate/gpu:step/turn:{}/n:{}", rate, n),
+        [&w, rate](benchmark::State& state) { runGpuSteps(state, w, n, -1, true, {.turnRate = rate}); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(kStageIterations);
+  }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("{}/mib:{}", kBandwidthFamily, mib),
                       [mib](benchmark::State& state) { runCopy(state, mib); })

@@ -20,7 +20,7 @@ inline std::vector<std::uint8_t> bruteForceLeaders(const sim::ModelParams& param
   const float r2 = params.leaderRadius * params.leaderRadius;
   std::vector<std::uint8_t> leader(state.size(), 1);
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const glm::vec3 f = sim::heading(state.velocity[i]);
+    const glm::vec3 f = sim::stateHeading(state, i);
     for (std::size_t j = 0; j < state.size() && leader[i] != 0; ++j) {
       if (j == i) continue;
       glm::vec3 d = state.position[j] - state.position[i];

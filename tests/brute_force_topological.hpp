@@ -33,7 +33,7 @@ inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params,
     glm::vec3 offset;
   };
   for (std::uint32_t i = 0; i < state.size(); ++i) {
-    const sim::BoidView self{state.position[i], state.velocity[i], sim::heading(state.velocity[i]), i,
+    const sim::BoidView self{state.position[i], state.velocity[i], sim::stateHeading(state, i), i,
                              state.group[i]};
     sim::NeighbourSums sums;
     std::vector<Candidate> candidates;
@@ -58,7 +58,7 @@ inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params,
     });
     candidates.resize(std::min<std::size_t>(candidates.size(), params.topologicalNeighbours));
     for (const Candidate& c : candidates) {
-      sums.headingSum += sim::heading(state.velocity[c.id]);
+      sums.headingSum += sim::stateHeading(state, c.id);
       sums.offsetSum += c.offset;
     }
     sums.sameGroupCount = static_cast<std::uint32_t>(candidates.size());

@@ -30,8 +30,9 @@ STEP = "flock/Step.comp"
 # Programs allowed scratch memory, with the reason. The topological force pass keeps each thread's
 # K nearest candidates in private arrays indexed at run time, which AMD's compiler places in
 # scratch; moving them to shared memory is open work (issue 17). Only scenes with
-# `[perception] neighbours` run it; the metric pass (STEP) must stay free of spills and scratch.
-SCRATCH_ALLOWED = {"flock/StepTopological.comp"}
+# `[perception] neighbours` run it (and its turning variant, with `[boids] turn_rate` too); the
+# metric pass (STEP) must stay free of spills and scratch.
+SCRATCH_ALLOWED = {"flock/StepTopological.comp", "flock/StepTopologicalTurning.comp"}
 # The wave slots of one SIMD on RDNA2 (navi21) and RDNA3 (gfx1100).
 MAX_WAVES_PER_SIMD = 16
 

@@ -5,12 +5,31 @@
 // glm's, and results are `precise` (no fused multiply-add, no reassociation).
 // Needs common/Params.glsl and MAX_TOPOLOGICAL_NEIGHBOURS (sim::kMaxTopologicalNeighbours); the
 // including shader defines readId(slot) and readHeading(slot), and TOPOLOGICAL 1 where the step
-// has topological neighbours (the K-nearest lists below exist only there; 0 or undefined: none).
+// has topological neighbours (the K-nearest lists below exist only there; 0 or undefined: none),
+// and TURNING 1 where the heading turns at a rate (the turn below exists only there).
 #ifndef TOPOLOGICAL
 #define TOPOLOGICAL 0
 #endif
+// TURNING 1 where boids.turn_rate is on (the heading is state: BoidUpdate carries the new one).
+#ifndef TURNING
+#define TURNING 0
+#endif
+// LAB 1 for the flocking lab's units ([model] kind = "lab"; common/LabModel.glsl, included after
+// this file, steps them): separation also gathers the book's sideways sum below.
+#ifndef LAB
+#define LAB 0
+#endif
 
 #include "common/Vector.glsl"
+
+#if LAB
+// sim::labSide, sim::sideSign, sim::awaySign.
+vec3 labSide(vec3 heading) { return vec3(-heading.z, 0.0, heading.x); }
+float sideSign(float along) { return along > 0.0 ? 1.0 : (along < 0.0 ? -1.0 : 0.0); }
+float awaySign(float along) { return along > 0.0 ? -1.0 : 1.0; }
+// sim::NeighbourSums::lateralSeparation, beside the sums (one unit per thread).
+float lateralSeparation = 0.0;
+#endif
 
 const float kCos45 = 0.70710678118654752;
 
@@ -133,6 +152,10 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
     precise vec3 separation = sums.separation + term;
     sums.separation = separation;
     sums.separating = 1u;
+#if LAB
+    precise float lateral = lateralSeparation + awaySign(dot3(d, labSide(self.heading))) / max(dist, k.minDistance);
+    lateralSeparation = lateral;
+#endif
   }
 #if TOPOLOGICAL
   if (sameGroup && P.topologicalNeighbours != 0u) {
@@ -410,7 +433,33 @@ Forces computeForces(BoidView self, NeighbourSums sums) {
 struct BoidUpdate {
   vec3 position;
   vec3 velocity;
+#if TURNING
+  vec3 heading;  // the new stored heading
+#endif
 };
+
+#if TURNING
+// sim::turnHeading: h turned toward v's direction by at most the step's angle (P.turnCos, P.turnSin).
+vec3 turnHeading(vec3 h, vec3 v) {
+  precise float speed = length3(v);
+  if (speed < kEps) return h;
+  precise vec3 t = v / speed;
+  precise float c = dot3(h, t);
+  if (c >= P.turnCos) return t;
+  precise vec3 across = t - c * h;
+  precise float acrossLen = length3(across);
+  precise vec3 u;
+  if (acrossLen >= kEps) {
+    u = across / acrossLen;
+  } else {
+    precise vec3 side = vec3(-h.z, 0.0, h.x);
+    precise float sideLen = length3(side);
+    u = sideLen < kEps ? vec3(1.0, 0.0, 0.0) : side / sideLen;
+  }
+  precise vec3 turned = P.turnCos * h + P.turnSin * u;
+  return turned / length3(turned);
+}
+#endif
 
 // Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
 BoidUpdate integrate(BoidView self, Forces f) {
@@ -436,7 +485,13 @@ BoidUpdate integrate(BoidView self, Forces f) {
   } else if (speed < P.minSpeed) {
     v *= P.minSpeed / speed;
   }
+#if TURNING
+  // 13. The boid moves along its turned heading at the velocity's speed.
+  precise vec3 h = turnHeading(self.heading, v);
+  precise vec3 pos = self.position + h * (length3(v) * P.dt);
+#else
   precise vec3 pos = self.position + v * P.dt;
+#endif
 
   for (int k = 0; k < 3; ++k) {
     if (k == 1 && P.dims == 2u) continue;
@@ -450,9 +505,15 @@ BoidUpdate integrate(BoidView self, Forces f) {
       if (pos[k] < lo) {
         pos[k] = lo;
         v[k] = abs(v[k]);
+#if TURNING
+        h[k] = abs(h[k]);
+#endif
       } else if (pos[k] > hi) {
         pos[k] = hi;
         v[k] = -abs(v[k]);
+#if TURNING
+        h[k] = -abs(h[k]);
+#endif
       }
     }
   }
@@ -462,15 +523,28 @@ BoidUpdate integrate(BoidView self, Forces f) {
     if (!wallBlockedAt(alongX)) {
       pos = alongX;
       v.z = -v.z;
+#if TURNING
+      h.z = -h.z;
+#endif
     } else if (!wallBlockedAt(alongZ)) {
       pos = alongZ;
       v.x = -v.x;
+#if TURNING
+      h.x = -h.x;
+#endif
     } else {
       pos = self.position;
       v = -v;
+#if TURNING
+      h = -h;
+#endif
     }
   }
+#if TURNING
+  return BoidUpdate(pos, v, h);
+#else
   return BoidUpdate(pos, v);
+#endif
 }
 
 BoidUpdate stepBoid(BoidView self, NeighbourSums sums) { return integrate(self, computeForces(self, sums)); }

@@ -1,4 +1,6 @@
-// The body of flock/Step.comp.glsl and flock/StepTopological.comp.glsl (TOPOLOGICAL 0 or 1).
+// The body of flock/Step.comp.glsl, flock/StepTopological.comp.glsl (TOPOLOGICAL 0 or 1), their
+// turning variants flock/StepTurning.comp.glsl, flock/StepTopologicalTurning.comp.glsl (TURNING 1),
+// and flock/StepLab.comp.glsl (LAB 1: the flocking lab's units, common/LabModel.glsl).
 // Forces and integration, fused: one thread per boid in cell order (threads of a work group share
 // neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
 // order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
@@ -9,6 +11,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Params.glsl"
 #include "common/Grid.glsl"
 #include "common/Rules.glsl"
+#include "common/LabModel.glsl"
 
 layout(std430, binding = BINDING_POSITIONS) writeonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
@@ -16,6 +19,14 @@ layout(std430, binding = BINDING_CELL_STARTS) readonly buffer CellStarts { uint 
 layout(std430, binding = BINDING_SORTED_IDS) readonly buffer SortedIds { uint sortedIds[]; };
 layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositions { vec4 sortedPositions[]; };
 layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
+#if TURNING || LAB
+// The stored headings in id order (boids.turn_rate; the lab's units, with their spin in w):
+// grid/ReorderTurning copied them into sortedHeadings; the new ones are written here, and what a
+// renderer draws the bird along (the heading at the velocity's speed, the leader flag in w as in
+// velocities).
+layout(std430, binding = BINDING_HEADINGS) writeonly buffer Headings { vec4 headings[]; };
+layout(std430, binding = BINDING_DRAWN_VELOCITIES) writeonly buffer DrawnVelocities { vec4 drawnVelocities[]; };
+#endif
 
 uint readId(uint slot) { return sortedIds[slot]; }
 vec3 readHeading(uint slot) { return sortedHeadings[slot].xyz; }
@@ -58,8 +69,22 @@ void main() {
     }
   }
   finishNeighbours(sums);
+#if LAB
+  // The lab's unit: its spin rides in the w of its stored heading.
+  LabUpdate next = stepLabUnit(self, sortedHeadings[s].w, sums);
+#else
   BoidUpdate next = stepBoid(self, sums);
+#endif
   positions[id] = vec4(next.position, own.w);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
-  velocities[id] = vec4(next.velocity, P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0);
+  float leader = P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0;
+  velocities[id] = vec4(next.velocity, leader);
+#if TURNING || LAB
+#if LAB
+  headings[id] = vec4(next.heading, next.spin);
+#else
+  headings[id] = vec4(next.heading, 0.0);
+#endif
+  drawnVelocities[id] = vec4(next.heading * length3(next.velocity), leader);
+#endif
 }

@@ -78,9 +78,17 @@ struct StateSpec {
   std::vector<TransitionSpec> transitions;  // tried in order; the first that holds is taken
 };
 
+// How a player moves (kind = "player", key body; ai/player.hpp).
+enum class PlayerBody : std::uint8_t {
+  Kinematic,  // "kinematic", the default: turns at its turn rate, thrust changes its speed along the heading
+  Rigid,      // "rigid": the lab's rigid body pushed by its bow thrusters and thrust (RigidBody)
+};
+
 // A player's course and turn rate (kind = "player"; ai/player.hpp).
 struct PlayerSpec {
-  float turnRate = 0.0f;             // radians/s, > 0 (the scene gives degrees/s)
+  PlayerBody body = PlayerBody::Kinematic;
+  RigidBody rigid;                   // Rigid only
+  float turnRate = 0.0f;             // radians/s, > 0 (the scene gives degrees/s); Kinematic only
   std::vector<glm::vec3> course;     // waypoints steered through in a loop; empty: it waits for keys
   float arrivalRadius = 2.0f;        // units, > 0: a waypoint this close is passed
 };

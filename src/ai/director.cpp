@@ -97,6 +97,8 @@ struct Agent {
   // A player's thrusters and course.
   PlayerLimits playerLimits;
   PlayerMotion playerMotion;
+  PlayerBody playerBody = PlayerBody::Kinematic;
+  RigidBody rigidBody;  // playerBody Rigid only
   std::vector<glm::vec3> course;
   float arrivalRadius;
   std::size_t courseIndex = 0;  // the waypoint being steered for
@@ -272,6 +274,8 @@ Agent::Agent(const AgentSpec& spec, std::uint64_t seed, Shared& sharedWorld)
       shared(&sharedWorld),
       wander(seed),
       playerLimits{spec.player.turnRate, spec.maxSpeed, spec.maxForce},
+      playerBody(spec.player.body),
+      rigidBody(spec.player.rigid),
       course(spec.player.course),
       arrivalRadius(spec.player.arrivalRadius) {
   if (kind == AgentKind::Player) return;
@@ -356,10 +360,13 @@ void perceive(Agent& agent) {
 }
 
 // One step of a player: the keys' input when the user has steered, else toward the course's
-// waypoint (passed within the arrival radius, in the horizontal plane), else slowing to a stop.
+// waypoint (passed within the arrival radius, in the horizontal plane), else slowing to a stop; by
+// its thrusters (kinematic) or as the lab's rigid body.
 void movePlayer(Agent& agent, const std::optional<PlayerInput>& keys, float dt) {
   Vehicle& vehicle = agent.vehicle;
-  PlayerInput input{0.0f, -1.0f};
+  const bool rigid = agent.playerBody == PlayerBody::Rigid;
+  // No course and no keys: the kinematic body brakes; the rigid one coasts, slowed by its drag.
+  PlayerInput input{0.0f, rigid ? 0.0f : -1.0f};
   agent.goal = std::nullopt;
   if (keys) {
     input = *keys;
@@ -368,11 +375,16 @@ void movePlayer(Agent& agent, const std::optional<PlayerInput>& keys, float dt) 
     if (std::hypot(toWaypoint.x, toWaypoint.z) < agent.arrivalRadius)
       agent.courseIndex = (agent.courseIndex + 1) % agent.course.size();
     agent.goal = agent.course[agent.courseIndex];
-    input = courseInput(agent.playerMotion, vehicle.position, *agent.goal, agent.playerLimits, dt);
+    input = rigid ? rigidCourseInput(agent.playerMotion, vehicle.position, *agent.goal, agent.rigidBody,
+                                     agent.maxSpeed, dt)
+                  : courseInput(agent.playerMotion, vehicle.position, *agent.goal, agent.playerLimits, dt);
   }
-  vehicle.velocity = thrust(agent.playerMotion, input, agent.playerLimits, dt);
+  vehicle.velocity = rigid ? rigidStep(agent.playerMotion, input, agent.rigidBody, agent.maxSpeed, dt)
+                           : thrust(agent.playerMotion, input, agent.playerLimits, dt);
   advanceVehicle(vehicle, dt, agent.shared->space, agent.shared->space.wrap);
-  agent.playerMotion.speed = glm::length(vehicle.velocity);  // what a wall stopped is lost
+  // What a wall or the box stopped is lost.
+  agent.playerMotion.speed = glm::length(vehicle.velocity);
+  agent.playerMotion.velocity = vehicle.velocity;
   agent.heading = headingOf(agent.playerMotion.angle);
 }
 

@@ -34,6 +34,9 @@ constexpr float kDefaultLoudSpeed = 6.0f;
 constexpr float kDefaultReplanInterval = 0.5f;
 constexpr float kDefaultClearance = 1.0f;
 constexpr float kDefaultTurnRateDegrees = 180.0f;
+// The largest value of a rigid player's mass, inertia, length, forces and drags (docs/model.md's
+// limit of lengths, speeds and forces).
+constexpr float kMaxRigidValue = 1e9f;
 
 // Whether a point lies inside the world box on every active axis (y does not count in 2D).
 bool insideWorld(const sim::ModelParams& model, const glm::vec3& point) {
@@ -302,12 +305,51 @@ TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& 
 
 // The rest of a player's table: its turn rate and course. It runs no state machine and perceives
 // nothing, so states, initial and the senses' keys are refused.
+// A rigid player's body (body = "rigid"; docs/ai.md, The rigid-body player): each value at most 1e9,
+// and drags an Euler step of sim.dt cannot overshoot (drag x dt / mass, and / inertia, at most 1:
+// beyond that a step would reverse the motion it damps, and beyond 2 the motion would grow).
+RigidBody readRigidBody(const Context& context, TableReader& table) {
+  const auto bounded = [&table](std::string_view key, float value) {
+    if (value > kMaxRigidValue) table.fail(key, fmt::format("must be at most {:g}", double(kMaxRigidValue)));
+    return value;
+  };
+  RigidBody body;
+  body.mass = bounded("mass", positive(table, "mass", body.mass));
+  body.inertia = bounded("inertia", positive(table, "inertia", body.inertia));
+  body.length = bounded("length", positive(table, "length", body.length));
+  body.thrust = bounded("thrust", positive(table, "thrust", body.thrust));
+  body.bowThrust = bounded("bow_thrust", positive(table, "bow_thrust", body.bowThrust));
+  body.linearDrag = bounded("linear_drag", nonNegative(table, "linear_drag", body.linearDrag));
+  body.angularDrag = bounded("angular_drag", nonNegative(table, "angular_drag", body.angularDrag));
+  const double dt = context.scene.model.dt;
+  if (double(body.linearDrag) * dt / double(body.mass) > 1.0)
+    table.fail("linear_drag",
+               fmt::format("linear_drag x sim.dt / mass is {:g}: must be at most 1 (a step would "
+                           "reverse the velocity it damps)",
+                           double(body.linearDrag) * dt / double(body.mass)));
+  if (double(body.angularDrag) * dt / double(body.inertia) > 1.0)
+    table.fail("angular_drag",
+               fmt::format("angular_drag x sim.dt / inertia is {:g}: must be at most 1 (a step "
+                           "would reverse the spin it damps)",
+                           double(body.angularDrag) * dt / double(body.inertia)));
+  return body;
+}
+
 void readPlayer(const Context& context, TableReader& table, AgentSpec& agent) {
   if (!table.arrayOfTables("states").empty())
     table.fail("states", "a player runs no state machine: it follows its course or the keys (drop [[agents.states]])");
-  const float turnRate = positive(table, "turn_rate", kDefaultTurnRateDegrees);
-  if (turnRate > 3600.0f) table.fail("turn_rate", "must be at most 3600 degrees/s");
-  agent.player.turnRate = turnRate * std::numbers::pi_v<float> / 180.0f;
+  agent.player.body = table.choice<PlayerBody>(
+      "body", {{"kinematic", PlayerBody::Kinematic}, {"rigid", PlayerBody::Rigid}}, PlayerBody::Kinematic);
+  if (agent.player.body == PlayerBody::Rigid) {
+    if (optionalNumber(table, "turn_rate"))
+      table.fail("turn_rate",
+                 "a rigid player turns by its bow thrusters (bow_thrust, length, inertia): drop turn_rate");
+    agent.player.rigid = readRigidBody(context, table);
+  } else {
+    const float turnRate = positive(table, "turn_rate", kDefaultTurnRateDegrees);
+    if (turnRate > 3600.0f) table.fail("turn_rate", "must be at most 3600 degrees/s");
+    agent.player.turnRate = turnRate * std::numbers::pi_v<float> / 180.0f;
+  }
   agent.player.arrivalRadius = positive(table, "arrival_radius", agent.player.arrivalRadius);
   const std::vector<glm::vec3> course = table.vec3List("course");
   for (std::size_t i = 0; i < course.size(); ++i)

@@ -14,7 +14,12 @@
 //   unsortedIds      uint  cell order, unstable within a cell
 //   sortedIds        uint  cell order, by id within a cell (sim::CellOrder::order)
 //   sortedPositions  vec4  cell order: as positions
-//   sortedHeadings   vec4  cell order: xyz heading f = norm(v), w = 0
+//   sortedHeadings   vec4  cell order: xyz heading f = norm(v) (the stored heading with
+//                          boids.turn_rate), w = 0
+// Only while boids.turn_rate is on, 32 bytes more a boid:
+//   headings         vec4  id order: xyz the stored unit heading (docs/model.md, step 1), w = 0
+//   drawnVelocities  vec4  id order: xyz heading x |velocity| (what a bird is drawn along), w = the
+//                          leader flag as in velocities
 // Per cell: cellCounts, cellStarts (uint, cells + 1 entries; cellStarts[cells] = N).
 #include <cstddef>
 #include <cstdint>
@@ -52,10 +57,12 @@ enum StorageBinding : GLuint {
   kScanSums = 15,
   kWalls = 16,      // uint per wall cell (sim::WallGrid), 1 = blocked
   // The nearest-boids query (query/NearestBoids.comp.glsl), per (probe, group) in probe-major order:
-  kNearestProbes = 17,   // NearestProbe per probe
-  kNearestIds = 18,      // uint: the count per (probe, group), then k ids per (probe, group)
-  kNearestSamples = 19,  // vec4 position, vec4 velocity per (probe, group) and rank
-  kStorageBindingCount = 20,
+  kNearestProbes = 17,    // NearestProbe per probe
+  kNearestIds = 18,       // uint: the count per (probe, group), then k ids per (probe, group)
+  kNearestSamples = 19,   // vec4 position, vec4 velocity per (probe, group) and rank
+  kHeadings = 20,         // vec4 per boid, id order: the stored heading (only with boids.turn_rate)
+  kDrawnVelocities = 21,  // vec4 per boid, id order: heading x speed, w leader (only with boids.turn_rate)
+  kStorageBindingCount = 22,
 };
 
 // Uniform block binding points, numbered after the storage ones: GL keeps the two apart, Vulkan

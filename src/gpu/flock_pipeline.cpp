@@ -36,6 +36,8 @@ Defines bindingDefines() {
       {"BINDING_NEAREST_PROBES", std::to_string(kNearestProbes)},
       {"BINDING_NEAREST_IDS", std::to_string(kNearestIds)},
       {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
+      {"BINDING_HEADINGS", std::to_string(kHeadings)},
+      {"BINDING_DRAWN_VELOCITIES", std::to_string(kDrawnVelocities)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
       {"MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours)},
       {"PASS_PARAMS_BINDING", std::to_string(kPassParams)},
@@ -102,8 +104,13 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   countProgram_ = shaders.compute("grid/Count.comp.glsl", withGroupSize(sizes_.grid));
   scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(sizes_.grid));
   reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(sizes_.grid));
+  turningReorderProgram_ = shaders.compute("grid/ReorderTurning.comp.glsl", withGroupSize(sizes_.grid));
   forcesProgram_ = shaders.compute("flock/Step.comp.glsl", withGroupSize(sizes_.forces));
   topologicalForcesProgram_ = shaders.compute("flock/StepTopological.comp.glsl", withGroupSize(sizes_.forces));
+  turningForcesProgram_ = shaders.compute("flock/StepTurning.comp.glsl", withGroupSize(sizes_.forces));
+  topologicalTurningForcesProgram_ =
+      shaders.compute("flock/StepTopologicalTurning.comp.glsl", withGroupSize(sizes_.forces));
+  labForcesProgram_ = shaders.compute("flock/StepLab.comp.glsl", withGroupSize(sizes_.forces));
   reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
   reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
   Defines nearestDefines = withGroupSize(kNearestWorkGroupSize);
@@ -156,6 +163,26 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   count_ = count;
   summariesCurrent_ = false;
   gridCurrent_ = false;
+  headings_ = Buffer();
+  drawnVelocities_ = Buffer();
+  headingsCurrent_ = false;
+}
+
+void FlockPipeline::allocateHeadings() {
+  if (headings_) return;
+  takeGlError();
+  // Uploadable: upload() may fill them.
+  headings_ = Buffer("boid headings", count_ * sizeof(glm::vec4));
+  drawnVelocities_ = Buffer("boid drawn velocities", count_ * sizeof(glm::vec4));
+  if (takeGlError() == GL_OUT_OF_MEMORY) {
+    headings_ = Buffer();
+    drawnVelocities_ = Buffer();
+    throw CapacityError(
+        fmt::format("{} boids' headings (boids.turn_rate, the lab's units) do not fit on {}: out of GPU memory "
+                    "allocating {} MiB more",
+                    count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
+        count_, 0);
+  }
 }
 
 void FlockPipeline::upload(const sim::FlockState& state) {
@@ -180,6 +207,18 @@ void FlockPipeline::upload(const sim::FlockState& state) {
   allocateBoids(n);
   positions_.upload(std::span<const glm::vec4>(positions));
   velocities_.upload(std::span<const glm::vec4>(velocities));
+  if (n > 0 && state.heading.size() == n) {
+    std::vector<glm::vec4> headings(n);
+    const bool spins = state.spin.size() == n;  // the lab's units: the spin rides in w
+    for (std::size_t i = 0; i < n; ++i) {
+      headings[i] = glm::vec4(state.heading[i], spins ? state.spin[i] : 0.0f);
+      velocities[i] = glm::vec4(state.heading[i] * glm::length(state.velocity[i]), velocities[i].w);
+    }
+    allocateHeadings();
+    headings_.upload(std::span<const glm::vec4>(headings));
+    drawnVelocities_.upload(std::span<const glm::vec4>(velocities));
+    headingsCurrent_ = true;
+  }
 }
 
 sim::FlockState FlockPipeline::download() const {
@@ -194,6 +233,15 @@ sim::FlockState FlockPipeline::download() const {
     state.group[i] = static_cast<std::uint32_t>(positions[i].w);
     state.velocity[i] = glm::vec3(velocities[i]);
     state.leader[i] = velocities[i].w != 0.0f ? 1 : 0;
+  }
+  if (headingsCurrent_) {
+    const std::vector<glm::vec4> headings = headings_.download<glm::vec4>(count_);
+    state.heading.resize(count_);
+    for (std::size_t i = 0; i < count_; ++i) state.heading[i] = glm::vec3(headings[i]);
+    if (labUnits_) {
+      state.spin.resize(count_);
+      for (std::size_t i = 0; i < count_; ++i) state.spin[i] = headings[i].w;
+    }
   }
   return state;
 }
@@ -256,6 +304,10 @@ void FlockPipeline::bindStorage() const {
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
   summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
   stepParams_.bindBase(GL_UNIFORM_BUFFER, layout::kStepParams);
+  if (headings_) {
+    headings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kHeadings);
+    drawnVelocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kDrawnVelocities);
+  }
 }
 
 namespace {
@@ -290,7 +342,15 @@ class EmptyFramebufferScope {
 void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& inputs) {
   prepareGrid(params);
   writeStepParams(params, inputs);
+  // The stored headings exist only while the turn rate is on or the units are the lab's (as
+  // sim::CpuSimulator keeps them): the first step with them sorts norm(v) (and a zero spin) as the
+  // plain reorder does, and its force pass stores them.
+  const bool stored = params.storesHeading();
+  const bool headingsKnown = stored && headingsCurrent_;
+  headingsCurrent_ = false;
+  labUnits_ = params.unitModel == sim::UnitModel::Lab;
   if (count_ == 0) return;
+  if (stored) allocateHeadings();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
   const std::uint64_t n = count_;
@@ -315,18 +375,23 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
     StageScope stage(timer_, stageName(FlockStage::Scatter));
     dispatchCompute(scatterIdsProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatchCompute(reorderProgram_, n, sizes_.grid, maxGroupsX_);
+    dispatchCompute(headingsKnown ? turningReorderProgram_ : reorderProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
   gridCurrent_ = true;
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
-    dispatchCompute(params.topologicalNeighbours > 0 ? topologicalForcesProgram_ : forcesProgram_, n, sizes_.forces,
-                    maxGroupsX_);
+    const bool topological = params.topologicalNeighbours > 0;
+    const bool turning = params.turnRate > 0.0f;
+    const Program& forces = labUnits_ ? labForcesProgram_
+                            : turning ? (topological ? topologicalTurningForcesProgram_ : turningForcesProgram_)
+                                      : (topological ? topologicalForcesProgram_ : forcesProgram_);
+    dispatchCompute(forces, n, sizes_.forces, maxGroupsX_);
     // The next reader may be a shader, a vertex fetch (renderer) or a read-back.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
   }
+  headingsCurrent_ = stored;
   // The group reduction waits for a reader (groupSummaries() and the requests).
   summariesCurrent_ = false;
   timer_.poll();

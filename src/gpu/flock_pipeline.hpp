@@ -88,14 +88,18 @@ class FlockPipeline {
   static void requireCapacity(const ContextInfo& info, std::uint64_t boids);
 
   // Replaces the flock (sizes and groups may change). CapacityError when the device cannot hold it;
-  // std::invalid_argument for an inconsistent state (sizes differ, a group >= groups).
+  // std::invalid_argument for an inconsistent state (sizes differ, a group >= groups). Stored
+  // headings (FlockState::heading, boids.turn_rate and the lab's units, with FlockState::spin in w)
+  // go up when the state has one a boid; such a step then continues from them, else it starts them
+  // from the velocities.
   void upload(const sim::FlockState& state);
 
   // One step of every boid. Records GPU work only (no wait): the CPU is free until something is
   // read back.
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
 
-  // The state in id order (waits for the GPU: two blocking reads, positions and velocities).
+  // The state in id order (waits for the GPU: two blocking reads, positions and velocities, and a
+  // third for the stored headings after a step with boids.turn_rate on).
   sim::FlockState download() const;
   // Count, centroid and mean velocity per group of the current state (waits for the GPU: one
   // blocking read of a handful of floats). The reduction runs here unless a request already ran it
@@ -134,6 +138,9 @@ class FlockPipeline {
   // velocities xyz + the leader flag in w (1.0 / 0.0).
   const Buffer& positionBuffer() const { return positions_; }
   const Buffer& velocityBuffer() const { return velocities_; }
+  // What a bird is drawn along, as velocityBuffer() lays it out: the velocities, or after a step with
+  // boids.turn_rate on the stored heading at the velocity's speed (docs/model.md, step 1).
+  const Buffer& drawnVelocityBuffer() const { return headingsCurrent_ ? drawnVelocities_ : velocities_; }
   // The grid of the latest step (cells = 0 before the first).
   const sim::GridSpec& grid() const { return grid_; }
   GridSnapshot gridSnapshot() const;
@@ -143,6 +150,8 @@ class FlockPipeline {
 
  private:
   void allocateBoids(std::size_t count);
+  // headings_ for count_ boids, unless allocated (CapacityError when out of memory).
+  void allocateHeadings();
   void prepareGrid(const sim::ModelParams& params);
   void writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
   void bindStorage() const;
@@ -156,8 +165,11 @@ class FlockPipeline {
   const ContextInfo& info_;
   WorkGroupSizes sizes_;
   int maxGroupsX_;
-  // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours.
-  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, forcesProgram_, topologicalForcesProgram_,
+  // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours; the
+  // turning ones (and turningReorderProgram_) the same with boids.turn_rate on; labForcesProgram_
+  // the lab's units ([model] kind = "lab").
+  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_,
+      forcesProgram_, topologicalForcesProgram_, turningForcesProgram_, topologicalTurningForcesProgram_, labForcesProgram_,
       reduceProgram_, reduceGroupsProgram_, nearestProgram_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
@@ -180,6 +192,12 @@ class FlockPipeline {
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;  // summaries_ holds the current state's reduction
   bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
+  // boids.turn_rate's stored headings (layout::kHeadings), allocated by the first step or upload that
+  // needs them; headingsCurrent_: they are the current state's (a step with the turn rate on, or an
+  // upload of a state with headings, wrote them).
+  Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
+  bool headingsCurrent_ = false;
+  bool labUnits_ = false;  // the last step moved the lab's units: headings_'s w is their spin
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and

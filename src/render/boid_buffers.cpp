@@ -1,5 +1,7 @@
 #include "render/boid_buffers.hpp"
 
+#include <glm/geometric.hpp>
+
 #include "gpu/flock_pipeline.hpp"
 
 namespace murmur::render {
@@ -7,7 +9,7 @@ namespace murmur::render {
 BoidBuffers boidBuffers(const gpu::FlockPipeline& pipeline) {
   BoidBuffers buffers;
   buffers.position = pipeline.positionBuffer().id();
-  buffers.velocity = pipeline.velocityBuffer().id();
+  buffers.velocity = pipeline.drawnVelocityBuffer().id();
   buffers.groupSource = GroupSource::PositionW;
   buffers.leaders = true;
   buffers.count = static_cast<std::uint32_t>(pipeline.size());
@@ -20,8 +22,11 @@ void HostBoidBuffers::upload(const sim::FlockState& state) {
   staging_.resize(n);
   for (std::size_t i = 0; i < n; ++i) staging_[i] = glm::vec4(state.position[i], float(state.group[i]));
   position_.write(std::span<const glm::vec4>(staging_));
+  // With boids.turn_rate a bird is drawn along its stored heading, at its speed.
+  const bool turning = state.heading.size() == n;
   for (std::size_t i = 0; i < n; ++i)
-    staging_[i] = glm::vec4(state.velocity[i], hasLeaders_ ? float(state.leader[i]) : 0.0f);
+    staging_[i] = glm::vec4(turning ? state.heading[i] * glm::length(state.velocity[i]) : state.velocity[i],
+                            hasLeaders_ ? float(state.leader[i]) : 0.0f);
   velocity_.write(std::span<const glm::vec4>(staging_));
   count_ = static_cast<std::uint32_t>(n);
 }

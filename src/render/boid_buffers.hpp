@@ -6,7 +6,8 @@
 // Layout (std430, what shaders/render/Boids.glsl declares):
 //   position  vec4[count]  xyz: position in world units; w: the group as a float (GroupSource::
 //                          PositionW, the layout of gpu::FlockPipeline and HostBoidBuffers) or free
-//   velocity  vec4[count]  xyz: velocity in units/s (the bird flies along it); w: the leader flag
+//   velocity  vec4[count]  xyz: velocity in units/s (the bird flies along it; with boids.turn_rate
+//                          the stored heading at the velocity's speed); w: the leader flag
 //                          (1.0: an emergent leader, marked as BoidStyle::leaderMark says; 0.0 not)
 //                          when `leaders` is set, else free
 //   group     uint[count]  the boid's group (GroupSource::Buffer); optional

@@ -29,13 +29,47 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   state.leader.resize(n);
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
+  // The stored heading exists only while the turn rate is on or the units are the lab's: it starts
+  // as the velocity's. A lab unit's spin starts at 0.
+  const bool stored = params.storesHeading();
+  if (!stored) {
+    state.heading.clear();
+  } else if (state.heading.size() != n) {
+    state.heading.resize(n);
+    for (std::size_t i = 0; i < n; ++i) state.heading[i] = heading(state.velocity[i]);
+  }
+  const bool lab = params.unitModel == UnitModel::Lab;
+  if (!lab) state.spin.clear();
+  else if (state.spin.size() != n) state.spin.assign(n, 0.0f);
+  nextHeading_.resize(stored ? n : 0);
+  nextSpin_.resize(lab ? n : 0);
   if (search_ == NeighbourSearch::Naive)
     stepNaive(params, inputs, state);
   else
     stepGrid(params, inputs, state);
   state.position.swap(nextPosition_);
   state.velocity.swap(nextVelocity_);
+  if (stored) state.heading.swap(nextHeading_);
+  if (lab) state.spin.swap(nextSpin_);
   times_.forces = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - times_.grid;
+}
+
+void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, FlockState& state,
+                             const NeighbourSums& sums) {
+  const std::uint32_t i = self.id;
+  if (ctx.labUnits) {
+    const LabUpdate next = stepLabUnit(ctx, self, state.spin[i], sums);
+    nextPosition_[i] = next.position;
+    nextVelocity_[i] = next.velocity;
+    nextHeading_[i] = next.heading;
+    nextSpin_[i] = next.spin;
+  } else {
+    const BoidUpdate next = stepBoid(ctx, self, sums);
+    nextPosition_[i] = next.position;
+    nextVelocity_[i] = next.velocity;
+    if (ctx.turning) nextHeading_[i] = next.heading;
+  }
+  state.leader[i] = leaderFlag(ctx, sums);
 }
 
 void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
@@ -62,10 +96,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
                             sortedGroup[m], sums);
       }
       finishNeighbours(ctx, sums);
-      const BoidUpdate next = stepBoid(ctx, self, sums);
-      nextPosition_[i] = next.position;
-      nextVelocity_[i] = next.velocity;
-      state.leader[i] = leaderFlag(ctx, sums);
+      storeStep(ctx, self, state, sums);
     }
   });
 }
@@ -83,13 +114,14 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   sortedHeading_.resize(n);
   sortedGroup_.resize(n);
   const std::uint32_t* order = cells_.order.data();
+  const bool stored = params.storesHeading();  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
       const std::uint32_t i = order[k];
       sortedX_[k] = state.position[i].x;
       sortedY_[k] = state.position[i].y;
       sortedZ_[k] = state.position[i].z;
-      sortedHeading_[k] = heading(state.velocity[i]);
+      sortedHeading_[k] = stored ? state.heading[i] : heading(state.velocity[i]);
       sortedGroup_[k] = state.group[i];
     }
   });
@@ -126,10 +158,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
       NeighbourSums sums;
       sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums);
       finishNeighbours(ctx, sums);
-      const BoidUpdate next = stepBoid(ctx, self, sums);
-      nextPosition_[i] = next.position;
-      nextVelocity_[i] = next.velocity;
-      state.leader[i] = leaderFlag(ctx, sums);
+      storeStep(ctx, self, state, sums);
     }
   });
 }

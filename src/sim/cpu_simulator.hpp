@@ -14,6 +14,7 @@
 #include "sim/grid.hpp"
 #include "sim/nearest_boids.hpp"
 #include "sim/params.hpp"
+#include "sim/rules.hpp"
 #include "sim/worker_pool.hpp"
 
 namespace murmur::sim {
@@ -50,6 +51,9 @@ class CpuSimulator {
  private:
   void stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state);
   void stepGrid(const ModelParams& params, const StepInputs& inputs, FlockState& state);
+  // Boid self's new state from its sums (a boid's step, or a lab unit's) into the next buffers,
+  // and its leader flag.
+  void storeStep(const StepContext& ctx, const BoidView& self, FlockState& state, const NeighbourSums& sums);
   // Builds cells_ and the cell-ordered copies of position, heading and group.
   void sortByCell(const ModelParams& params, const FlockState& state);
 
@@ -57,7 +61,8 @@ class CpuSimulator {
   WorkerPool pool_;
   StepTimes times_;
   // Scratch reused between steps (no allocation per step once sized).
-  std::vector<glm::vec3> nextPosition_, nextVelocity_;
+  std::vector<glm::vec3> nextPosition_, nextVelocity_, nextHeading_;  // nextHeading_: only with stored headings
+  std::vector<float> nextSpin_;                                        // only for the lab's units
   GridSpec grid_;  // of the last step
   CellOrder cells_;
   // Positions in cell order, one array per axis, plus kSweepPadding infinities so that the

@@ -15,6 +15,9 @@ constexpr float kMagnitudeLimit = float(kMaxMagnitude);  // lengths, speeds, for
 constexpr bool kIncluded = true, kExcluded = false;
 // The upper limit of perception.comfort_multiplier (the force bound, docs/model.md Limits, counts it too).
 constexpr float kMaxComfortMultiplier = 1000.0f;
+// The upper limit of boids.turn_rate, degrees/s: any rate of at least 180 / dt turns the heading
+// onto the velocity in one step, so a larger limit would only admit the same model.
+constexpr float kMaxTurnRate = 1e6f;
 
 constexpr ParamField member(float ModelParams::*field) {
   return {field, nullptr};
@@ -41,6 +44,9 @@ constexpr ModelParam kModelParams[] = {
      "units", "body radius: the clearance a boid keeps from obstacles"},
     {"boids", "body_length", member(&ModelParams::bodyLength), 0.1f, 0.0f, kExcluded, kMagnitudeLimit, "",
      0.01f, 2.0f, "units", "L: the view modes' radii and the default leader radius are in body lengths"},
+    {"boids", "turn_rate", member(&ModelParams::turnRate), 0.0f, 0.0f, kIncluded, kMaxTurnRate, "", 0.0f,
+     720.0f, "degrees/s",
+     "the heading turns toward the velocity at most this fast, the boid moving along it; 0: off"},
     {"perception", "radius", member(&ModelParams::perceptionRadius), 5.0f, 0.0f, kExcluded, kMagnitudeLimit,
      "", 0.5f, 50.0f, "units", "R: boids closer than this are neighbours"},
     {"perception", "separation_radius", member(&ModelParams::separationRadius), 2.0f, 0.0f, kIncluded,
@@ -68,6 +74,12 @@ constexpr ModelParam kModelParams[] = {
      50.0f, "units/s", "the speed the cruise force steers towards"},
     {"roost", "radius", member(&ModelParams::roostRadius), 0.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
      500.0f, "units", "boids farther than this from the roost's x-z are pulled back; 0: no roost"},
+    {"model", "steering", member(&ModelParams::labSteering), 0.6f, 0.0f, kExcluded, 10.0f, "", 0.05f, 2.0f, "1",
+     "the lab's units: the full sideways push at the bow, as a fraction of the thrust (the book: 3/5)"},
+    {"model", "inertia", member(&ModelParams::labInertia), 0.0625f, 0.0f, kExcluded, 100.0f, "", 0.01f, 1.0f,
+     "m L^2", "the lab's units: moment of inertia in mass times body length squared (the book: 1/16)"},
+    {"model", "spin_rate", member(&ModelParams::labSpinRate), 180.0f, 0.0f, kExcluded, 3600.0f, "", 10.0f,
+     720.0f, "degrees/s", "the lab's units: the spin a full push holds against the angular drag"},
     {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f,
      10.0f, "1", "weight of separation (step 3)"},
     {"weights", "alignment", weight(&Weights::alignment), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,

@@ -11,6 +11,9 @@ namespace murmur::sim {
 
 enum class Boundary : std::uint32_t { Contain = 0, Wrap = 1 };
 enum class GoalMode : std::uint32_t { Front = 0, All = 1 };
+// [model] kind: Murmur's boids (point masses steered by weighted forces) or the flocking lab's
+// units (rigid bodies steered by a sideways push at the bow; 2D worlds; sim/lab_model.hpp).
+enum class UnitModel : std::uint32_t { Boids = 0, Lab = 1 };
 
 // The largest K of topological neighbours ([perception] neighbours; the GPU keeps that many per
 // thread). Starlings use 6 to 7 (Ballerini et al. 2008).
@@ -54,6 +57,10 @@ struct ModelParams {
   float maxForce = modelDefault(&ModelParams::maxForce);
   float radius = modelDefault(&ModelParams::radius);
   float bodyLength = modelDefault(&ModelParams::bodyLength);  // L: view modes are in body lengths
+  // The Unity notes' gradual heading (docs/model.md steps 1 and 13): a stored heading turns toward
+  // the velocity at most turnRate degrees a second and the boid moves along it at the velocity's
+  // speed; 0, the default, is off (the heading is the velocity's direction, nothing is stored).
+  float turnRate = modelDefault(&ModelParams::turnRate);
   // [perception]
   float perceptionRadius = modelDefault(&ModelParams::perceptionRadius);
   float separationRadius = modelDefault(&ModelParams::separationRadius);
@@ -81,11 +88,20 @@ struct ModelParams {
   glm::vec3 roostCenter{0.0f};
   float roostRadius = modelDefault(&ModelParams::roostRadius);
   Weights weights;
+  // [model] (docs/model.md, The lab's units): the kind of unit, and the lab's body: its push as a
+  // fraction of its thrust, its moment of inertia in m L^2, and the spin a full push holds (degrees/s).
+  UnitModel unitModel = UnitModel::Boids;
+  float labSteering = modelDefault(&ModelParams::labSteering);
+  float labInertia = modelDefault(&ModelParams::labInertia);
+  float labSpinRate = modelDefault(&ModelParams::labSpinRate);
   // [weights] cohesion_only_without_separation, the Unity notes' cohesion "only where no separation
   // is happening" (docs/model.md step 5): a boid with any separation neighbour gets no cohesion.
   bool cohesionOnlyWithoutSeparation = false;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }
+  // Whether each boid's heading is state (FlockState::heading): with boids.turn_rate and for the
+  // lab's units; else it is norm(velocity).
+  bool storesHeading() const { return turnRate > 0.0f || unitModel == UnitModel::Lab; }
   // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's
   // cells are at least this wide).
   float searchRadius() const { return perceptionRadius > leaderRadius ? perceptionRadius : leaderRadius; }

@@ -29,7 +29,7 @@ bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& s
   const double r = params.perceptionRadius, rs = params.separationRadius, rl = params.leaderRadius;
   const double cosHalfFov = std::cos(double(params.fovDegrees) * 0.5 * std::numbers::pi / 180.0);
   const bool limitedFov = params.fovDegrees < 360.0f;
-  const glm::dvec3 f(heading(state.velocity[i]));
+  const glm::dvec3 f(stateHeading(state, i));
   const glm::dvec3 size(params.worldSize());
   for (std::size_t j = 0; j < state.size(); ++j) {
     if (j == i) continue;
@@ -50,7 +50,7 @@ bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& s
 bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inputs, const FlockState& state,
                                 std::uint32_t i, double slack) {
   const glm::dvec3 p(state.position[i]);
-  const glm::dvec3 f(heading(state.velocity[i]));
+  const glm::dvec3 f(stateHeading(state, i));
   const double reach = double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
   const glm::dvec3 size(params.worldSize());
   for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k) {
@@ -72,7 +72,7 @@ bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs,
   if (inputs.walls == nullptr || inputs.walls->blocked.empty()) return false;
   const WallGrid& walls = *inputs.walls;
   const glm::dvec3 p(state.position[i]);
-  glm::dvec3 ahead(heading(state.velocity[i]));
+  glm::dvec3 ahead(stateHeading(state, i));
   ahead.y = 0.0;
   const double aheadLen = glm::length(ahead);
   const double reach = double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;

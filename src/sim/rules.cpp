@@ -51,6 +51,11 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.radius2 = params.perceptionRadius * params.perceptionRadius;
   ctx.separationRadius2 = params.separationRadius * params.separationRadius;
   ctx.comfortDistance2 = params.comfortDistance * params.comfortDistance;
+  ctx.turning = params.turnRate > 0.0f;
+  const double turnAngle =
+      std::min(double(params.turnRate) * double(params.dt) * std::numbers::pi / 180.0, std::numbers::pi);
+  ctx.turnCos = static_cast<float>(std::cos(turnAngle));
+  ctx.turnSin = static_cast<float>(std::sin(turnAngle));
   ctx.leaderRadius2 = params.leaderRadius * params.leaderRadius;
   ctx.searchRadius2 = std::max(ctx.radius2, ctx.leaderRadius2);
   ctx.limitedFov = params.fovDegrees < 360.0f;
@@ -67,6 +72,8 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.steering = packed.steering;
   ctx.walls = packed.walls != nullptr && !packed.walls->blocked.empty() ? packed.walls : nullptr;
   ctx.roostCenter = wrapIntoWorld(params, params.roostCenter);
+  ctx.labUnits = params.unitModel == UnitModel::Lab;
+  if (ctx.labUnits) ctx.lab = labBody(params);
   bool anyGoal = false;
   for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
   // Pursuing boids of a flocking chase or intercept group are its leaders.
@@ -282,6 +289,26 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
   return f;
 }
 
+glm::vec3 turnHeading(const StepContext& ctx, glm::vec3 h, glm::vec3 v) {
+  const float speed = length(v);
+  if (speed < kEps) return h;
+  const glm::vec3 t = v / speed;
+  const float c = glm::dot(h, t);
+  if (c >= ctx.turnCos) return t;
+  const glm::vec3 across = t - c * h;
+  const float acrossLen = length(across);
+  glm::vec3 u;
+  if (acrossLen >= kEps) {
+    u = across / acrossLen;
+  } else {
+    const glm::vec3 side(-h.z, 0.0f, h.x);
+    const float sideLen = length(side);
+    u = sideLen < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : side / sideLen;
+  }
+  const glm::vec3 turned = ctx.turnCos * h + ctx.turnSin * u;
+  return turned / length(turned);
+}
+
 BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& f) {
   const ModelParams& p = *ctx.params;
   const Weights& w = p.weights;
@@ -306,7 +333,15 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   } else if (speed < p.minSpeed) {
     v *= p.minSpeed / speed;
   }
-  glm::vec3 pos = self.position + v * p.dt;
+  // 13. With a turn rate the boid moves along its turned heading at the velocity's speed.
+  glm::vec3 h(0.0f);
+  glm::vec3 pos;
+  if (ctx.turning) {
+    h = turnHeading(ctx, self.heading, v);
+    pos = self.position + h * (length(v) * p.dt);
+  } else {
+    pos = self.position + v * p.dt;
+  }
 
   for (int k = 0; k < 3; ++k) {
     if (k == 1 && p.dims == 2) continue;
@@ -314,12 +349,15 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     if (p.boundary == Boundary::Wrap) {
       pos[k] = wrapCoordinate(pos[k], lo, hi);
     } else {
+      // The heading turns inward with the velocity (it is 0, unused, without a turn rate).
       if (pos[k] < lo) {
         pos[k] = lo;
         v[k] = std::abs(v[k]);
+        h[k] = std::abs(h[k]);
       } else if (pos[k] > hi) {
         pos[k] = hi;
         v[k] = -std::abs(v[k]);
+        h[k] = -std::abs(h[k]);
       }
     }
   }
@@ -331,15 +369,74 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
     if (!ctx.walls->blockedAt(alongX)) {
       pos = alongX;
       v.z = -v.z;
+      h.z = -h.z;
     } else if (!ctx.walls->blockedAt(alongZ)) {
       pos = alongZ;
       v.x = -v.x;
+      h.x = -h.x;
     } else {
       pos = self.position;
       v = -v;
+      h = -h;
     }
   }
-  return {pos, v};
+  return {pos, v, h};
+}
+
+float labTurnPush(float full, glm::vec3 velocityHeading, glm::vec3 side, glm::vec3 u) {
+  const float len = length(u);
+  if (!(len > kEps)) return 0.0f;
+  const glm::vec3 toward = u / len;
+  return sideSign(glm::dot(toward, side)) * full * labTurnFraction(glm::dot(velocityHeading, toward));
+}
+
+float labPush(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
+  const ModelParams& p = *ctx.params;
+  const LabBody& body = ctx.lab;
+  const glm::vec3 f = self.heading;
+  const glm::vec3 side = labSide(f);
+  float push = 0.0f;
+  // Flocking: separation from every unit in view within Rs (5 L in the book's views), F Rs / |d|
+  // each; cohesion towards the flockmates' centre and alignment with their mean heading.
+  if (groupFlocking(ctx, self.group)) {
+    push += body.steering * p.separationRadius * sums.lateralSeparation;
+    if (sums.sameGroupCount > 0) {
+      const float n = static_cast<float>(sums.sameGroupCount);
+      const glm::vec3 moving = heading(self.velocity);
+      push += labTurnPush(body.steering, moving, side, sums.offsetSum / n);
+      push += labTurnPush(body.steering, moving, side, sums.headingSum / n);
+    }
+  }
+  // Obstacles whose centre lies ahead within the look-ahead (25 L) and whose radius reaches the
+  // heading's line: F 25 L / |a| away from their side.
+  const float lookahead = kLabLookaheadLengths * p.bodyLength;
+  for (const glm::vec4& o : ctx.obstacles) {
+    const glm::vec3 a = offset(ctx, self.position, glm::vec3(o));
+    const float t = glm::dot(a, f);
+    if (!(t > 0.0f && t < lookahead)) continue;
+    if (!(length(a - t * f) < o.w)) continue;
+    push += awaySign(glm::dot(a, side)) * body.steering * lookahead / length(a);
+  }
+  // Pursuit (step 8c's roles and leaders): the full push towards the side of the aim point.
+  const GroupRole role = groupRole(ctx, self.group);
+  if (role != GroupRole::Flock && !(groupFlocking(ctx, self.group) && sums.frontOccupied)) {
+    const glm::vec4 target = ctx.steering[3 * self.group];
+    const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
+    const glm::vec3 aim = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
+                                     self.velocity, ctx.steering[3 * self.group + 2].z);
+    const float len = length(aim);
+    if (len > kEps) push += ctx.steering[3 * self.group + 2].x * sideSign(glm::dot(aim / len, side)) * body.steering;
+  }
+  return push;
+}
+
+LabUpdate stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums) {
+  const ModelParams& p = *ctx.params;
+  const LabUnit next = integrateLabUnit(ctx.lab, {self.position, self.velocity, self.heading, spin},
+                                        labPush(ctx, self, sums), groupThrust(ctx, self.group), p.dt);
+  glm::vec3 position = next.position;
+  for (const int k : {0, 2}) position[k] = wrapCoordinate(position[k], p.worldMin[k], p.worldMax[k]);
+  return {position, next.velocity, next.heading, next.spin};
 }
 
 }  // namespace murmur::sim

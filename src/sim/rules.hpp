@@ -15,6 +15,7 @@
 #include <glm/vec4.hpp>
 
 #include "sim/flock.hpp"
+#include "sim/lab_model.hpp"
 #include "sim/params.hpp"
 
 namespace murmur::sim {
@@ -30,6 +31,11 @@ struct StepContext {
   float searchRadius2 = 0.0f;      // max(R, RL)^2: candidates farther than this are skipped at once
   float separationRadius2 = 0.0f;  // Rs^2
   float comfortDistance2 = 0.0f;   // the comfort distance squared: 0 leaves separation as it is
+  // boids.turn_rate (docs/model.md, step 13): the heading is state and turns at most by the angle
+  // turnCos, turnSin describe (min(turn_rate dt, 180 degrees), computed in double once a step).
+  bool turning = false;
+  float turnCos = 1.0f;
+  float turnSin = 0.0f;
   float cosHalfFov = -1.0f;
   bool limitedFov = false;         // fov < 360
   std::uint32_t topological = 0;   // K of topological neighbours; 0: the metric rule
@@ -47,6 +53,8 @@ struct StepContext {
   std::span<const glm::vec4> steering;
   const WallGrid* walls = nullptr;       // map walls, or null
   glm::vec3 roostCenter{0.0f};           // wrapIntoWorld(params.roostCenter)
+  bool labUnits = false;                 // [model] kind = "lab": the book's units (stepLabUnit)
+  LabBody lab;                           // their body's constants (labBody), with labUnits
 };
 
 // Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
@@ -67,6 +75,12 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
 inline glm::vec3 heading(glm::vec3 v) {
   const float len = std::sqrt(glm::dot(v, v));
   return len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : v / len;
+}
+
+// f_i of boid i of a state (docs/model.md, step 1): its stored heading while boids.turn_rate is on,
+// else the velocity's.
+inline glm::vec3 stateHeading(const FlockState& state, std::size_t i) {
+  return state.heading.empty() ? heading(state.velocity[i]) : state.heading[i];
 }
 
 // Minimum-image offset: each component folded into [-size/2, size/2). Positions on a torus lie in
@@ -118,6 +132,9 @@ struct NeighbourSums {
   std::uint32_t sameGroupCount = 0;  // |G_i|
   bool separating = false;           // S_i is not empty (cohesion_only_without_separation)
   bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
+  // The lab's units only: the sum over S_i of the book's sideways separation, +-1 / max(|d_ij|,
+  // d_min), away from the side d_ij lies on (labSeparationSign).
+  float lateralSeparation = 0.0f;
   // Topological neighbours only: the K nearest same-group candidates so far, nearest first (left
   // uninitialised past nearestCount: a metric step never touches them).
   std::uint32_t nearestCount = 0;
@@ -181,6 +198,8 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
     if (d2 < ctx.comfortDistance2) push *= ctx.params->comfortMultiplier;
     sums.separation += push;
     sums.separating = true;
+    if (ctx.labUnits)
+      sums.lateralSeparation += awaySign(glm::dot(d, labSide(self.heading))) / std::max(dist, ctx.params->minDistance);
   }
   if (sameGroup && ctx.topological != 0) {
     offerNearest(ctx.topological, {d2, idj, d, fj}, sums);
@@ -247,7 +266,15 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
 struct BoidUpdate {
   glm::vec3 position;
   glm::vec3 velocity;
+  glm::vec3 heading{0.0f};  // the new stored heading when turning (StepContext::turning), else unused
 };
+
+// Step 13 with boids.turn_rate: the unit heading h turned toward the direction of the new velocity
+// v by at most the step's angle, as a spherical interpolation (Slerp) would: onto it when within
+// the angle, else h cos + u sin with u the unit part of v's direction across h (when v points
+// straight back, (-h.z, 0, h.x), or (1, 0, 0) where that vanishes), normalised. h unchanged when
+// |v| < eps. The step's cos and sin come from the host, so both backends compute no trigonometry.
+glm::vec3 turnHeading(const StepContext& ctx, glm::vec3 h, glm::vec3 v);
 
 // Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
 BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& forces);
@@ -255,5 +282,27 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
 inline BoidUpdate stepBoid(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   return integrate(ctx, self, computeForces(ctx, self, sums));
 }
+
+// ---- The lab's units ([model] kind = "lab"; docs/model.md, The lab's units) ----
+// Their step reads the same sums (self.heading is the unit's stored heading, the neighbours' f_j
+// theirs), then replaces the forces and the integration: the book's steering gives one sideways push
+// at the bow, and the rigid body moves (integrateLabUnit).
+
+// The push towards direction u of a unit heading along f moving along v: the full push F, the side
+// u lies on, scaled by the angle between v and u over pi (the book's cohesion and alignment); 0 for
+// a (near) zero u.
+float labTurnPush(float full, glm::vec3 velocityHeading, glm::vec3 side, glm::vec3 u);
+// The sum of the book's pushes (separation, cohesion, alignment, obstacles ahead, pursuit), in the
+// force units of LabBody::steering; + turns towards labSide(self.heading).
+float labPush(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
+
+struct LabUpdate {
+  glm::vec3 position;  // wrapped into the world
+  glm::vec3 velocity;
+  glm::vec3 heading;
+  float spin;
+};
+
+LabUpdate stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums);
 
 }  // namespace murmur::sim

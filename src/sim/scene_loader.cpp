@@ -258,6 +258,12 @@ void readGoal(TableReader& goal, ModelParams& m) {
   readParamSection(goal, "goal", m);
 }
 
+// [model] (docs/model.md, The lab's units): the kind of unit and the lab body's rows.
+void readModel(TableReader& model, ModelParams& m) {
+  m.unitModel = model.choice("kind", {{"boids", UnitModel::Boids}, {"lab", UnitModel::Lab}}, m.unitModel);
+  readParamSection(model, "model", m);
+}
+
 Scene readScene(const SceneDocument& document, std::span<const SceneSection> otherSections) {
   Scene scene;
   scene.path = document.path;
@@ -275,6 +281,7 @@ Scene readScene(const SceneDocument& document, std::span<const SceneSection> oth
   std::optional<TableReader> cruise = root.table("cruise");
   std::optional<TableReader> roost = root.table("roost");
   std::optional<TableReader> weights = root.table("weights");
+  std::optional<TableReader> model = root.table("model");
   std::vector<TableReader> obstacles = root.arrayOfTables("obstacles");
   std::optional<TableReader> randomObstacles = root.table("random_obstacles");
   std::vector<TableReader> targets = root.arrayOfTables("targets");
@@ -308,6 +315,7 @@ Scene readScene(const SceneDocument& document, std::span<const SceneSection> oth
         weights->boolean("cohesion_only_without_separation", m.cohesionOnlyWithoutSeparation);
     readParamSection(*weights, "weights", m);
   }
+  if (model) readModel(*model, m);
 
   for (TableReader& obstacle : obstacles) {
     scene.obstacles.push_back({obstacle.vec3("center"), static_cast<float>(obstacle.number("radius"))});
@@ -487,6 +495,17 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
         fail("world.margin",
              fmt::format("leaves no interior: 2 * margin must be below the world's {} extent ({})",
                          kAxisNames[axis], extent[axis]));
+  }
+  // [model]: the book's units fly in its flat window, which they wrap around, and find their
+  // flockmates by distance.
+  if (m.unitModel == UnitModel::Lab) {
+    if (m.dims != 2) fail("model.kind", "\"lab\" needs world.dims = 2 (the book's units are 2D rigid bodies)");
+    if (m.boundary != Boundary::Wrap)
+      fail("model.kind", "\"lab\" needs world.boundary = \"wrap\" (the book's units wrap around its window)");
+    if (m.topologicalNeighbours != 0)
+      fail("model.kind", "\"lab\" has no topological neighbours: leave out perception.neighbours");
+    if (m.turnRate > 0.0f)
+      fail("model.kind", "\"lab\" units turn by their bodies' spin: leave out boids.turn_rate");
   }
   // [boids]
   if (scene.count > kMaxBoids) fail("boids.count", kCountRule);

@@ -4,6 +4,7 @@
 // their errors (file, line, key).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <optional>
 #include <stdexcept>
@@ -91,6 +92,75 @@ TEST(PlayerMotion, CourseInputTurnsOntoTheBearingAndSlowsForTightTurns) {
   // At 1.5 units/s it speeds up by (1.5708 - 1.5) / 1 = 0.0708.
   input = courseInput({0.0f, 1.5f}, origin, glm::vec3(0.0f, 0.0f, -2.0f), kLimits, kDt);
   EXPECT_NEAR(input.throttle, kPi / 2.0f - 1.5f, kTolerance);
+}
+
+// ---- The rigid-body player (body = "rigid"; docs/ai.md, The rigid-body player) ----
+
+// mass 10, inertia 10, L = 2, thrust 40, bow thrust F = 40 (the player fires 20), drags 4 and 10.
+const RigidBody kBody{};
+constexpr float kRigidDt = 0.1f;
+
+TEST(RigidPlayer, ABowPushTurnsAndPushesItAgainstHandComputedValues) {
+  // At rest facing +x, the starboard bow thruster (turn +1): a side force of 20 to the left, -z,
+  // at the bow 1 unit ahead: torque 1 x 20 = 20. v = (0, 0, -20 / 10 x 0.1) = (0, 0, -0.2);
+  // spin = 20 / 10 x 0.1 = 0.2 rad/s; angle = 0.2 x 0.1 = 0.02 rad (counter-clockwise: left).
+  PlayerMotion motion;
+  expectNear(rigidStep(motion, {1.0f, 0.0f}, kBody, 10.0f, kRigidDt), glm::vec3(0.0f, 0.0f, -0.2f));
+  EXPECT_NEAR(motion.spin, 0.2f, kTolerance);
+  EXPECT_NEAR(motion.angle, 0.02f, kTolerance);
+  EXPECT_NEAR(motion.speed, 0.2f, kTolerance);
+  // The port thruster at half (turn -0.5) on a body facing -z (angle pi/2, its left is -x): a side
+  // force of 10 toward +x and a torque of -10 (a right turn); from rest v = (0.1, 0, 0), spin = -0.1.
+  PlayerMotion facingMinusZ;
+  facingMinusZ.angle = kPi / 2.0f;
+  expectNear(rigidStep(facingMinusZ, {-0.5f, 0.0f}, kBody, 10.0f, kRigidDt), glm::vec3(0.1f, 0.0f, 0.0f));
+  EXPECT_NEAR(facingMinusZ.spin, -0.1f, kTolerance);
+}
+
+TEST(RigidPlayer, DragSlowsItsMotionAndItsSpinAgainstHandComputedValues) {
+  // v = (5, 0, 0), spin 1 rad/s, no input: F = -4 x 5 = -20, v = 5 - 20 / 10 x 0.1 = 4.8; the torque
+  // -10 x 1: spin = 1 - 10 / 10 x 0.1 = 0.9; angle = 0.9 x 0.1 = 0.09 (it slides on along +x).
+  PlayerMotion motion;
+  motion.velocity = {5.0f, 0.0f, 0.0f};
+  motion.spin = 1.0f;
+  expectNear(rigidStep(motion, {0.0f, 0.0f}, kBody, 10.0f, kRigidDt), glm::vec3(4.8f, 0.0f, 0.0f));
+  EXPECT_NEAR(motion.spin, 0.9f, kTolerance);
+  EXPECT_NEAR(motion.angle, 0.09f, kTolerance);
+  // Full thrust ahead against the drag at 5: F = 40 - 20 = 20 along +x (its new heading is used
+  // next step): v = 4.8 + (40 - 4 x 4.8) / 10 x 0.1 = 4.8 + 0.208 along the old heading (angle 0.09).
+  const glm::vec3 ahead = headingOf(0.09f);
+  const glm::vec3 expected =
+      glm::vec3(4.8f, 0.0f, 0.0f) + (40.0f * ahead - 4.0f * glm::vec3(4.8f, 0.0f, 0.0f)) / 10.0f * 0.1f;
+  expectNear(rigidStep(motion, {0.0f, 1.0f}, kBody, 10.0f, kRigidDt), expected);
+  // The terminal speed is thrust / linear drag = 10; max_speed 6 clamps it.
+  PlayerMotion fast;
+  for (int step = 0; step < 2000; ++step) rigidStep(fast, {0.0f, 1.0f}, kBody, 6.0f, kRigidDt);
+  EXPECT_NEAR(fast.speed, 6.0f, kTolerance);
+  PlayerMotion unclamped;
+  for (int step = 0; step < 2000; ++step) rigidStep(unclamped, {0.0f, 1.0f}, kBody, 100.0f, kRigidDt);
+  EXPECT_NEAR(unclamped.speed, 10.0f, 1e-3f);
+}
+
+// The course input points the thrust at the force the body needs: straight ahead at rest it wants
+// 8 units/s (max speed 8 < 0.9 x 40 / 4 = 9, and < 20 / 1 s), a force 10 x 8 / 0.5 = 160 along +x:
+// full throttle, no turn. A waypoint 90 degrees left: the force (0, 0, -160) has no part along the
+// heading (throttle 0) and lies pi/2 to the left: a wanted spin of min(4 pi/2, sqrt(2 x pi/2),
+// 0.9 x 20 / 10) = 1.77 rad/s, whose torque in one step (10 x 1.77 / 0.1) is far over the
+// thrusters' 20: full left.
+TEST(RigidPlayer, CourseInputPointsTheThrustAtTheForceItNeeds) {
+  const PlayerMotion rest;
+  PlayerInput input =
+      rigidCourseInput(rest, glm::vec3(0.0f), glm::vec3(20.0f, 0.0f, 0.0f), kBody, 8.0f, kRigidDt);
+  EXPECT_FLOAT_EQ(input.throttle, 1.0f);
+  EXPECT_FLOAT_EQ(input.turn, 0.0f);
+  input = rigidCourseInput(rest, glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -20.0f), kBody, 8.0f, kRigidDt);
+  EXPECT_NEAR(input.throttle, 0.0f, kTolerance);
+  EXPECT_FLOAT_EQ(input.turn, 1.0f);
+  // Spinning left at 1.77 rad/s already, on the bearing: it brakes the spin, full right.
+  PlayerMotion spinning;
+  spinning.spin = 1.77f;
+  input = rigidCourseInput(spinning, glm::vec3(0.0f), glm::vec3(20.0f, 0.0f, 0.0f), kBody, 8.0f, kRigidDt);
+  EXPECT_FLOAT_EQ(input.turn, -1.0f);
 }
 
 const std::string kSource = "player.toml";
@@ -181,6 +251,26 @@ TEST(PlayerAgent, TheKeysInputDrivesInsteadOfTheCourse) {
   expectNear(keys.position(0), before + glm::vec3(0.0f, 0.0f, -0.2f));
 }
 
+// `player` (at x = 49.5, z = -30) at full thrust along +x for 10 steps of 0.1 s, in the wrap world
+// and in the box: it reaches 49.5 + `moved` folded onto [-50, 50) at `speed` along +x when wrapping,
+// and stops at x = 50 with no x velocity in the box.
+void expectWrapsOrStaysInTheBox(const std::string& player, float moved, float speed) {
+  for (const bool wrap : {true, false}) {
+    SCOPED_TRACE(wrap ? "wrap" : "contain");
+    std::string text = kWorld + player;
+    if (wrap) text.insert(text.find("[boids]"), "boundary = \"wrap\"\n");
+    AgentDirector agents = director(text);
+    const sim::Scene scene = sim::parseScene(text, kSource, kSceneSections);
+    sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
+    agents.steerPlayers({0.0f, 1.0f});
+    for (int step = 0; step < 10; ++step) agents.update(0.1, {}, {}, inputs);
+    const glm::vec3 at = agents.position(0);
+    EXPECT_NEAR(at.x, wrap ? 49.5f + moved - 100.0f : 50.0f, 1e-4f);
+    EXPECT_EQ(at.z, -30.0f);
+    EXPECT_NEAR(agents.velocity(0).x, wrap ? speed : 0.0f, kTolerance);
+  }
+}
+
 // The player wraps round a wrapping world as the boids do (the book's lab), and stays in the box of a
 // containing one. Full thrust along +x from x = 49.5, 10 steps of 0.1 s: 1.1 units (as above), so
 // x = 50.6, which is -49.4 on the torus [-50, 50); in the box it stops at 50 with no x velocity.
@@ -194,20 +284,58 @@ max_speed = 4
 max_force = 2
 turn_rate = 90
 )";
-  for (const bool wrap : {true, false}) {
-    SCOPED_TRACE(wrap ? "wrap" : "contain");
-    std::string text = kWorld + player;
-    if (wrap) text.insert(text.find("[boids]"), "boundary = \"wrap\"\n");
-    AgentDirector agents = director(text);
-    const sim::Scene scene = sim::parseScene(text, kSource, kSceneSections);
-    sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
-    agents.steerPlayers({0.0f, 1.0f});
-    for (int step = 0; step < 10; ++step) agents.update(0.1, {}, {}, inputs);
-    const glm::vec3 at = agents.position(0);
-    EXPECT_NEAR(at.x, wrap ? -49.4f : 50.0f, 1e-4f);
-    EXPECT_EQ(at.z, -30.0f);
-    EXPECT_NEAR(agents.velocity(0).x, wrap ? 2.0f : 0.0f, kTolerance);
+  expectWrapsOrStaysInTheBox(player, 1.1f, 2.0f);
+}
+
+const std::string kRigidPlayer = R"(
+[[agents]]
+name = "player"
+kind = "player"
+body = "rigid"
+position = [-30, 0, -30]
+max_speed = 8
+)";
+
+// The course drives the rigid body through every waypoint in order, lap after lap (the arrival
+// radius, 2, passes one), as two runs alike; its heading is its own (it slides in turns).
+TEST(RigidPlayer, FollowsItsCourseThroughEveryWaypointInOrder) {
+  const std::string text = kWorld + kRigidPlayer + kCourse;
+  const sim::Scene scene = sim::parseScene(text, kSource, kSceneSections);
+  AgentDirector first = director(text), second = director(text);
+  sim::StepInputs inputs = sim::staticInputs(scene, scene.groups), other = inputs;
+  const std::vector<glm::vec3> course{{30, 0, -30}, {30, 0, 30}, {-30, 0, 30}, {-30, 0, -30}};
+  std::vector<std::size_t> reached;  // waypoints in the order the player came within 2 of them
+  float fastest = 0.0f, slide = 0.0f;
+  for (int step = 0; step < 1500; ++step) {  // 150 s
+    first.update(0.1, {}, {}, inputs);
+    second.update(0.1, {}, {}, other);
+    ASSERT_EQ(first.position(0), second.position(0)) << "step " << step;
+    const glm::vec3 v = first.velocity(0);
+    fastest = std::max(fastest, glm::length(v));
+    if (glm::length(v) > 1.0f) slide = std::max(slide, 1.0f - glm::dot(v / glm::length(v), first.heading(0)));
+    const std::size_t next = reached.empty() ? 0 : (reached.back() + 1) % course.size();
+    if (glm::length(first.position(0) - course[next]) < 2.0f) reached.push_back(next);
   }
+  // 240 units a lap at up to 8 units/s: at least two laps in 150 s.
+  EXPECT_GE(reached.size(), 8u);
+  std::printf("  rigid player: %zu waypoints in 150 s, top speed %.2f, largest slide 1 - cos %.3f\n",
+              reached.size(), fastest, slide);
+  EXPECT_LE(fastest, 8.0f + kTolerance);
+  EXPECT_GT(slide, 0.0f) << "a rigid body slides in its turns";
+}
+
+// Wraps in a wrapping world, stays in the box of a containing one, like the kinematic player. Full
+// thrust from rest for 10 steps of 0.1 s: v_k = v_{k-1} + (40 - 4 v_{k-1}) / 10 x 0.1 (0.4, 0.784,
+// ...), a move of about 2 units: across the seam.
+TEST(RigidPlayer, WrapsInAWrappingWorldAndStaysInTheBoxOfAContainingOne) {
+  float moved = 0.0f, v = 0.0f;
+  for (int step = 0; step < 10; ++step) {
+    v += (40.0f - 4.0f * v) / 10.0f * 0.1f;
+    moved += v * 0.1f;
+  }
+  expectWrapsOrStaysInTheBox(
+      "[[agents]]\nname = \"player\"\nkind = \"player\"\nbody = \"rigid\"\nposition = [49.5, 0, -30]\n",
+      moved, v);
 }
 
 TEST(PlayerAgent, WithoutACourseOrKeysItStaysWhereItIs) {
@@ -244,6 +372,23 @@ TEST(PlayerAgent, BadPlayerKeysNameFileLineAndKey) {
   std::string noTurn = kPlayer;
   noTurn.replace(noTurn.find("turn_rate = 90"), 14, "turn_rate = 0");
   EXPECT_TRUE(rejects(kWorld + noTurn, 19, "agents[0].turn_rate", "above 0"));
+}
+
+TEST(RigidPlayer, BadRigidKeysNameFileLineAndKey) {
+  // kWorld and kRigidPlayer end on line 18 (max_speed); what is appended starts on line 19.
+  const std::string rigid = kWorld + kRigidPlayer;
+  EXPECT_TRUE(rejects(rigid + "mass = 0\n", 19, "agents[0].mass", "above 0"));
+  EXPECT_TRUE(rejects(rigid + "inertia = -1\n", 19, "agents[0].inertia", "above 0"));
+  EXPECT_TRUE(rejects(rigid + "bow_thrust = 2e9\n", 19, "agents[0].bow_thrust", "at most 1e+09"));
+  EXPECT_TRUE(rejects(rigid + "linear_drag = -1\n", 19, "agents[0].linear_drag", "at least 0"));
+  // dt = 1/60: 700 x dt / 10 = 1.17 would reverse the velocity in a step.
+  EXPECT_TRUE(rejects(rigid + "linear_drag = 700\n", 19, "agents[0].linear_drag", "must be at most 1"));
+  EXPECT_TRUE(rejects(rigid + "angular_drag = 700\n", 19, "agents[0].angular_drag", "must be at most 1"));
+  EXPECT_TRUE(rejects(rigid + "turn_rate = 90\n", 19, "agents[0].turn_rate", "turns by its bow thrusters"));
+  EXPECT_TRUE(rejects(kWorld + kPlayer + "mass = 10\n", 20, "agents[0].mass", "unknown key"));
+  std::string bouncy = kRigidPlayer;
+  bouncy.replace(bouncy.find("\"rigid\""), 7, "\"bouncy\"");
+  EXPECT_TRUE(rejects(kWorld + bouncy, 16, "agents[0].body", "kinematic"));
 }
 
 // ---- Agents perceive the player (docs/ai.md, The player) ----

@@ -44,7 +44,8 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
   defines.emplace_back("WORKGROUP_SIZE", "64");
   defines.emplace_back("ITEMS", "1");
   std::vector<std::string> checked;
-  for (const char* shader : {"flock/Step.comp.glsl", "flock/StepTopological.comp.glsl", "grid/CellIndex.comp.glsl"}) {
+  for (const char* shader : {"flock/Step.comp.glsl", "flock/StepTopological.comp.glsl",
+                             "flock/StepTurning.comp.glsl", "grid/CellIndex.comp.glsl"}) {
     SCOPED_TRACE(shader);
     const Program program = test::shaderLibrary().compute(shader, defines);
     for (const layout::StepParamMember& member : layout::kStepParamMembers) {
@@ -458,6 +459,64 @@ TEST(FlockPipeline, TopologicalNeighboursEqualTheBruteForce) {
     const sim::FlockState expected = test::bruteForceTopologicalStep(c.params, c.inputs, c.state);
     EXPECT_EQ(gpuState.velocity, expected.velocity);
     EXPECT_EQ(gpuState.position, expected.position);
+  }
+}
+
+// boids.turn_rate: the stored headings step for step, bit for bit on llvmpipe, in a dense 3D wrap
+// flock (60 degrees/s: headings lag) and a 2D contain one with obstacles and walls of the box
+// (200 degrees/s); the rate turned off drops them on both sides and turned on again restarts them
+// from the velocities; a state uploaded with headings continues from them. What a renderer draws
+// is the heading at the velocity's speed.
+TEST(FlockPipeline, TurnRateEqualsTheCpuStepByStep) {
+  std::vector<Case> cases;
+  {
+    sim::Scene scene = sim::fixedNeighbourScene(3000, 20.0f, 3);
+    scene.model.fovDegrees = 270.0f;
+    scene.model.turnRate = 60.0f;
+    cases.push_back(makeCase("3d-wrap-dense-turn-rate-60", scene, 2));
+    addSpecialBoids(cases.back());
+  }
+  {
+    sim::Scene scene = sim::defaultDensityScene(3000, 2);
+    scene.spawn = sim::Spawn::Box;
+    scene.model.margin = 4.0f;
+    scene.model.turnRate = 200.0f;
+    scene.model.topologicalNeighbours = 5;
+    scene.obstacles = {{{0.0f, 0.0f, 0.0f}, 12.0f}, {{40.0f, 0.0f, 30.0f}, 8.0f}};
+    cases.push_back(makeCase("2d-contain-obstacles-topological-turn-rate-200", scene, 1));
+    addSpecialBoids(cases.back());
+  }
+  for (Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    FlockPipeline& gpu = pipeline();
+    gpu.upload(c.state);
+    sim::FlockState cpuState = c.state;
+    sim::CpuSimulator cpu(sim::NeighbourSearch::Grid, 2);
+    std::size_t lagging = 0;
+    for (int s = 0; s < 40; ++s) {
+      sim::ModelParams params = c.params;
+      if (s == 20) params.turnRate = 0.0f;  // dropped on both sides
+      gpu.step(params, c.inputs);
+      cpu.step(params, c.inputs, cpuState);
+      const sim::FlockState gpuState = gpu.download();
+      ASSERT_EQ(gpuState.heading.size(), s == 20 ? 0u : c.state.size()) << "step " << s;
+      if (test::bitwiseParityExpected()) {
+        ASSERT_EQ(test::bitwiseDifference(cpuState, gpuState), "") << "step " << s;
+      }
+      if (s == 30) gpu.upload(cpuState);  // uploaded with its headings, the GPU state goes on from them
+    }
+    // A renderer draws each bird along its heading at its speed, the leader flag in w.
+    const std::vector<glm::vec4> drawn = gpu.drawnVelocityBuffer().download<glm::vec4>(cpuState.size());
+    for (std::size_t i = 0; i < cpuState.size(); ++i) {
+      if (glm::dot(cpuState.heading[i], sim::heading(cpuState.velocity[i])) < 0.9999f) ++lagging;
+      ASSERT_LT(glm::length(glm::vec3(drawn[i]) - cpuState.heading[i] * glm::length(cpuState.velocity[i])),
+                1e-5f)
+          << "boid " << i;
+      ASSERT_EQ(drawn[i].w, float(cpuState.leader[i])) << "boid " << i;
+    }
+    std::printf("  %-48s N=%zu: %zu headings behind their velocities after 40 steps\n", c.name.c_str(),
+                cpuState.size(), lagging);
+    EXPECT_GT(lagging, 0u);
   }
 }
 

@@ -49,10 +49,11 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
     const FlockPipeline pipeline(test::glContext(), shaders);
     const render::FrameRenderer renderer(shaders);
   }
-  // The pipeline: hash, count, scatter ids, reorder, forces (metric and topological), reduce,
-  // reduce groups, nearest boids, scan, scan add (11 compute shaders); the renderer: sky, shapes,
-  // lines, birds, points (5 vertex + fragment pairs).
-  ASSERT_EQ(stages.size(), 11u + 2u * 5u);
+  // The pipeline: hash, count, scatter ids, reorder (plain and turning), forces (metric and
+  // topological, each plain and turning, and the lab's units), reduce, reduce groups, nearest boids,
+  // scan, scan add (15 compute shaders); the renderer: sky, shapes, lines, birds, points (5 vertex +
+  // fragment pairs).
+  ASSERT_EQ(stages.size(), 15u + 2u * 5u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {
     names.insert(shader.files.front());

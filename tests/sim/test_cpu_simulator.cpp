@@ -28,6 +28,8 @@ struct Variant {
   GoalMode goalMode;
   float neighbours = 30.0f;    // boids within R, on average
   float leaderFactor = 0.5f;   // the leader radius, in R: beyond 1 the search reaches past R
+  float turnRate = 0.0f;       // boids.turn_rate, degrees/s: 0 off
+  UnitModel units = UnitModel::Boids;  // [model] kind
 };
 
 // A world of `neighbours` boids within R (30 by default: dense) with every feature switched on.
@@ -38,6 +40,8 @@ Scene denseScene(const Variant& v, std::uint32_t count) {
   scene.model.fovDegrees = v.fov;
   scene.model.goalMode = v.goalMode;
   scene.model.margin = 3.0f;
+  scene.model.turnRate = v.turnRate;
+  scene.model.unitModel = v.units;
   scene.groups = v.groups;
   scene.seed = 42;
   const glm::vec3 lo = scene.model.worldMin, hi = scene.model.worldMax;
@@ -74,6 +78,8 @@ TEST_P(GridEqualsNaive, OneStepAndFiftySteps) {
     gridSim.step(scene.model, inputs, grid);
     ASSERT_EQ(maxDifference(naive.position, grid.position), 0.0) << "step " << s;
     ASSERT_EQ(maxDifference(naive.velocity, grid.velocity), 0.0) << "step " << s;
+    ASSERT_EQ(naive.heading, grid.heading) << "step " << s;
+    ASSERT_EQ(naive.spin, grid.spin) << "step " << s;
   }
 }
 
@@ -84,10 +90,16 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
                       Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front},
                       // The leader radius past R: the grid's cells and the search grow to it.
-                      Variant{"wrap2d_groups2_leader_radius_1_6R", 2, Boundary::Wrap, 300.0f, 2, GoalMode::Front,
-                              4.0f, 1.6f},
-                      Variant{"contain3d_leader_radius_1_5R", 3, Boundary::Contain, 270.0f, 2, GoalMode::Front,
-                              4.0f, 1.5f}),
+                      Variant{"wrap2d_groups2_leader_radius_1_6R", 2, Boundary::Wrap, 300.0f, 2,
+                              GoalMode::Front, 4.0f, 1.6f},
+                      Variant{"contain3d_leader_radius_1_5R", 3, Boundary::Contain, 270.0f, 2,
+                              GoalMode::Front, 4.0f, 1.5f},
+                      // The stored heading (boids.turn_rate): fov, alignment and the leader cone use it.
+                      Variant{"wrap3d_fov270_turn_rate_120", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front,
+                              30.0f, 0.5f, 120.0f},
+                      // The lab's units: stored headings and spins, the book's pushes, the rigid body.
+                      Variant{"wrap2d_fov180_lab_units", 2, Boundary::Wrap, 180.0f, 2, GoalMode::Front, 30.0f,
+                              1.5f, 0.0f, UnitModel::Lab}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
@@ -117,6 +129,7 @@ TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
       EXPECT_EQ(grid.position, naive.position);
       EXPECT_EQ(grid.velocity, naive.velocity);
       EXPECT_EQ(grid.leader, naive.leader);
+      EXPECT_EQ(grid.heading, naive.heading);
     }
     ran += " " + target.name;
   }
@@ -162,6 +175,7 @@ TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
 TEST_P(GridEqualsNaive, TopologicalNeighboursEqualTheBruteForce) {
   Scene scene = denseScene(GetParam(), 2000);
   scene.model.topologicalNeighbours = 7;
+  scene.model.unitModel = UnitModel::Boids;  // the lab's units have no topological neighbours (refused)
   const StepInputs inputs = staticInputs(scene, scene.groups);
   const FlockState start = spawnFlock(scene);
   Scene unseparated = scene;
@@ -385,6 +399,31 @@ TEST(WrapWorld, NoBoidSpawnsInsideAnObstaclesWrappedPart) {
     acrossTheSeam += p.x < -30.0f && std::abs(p.z) < 5.0f;
   }
   EXPECT_GT(acrossTheSeam, 0u) << "the wrapped part's neighbourhood is spawned in";
+}
+
+// The stored heading exists only while boids.turn_rate is on: the first step starts it from the
+// velocities, the boids then move along it, and a step with the rate off drops it (the heading is
+// the velocity's again).
+TEST(CpuSimulator, TurnRateKeepsHeadingsOnlyWhileOn) {
+  Scene scene = fixedNeighbourScene(500, 10.0f, 3);
+  scene.model.turnRate = 60.0f;
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  FlockState state = spawnFlock(scene);
+  ASSERT_TRUE(state.heading.empty());
+  CpuSimulator sim(NeighbourSearch::Grid, 2);
+  sim.step(scene.model, inputs, state);
+  ASSERT_EQ(state.heading.size(), state.size());
+  // After some steps headings lag their velocities, by at most 60 degrees/s x dt a step behind.
+  for (int s = 0; s < 30; ++s) sim.step(scene.model, inputs, state);
+  std::size_t lagging = 0;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    EXPECT_NEAR(glm::length(state.heading[i]), 1.0f, 1e-6f);
+    if (glm::dot(state.heading[i], heading(state.velocity[i])) < 0.9999f) ++lagging;
+  }
+  EXPECT_GT(lagging, 0u);
+  scene.model.turnRate = 0.0f;
+  sim.step(scene.model, inputs, state);
+  EXPECT_TRUE(state.heading.empty());
 }
 
 }  // namespace

@@ -376,6 +376,72 @@ TEST(Rules, IntegrateClampsForceAndSpeed) {
   expectVec(slow.velocity, {0, 0, 2});
 }
 
+// boids.turn_rate, the Unity notes' gradual heading: 90 degrees/s over dt = 0.5 turns the heading at
+// most 45 degrees a step, and the boid moves along it at the velocity's speed.
+TEST(Rules, TurnRateTurnsTheHeadingAtMostItsAngleAndMovesAlongIt) {
+  Fixture f;
+  f.params.turnRate = 90.0f;
+  f.params.dt = 0.5f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  ASSERT_TRUE(ctx.turning);
+  EXPECT_NEAR(ctx.turnCos, std::sqrt(0.5f), 1e-7f);
+  EXPECT_NEAR(ctx.turnSin, std::sqrt(0.5f), 1e-7f);
+  const float c45 = std::sqrt(0.5f);
+  // Heading +x, velocity 4 along +z (90 degrees away): the heading turns 45 degrees, to
+  // (cos 45, 0, sin 45); the velocity is unchanged (no force), the move is 4 x 0.5 along the heading.
+  BoidView self = boid({1, 0, 2}, {0, 0, 4});
+  self.heading = {1, 0, 0};
+  const BoidUpdate turned = integrate(ctx, self, Forces{});
+  expectVec(turned.velocity, {0, 0, 4});
+  expectVec(turned.heading, {c45, 0, c45});
+  expectVec(turned.position, glm::vec3(1, 0, 2) + 2.0f * glm::vec3(c45, 0, c45));
+  // Velocity (4, 0, 1), 14 degrees from the heading: within the step's 45, the heading is its direction.
+  self.velocity = {4, 0, 1};
+  const BoidUpdate within = integrate(ctx, self, Forces{});
+  const glm::vec3 along = glm::vec3(4, 0, 1) / std::sqrt(17.0f);
+  expectVec(within.heading, along);
+  expectVec(within.position, glm::vec3(1, 0, 2) + along * (std::sqrt(17.0f) * 0.5f));
+  // Straight back: no direction across the heading, so it turns toward (-h.z, 0, h.x) = (0, 0, 1).
+  self.velocity = {-4, 0, 0};
+  expectVec(integrate(ctx, self, Forces{}).heading, {c45, 0, c45});
+  // 3D, heading +y (no x-z part): the fallback is (1, 0, 0).
+  self.heading = {0, 1, 0};
+  self.velocity = {0, -4, 0};
+  expectVec(integrate(ctx, self, Forces{}).heading, {c45, c45, 0});
+  // A force turns the velocity first: (0, 0, 4) + (20 clamped from 30 along +x) x 0.5 = (10, 0, 4),
+  // clamped to speed 10; the heading +x is within 45 degrees of it, so it follows.
+  self.heading = {1, 0, 0};
+  self.velocity = {0, 0, 4};
+  Forces push;
+  push.cruise = {10, 0, 0};  // weighted 3: 30, clamped to max_force 20
+  const BoidUpdate pushed = integrate(ctx, self, push);
+  const glm::vec3 v = glm::vec3(10, 0, 4) * (10.0f / std::sqrt(116.0f));
+  expectVec(pushed.velocity, v, 1e-4f);
+  expectVec(pushed.heading, v / 10.0f);
+  // Off (the default): no turn, the move is v dt (the heading is not computed).
+  Fixture off;
+  off.params.dt = 0.5f;
+  const PackedInputs offPacked = packInputs(off.params, off.inputs, 1);
+  const StepContext offCtx = makeStepContext(off.params, offPacked);
+  EXPECT_FALSE(offCtx.turning);
+  BoidView plain = boid({1, 0, 2}, {0, 0, 4});
+  expectVec(integrate(offCtx, plain, Forces{}).position, {1, 0, 4});
+}
+
+// Containment turns the stored heading inward with the velocity.
+TEST(Rules, TurnRateHeadingReflectsAtTheContainingWall) {
+  Fixture f;
+  f.params.turnRate = 90.0f;
+  const PackedInputs packed = packInputs(f.params, f.inputs, 1);
+  const StepContext ctx = makeStepContext(f.params, packed);
+  BoidView self = boid({99.99f, 0, 0}, {10, 0, 0});
+  const BoidUpdate next = integrate(ctx, self, Forces{});
+  EXPECT_EQ(next.position.x, 100.0f);
+  expectVec(next.velocity, {-10, 0, 0});
+  expectVec(next.heading, {-1, 0, 0});
+}
+
 TEST(Rules, ZeroVelocityRestartsAlongHeading) {
   Fixture f;
   const PackedInputs packed = packInputs(f.params, f.inputs, 1);

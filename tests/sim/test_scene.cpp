@@ -55,7 +55,7 @@ constexpr SceneSection kOtherSections[] = {{"navigation", false}, {"agents", tru
 // The message of an unknown section: sim's own sections, then kOtherSections when given.
 constexpr std::string_view kSimSections =
     "unknown section (accepted: world, sim, boids, perception, avoidance, goal, flee, cruise, roost, "
-    "weights, obstacles, random_obstacles, targets, predators, groups";
+    "weights, model, obstacles, random_obstacles, targets, predators, groups";
 
 // The same for validateScene on a scene built in code (always line 0).
 testing::AssertionResult invalid(const Scene& scene, const std::string& key, std::string_view fragment = "") {
@@ -355,9 +355,10 @@ TEST(SceneErrors, UnknownRootKey) {
 }
 
 TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
-  EXPECT_TRUE(
-      rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
-              "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius, body_length)"));
+  EXPECT_TRUE(rejects(
+      "[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
+      "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius, body_length, "
+      "turn_rate)"));
 }
 
 TEST(SceneErrors, FirstUnknownKeyInFileOrder) {
@@ -588,6 +589,35 @@ TEST(SceneLimits, ComfortDistanceAndCohesionWithoutSeparationAreReadAndBounded) 
       rejects("[boids]\ncount = 1000000\n[perception]\nmin_distance = 1e-8\ncomfort_distance = 1\n"
               "comfort_multiplier = 1000\n",
               0, "weights.separation", "float32-safe"));
+}
+
+TEST(SceneLimits, TurnRateIsReadInDegreesPerSecondAndBounded) {
+  EXPECT_EQ(parseScene("", kSource).model.turnRate, 0.0f);
+  EXPECT_EQ(parseScene("[boids]\nturn_rate = 90\n", kSource).model.turnRate, 90.0f);
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = -1\n", 2, "boids.turn_rate", "must be in [0, 1000000]"));
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = 2e6\n", 2, "boids.turn_rate", "must be in [0, 1000000]"));
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = \"fast\"\n", 2, "boids.turn_rate", ""));
+}
+
+// [model]: the kind of unit and the lab body's rows; the lab's units need the book's flat, wrapping
+// window and refuse topological neighbours, each with the key at fault.
+TEST(SceneLimits, TheLabsUnitsAreReadAndNeedAFlatWrappingWorld) {
+  const Scene defaults = parseScene("", kSource);
+  EXPECT_EQ(defaults.model.unitModel, UnitModel::Boids);
+  const std::string flat = "[world]\ndims = 2\nboundary = \"wrap\"\n";
+  const Scene lab =
+      parseScene(flat + "[model]\nkind = \"lab\"\nsteering = 0.5\ninertia = 0.125\nspin_rate = 90\n", kSource);
+  EXPECT_EQ(lab.model.unitModel, UnitModel::Lab);
+  EXPECT_EQ(lab.model.labSteering, 0.5f);
+  EXPECT_EQ(lab.model.labInertia, 0.125f);
+  EXPECT_EQ(lab.model.labSpinRate, 90.0f);
+  EXPECT_TRUE(rejects("[model]\nkind = \"lab\"\n", 2, "model.kind", "world.dims = 2"));
+  EXPECT_TRUE(rejects("[world]\ndims = 2\n[model]\nkind = \"lab\"\n", 4, "model.kind", "\"wrap\""));
+  EXPECT_TRUE(rejects(flat + "[perception]\nneighbours = 7\n[model]\nkind = \"lab\"\n", 7, "model.kind",
+                      "topological"));
+  EXPECT_TRUE(rejects("[model]\nkind = \"book\"\n", 2, "model.kind", "\"boids\", \"lab\""));
+  EXPECT_TRUE(rejects("[model]\nsteering = 0\n", 2, "model.steering", "must be in (0, 10]"));
+  EXPECT_TRUE(rejects("[model]\nspin_rate = 4000\n", 2, "model.spin_rate", "must be in (0, 3600]"));
 }
 
 // [random_obstacles]: placed after the [[obstacles]] (which they keep clear of), by the builder's

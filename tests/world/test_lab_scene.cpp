@@ -18,6 +18,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 #include "ai/agents.hpp"
@@ -179,6 +180,66 @@ TEST(LabScene, TheFlockingSwitchReachesTheStepInputsAndOutlivesARestart) {
   EXPECT_FALSE(world.inputs().steering[0].flocking) << "kept by the scene";
   EXPECT_EQ(world.inputs().steering[0].role, sim::GroupRole::Chase);
   EXPECT_THROW(world.setGroupFlocking(2, false), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace murmur::world
+
+namespace murmur::world {
+namespace {
+
+// scenes/lab-book.toml: the lab with the book's rigid-body units ([model] kind = "lab") and a
+// rigid-body player, for a minute on the cpu backend: every unit stays finite and moving, at about
+// the speed its drag balances its thrust at; their bodies slide (the stored heading is not the
+// velocity's); both groups have leaders in a third of the samples or more; a unit reaches the
+// player; the rocks push them off.
+TEST(LabBookScene, TheBooksUnitsChaseThePlayerForAMinute) {
+  World world(WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab-book.toml", app::kSceneSections), "", {}},
+              makeBackend("cpu"));
+  const sim::ModelParams& model = world.scene().model;
+  ASSERT_EQ(model.unitModel, sim::UnitModel::Lab);
+  ASSERT_EQ(world.scene().obstacles.size(), 8u);
+  float nearest = std::numeric_limits<float>::infinity(), fastest = 0.0f, slowest = 1e9f, deepest = 0.0f;
+  float mostSlide = 0.0f;
+  std::uint32_t leaderSamples[2] = {0, 0};
+  for (int step = 1; step <= 3600; ++step) {
+    world.tick();
+    const sim::FlockState state = world.backend().state();
+    ASSERT_EQ(state.heading.size(), state.size());
+    ASSERT_EQ(state.spin.size(), state.size());
+    const glm::vec3 player = world.director()->position(0);
+    bool leaders[2] = {false, false};
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      ASSERT_TRUE(std::isfinite(state.position[i].x) && std::isfinite(state.velocity[i].z) &&
+                  std::isfinite(state.spin[i]))
+          << "unit " << i << ", step " << step;
+      nearest = std::min(nearest, wrappedDistance(model, state.position[i], player));
+      for (const sim::Obstacle& rock : world.scene().obstacles)
+        deepest = std::max(deepest, rock.radius - wrappedDistance(model, state.position[i], rock.center));
+      if (step < 600) continue;  // the spawn's scatter
+      const float speed = glm::length(state.velocity[i]);
+      fastest = std::max(fastest, speed);
+      slowest = std::min(slowest, speed);
+      mostSlide = std::max(mostSlide, std::acos(std::min(1.0f, glm::dot(state.heading[i], state.velocity[i] / speed))));
+      if (state.leader[i]) leaders[state.group[i]] = true;
+    }
+    if (step % 100 == 0 && step >= 600)
+      for (int g = 0; g < 2; ++g) leaderSamples[g] += leaders[g] ? 1u : 0u;
+  }
+  std::printf("lab-book: speeds %.2f-%.2f, most slide %.1f degrees, deepest into a rock %.2f, nearest to the player "
+              "%.2f, samples with leaders %u/%u of 31\n",
+              slowest, fastest, double(mostSlide) * 180.0 / 3.14159265, deepest, nearest, leaderSamples[0],
+              leaderSamples[1]);
+  // The drag balances the thrust at max_speed (sqrt(1.5) max_speed for the interceptors); turns
+  // slow them, never to a stop.
+  EXPECT_GT(slowest, 0.2f * model.maxSpeed);
+  EXPECT_LT(fastest, 1.5f * std::sqrt(1.5f) * model.maxSpeed);
+  EXPECT_GT(mostSlide, 5.0f * 3.14159265f / 180.0f) << "a rigid body slides through its turns";
+  // The book's look-ahead pushes them off the rocks; it is no hard wall (a unit may graze one).
+  EXPECT_LT(deepest, 0.5f * 6.0f) << "less than half a rock's radius (8 L = 6 units)";
+  EXPECT_LT(nearest, kReachDistance);
+  EXPECT_GE(leaderSamples[0], 10u);
+  EXPECT_GE(leaderSamples[1], 10u);
 }
 
 }  // namespace

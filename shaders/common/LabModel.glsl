@@ -1,0 +1,119 @@
+// The flocking lab's units ([model] kind = "lab"; docs/model.md, The lab's units), mirroring
+// src/sim/lab_model.cpp and the lab's functions of src/sim/rules.cpp operation by operation: the
+// polynomials for the angle and the turn, the book's pushes, the rigid body's step. Needs
+// common/Rules.glsl (included first, LAB 1), which gathers lateralSeparation and defines labSide,
+// sideSign and awaySign.
+// Empty unless LAB is 1 (every force pass includes it).
+#if LAB
+
+const float kLabDragCentreLengths = 0.12;
+const float kLabLookaheadLengths = 25.0;
+const float kLabMaxTurnPerStep = 0.5;
+
+// sim::labTurnFraction: acos(cosine) / pi by Abramowitz & Stegun 4.4.46.
+float labTurnFraction(float cosine) {
+  precise float x = abs(clamp(cosine, -1.0, 1.0));
+  precise float p = -0.0012624911;
+  p = p * x + 0.0066700901;
+  p = p * x - 0.0170881256;
+  p = p * x + 0.0308918810;
+  p = p * x - 0.0501743046;
+  p = p * x + 0.0889789874;
+  p = p * x - 0.2145988016;
+  p = p * x + 1.5707963050;
+  precise float angle = sqrt(1.0 - x) * p;
+  const float kPi = 3.14159265;
+  precise float fraction = (cosine < 0.0 ? kPi - angle : angle) / kPi;
+  return fraction;
+}
+
+// sim::labTurnHeading.
+vec3 labTurnHeading(vec3 heading, float angle) {
+  precise float a2 = angle * angle;
+  precise float c = 1.0 + a2 * (-0.5 + a2 * (0.041666668 + a2 * (-0.0013888889 + a2 * 0.000024801587)));
+  precise float s = angle * (1.0 + a2 * (-0.16666667 + a2 * (0.008333334 + a2 * -0.0001984127)));
+  precise vec3 turned = c * heading + s * labSide(heading);
+  precise vec3 unit = turned / sqrt(dot3(turned, turned));
+  return unit;
+}
+
+// sim::labTurnPush.
+float labTurnPush(float full, vec3 velocityHeading, vec3 side, vec3 u) {
+  precise float len = length3(u);
+  if (!(len > kEps)) return 0.0;
+  precise vec3 toward = u / len;
+  precise float push = sideSign(dot3(toward, side)) * full * labTurnFraction(dot3(velocityHeading, toward));
+  return push;
+}
+
+// sim::labPush.
+float labPush(BoidView self, NeighbourSums sums) {
+  vec3 f = self.heading;
+  vec3 side = labSide(f);
+  precise float push = 0.0;
+  if (groupFlocking(self.group)) {
+    push += P.labSteering * P.separationRadius * lateralSeparation;
+    if (sums.sameGroupCount > 0u) {
+      float n = float(sums.sameGroupCount);
+      vec3 moving = heading(self.velocity);
+      precise vec3 centre = sums.offsetSum / n;
+      precise vec3 meanHeading = sums.headingSum / n;
+      push += labTurnPush(P.labSteering, moving, side, centre);
+      push += labTurnPush(P.labSteering, moving, side, meanHeading);
+    }
+  }
+  precise float lookahead = kLabLookaheadLengths * P.bodyLength;
+  for (uint k = 0u; k < P.obstacleCount; ++k) {
+    vec4 o = obstacle(k);
+    precise vec3 a = imageOffset(self.position, o.xyz);
+    precise float t = dot3(a, f);
+    if (!(t > 0.0 && t < lookahead)) continue;
+    precise vec3 across = a - t * f;
+    if (!(length3(across) < o.w)) continue;
+    push += awaySign(dot3(a, side)) * P.labSteering * lookahead / length3(a);
+  }
+  uint role = groupRole(self.group);
+  if (role != kRoleFlock && !(groupFlocking(self.group) && sums.frontOccupied)) {
+    vec4 target = steeringOf(self.group, 0u);
+    vec4 targetVelocity = steeringOf(self.group, 1u);
+    precise vec3 toTarget = imageOffset(self.position, target.xyz);
+    precise vec3 aim = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity, steeringOf(self.group, 2u).z);
+    precise float len = length3(aim);
+    if (len > kEps) push += steeringOf(self.group, 2u).x * sideSign(dot3(aim / len, side)) * P.labSteering;
+  }
+  return push;
+}
+
+struct LabUpdate {
+  vec3 position;
+  vec3 velocity;
+  vec3 heading;
+  float spin;
+};
+
+// sim::stepLabUnit with sim::integrateLabUnit.
+LabUpdate stepLabUnit(BoidView self, float spin, NeighbourSums sums) {
+  float push = labPush(self, sums);
+  float thrustScale = steeringOf(self.group, 1u).w;
+  vec3 f = self.heading;
+  vec3 side = labSide(f);
+  precise vec3 centre = self.velocity - (spin * P.labDragArm) * side;
+  precise vec3 drag = -(P.labDrag * sqrt(dot3(centre, centre))) * centre;
+  precise vec3 force = (P.labThrust * thrustScale) * f + push * side + drag;
+  precise float dragTorque = -P.labDragArm * (f.x * drag.z - f.z * drag.x);
+  precise float torque = P.labBowArm * push + dragTorque;
+
+  precise vec3 v = self.velocity + force / P.mass * P.dt;
+  precise vec3 pos = self.position + v * P.dt;
+  precise float nextSpin = (spin + torque / P.labInertia * P.dt) / (1.0 + P.labAngularDrag / P.labInertia * P.dt);
+  precise float turn = clamp(nextSpin * P.dt, -kLabMaxTurnPerStep, kLabMaxTurnPerStep);
+  vec3 nextHeading = labTurnHeading(f, turn);
+  for (int k = 0; k < 3; k += 2) {
+    float lo = P.worldMin[k], hi = P.worldMax[k];
+    precise float size = hi - lo;
+    pos[k] -= size * floor((pos[k] - lo) / size);
+    if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
+  }
+  return LabUpdate(pos, v, nextHeading, nextSpin);
+}
+#endif
