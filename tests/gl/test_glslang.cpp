@@ -51,8 +51,9 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   }
   // The pipeline: hash, count, scatter ids, reorder, forces (metric and topological), reduce,
   // reduce groups, nearest boids, scan, scan add (11 compute shaders); the renderer: sky, shapes,
-  // lines, birds, points (5 vertex + fragment pairs).
-  ASSERT_EQ(stages.size(), 11u + 2u * 5u);
+  // lines, birds, points, sampled boids' lines (6 vertex + fragment pairs) and the boid sampler (1
+  // compute shader).
+  ASSERT_EQ(stages.size(), 12u + 2u * 6u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {
     names.insert(shader.files.front());
