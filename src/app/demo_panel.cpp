@@ -126,6 +126,26 @@ void pursuitSection(world::World& world) {
   }
 }
 
+// The lab's aids: trails (of the agents and a sample of the boids) and ShowVectors. A new count or
+// length starts the boids' samples again.
+void aidControls(render::FrameOptions& options) {
+  render::AidStyle& aids = options.aids;
+  ImGui::Checkbox("trails", &options.overlay.trails);
+  ImGui::SameLine();
+  ImGui::Checkbox("vectors", &options.overlay.vectors);
+  if (options.overlay.trails) {
+    int length = static_cast<int>(aids.trailLength), every = static_cast<int>(aids.trailEvery),
+        boids = static_cast<int>(aids.trailBoids);
+    if (ImGui::SliderInt("trail length", &length, 2, 200)) aids.trailLength = static_cast<std::uint32_t>(length);
+    if (ImGui::SliderInt("trail every", &every, 1, 50, "%d steps")) aids.trailEvery = static_cast<std::uint32_t>(every);
+    if (ImGui::SliderInt("trail boids", &boids, 0, 512)) aids.trailBoids = static_cast<std::uint32_t>(boids);
+  }
+  if (options.overlay.vectors) {
+    int boids = static_cast<int>(aids.vectorBoids);
+    if (ImGui::SliderInt("vector boids", &boids, 0, 512)) aids.vectorBoids = static_cast<std::uint32_t>(boids);
+  }
+}
+
 void viewSection(DemoSession& session, DemoControls& controls) {
   if (!ImGui::CollapsingHeader("view")) return;
   render::Camera& camera = session.camera();
@@ -151,6 +171,7 @@ void viewSection(DemoSession& session, DemoControls& controls) {
   ImGui::Checkbox("paths", &options.overlay.paths);
   ImGui::SameLine();
   ImGui::Checkbox("senses", &options.overlay.senses);
+  aidControls(options);
   const int groups = static_cast<int>(session.world().scene().groups);
   const auto followName = [](int follow) {
     return follow == kFollowNothing ? std::string("nothing")
@@ -347,12 +368,12 @@ void drawLegend(const DemoSession& session) {
 void drawAgentLabels(DemoSession& session) {
   if (!session.frameOptions().overlay.senses) return;
   ImDrawList& drawList = *ImGui::GetForegroundDrawList();
-  const float offset = 8.0f * ImGui::GetIO().FontGlobalScale;  // right of the marker, not on it
+  const float offset = 12.0f * ImGui::GetIO().FontGlobalScale;  // above right of the marker, not on it
   for (const render::Label& label : session.labels()) {
     const std::optional<glm::vec2> pixel = session.camera().project(label.position);
     if (!pixel) continue;
-    const ImVec2 at(pixel->x + offset, pixel->y - offset);
     const ImVec2 size = ImGui::CalcTextSize(label.text.c_str());
+    const ImVec2 at(pixel->x + offset, pixel->y - offset - size.y);
     // A dark plate under the text: readable on the sky, the floor and a flock alike.
     drawList.AddRectFilled(ImVec2(at.x - 2.0f, at.y - 1.0f), ImVec2(at.x + size.x + 2.0f, at.y + size.y + 1.0f),
                            IM_COL32(0, 0, 0, 150), 3.0f);

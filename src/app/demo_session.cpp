@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <glm/common.hpp>
+#include <glm/vector_relational.hpp>
 #include <glm/trigonometric.hpp>
 
 #include "app/cli_checks.hpp"
@@ -36,6 +37,7 @@ void DemoSession::startView() {
   flockRestarted();
   options_.boids = view_.boids;
   options_.overlay = view_.overlay;
+  options_.aids = view_.aids;
   options_.palette = view_.palette;
   options_.atmosphere.sky = view_.sky;
   frameScene();
@@ -71,6 +73,21 @@ std::optional<std::pair<glm::vec3, glm::vec3>> flockBox(const sim::FlockState& s
   }
   const glm::vec3 margin(2.0f * boidSize);
   return std::pair{low - margin, high + margin};
+}
+
+// An agent's trail (newest point first) into the overlay's trails, split where it jumped more than
+// half the world box on an axis: across a wrap world's seam.
+void addTrail(render::Overlay& overlay, const std::vector<glm::vec3>& trail, glm::vec3 colour) {
+  const glm::vec3 half = 0.5f * (overlay.worldMax - overlay.worldMin);
+  render::Polyline piece{{}, colour};
+  for (const glm::vec3& point : trail) {
+    if (!piece.points.empty() && glm::any(glm::greaterThan(glm::abs(point - piece.points.back()), half))) {
+      if (piece.points.size() >= 2) overlay.trails.push_back(piece);
+      piece.points.clear();
+    }
+    piece.points.push_back(point);
+  }
+  if (piece.points.size() >= 2) overlay.trails.push_back(std::move(piece));
 }
 
 // Seconds a following camera lags behind the flock: smooth, without losing it.
@@ -121,6 +138,39 @@ void DemoSession::step() {
   ++steps_;
   ++totalSteps_;
   hostBuffersCurrent_ = false;
+  sampleAids();
+}
+
+void DemoSession::sampleAids() {
+  const render::OverlayStyle& shown = options_.overlay;
+  const render::AidStyle& aids = options_.aids;
+  const float dt = world_.scene().model.dt;
+  if (render::BoidSamples::wanted(steps_, aids, shown)) renderer_.sampleBoids(boidBuffers(), steps_, dt, options_);
+  const ai::AgentDirector* director = world_.director();
+  if (director == nullptr) return;
+  const std::size_t agents = director->size();
+  if (shown.trails && steps_ % std::max(aids.trailEvery, 1u) == 0) {
+    // A gap in the sampling (the trails were off, or the interval changed) starts the trails again,
+    // as the boids' (render::BoidSamples).
+    if (agentTrailStep_ + aids.trailEvery != steps_) agentTrails_.clear();
+    agentTrailStep_ = steps_;
+    agentTrails_.resize(agents);
+    const std::size_t length = std::max(aids.trailLength, 2u);
+    for (std::size_t i = 0; i < agents; ++i) {
+      std::vector<glm::vec3>& trail = agentTrails_[i];
+      trail.insert(trail.begin(), director->position(i));
+      if (trail.size() > length) trail.resize(length);
+    }
+  }
+  if (shown.vectors) {
+    const bool follows = agentVelocities_.size() == agents && agentVelocityStep_ + 1 == steps_ && dt > 0.0f;
+    agentForces_.assign(agents, glm::vec3(0.0f));
+    for (std::size_t i = 0; i < agents && follows; ++i)
+      agentForces_[i] = (director->velocity(i) - agentVelocities_[i]) / dt;
+    agentVelocities_.resize(agents);
+    for (std::size_t i = 0; i < agents; ++i) agentVelocities_[i] = director->velocity(i);
+    agentVelocityStep_ = steps_;
+  }
 }
 
 void DemoSession::updateOverlay() {
@@ -130,13 +180,21 @@ void DemoSession::updateOverlay() {
     const ai::AgentKind kind = director->kind(i);
     const std::uint32_t group = director->group(i);
     const glm::vec3 position = director->position(i);
-    if (kind == ai::AgentKind::Player) {  // no senses, no path: a marker and its label
-      overlay.agents.push_back({position, render::AgentKind::Player, group});
-      overlay.labels.push_back({position, std::string(director->stateName(i)), render::kPlayerColour});
+    const bool leader = kind == ai::AgentKind::Leader;
+    const glm::vec3 colour = kind == ai::AgentKind::Player ? render::kPlayerColour
+                             : leader                      ? render::groupColour(group)
+                                                           : render::kPredatorColour;
+    if (i < agentTrails_.size()) addTrail(overlay, agentTrails_[i], colour);
+    if (i < agentForces_.size() && agentVelocityStep_ == steps_) {
+      const render::AidStyle& aids = options_.aids;
+      overlay.vectors.push_back({{position, position + director->velocity(i) * aids.velocityScale}, render::kVelocityColour});
+      overlay.vectors.push_back({{position, position + agentForces_[i] * aids.forceScale}, render::kForceColour});
+    }
+    if (kind == ai::AgentKind::Player) {  // no senses, no path: a craft and its label
+      overlay.agents.push_back({position, render::AgentKind::Player, group, director->heading(i)});
+      overlay.labels.push_back({position, std::string(director->stateName(i)), colour});
       continue;
     }
-    const bool leader = kind == ai::AgentKind::Leader;
-    const glm::vec3 colour = leader ? render::groupColour(group) : render::kPredatorColour;
     overlay.agents.push_back({position, leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
     std::vector<glm::vec3> path = director->path(i);
     if (path.size() >= 2) overlay.paths.push_back({std::move(path), colour});
@@ -166,6 +224,10 @@ void DemoSession::render() {
 
 void DemoSession::flockRestarted() {
   overlayCurrent_ = false;
+  renderer_.clearSamples();
+  agentTrails_.clear();
+  agentVelocities_.clear();
+  agentForces_.clear();
   steps_ = 0;
   hostBuffersCurrent_ = false;
 }

@@ -91,6 +91,9 @@ class DemoSession {
   void flockRestarted();
   // The overlay of the scene with the agents where they are now.
   void updateOverlay();
+  // After a step: the agents' trail points and velocities, the sampled boids (render::BoidSamples)
+  // as the frame options' trails and vectors ask.
+  void sampleAids();
   render::BoidBuffers boidBuffers();
 
   gpu::Context& context_;
@@ -106,6 +109,14 @@ class DemoSession {
   render::FrameRenderer renderer_;
   bool overlayCurrent_ = false;          // agents move every step
   std::vector<render::Label> labels_;
+  // Per agent: its trail, newest point first (sampled last at agentTrailStep_), and its velocity of
+  // the step before (the force of ShowVectors is the change over the step) and the step it was
+  // taken at.
+  std::vector<std::vector<glm::vec3>> agentTrails_;
+  std::uint64_t agentTrailStep_ = 0;
+  std::vector<glm::vec3> agentVelocities_;
+  std::vector<glm::vec3> agentForces_;
+  std::uint64_t agentVelocityStep_ = 0;
   render::HostBoidBuffers hostBuffers_;  // the state of a cpu backend, uploaded when it changed
   bool hostBuffersCurrent_ = false;
   render::Camera camera_;

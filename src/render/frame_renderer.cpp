@@ -16,13 +16,15 @@ constexpr float kFogPerWorldDiagonal = 0.35f;
 FrameRenderer::FrameRenderer(const gpu::ShaderLibrary& shaders)
     : sky_(shaders.graphics("render/Sky.vert.glsl", "render/Sky.frag.glsl", viewDefines())),
       overlay_(shaders),
-      boids_(shaders) {
+      boids_(shaders),
+      samples_(shaders) {
   setOverlay(Overlay{});
 }
 
 void FrameRenderer::setOverlay(const Overlay& overlay) {
   overlay_.set(overlay);
   fogDensity_ = kFogPerWorldDiagonal / std::max(glm::length(overlay.worldMax - overlay.worldMin), 1.0f);
+  halfWorld_ = 0.5f * (overlay.worldMax - overlay.worldMin);
 }
 
 void FrameRenderer::render(const Camera& camera, const BoidBuffers& boids, const FrameOptions& options) {
@@ -51,6 +53,7 @@ void FrameRenderer::render(const Camera& camera, const BoidBuffers& boids, const
   glDepthMask(GL_FALSE);
   glDepthFunc(GL_LEQUAL);
   overlay_.drawLines(options.overlay);
+  samples_.draw(options.aids, options.overlay, halfWorld_);
   glDepthMask(GL_TRUE);
   glDepthFunc(GL_LESS);
   glDisable(GL_BLEND);

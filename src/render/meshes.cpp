@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 namespace murmur::render {
 namespace {
@@ -104,6 +105,25 @@ std::vector<MeshVertex> boxMesh() {
       addOutwardFace(mesh, corner[0], corner[1], corner[2]);
       addOutwardFace(mesh, corner[0], corner[2], corner[3]);
     }
+  }
+  return mesh;
+}
+
+std::vector<MeshVertex> craftMesh() {
+  // The outline in the x-z plane: the stern's corners, the bow's shoulders and its point.
+  const std::array<glm::vec2, 5> outline = {glm::vec2(-0.5f, 0.25f), glm::vec2(0.05f, 0.25f), glm::vec2(0.5f, 0.0f),
+                                            glm::vec2(0.05f, -0.25f), glm::vec2(-0.5f, -0.25f)};
+  const float half = 0.08f;  // half the thickness
+  auto at = [](glm::vec2 p, float y) { return glm::vec3(p.x, y, p.y); };
+  std::vector<MeshVertex> mesh;
+  // Deck and keel as fans from a point inside the outline (it is convex), then the sides.
+  const glm::vec2 inside(-0.1f, 0.0f);
+  for (std::size_t i = 0; i < outline.size(); ++i) {
+    const glm::vec2 a = outline[i], b = outline[(i + 1) % outline.size()];
+    addOutwardFace(mesh, at(inside, half), at(a, half), at(b, half));
+    addOutwardFace(mesh, at(inside, -half), at(a, -half), at(b, -half));
+    addOutwardFace(mesh, at(a, half), at(b, half), at(b, -half));
+    addOutwardFace(mesh, at(a, half), at(b, -half), at(a, -half));
   }
   return mesh;
 }

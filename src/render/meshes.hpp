@@ -28,6 +28,10 @@ std::vector<MeshVertex> diamondMesh();
 // The cube [-1, 1]^3; flat shaded.
 std::vector<MeshVertex> boxMesh();
 
+// The flocking lab's craft: a flat slab one unit long along +x (its heading), a rectangle ending in a
+// pointed bow at +x = 0.5, 0.5 wide along z and 0.16 thick along y; flat shaded.
+std::vector<MeshVertex> craftMesh();
+
 // Six spikes along the axes around a small core (radius 1 at the tips); flat shaded.
 std::vector<MeshVertex> spikeMesh();
 

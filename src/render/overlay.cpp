@@ -66,6 +66,9 @@ void addGrid(std::vector<LineVertex>& out, glm::vec3 lo, glm::vec3 hi, glm::vec4
   }
 }
 
+// A trail's opacity `age` of the way (0..1) from its newest point to its oldest.
+float trailAlpha(float age) { return 1.0f - 0.75f * age; }
+
 // Segments of a whole circle; an arc gets its share (at least 2).
 constexpr int kCircleSegments = 64;
 
@@ -147,8 +150,8 @@ OverlayRenderer::OverlayRenderer(const gpu::ShaderLibrary& shaders) {
 
   std::vector<MeshVertex> all;
   // In the order of Mesh.
-  const std::array<std::vector<MeshVertex>, std::size_t(Mesh::Count)> meshes = {sphereMesh(16, 32), boxMesh(),
-                                                                                diamondMesh(), spikeMesh()};
+  const std::array<std::vector<MeshVertex>, std::size_t(Mesh::Count)> meshes = {
+      sphereMesh(16, 32), boxMesh(), diamondMesh(), spikeMesh(), craftMesh()};
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     meshRanges_[m] = {GLint(all.size()), GLsizei(meshes[m].size())};
     all.insert(all.end(), meshes[m].begin(), meshes[m].end());
@@ -184,8 +187,8 @@ void OverlayRenderer::set(const Overlay& overlay) {
     const auto count = GLsizei(instances.size()) - first;
     if (count > 0) shapeRuns_.push_back({mesh, shown, {first, count}});
   };
-  auto instance = [&instances](glm::vec3 position, glm::vec3 scale, glm::vec3 colour) {
-    instances.push_back({glm::vec4(position, 1.0f), glm::vec4(scale, 0.0f), glm::vec4(colour, 1.0f)});
+  auto instance = [&instances](glm::vec3 position, glm::vec3 scale, glm::vec3 colour, float heading = 0.0f) {
+    instances.push_back({glm::vec4(position, 1.0f), glm::vec4(scale, heading), glm::vec4(colour, 1.0f)});
   };
   run(Mesh::Sphere, &OverlayStyle::obstacles, [&] {
     for (const Sphere& s : overlay.obstacles) instance(s.center, glm::vec3(s.radius), kObstacleColour);
@@ -206,8 +209,13 @@ void OverlayRenderer::set(const Overlay& overlay) {
   run(Mesh::Sphere, &OverlayStyle::markers, [&] {
     for (const AgentMarker& a : overlay.agents)
       if (a.kind == AgentKind::Leader) instance(a.position, glm::vec3(0.5f * marker), groupColour(a.group));
+  });
+  // The player as the lab draws it: a craft with a pointed bow along its heading, larger than the
+  // other markers so that its heading reads.
+  run(Mesh::Craft, &OverlayStyle::markers, [&] {
     for (const AgentMarker& a : overlay.agents)
-      if (a.kind == AgentKind::Player) instance(a.position, glm::vec3(0.7f * marker), kPlayerColour);
+      if (a.kind == AgentKind::Player)
+        instance(a.position, glm::vec3(2.4f * marker), kPlayerColour, std::atan2(a.heading.z, a.heading.x));
   });
   instances_.write(std::span<const ShapeInstance>(instances));
 
@@ -236,6 +244,18 @@ void OverlayRenderer::set(const Overlay& overlay) {
     for (const Polyline& outline : overlay.senses)
       for (std::size_t i = 1; i < outline.points.size(); ++i)
         addLine(vertices, outline.points[i - 1], outline.points[i], glm::vec4(outline.colour, 0.75f));
+  });
+  lineRun(&OverlayStyle::trails, [&] {
+    // Newest first: opaque at the agent, fading towards the oldest point.
+    for (const Polyline& trail : overlay.trails)
+      for (std::size_t i = 1; i < trail.points.size(); ++i)
+        addLine(vertices, trail.points[i - 1], trail.points[i],
+                glm::vec4(trail.colour, trailAlpha(float(i) / float(trail.points.size()))));
+  });
+  lineRun(&OverlayStyle::vectors, [&] {
+    for (const Polyline& vector : overlay.vectors)
+      for (std::size_t i = 1; i < vector.points.size(); ++i)
+        addLine(vertices, vector.points[i - 1], vector.points[i], glm::vec4(vector.colour, 1.0f));
   });
   lineVertices_.write(std::span<const LineVertex>(vertices));
   glVertexArrayVertexBuffer(lineArray_.id(), 0, lineVertices_.id(), 0, sizeof(LineVertex));

@@ -43,6 +43,7 @@ struct AgentMarker {
   glm::vec3 position{0.0f};
   AgentKind kind = AgentKind::Leader;
   std::uint32_t group = 0;  // a leader's colour
+  glm::vec3 heading{1.0f, 0.0f, 0.0f};  // where a player's craft points (its x-z direction)
 };
 
 struct Polyline {
@@ -77,6 +78,8 @@ struct Overlay {
   std::vector<AgentMarker> agents;   // leaders, predators and players moved by the AI layer
   std::vector<Polyline> paths;       // e.g. an agent's A* path
   std::vector<Polyline> senses;      // agents' view cones and hearing ranges
+  std::vector<Polyline> trails;      // agents' past positions, faded towards the oldest
+  std::vector<Polyline> vectors;     // agents' velocity and steering force, one segment each
   std::vector<Label> labels;         // agents' states, drawn by the demo's UI
 };
 
@@ -100,12 +103,16 @@ struct OverlayStyle {
   bool markers = true;    // goals, predators, agents
   bool paths = true;
   bool senses = true;  // view cones, hearing ranges and the state labels
+  // The lab's aids, off by default: trails of past positions and the ShowVectors lines (velocity
+  // and steering force), of the agents here and of a sample of the boids (render::BoidSamples).
+  bool trails = false;
+  bool vectors = false;
 };
 
 // One instance of an overlay shape (std430 mirror of Shape.vert.glsl's ShapeInstance).
 struct ShapeInstance {
   glm::vec4 position;
-  glm::vec4 scale;
+  glm::vec4 scale;  // w: the heading about +y, radians (the craft)
   glm::vec4 colour;
 };
 
@@ -124,7 +131,7 @@ class OverlayRenderer {
   static constexpr GLuint kShapeBinding = 4;
 
  private:
-  enum class Mesh { Sphere, Box, Diamond, Spike, Count };
+  enum class Mesh { Sphere, Box, Diamond, Spike, Craft, Count };
   struct Range {
     GLint first = 0;
     GLsizei count = 0;

@@ -58,6 +58,10 @@ inline constexpr glm::vec3 kLeaderColour{0.92f, 0.12f, 0.10f};
 inline constexpr glm::vec3 kChaserColour{0.15f, 0.35f, 0.95f};
 inline constexpr glm::vec3 kInterceptorColour{0.90f, 0.15f, 0.90f};
 inline constexpr glm::vec3 kPlayerColour{0.20f, 0.85f, 0.25f};
+// The lab's ShowVectors: each unit's velocity in green, the force on it in black (nothing else is
+// black: the predators and silhouettes are a little lighter).
+inline constexpr glm::vec3 kVelocityColour{0.05f, 0.60f, 0.15f};
+inline constexpr glm::vec3 kForceColour{0.0f, 0.0f, 0.0f};
 inline constexpr glm::vec3 kBoxColour{0.20f, 0.24f, 0.30f};
 inline constexpr glm::vec3 kGridColour{0.35f, 0.40f, 0.45f};
 

@@ -1,7 +1,11 @@
 #include "render/scene_view.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include <glm/trigonometric.hpp>
 
@@ -12,6 +16,25 @@ namespace murmur::render {
 float defaultBodyLength(const sim::ModelParams& model) {
   return model.radius > 0.0f ? 3.2f * model.radius : 0.32f * model.perceptionRadius;
 }
+
+namespace {
+
+// An integer key between lo and hi.
+std::uint32_t count(sim::TableReader& r, std::string_view key, std::uint32_t fallback, std::uint32_t lo,
+                    std::uint32_t hi) {
+  const std::int64_t value = r.integer(key, fallback);
+  if (value < lo || value > hi) r.fail(key, fmt::format("must be an integer from {} to {}", lo, hi));
+  return static_cast<std::uint32_t>(value);
+}
+
+// ShowVectors' lines: kVectorBodyLengths birds long at max_speed, and at max_force.
+void scaleVectors(SceneView& view, const sim::ModelParams& model) {
+  const float length = kVectorBodyLengths * view.boids.size;
+  view.aids.velocityScale = model.maxSpeed > 0.0f ? length / model.maxSpeed : 1.0f;
+  view.aids.forceScale = model.maxForce > 0.0f ? length / model.maxForce : 1.0f;
+}
+
+}  // namespace
 
 SceneView readSceneView(const sim::Scene& scene) {
   SceneView view;
@@ -41,7 +64,10 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.boids.speedLow = scene.model.minSpeed;
   view.boids.speedHigh = scene.model.maxSpeed;
   view.boids.size = defaultBodyLength(scene.model);
-  if (!scene.document) return view;
+  if (!scene.document) {
+    scaleVectors(view, scene.model);
+    return view;
+  }
   sim::TableReader root(scene.document->path, scene.document->root, "");
   std::optional<sim::TableReader> section = root.table("render");
   if (!section) return view;
@@ -84,7 +110,14 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.overlay.markers = r.boolean("show_markers", view.overlay.markers);
   view.overlay.paths = r.boolean("show_paths", view.overlay.paths);
   view.overlay.senses = r.boolean("show_senses", view.overlay.senses);
+  view.overlay.trails = r.boolean("show_trails", view.overlay.trails);
+  view.aids.trailLength = count(r, "trail_length", view.aids.trailLength, 2, 10'000);
+  view.aids.trailEvery = count(r, "trail_every", view.aids.trailEvery, 1, 100'000);
+  view.aids.trailBoids = count(r, "trail_boids", view.aids.trailBoids, 0, kMaxAidBoids);
+  view.overlay.vectors = r.boolean("show_vectors", view.overlay.vectors);
+  view.aids.vectorBoids = count(r, "vector_boids", view.aids.vectorBoids, 0, kMaxAidBoids);
   r.finish();
+  scaleVectors(view, scene.model);
   return view;
 }
 

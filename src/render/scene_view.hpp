@@ -19,12 +19,19 @@
 //   sky = "dusk"              # or "day" (the default of 2D worlds)
 //   show_stats = true         # headless frames: the step, boid count and backend in a corner
 //   show_box = false          # and show_grid (both default true in 2D worlds), show_obstacles,
-//                             # show_markers, show_paths
+//                             # show_markers, show_paths, show_senses
+//   show_trails = false       # trails of past positions: the agents' and trail_boids boids'
+//   trail_length = 40         # samples a trail keeps (2..10000)
+//   trail_every = 5           # steps from one sample to the next (1..100000)
+//   trail_boids = 24          # boids with a trail (0..4096: boid ids 0, k, 2k, ...)
+//   show_vectors = false      # the lab's ShowVectors: velocity (green) and steering force (black)
+//   vector_boids = 24         # of the agents and of this many boids (0..4096)
 #include <optional>
 
 #include <glm/vec3.hpp>
 
 #include "render/boid_renderer.hpp"
+#include "render/boid_samples.hpp"
 #include "render/camera.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
@@ -56,6 +63,7 @@ struct SceneView {
   CameraMotion cameraMotion = CameraMotion::Fixed;
   BoidStyle boids;
   OverlayStyle overlay;
+  AidStyle aids;  // trails and vectors (overlay.trails and overlay.vectors switch them)
   // kGroupPalette, with the flocking lab's colours for the scene's chase (blue) and intercept
   // (magenta) groups when every group has its own entry (at most kGroupPalette.size() groups).
   GroupPalette palette = kGroupPalette;

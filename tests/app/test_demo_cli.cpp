@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <utility>
 #include <sstream>
 #include <cmath>
 #include <string>
@@ -261,6 +262,79 @@ TEST(DemoCli, LabFrameShowsLeadersChasersInterceptorsAndThePlayer) {
   EXPECT_GT(later[1], 100u) << "chasers (blue)";
   EXPECT_GT(later[2], 100u) << "interceptors (magenta)";
   EXPECT_GT(later[3], 20u) << "the player (green)";
+}
+
+// A copy of a shipped scene with `renderKeys` as its [render] section, in `dir`.
+fs::path sceneWithRender(const fs::path& dir, const std::string& scene, const std::string& renderKeys) {
+  std::ifstream in(fs::path(MURMUR_SOURCE_DIR) / "scenes" / scene);
+  std::ostringstream text;
+  text << in.rdbuf() << "\n[render]\n" << renderKeys;
+  const fs::path path = dir / scene;
+  std::ofstream(path) << text.str();
+  return path;
+}
+
+// How a frame with the lab's aids differs from the same frame without (the flock flies the same:
+// only the drawing changed): pixels changed to a dark grey (the force lines, black), to green (the
+// velocity lines) and to the chasers' blue or the interceptors' magenta (their trails).
+struct AidPixels {
+  std::size_t force = 0, velocity = 0, trail = 0;
+};
+AidPixels aidPixels(const fs::path& with, const fs::path& without) {
+  AidPixels counts;
+  int w = 0, h = 0, channels = 0, w0 = 0, h0 = 0;
+  stbi_uc* a = stbi_load(with.c_str(), &w, &h, &channels, 3);
+  stbi_uc* b = stbi_load(without.c_str(), &w0, &h0, &channels, 3);
+  if (a != nullptr && b != nullptr && w == w0 && h == h0)
+    for (int i = 0; i < w * h; ++i) {
+      const stbi_uc* p = a + 3 * i;
+      if (std::equal(p, p + 3, b + 3 * i)) continue;
+      const int high = std::max({p[0], p[1], p[2]}), low = std::min({p[0], p[1], p[2]});
+      if (high - low < 25 && high < 110) ++counts.force;
+      if (p[1] > p[0] + 40 && p[1] > p[2] + 40) ++counts.velocity;
+      if (p[2] > p[1] + 40) ++counts.trail;  // blue and magenta: more blue than green
+    }
+  stbi_image_free(a);
+  stbi_image_free(b);
+  return counts;
+}
+
+// [render] show_trails and show_vectors in headless frames of the lab on both backends: the trails
+// of 24 boids and of the agents, the velocity and force of 24 boids and of the agents. Senses are off
+// (their labels' dark plates would count as force lines).
+TEST(DemoCli, HeadlessFramesShowTrailsAndVectorsOnBothBackends) {
+  const fs::path dir = scratchDir("demo_aids");
+  const fs::path plain = sceneWithRender(dir, "lab.toml", "show_senses = false\n");
+  fs::create_directories(dir / "aids");
+  const fs::path aids = sceneWithRender(dir / "aids", "lab.toml",
+                                        "show_senses = false\nshow_trails = true\nshow_vectors = true\n");
+  for (const std::string backend : {"cpu", "gpu"}) {
+    for (const auto& [scene, out] : {std::pair{plain, dir / (backend + "_plain")}, std::pair{aids, dir / (backend + "_aids")}}) {
+      const CliResult r = runMurmur("demo --headless --scene " + scene.string() + " --steps 200 --every 200 "
+                                    "--size 640x480 --msaa 1 --no-stats --backend " + backend + " --frames " + out.string());
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+    }
+    const AidPixels seen = aidPixels(dir / (backend + "_aids") / "frame_000001.png", dir / (backend + "_plain") / "frame_000001.png");
+    EXPECT_GT(seen.force, 80u) << backend << ": force lines";
+    EXPECT_GT(seen.velocity, 80u) << backend << ": velocity lines";
+    EXPECT_GT(seen.trail, 300u) << backend << ": trails";
+    const AidPixels start = aidPixels(dir / (backend + "_aids") / "frame_000000.png", dir / (backend + "_plain") / "frame_000000.png");
+    EXPECT_EQ(start.force + start.velocity + start.trail, 0u) << backend << ": nothing before the first step";
+  }
+}
+
+// A bad [render] key of the aids is bad input: exit 2, one line naming the key, no frames.
+TEST(DemoCli, BadTrailOrVectorKeysAreOneLineErrors) {
+  const fs::path dir = scratchDir("demo_aids_bad");
+  for (const std::string key : {"trail_every = 0", "trail_length = 1", "vector_boids = 5000", "show_trails = 2"}) {
+    const fs::path scene = sceneWithRender(dir, "lab.toml", key + "\n");
+    const CliResult r = runMurmur("demo --headless --scene " + scene.string() + " --steps 1 --frames " +
+                                  (dir / "frames").string());
+    EXPECT_EQ(r.exitCode, 2) << key << ": " << r.err;
+    EXPECT_NE(r.err.find(key.substr(0, key.find(' '))), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "frames" / "frame_000000.png")) << key;
+  }
 }
 
 // Key taps reach the demo however slow its frames: at 2 frames a second, several quick taps (a press
@@ -533,16 +607,22 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
 
 // The window's frames never make the CPU wait for the GPU, with agents on the gpu backend and the
 // panel open (its statistics show the groups' leader counts every frame): the agents' perception and
-// the panel's figures come back through fenced read-backs (docs/gpu.md, Read-backs).
+// the panel's figures come back through fenced read-backs (docs/gpu.md, Read-backs); the trails and
+// vectors stay on the GPU.
 TEST(DemoCli, WindowFramesNeverWaitForTheGpu) {
   const Xvfb server;
   ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
   const ScopedEnv display("DISPLAY", server.display());
-  const CliResult r = runMurmur("demo --scene scenes/predator.toml --boids 3000 --backend gpu --steps 60 "
-                                "--exit-after-steps --size 480x270 --msaa 1");
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("60 steps simulated"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("blocking gpu waits in the frames: 0\n"), std::string::npos) << r.out;
+  // The trails and vectors too: the GPU copies the sampled boids for them (render::BoidSamples).
+  const fs::path aids = sceneWithRender(scratchDir("demo_window_waits"), "predator.toml",
+                                        "show_trails = true\nshow_vectors = true\n");
+  for (const std::string& scene : {std::string("scenes/predator.toml"), aids.string()}) {
+    const CliResult r = runMurmur("demo --scene " + scene + " --boids 3000 --backend gpu --steps 60 "
+                                  "--exit-after-steps --size 480x270 --msaa 1");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("60 steps simulated"), std::string::npos) << scene << "\n" << r.out;
+    EXPECT_NE(r.out.find("blocking gpu waits in the frames: 0\n"), std::string::npos) << scene << "\n" << r.out;
+  }
 }
 
 // --video: the frames go through an ffmpeg child into an MP4 with exactly one video frame each

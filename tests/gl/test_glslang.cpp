@@ -51,9 +51,9 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   }
   // The pipeline: hash, count, scatter ids, reorder (plain and turning), forces (metric and
   // topological, each plain and turning, and the lab's units), reduce, reduce groups, nearest boids,
-  // scan, scan add (15 compute shaders); the renderer: sky, shapes, lines, birds, points (5 vertex +
-  // fragment pairs).
-  ASSERT_EQ(stages.size(), 15u + 2u * 5u);
+  // scan, scan add (15 compute shaders); the renderer: sky, shapes, lines, birds, points, sampled
+  // boids' lines (6 vertex + fragment pairs) and the boid sampler (1 compute shader).
+  ASSERT_EQ(stages.size(), 16u + 2u * 6u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {
     names.insert(shader.files.front());

@@ -16,6 +16,7 @@
 #include <glm/geometric.hpp>
 
 #include "gl_test_env.hpp"
+#include "render_image.hpp"
 #include "gpu/error.hpp"
 #include "render/boid_buffers.hpp"
 #include "render/boid_renderer.hpp"
@@ -32,39 +33,8 @@ namespace {
 constexpr int kWidth = 192;
 constexpr int kHeight = 144;
 
-struct Rgb {
-  float r, g, b;
-};
-
-class Image {
- public:
-  explicit Image(std::vector<std::uint8_t> rgba) : rgba_(std::move(rgba)) {}
-  Rgb at(int x, int y) const {
-    if (x < 0 || y < 0 || x >= kWidth || y >= kHeight)
-      throw std::out_of_range("pixel " + std::to_string(x) + "," + std::to_string(y) +
-                              " is outside the image");
-    const std::size_t i = (std::size_t(y) * kWidth + std::size_t(x)) * 4;
-    return {rgba_[i] / 255.0f, rgba_[i + 1] / 255.0f, rgba_[i + 2] / 255.0f};
-  }
-  Rgb at(glm::vec2 pixel) const { return at(int(pixel.x), int(pixel.y)); }
-  const std::vector<std::uint8_t>& bytes() const { return rgba_; }
-
- private:
-  std::vector<std::uint8_t> rgba_;
-};
-
 float difference(Rgb a, Rgb b) {
   return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
-}
-
-// Hue in degrees: unchanged by shading that scales a colour or adds white to it.
-float hue(glm::vec3 c) {
-  const float hi = std::max({c.r, c.g, c.b}), lo = std::min({c.r, c.g, c.b});
-  if (hi - lo < 1e-6f) return 0.0f;
-  float h = hi == c.r   ? (c.g - c.b) / (hi - lo)
-            : hi == c.g ? 2.0f + (c.b - c.r) / (hi - lo)
-                        : 4.0f + (c.r - c.g) / (hi - lo);
-  return std::fmod(60.0f * h + 360.0f, 360.0f);
 }
 
 // The palette entry of the nearest hue.
@@ -99,7 +69,7 @@ sim::FlockState flock(std::vector<glm::vec3> positions, std::vector<std::uint32_
   return state;
 }
 
-class RenderTest : public testing::Test {
+class RenderTest : public FrameTest<kWidth, kHeight> {
  protected:
   RenderTest() {
     camera_.setViewport(kWidth, kHeight);
@@ -113,17 +83,8 @@ class RenderTest : public testing::Test {
     boids_.upload(state);
     target_.bind();
     renderer_.render(camera_, boids_.buffers(), options_);
-    return Image(target_.readRgba());
+    return read();
   }
-
-  void TearDown() override { EXPECT_EQ(test::glErrorCount(), errorsBefore_) << "GL errors during the test"; }
-
-  std::size_t errorsBefore_ = test::glErrorCount();
-  FrameRenderer renderer_{test::shaderLibrary()};
-  OffscreenTarget target_{kWidth, kHeight, 4};
-  HostBoidBuffers boids_;
-  Camera camera_;
-  FrameOptions options_;
 };
 
 TEST_F(RenderTest, BoidAppearsAtItsProjectedPixelInItsGroupColour) {
@@ -261,7 +222,7 @@ TEST_F(RenderTest, LeadersAreMarkedInRedOrLighterAsTheStyleSays) {
     boids_.upload(state);
     target_.bind();
     renderer_.render(camera_, boids_.buffers(), options_);
-    return Image(target_.readRgba());
+    return read();
   };
   options_.boids.colouring = BoidColouring::Group;
   options_.boids.leaderMark = LeaderMark::Red;
@@ -462,7 +423,7 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   style.size = 2.0f;
   style.minPointPixels = 4.0f;
   renderer.draw(boids, style);
-  const Image image(target.readRgba());
+  const Image image(target.readRgba(), kWidth, kHeight);
   int drawn = 0;
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const Rgb seen = image.at(*camera.project(glm::vec3(positions[i])));

@@ -127,6 +127,7 @@ TEST(Meshes, ClosedShapesFaceOutwards) {
   expectOutward(diamondMesh());
   expectOutward(spikeMesh());
   expectOutward(boxMesh());
+  expectOutward(craftMesh());
 }
 
 TEST(Overlay, WallCellsBecomeOneBlockPerRunAlongX) {

@@ -122,6 +122,40 @@ show_paths = false
   EXPECT_EQ(camera.target(), glm::vec3(10.0f, 0.0f, -5.0f));
 }
 
+// The lab's aids: off by default (24 boids each, trails of 40 samples every 5 steps when switched on),
+// every key read; ShowVectors' lines 4 birds long at max_speed and at max_force.
+TEST(SceneView, ReadsTheTrailAndVectorKeys) {
+  const SceneView defaults = readSceneView(loadSceneText("aids_default.toml", "[boids]\nradius = 0.5\n"));
+  EXPECT_FALSE(defaults.overlay.trails);
+  EXPECT_FALSE(defaults.overlay.vectors);
+  EXPECT_EQ(defaults.aids.trailLength, 40u);
+  EXPECT_EQ(defaults.aids.trailEvery, 5u);
+  EXPECT_EQ(defaults.aids.trailBoids, 24u);
+  EXPECT_EQ(defaults.aids.vectorBoids, 24u);
+  const sim::Scene scene = loadSceneText("aids.toml", R"([boids]
+radius = 0.5
+max_speed = 8
+max_force = 16
+[render]
+show_trails = true
+trail_length = 12
+trail_every = 3
+trail_boids = 100
+show_vectors = true
+vector_boids = 0
+)");
+  const SceneView view = readSceneView(scene);
+  EXPECT_TRUE(view.overlay.trails);
+  EXPECT_TRUE(view.overlay.vectors);
+  EXPECT_EQ(view.aids.trailLength, 12u);
+  EXPECT_EQ(view.aids.trailEvery, 3u);
+  EXPECT_EQ(view.aids.trailBoids, 100u);
+  EXPECT_EQ(view.aids.vectorBoids, 0u) << "vectors of the agents only";
+  // A bird 1.6 long: 6.4 units of line for 8 units/s and for 16 units/s^2.
+  EXPECT_FLOAT_EQ(view.aids.velocityScale * 8.0f, 6.4f);
+  EXPECT_FLOAT_EQ(view.aids.forceScale * 16.0f, 6.4f);
+}
+
 TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
   for (const auto& [text, key] :
        {std::pair{"[render]\ncamera_zoom = 2\n", "camera_zoom"}, std::pair{"[render]\nfov = 200\n", "fov"},
@@ -129,7 +163,14 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
         std::pair{"[render]\nshow_box = 1\n", "show_box"}, std::pair{"[render]\ncolour = \"rainbow\"\n", "colour"},
         std::pair{"[render]\nprojection = \"fisheye\"\n", "projection"},
         std::pair{"[render]\ncamera_pitch = 91\n", "camera_pitch"},
-        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"}, std::pair{"[render]\nsky = \"night\"\n", "sky"}}) {
+        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"}, std::pair{"[render]\nsky = \"night\"\n", "sky"},
+        std::pair{"[render]\nshow_trails = \"yes\"\n", "show_trails"},
+        std::pair{"[render]\ntrail_length = 1\n", "trail_length"},
+        std::pair{"[render]\ntrail_length = 2.5\n", "trail_length"},
+        std::pair{"[render]\ntrail_every = 0\n", "trail_every"},
+        std::pair{"[render]\ntrail_boids = -1\n", "trail_boids"},
+        std::pair{"[render]\nshow_vectors = 1\n", "show_vectors"},
+        std::pair{"[render]\nvector_boids = 5000\n", "vector_boids"}}) {
     const sim::Scene scene = loadSceneText("bad.toml", text);
     try {
       readSceneView(scene);
