@@ -10,6 +10,7 @@ BoidBuffers boidBuffers(const gpu::FlockPipeline& pipeline) {
   BoidBuffers buffers;
   buffers.position = pipeline.positionBuffer().id();
   buffers.velocity = pipeline.drawnVelocityBuffer().id();
+  if (buffers.velocity != pipeline.velocityBuffer().id()) buffers.motion = pipeline.velocityBuffer().id();
   buffers.groupSource = GroupSource::PositionW;
   buffers.leaders = true;
   buffers.count = static_cast<std::uint32_t>(pipeline.size());
@@ -22,12 +23,17 @@ void HostBoidBuffers::upload(const sim::FlockState& state) {
   staging_.resize(n);
   for (std::size_t i = 0; i < n; ++i) staging_[i] = glm::vec4(state.position[i], float(state.group[i]));
   position_.write(std::span<const glm::vec4>(staging_));
-  // With boids.turn_rate a bird is drawn along its stored heading, at its speed.
+  // With a stored heading (boids.turn_rate, the lab's units) a bird is drawn along it, at its speed.
   const bool turning = state.heading.size() == n;
   for (std::size_t i = 0; i < n; ++i)
     staging_[i] = glm::vec4(turning ? state.heading[i] * glm::length(state.velocity[i]) : state.velocity[i],
                             hasLeaders_ ? float(state.leader[i]) : 0.0f);
   velocity_.write(std::span<const glm::vec4>(staging_));
+  hasMotion_ = turning;
+  if (turning) {
+    for (std::size_t i = 0; i < n; ++i) staging_[i] = glm::vec4(state.velocity[i], 0.0f);
+    motion_.write(std::span<const glm::vec4>(staging_));
+  }
   count_ = static_cast<std::uint32_t>(n);
 }
 
@@ -35,6 +41,7 @@ BoidBuffers HostBoidBuffers::buffers() const {
   BoidBuffers out;
   out.position = position_.id();
   out.velocity = velocity_.id();
+  if (hasMotion_) out.motion = motion_.id();
   out.groupSource = GroupSource::PositionW;
   out.leaders = hasLeaders_;
   out.count = count_;

@@ -42,6 +42,10 @@ struct BoidBuffers {
   GLuint group = 0;  // with GroupSource::Buffer
   GLintptr groupOffset = 0;
   bool leaders = false;  // velocity.w holds the leader flag (else no boid is drawn as a leader)
+  // The velocity a boid moves with (xyz, vec4[count]) where `velocity` draws it along a stored heading
+  // (boids.turn_rate, the lab's units): what its trail and velocity line show. 0: `velocity` is it.
+  GLuint motion = 0;
+  GLintptr motionOffset = 0;
   std::uint32_t count = 0;
 };
 
@@ -61,6 +65,8 @@ class HostBoidBuffers {
   std::vector<glm::vec4> staging_;  // the vec3 arrays widened to vec4
   gpu::DynamicBuffer position_{"boid positions (uploaded)"};
   gpu::DynamicBuffer velocity_{"boid velocities (uploaded)"};
+  gpu::DynamicBuffer motion_{"boid motions (uploaded)"};  // with stored headings only
+  bool hasMotion_ = false;
   std::uint32_t count_ = 0;
   bool hasLeaders_ = false;
 };

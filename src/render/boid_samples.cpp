@@ -74,8 +74,10 @@ void BoidSamples::dispatch(const BoidBuffers& boids, const Ring& ring, std::uint
   const std::size_t reach = std::size_t(ring.count - 1) * ring.stride + 1;
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, boids.position, boids.positionOffset,
                     GLsizeiptr(reach * sizeof(glm::vec4)));
-  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, boids.velocity, boids.velocityOffset,
-                    GLsizeiptr(reach * sizeof(glm::vec4)));
+  // The velocity the boid moves with, not the one it is drawn along.
+  const bool motion = boids.motion != 0;
+  glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, motion ? boids.motion : boids.velocity,
+                    motion ? boids.motionOffset : boids.velocityOffset, GLsizeiptr(reach * sizeof(glm::vec4)));
   ring.buffer.bindBase(GL_SHADER_STORAGE_BUFFER, kSamplesBinding);
   sampleParams_.set({ring.count, ring.stride, first, mode, boids.groupSource == GroupSource::PositionW ? 1u : 0u,
                      inverseDt, {0, 0}});

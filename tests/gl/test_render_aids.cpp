@@ -162,6 +162,22 @@ TEST_F(RenderAidsTest, VectorsShowVelocityAndSteeringForce) {
   EXPECT_EQ(count(hidden, green), 0u);
 }
 
+// With stored headings (boids.turn_rate, the lab's units) a bird is drawn along its heading but
+// moves with its velocity: the velocity line follows the motion (+x here), not the heading (+z).
+TEST_F(RenderAidsTest, VectorsFollowTheMotionWhereTheHeadingIsStored) {
+  options_.overlay.vectors = true;
+  options_.aids.velocityScale = 1.0f;
+  const auto green = [](Rgb p) { return near(p, kVelocityColour); };
+  sim::FlockState sliding = row(-9.0f, glm::vec3(6.0f, 0.0f, 0.0f));
+  sliding.heading.assign(sliding.size(), glm::vec3(0.0f, 0.0f, 1.0f));
+  stepTo(1, sliding);
+  EXPECT_NE(boids_.buffers().motion, 0u);
+  const Image image = render();
+  const glm::vec3 boid(-9.0f, 0.0f, -4.0f);
+  EXPECT_GE(count(image, green, pixel(boid + glm::vec3(4.0f, 0.0f, 0.0f)), 2.0f), 2u) << "along the motion";
+  EXPECT_EQ(count(image, green, pixel(boid + glm::vec3(0.0f, 0.0f, 3.0f)), 1.5f), 0u) << "not along the heading";
+}
+
 // The agents' trails and vectors come with the overlay and switch with the same options.
 TEST_F(RenderAidsTest, AgentTrailsAndVectorsSwitchWithTheOptions) {
   Overlay overlay = world_;
