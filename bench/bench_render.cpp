@@ -2,6 +2,7 @@
 // flock into a 1920x1080 offscreen target, the frame finished (glFinish) inside the timing.
 //
 //   BM_Render/draw/<shape>/n:N        drawing only, the flock uploaded once (birds or points)
+//   BM_Render/look:<look>/n:N         drawing only, in the old day look or the murmuration's (100k, 1M)
 //   BM_Render/step+draw/gpu/n:N       a gpu::FlockPipeline step, then the frame from its buffers
 //   BM_Render/step+draw/cpu/n:N       a CPU grid step, the state uploaded, then the frame: the
 //                                     demo's cpu backend path
@@ -26,6 +27,7 @@
 #include "render/frame_renderer.hpp"
 #include "render/offscreen.hpp"
 #include "render/overlay.hpp"
+#include "render/scene_view.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
 
@@ -105,6 +107,36 @@ void drawOnly(benchmark::State& state, std::uint32_t n, render::BoidShape shape)
   setFrameCounters(state, n);
 }
 
+// The look 3D scenes had before the murmuration's (a day sky, birds coloured by heading, the world
+// box and its grid) or the one they have now (render::readSceneView of a 3D scene with no [render]:
+// dusk, dark silhouettes, fog, no box or grid).
+render::FrameOptions lookOptions(const sim::Scene& scene, bool murmuration) {
+  if (murmuration) return render::frameOptions(render::readSceneView(scene));
+  render::FrameOptions options;
+  options.boids.colouring = render::BoidColouring::Heading;
+  options.overlay.box = options.overlay.grid = true;
+  options.atmosphere.sky = render::Sky::Day;
+  return options;
+}
+
+// The same flock drawn in either look, the camera framing the world.
+void drawLook(benchmark::State& state, std::uint32_t n, bool murmuration) {
+  RenderRig* r = rig(state);
+  if (r == nullptr) return;
+  const sim::Scene scene = sim::defaultDensityScene(n);
+  const render::Camera camera = prepareView(*r, scene);
+  render::HostBoidBuffers boids;
+  boids.upload(sim::spawnFlock(scene));
+  const render::FrameOptions options = lookOptions(scene, murmuration);
+  drawFrame(*r, camera, boids.buffers(), options);
+  glFinish();
+  for (auto _ : state) {
+    drawFrame(*r, camera, boids.buffers(), options);
+    glFinish();
+  }
+  setFrameCounters(state, n);
+}
+
 void stepAndDrawGpu(benchmark::State& state, std::uint32_t n) {
   RenderRig* r = rig(state);
   if (r == nullptr) return;
@@ -159,6 +191,10 @@ void registerRenderBenchmarks() {
          {std::pair{"birds", render::BoidShape::Birds}, std::pair{"points", render::BoidShape::Points}})
       add(fmt::format("BM_Render/draw/{}/n:{}", label, n), [n, shape](benchmark::State& s) { drawOnly(s, n, shape); });
     add(renderStepDrawName("gpu", n), [n](benchmark::State& s) { stepAndDrawGpu(s, n); });
+    if (n >= 100'000)
+      for (const bool murmuration : {false, true})
+        add(fmt::format("BM_Render/look:{}/n:{}", murmuration ? "murmuration" : "day", n),
+            [n, murmuration](benchmark::State& s) { drawLook(s, n, murmuration); });
     if (n <= 100'000) add(renderStepDrawName("cpu", n), [n](benchmark::State& s) { stepAndDrawCpu(s, n); });
   }
   // The figure `murmur bench` reports (render_headline): 1M boids simulated and drawn at 1920x1080.

@@ -35,11 +35,7 @@ DemoSession::DemoSession(DescribedWorld described, const std::string& backend, i
 
 void DemoSession::startView() {
   flockRestarted();
-  options_.boids = view_.boids;
-  options_.overlay = view_.overlay;
-  options_.aids = view_.aids;
-  options_.palette = view_.palette;
-  options_.atmosphere.sky = view_.sky;
+  options_ = render::frameOptions(view_);
   frameScene();
 }
 

@@ -121,6 +121,16 @@ SceneView readSceneView(const sim::Scene& scene) {
   return view;
 }
 
+FrameOptions frameOptions(const SceneView& view) {
+  FrameOptions options;
+  options.boids = view.boids;
+  options.overlay = view.overlay;
+  options.aids = view.aids;
+  options.palette = view.palette;
+  options.atmosphere.sky = view.sky;
+  return options;
+}
+
 Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height, int leftInset) {
   Camera camera;
   camera.setViewport(width, height);

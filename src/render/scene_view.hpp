@@ -33,6 +33,7 @@
 #include "render/boid_renderer.hpp"
 #include "render/boid_samples.hpp"
 #include "render/camera.hpp"
+#include "render/frame_renderer.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "sim/scene.hpp"
@@ -79,6 +80,10 @@ float defaultBodyLength(const sim::ModelParams& model);
 // loaded scene has one only when sim::loadScene was given kSceneSections).
 // Throws murmur::InputError naming the file, line and key of a bad value or an unknown key.
 SceneView readSceneView(const sim::Scene& scene);
+
+// The frame options the view asks for (boid style, overlay, aids, palette, sky); the atmosphere's
+// time and fog limit keep their defaults.
+FrameOptions frameOptions(const SceneView& view);
 
 // The camera the view asks for, with a viewport of width x height, framed right of leftInset pixels
 // (Camera::setLeftInset).
