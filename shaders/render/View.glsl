@@ -20,6 +20,7 @@ layout(std140, binding = VIEW_BINDING) uniform View {
   vec4 sunDirection;  // xyz: unit, towards the sun
   vec4 sunColour;
   vec4 skyZenith;
+  vec4 skyMiddle;     // halfway up from the horizon to the zenith
   vec4 skyHorizon;
   vec4 groundHaze;
   vec4 fog;           // x: density per unit of distance; y: the most fog can hide (0..1)
@@ -32,9 +33,11 @@ vec3 groupColour(uint group) { return view.palette[group % uint(PALETTE_SIZE)].r
 // The sky seen along direction: zenith to horizon above, haze below, a glow around the sun.
 vec3 skyColour(vec3 direction) {
   float elevation = direction.y;
-  // Smooth through the horizon: a soft bright band, no edge.
-  vec3 sky = elevation >= 0.0 ? mix(view.skyHorizon.rgb, view.skyZenith.rgb, smoothstep(0.0, 0.6, elevation))
-                              : mix(view.skyHorizon.rgb, view.groundHaze.rgb, smoothstep(0.0, 0.5, -elevation));
+  // Smooth through the horizon: a soft bright band, no edge. Above it, horizon -> middle -> zenith.
+  float up = smoothstep(0.0, 0.6, elevation);
+  vec3 above = up < 0.5 ? mix(view.skyHorizon.rgb, view.skyMiddle.rgb, 2.0 * up)
+                        : mix(view.skyMiddle.rgb, view.skyZenith.rgb, 2.0 * up - 1.0);
+  vec3 sky = elevation >= 0.0 ? above : mix(view.skyHorizon.rgb, view.groundHaze.rgb, smoothstep(0.0, 0.5, -elevation));
   float sun = max(dot(direction, view.sunDirection.xyz), 0.0);
   return sky + view.sunColour.rgb * (0.25 * pow(sun, 24.0) + 0.6 * pow(sun, 800.0));
 }

@@ -20,6 +20,7 @@ ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere
   u.sunDirection = glm::vec4(glm::normalize(sky.sunDirection), 0.0f);
   u.sunColour = glm::vec4(sky.sun, 1.0f);
   u.skyZenith = glm::vec4(sky.zenith, 1.0f);
+  u.skyMiddle = glm::vec4(sky.middle, 1.0f);
   u.skyHorizon = glm::vec4(sky.horizon, 1.0f);
   u.groundHaze = glm::vec4(sky.groundHaze, 1.0f);
   u.fog = glm::vec4(fogDensity, atmosphere.maxFog, 0.0f, 0.0f);

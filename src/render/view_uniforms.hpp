@@ -40,13 +40,14 @@ struct ViewUniforms {
   glm::vec4 sunDirection;
   glm::vec4 sunColour;
   glm::vec4 skyZenith;
+  glm::vec4 skyMiddle;
   glm::vec4 skyHorizon;
   glm::vec4 groundHaze;
   glm::vec4 fog;
   glm::vec4 leaderColour;
   std::array<glm::vec4, kGroupPalette.size()> palette;
 };
-static_assert(sizeof(ViewUniforms) == 2 * 64 + (10 + kGroupPalette.size()) * 16, "std140 layout of View");
+static_assert(sizeof(ViewUniforms) == 2 * 64 + (11 + kGroupPalette.size()) * 16, "std140 layout of View");
 
 // fogDensity: per unit of distance (0: no fog).
 ViewUniforms makeViewUniforms(const Camera& camera, const Atmosphere& atmosphere, float fogDensity,

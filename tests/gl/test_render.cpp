@@ -3,6 +3,8 @@
 // camera moves them as the projection says. Small targets keep it fast on llvmpipe.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -264,6 +266,30 @@ TEST_F(RenderTest, DuskSkyAndSilhouettes) {
   EXPECT_LT(luminance(f), luminance(behind) - 0.2f) << "dark against the dusk";
   EXPECT_GT(luminance(l), luminance(f) + 0.04f) << "a leader lighter";
   EXPECT_LT(chroma(l), 0.1f) << "and grey: " << l.r << " " << l.g << " " << l.b;
+}
+
+// The dusk sky from the horizon up to 0.6 of the zenith's elevation: warm low down, blue high up,
+// and no muddy brown between them (a straight mix of the orange horizon and the navy zenith
+// passes through brown; the sky goes through a dusky rose instead). Seen from below the horizon,
+// looking up, one column in the middle of the frame.
+TEST_F(RenderTest, TheDuskSkyTurnsFromOrangeToBlueWithoutABrownBand) {
+  options_.atmosphere.sky = Sky::Dusk;
+  camera_.setOrbit(glm::vec3(0.0f, 10.0f, 0.0f), 40.0f, 0.3f, -0.35f);
+  const Image sky = render(flock({}, {}));
+  std::size_t brown = 0, rows = 0;
+  for (int y = 0; y < kHeight; ++y) {
+    const Rgb p = sky.at(kWidth / 2, y);
+    const float h = hue(glm::vec3(p.r, p.g, p.b));
+    ++rows;
+    // Brown: an orange-red hue, dull and not bright.
+    if (h > 2.0f && h < 50.0f && chroma(p) < 0.25f && luminance(p) < 0.6f) ++brown;
+  }
+  const Rgb top = sky.at(kWidth / 2, 0), bottom = sky.at(kWidth / 2, kHeight - 1);
+  std::printf("dusk column: %zu of %zu rows brown; top %.2f %.2f %.2f, bottom %.2f %.2f %.2f\n", brown, rows, top.r, top.g,
+              top.b, bottom.r, bottom.g, bottom.b);
+  EXPECT_GT(top.b, top.r) << "blue high up";
+  EXPECT_GT(bottom.r, bottom.b) << "warm low down";
+  EXPECT_EQ(brown, 0u);
 }
 
 TEST_F(RenderTest, GroupsAreDrawnInTheFramesPalette) {
