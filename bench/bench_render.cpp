@@ -90,23 +90,6 @@ render::FrameOptions withShape(render::BoidShape shape) {
   return options;
 }
 
-void drawOnly(benchmark::State& state, std::uint32_t n, render::BoidShape shape) {
-  RenderRig* r = rig(state);
-  if (r == nullptr) return;
-  const sim::Scene scene = sim::defaultDensityScene(n);
-  const render::Camera camera = prepareView(*r, scene);
-  render::HostBoidBuffers boids;
-  boids.upload(sim::spawnFlock(scene));
-  const render::FrameOptions options = withShape(shape);
-  drawFrame(*r, camera, boids.buffers(), options);  // warm-up: shader variants, first touches
-  glFinish();
-  for (auto _ : state) {
-    drawFrame(*r, camera, boids.buffers(), options);
-    glFinish();
-  }
-  setFrameCounters(state, n);
-}
-
 // The look 3D scenes had before the murmuration's (a day sky, birds coloured by heading, the world
 // box and its grid) or the one they have now (render::readSceneView of a 3D scene with no [render]:
 // dusk, dark silhouettes, fog, no box or grid).
@@ -119,16 +102,18 @@ render::FrameOptions lookOptions(const sim::Scene& scene, bool murmuration) {
   return options;
 }
 
-// The same flock drawn in either look, the camera framing the world.
-void drawLook(benchmark::State& state, std::uint32_t n, bool murmuration) {
+// Drawing alone, the flock uploaded once, the camera framing the world; optionsFor(scene) gives the
+// frame's options.
+template <class OptionsFor>
+void drawOnly(benchmark::State& state, std::uint32_t n, OptionsFor optionsFor) {
   RenderRig* r = rig(state);
   if (r == nullptr) return;
   const sim::Scene scene = sim::defaultDensityScene(n);
   const render::Camera camera = prepareView(*r, scene);
   render::HostBoidBuffers boids;
   boids.upload(sim::spawnFlock(scene));
-  const render::FrameOptions options = lookOptions(scene, murmuration);
-  drawFrame(*r, camera, boids.buffers(), options);
+  const render::FrameOptions options = optionsFor(scene);
+  drawFrame(*r, camera, boids.buffers(), options);  // warm-up: shader variants, first touches
   glFinish();
   for (auto _ : state) {
     drawFrame(*r, camera, boids.buffers(), options);
@@ -189,12 +174,16 @@ void registerRenderBenchmarks() {
   for (const std::uint32_t n : sizes) {
     for (const auto& [label, shape] :
          {std::pair{"birds", render::BoidShape::Birds}, std::pair{"points", render::BoidShape::Points}})
-      add(fmt::format("BM_Render/draw/{}/n:{}", label, n), [n, shape](benchmark::State& s) { drawOnly(s, n, shape); });
+      add(fmt::format("BM_Render/draw/{}/n:{}", label, n), [n, shape](benchmark::State& s) {
+        drawOnly(s, n, [shape](const sim::Scene&) { return withShape(shape); });
+      });
     add(renderStepDrawName("gpu", n), [n](benchmark::State& s) { stepAndDrawGpu(s, n); });
     if (n >= 100'000)
       for (const bool murmuration : {false, true})
         add(fmt::format("BM_Render/look:{}/n:{}", murmuration ? "murmuration" : "day", n),
-            [n, murmuration](benchmark::State& s) { drawLook(s, n, murmuration); });
+            [n, murmuration](benchmark::State& s) {
+              drawOnly(s, n, [murmuration](const sim::Scene& scene) { return lookOptions(scene, murmuration); });
+            });
     if (n <= 100'000) add(renderStepDrawName("cpu", n), [n](benchmark::State& s) { stepAndDrawCpu(s, n); });
   }
   // The figure `murmur bench` reports (render_headline): 1M boids simulated and drawn at 1920x1080.

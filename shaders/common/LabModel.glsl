@@ -84,7 +84,8 @@ float labPush(BoidView self, NeighbourSums sums) {
   return push;
 }
 
-struct LabUpdate {
+// sim::LabUnit.
+struct LabUnit {
   vec3 position;
   vec3 velocity;
   vec3 heading;
@@ -92,7 +93,7 @@ struct LabUpdate {
 };
 
 // sim::stepLabUnit with sim::integrateLabUnit.
-LabUpdate stepLabUnit(BoidView self, float spin, NeighbourSums sums) {
+LabUnit stepLabUnit(BoidView self, float spin, NeighbourSums sums) {
   float push = labPush(self, sums);
   float thrustScale = steeringOf(self.group, 1u).w;
   vec3 f = self.heading;
@@ -108,12 +109,7 @@ LabUpdate stepLabUnit(BoidView self, float spin, NeighbourSums sums) {
   precise float nextSpin = (spin + torque / P.labInertia * P.dt) / (1.0 + P.labAngularDrag / P.labInertia * P.dt);
   precise float turn = clamp(nextSpin * P.dt, -kLabMaxTurnPerStep, kLabMaxTurnPerStep);
   vec3 nextHeading = labTurnHeading(f, turn);
-  for (int k = 0; k < 3; k += 2) {
-    float lo = P.worldMin[k], hi = P.worldMax[k];
-    precise float size = hi - lo;
-    pos[k] -= size * floor((pos[k] - lo) / size);
-    if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
-  }
-  return LabUpdate(pos, v, nextHeading, nextSpin);
+  for (int k = 0; k < 3; k += 2) pos[k] = wrapCoordinate(pos[k], P.worldMin[k], P.worldMax[k]);
+  return LabUnit(pos, v, nextHeading, nextSpin);
 }
 #endif

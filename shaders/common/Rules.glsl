@@ -461,6 +461,14 @@ vec3 turnHeading(vec3 h, vec3 v) {
 }
 #endif
 
+// sim::wrapCoordinate: x folded onto the torus [lo, hi); a coordinate a rounding below lo can land
+// exactly on hi, which on the torus is lo.
+float wrapCoordinate(float x, float lo, float hi) {
+  precise float size = hi - lo;
+  precise float wrapped = x - size * floor((x - lo) / size);
+  return wrapped >= hi || wrapped < lo ? lo : wrapped;
+}
+
 // Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
 BoidUpdate integrate(BoidView self, Forces f) {
   precise vec3 force = P.wSeparation * f.separation + P.wAlignment * f.alignment + P.wCohesion * f.cohesion +
@@ -497,10 +505,7 @@ BoidUpdate integrate(BoidView self, Forces f) {
     if (k == 1 && P.dims == 2u) continue;
     float lo = P.worldMin[k], hi = P.worldMax[k];
     if (P.wrap != 0u) {
-      precise float size = hi - lo;
-      pos[k] -= size * floor((pos[k] - lo) / size);
-      // A coordinate a rounding below lo can land exactly on hi: on the torus that is lo.
-      if (pos[k] >= hi || pos[k] < lo) pos[k] = lo;
+      pos[k] = wrapCoordinate(pos[k], lo, hi);
     } else {
       if (pos[k] < lo) {
         pos[k] = lo;

@@ -71,7 +71,7 @@ void main() {
   finishNeighbours(sums);
 #if LAB
   // The lab's unit: its spin rides in the w of its stored heading.
-  LabUpdate next = stepLabUnit(self, sortedHeadings[s].w, sums);
+  LabUnit next = stepLabUnit(self, sortedHeadings[s].w, sums);
 #else
   BoidUpdate next = stepBoid(self, sums);
 #endif

@@ -24,13 +24,13 @@ void HostBoidBuffers::upload(const sim::FlockState& state) {
   for (std::size_t i = 0; i < n; ++i) staging_[i] = glm::vec4(state.position[i], float(state.group[i]));
   position_.write(std::span<const glm::vec4>(staging_));
   // With a stored heading (boids.turn_rate, the lab's units) a bird is drawn along it, at its speed.
-  const bool turning = state.heading.size() == n;
+  const bool stored = state.heading.size() == n;
   for (std::size_t i = 0; i < n; ++i)
-    staging_[i] = glm::vec4(turning ? state.heading[i] * glm::length(state.velocity[i]) : state.velocity[i],
+    staging_[i] = glm::vec4(stored ? state.heading[i] * glm::length(state.velocity[i]) : state.velocity[i],
                             hasLeaders_ ? float(state.leader[i]) : 0.0f);
   velocity_.write(std::span<const glm::vec4>(staging_));
-  hasMotion_ = turning;
-  if (turning) {
+  hasMotion_ = stored;
+  if (stored) {
     for (std::size_t i = 0; i < n; ++i) staging_[i] = glm::vec4(state.velocity[i], 0.0f);
     motion_.write(std::span<const glm::vec4>(staging_));
   }

@@ -29,12 +29,19 @@ gpu::Defines sampleDefines() {
   return defines;
 }
 
-// The boids one storage binding reaches (vec4 arrays).
-std::uint32_t reachableBoids(std::uint32_t boids) {
+// The vec4s one storage binding reaches on the current context.
+GLint64 maxStorageVec4s() {
   GLint64 blockBytes = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &blockBytes);
-  return static_cast<std::uint32_t>(std::min<GLint64>(boids, blockBytes / GLint64(sizeof(glm::vec4))));
+  return blockBytes / GLint64(sizeof(glm::vec4));
 }
+
+// The aids' samples a step needs (BoidSamples::wanted, ::sample): trails every trailEvery-th step,
+// vectors every step.
+bool trailsDue(std::uint64_t step, const AidStyle& style, const OverlayStyle& shown) {
+  return shown.trails && style.trailBoids > 0 && step % std::max(style.trailEvery, 1u) == 0;
+}
+bool vectorsDue(const AidStyle& style, const OverlayStyle& shown) { return shown.vectors && style.vectorBoids > 0; }
 
 }  // namespace
 
@@ -42,11 +49,11 @@ BoidSamples::BoidSamples(const gpu::ShaderLibrary& shaders)
     : sampler_(shaders.compute("render/SampleBoids.comp.glsl", sampleDefines())),
       lines_(shaders.graphics("render/SampleLines.vert.glsl", "render/SampleLines.frag.glsl", sampleDefines())),
       sampleParams_("boid sample constants", kDrawParamsBinding),
-      lineParams_("sample line constants", kDrawParamsBinding) {}
+      lineParams_("sample line constants", kDrawParamsBinding),
+      maxStorageVec4s_(maxStorageVec4s()) {}
 
 bool BoidSamples::wanted(std::uint64_t step, const AidStyle& style, const OverlayStyle& shown) {
-  return (shown.vectors && style.vectorBoids > 0) ||
-         (shown.trails && style.trailBoids > 0 && step % std::max(style.trailEvery, 1u) == 0);
+  return vectorsDue(style, shown) || trailsDue(step, style, shown);
 }
 
 void BoidSamples::clear() {
@@ -55,8 +62,8 @@ void BoidSamples::clear() {
 }
 
 void BoidSamples::fit(Ring& ring, const BoidBuffers& boids, std::uint32_t count, std::uint32_t slots,
-                      std::size_t vec4sPerBoid, const char* label) {
-  const std::uint32_t reach = reachableBoids(boids.count);
+                      std::size_t vec4sPerBoid, const char* label) const {
+  const auto reach = static_cast<std::uint32_t>(std::min<GLint64>(boids.count, maxStorageVec4s_));
   const std::uint32_t sampled = std::min(count, reach);
   const std::uint32_t stride = sampled > 0 ? reach / sampled : 1;
   if (ring.buffer && ring.asked == count && ring.count == sampled && ring.stride == stride && ring.slots == slots)
@@ -90,7 +97,7 @@ void BoidSamples::sample(const BoidBuffers& boids, std::uint64_t step, float dt,
   if (boids.count == 0) return;
   // The step's writes to the boid buffers (a compute pass, an upload) before the reads.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  if (shown.trails && style.trailBoids > 0 && step % std::max(style.trailEvery, 1u) == 0) {
+  if (trailsDue(step, style, shown)) {
     fit(trails_, boids, style.trailBoids, std::max(style.trailLength, 2u), 1, "boid trails");
     // A gap in the sampling (the trails were off, or the interval changed) starts the trail again.
     if (trails_.filled > 0 && step != trails_.lastStep + style.trailEvery) trails_.filled = 0;
@@ -99,7 +106,7 @@ void BoidSamples::sample(const BoidBuffers& boids, std::uint64_t step, float dt,
     trails_.lastStep = step;
     if (trails_.count > 0) dispatch(boids, trails_, trails_.newest * trails_.count, kTrailMode, 0.0f);
   }
-  if (shown.vectors && style.vectorBoids > 0) {
+  if (vectorsDue(style, shown)) {
     fit(vectors_, boids, style.vectorBoids, 1, kVec4sPerVectorSample, "boid vectors");
     const bool follows = vectors_.filled > 0 && step == vectors_.lastStep + 1 && dt > 0.0f;
     vectors_.filled = 1;

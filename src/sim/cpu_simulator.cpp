@@ -58,7 +58,7 @@ void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, Flock
                              const NeighbourSums& sums) {
   const std::uint32_t i = self.id;
   if (ctx.labUnits) {
-    const LabUpdate next = stepLabUnit(ctx, self, state.spin[i], sums);
+    const LabUnit next = stepLabUnit(ctx, self, state.spin[i], sums);
     nextPosition_[i] = next.position;
     nextVelocity_[i] = next.velocity;
     nextHeading_[i] = next.heading;

@@ -430,13 +430,12 @@ float labPush(const StepContext& ctx, const BoidView& self, const NeighbourSums&
   return push;
 }
 
-LabUpdate stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums) {
+LabUnit stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums) {
   const ModelParams& p = *ctx.params;
-  const LabUnit next = integrateLabUnit(ctx.lab, {self.position, self.velocity, self.heading, spin},
-                                        labPush(ctx, self, sums), groupThrust(ctx, self.group), p.dt);
-  glm::vec3 position = next.position;
-  for (const int k : {0, 2}) position[k] = wrapCoordinate(position[k], p.worldMin[k], p.worldMax[k]);
-  return {position, next.velocity, next.heading, next.spin};
+  LabUnit next = integrateLabUnit(ctx.lab, {self.position, self.velocity, self.heading, spin},
+                                  labPush(ctx, self, sums), groupThrust(ctx, self.group), p.dt);
+  next.position = wrapIntoWorld(p, next.position);
+  return next;
 }
 
 }  // namespace murmur::sim

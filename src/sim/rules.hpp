@@ -77,8 +77,8 @@ inline glm::vec3 heading(glm::vec3 v) {
   return len < kEps ? glm::vec3(1.0f, 0.0f, 0.0f) : v / len;
 }
 
-// f_i of boid i of a state (docs/model.md, step 1): its stored heading while boids.turn_rate is on,
-// else the velocity's.
+// f_i of boid i of a state (docs/model.md, step 1): its stored heading while boids.turn_rate is on
+// or the units are the lab's, else the velocity's.
 inline glm::vec3 stateHeading(const FlockState& state, std::size_t i) {
   return state.heading.empty() ? heading(state.velocity[i]) : state.heading[i];
 }
@@ -133,7 +133,7 @@ struct NeighbourSums {
   bool separating = false;           // S_i is not empty (cohesion_only_without_separation)
   bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
   // The lab's units only: the sum over S_i of the book's sideways separation, +-1 / max(|d_ij|,
-  // d_min), away from the side d_ij lies on (labSeparationSign).
+  // d_min), away from the side d_ij lies on (awaySign).
   float lateralSeparation = 0.0f;
   // Topological neighbours only: the K nearest same-group candidates so far, nearest first (left
   // uninitialised past nearestCount: a metric step never touches them).
@@ -296,13 +296,7 @@ float labTurnPush(float full, glm::vec3 velocityHeading, glm::vec3 side, glm::ve
 // force units of LabBody::steering; + turns towards labSide(self.heading).
 float labPush(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums);
 
-struct LabUpdate {
-  glm::vec3 position;  // wrapped into the world
-  glm::vec3 velocity;
-  glm::vec3 heading;
-  float spin;
-};
-
-LabUpdate stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums);
+// The unit's next state, its position wrapped into the world.
+LabUnit stepLabUnit(const StepContext& ctx, const BoidView& self, float spin, const NeighbourSums& sums);
 
 }  // namespace murmur::sim
