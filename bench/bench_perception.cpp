@@ -85,7 +85,7 @@ void runGpu(benchmark::State& state) {
   const PreparedCase& prepared = prepare(workload("world"), kBoids);
   const sim::ModelParams& params = prepared.scene.model;
   const std::vector<sim::BoidProbe> probes = agentProbes(params);
-  gpu::FlockPipeline pipeline(*context, gpu::ShaderLibrary());
+  gpu::FlockPipeline pipeline(*context, gpu::ShaderLibrary(), gpu::Arithmetic::Fast);
   pipeline.upload(prepared.flock);
   for (int k = 0; k < kWarmupSteps; ++k) pipeline.step(params, prepared.inputs);
   glFinish();

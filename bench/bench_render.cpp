@@ -128,7 +128,7 @@ void stepAndDrawGpu(benchmark::State& state, std::uint32_t n) {
   const sim::Scene scene = sim::defaultDensityScene(n);
   const sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   const render::Camera camera = prepareView(*r, scene);
-  gpu::FlockPipeline pipeline(*glContext(), r->shaders);
+  gpu::FlockPipeline pipeline(*glContext(), r->shaders, gpu::Arithmetic::Fast);
   pipeline.upload(sim::spawnFlock(scene));
   const render::BoidBuffers boids = render::boidBuffers(pipeline);
   const render::FrameOptions options = withShape(render::BoidShape::Auto);

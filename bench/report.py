@@ -45,11 +45,10 @@ from collections import OrderedDict
 # are not counted, so this is a lower bound on the traffic: the floor.
 #   vec4 = 16 B (positions, velocities, sortedPositions, sortedHeadings), uint = 4 B (cellOf,
 #   rankInCell, unsortedIds, sortedIds, cellCounts, cellStarts).
+# The hash and count passes (positions r16, cellOf w4; cellOf r4, rankInCell w4, cellCounts
+# cleared w4 and incremented r4 w4 per cell) run only after an upload or a grid change: on other
+# steps the force pass hashes and counts the positions it writes, and its row carries those bytes.
 STAGE_BYTES = OrderedDict([
-    # positions r16, cellOf w4
-    ("hash", (16 + 4, 0)),
-    # cellOf r4, rankInCell w4; cellCounts cleared w4 and atomically incremented r4 w4 per cell
-    ("count", (4 + 4, 4 + 8)),
     # exclusive scan of cells + 1 counts: block scan r4 w4, add-back r4 w4 (two levels)
     ("scan", (0, 16)),
     # ScatterIds: cellOf r4, rankInCell r4, unsortedIds w4; cellStarts r4 per cell
@@ -57,8 +56,9 @@ STAGE_BYTES = OrderedDict([
     #          sortedIds w4, sortedPositions w16, sortedHeadings w16; cellStarts r4 per cell
     ("scatter", (12 + 76, 8)),
     # Step: sortedIds r4, own sortedPositions r16, velocities[id] r16, own sortedHeadings r16,
-    #       positions w16, velocities w16; cellStarts r4 per cell; neighbours from cache
-    ("forces", (84, 4)),
+    #       positions w16, velocities w16, the next cellOf w4 and rankInCell w4; cellStarts r4,
+    #       cellCounts cleared w4 and incremented r4 w4 per cell; neighbours from cache
+    ("forces", (84 + 8, 4 + 12)),
     # Reduce: positions r16, velocities r16 (partials: a few bytes per block)
     ("reduce", (32, 0)),
 ])

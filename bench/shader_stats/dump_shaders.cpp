@@ -9,7 +9,9 @@
 // SHADER_DIR: shaders read from there first (ShaderLibrary's --shader-dir), so that an edited
 // shader's statistics need no rebuild.
 // writes DIR/<name>.comp, .vert, .frag (name: the shader's path under shaders/ without .glsl and its
-// stage suffix, e.g. DIR/flock/Step.comp) and DIR/programs.txt, one program a line:
+// stage suffix, e.g. DIR/flock/Step.comp; the force passes' other variants as DIR/flock/Step.all.comp
+// (every optional term), DIR/flock/Step.exact.comp and .exact.all.comp) and DIR/programs.txt, one
+// program a line:
 // "compute flock/Step.comp" or "graphics render/Boid.vert render/Boid.frag".
 #include <cstdio>
 #include <exception>
@@ -25,10 +27,12 @@
 
 namespace {
 
-// "flock/Step.comp.glsl" -> "flock/Step.comp".
-std::string outputName(const std::string& shader) {
+// "flock/Step.comp.glsl" -> "flock/Step.comp", with a variant suffix "flock/Step.all.comp".
+std::string outputName(const std::string& shader, const std::string& variant) {
   const std::string suffix = ".glsl";
-  return shader.ends_with(suffix) ? shader.substr(0, shader.size() - suffix.size()) : shader;
+  std::string name = shader.ends_with(suffix) ? shader.substr(0, shader.size() - suffix.size()) : shader;
+  name.insert(name.rfind('.'), variant);
+  return name;
 }
 
 }  // namespace
@@ -42,18 +46,40 @@ int main(int argc, char** argv) {
   try {
     const std::unique_ptr<murmur::gpu::Context> context = murmur::gpu::createHeadlessContext();
     murmur::gpu::ShaderLibrary shaders = argc == 3 ? murmur::gpu::ShaderLibrary(argv[2]) : murmur::gpu::ShaderLibrary();
-    std::vector<std::pair<GLenum, murmur::gpu::PreprocessedShader>> stages;
-    shaders.observeStages(
-        [&](GLenum stage, const murmur::gpu::PreprocessedShader& shader) { stages.emplace_back(stage, shader); });
+    // Each stage with the variant suffix its name gets ("" for what a run of most scenes builds).
+    struct Stage {
+      GLenum stage;
+      murmur::gpu::PreprocessedShader shader;
+      std::string variant;
+    };
+    std::vector<Stage> stages;
+    std::string variant;
+    shaders.observeStages([&](GLenum stage, const murmur::gpu::PreprocessedShader& shader) {
+      stages.push_back({stage, shader, variant});
+    });
+    using murmur::gpu::Arithmetic;
     {
-      const murmur::gpu::FlockPipeline pipeline(*context, shaders);
+      // The fast arithmetic a run builds, with the force passes without optional terms
+      // (flock/Step.comp); then the force passes with every term (flock/Step.all.comp), and both
+      // in the exact arithmetic (flock/Step.exact.comp, flock/Step.exact.all.comp: the latter is
+      // what the pass was before either split).
+      murmur::gpu::FlockPipeline fast(*context, shaders, Arithmetic::Fast);
       const murmur::render::FrameRenderer renderer(shaders);
+      variant = ".all";
+      fast.buildForcePrograms(murmur::gpu::kAllStepFeatures);
+      variant = ".exact";
+      murmur::gpu::FlockPipeline exact(*context, shaders, Arithmetic::Exact);
+      variant = ".exact.all";
+      exact.buildForcePrograms(murmur::gpu::kAllStepFeatures);
+      // The exact pipeline's other programs are the fast one's but for the grid hash's rounding.
+      std::erase_if(stages, [](const Stage& s) {
+        return s.variant.starts_with(".exact") && !s.shader.files.front().starts_with("flock/Step");
+      });
     }
     std::filesystem::create_directories(dir);
     std::ofstream programs(dir / "programs.txt");
-    for (std::size_t i = 0; i < stages.size(); ++i) {
-      const auto& [stage, shader] = stages[i];
-      const std::string name = outputName(shader.files.front());
+    for (const auto& [stage, shader, suffix] : stages) {
+      const std::string name = outputName(shader.files.front(), suffix);
       std::filesystem::create_directories((dir / name).parent_path());
       std::ofstream(dir / name, std::ios::binary) << shader.text;
       if (stage == GL_COMPUTE_SHADER) {

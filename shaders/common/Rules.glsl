@@ -2,7 +2,8 @@
 // function and operation by operation, so that a GPU step gives the CPU's floats wherever the
 // driver's arithmetic is IEEE (llvmpipe): lengths are sqrt(dot) rather than length(), directions
 // x / |x| rather than normalize() or inversesqrt(), dot products are summed left to right like
-// glm's, and results are `precise` (no fused multiply-add, no reassociation).
+// glm's, and results are EXACT: `precise` (no fused multiply-add, no reassociation) in the parity
+// variant of the pipeline's programs, nothing in the fast one (gpu::Arithmetic, common/Vector.glsl).
 // Needs common/Params.glsl and MAX_TOPOLOGICAL_NEIGHBOURS (sim::kMaxTopologicalNeighbours); the
 // including shader defines readId(slot) and readHeading(slot), and TOPOLOGICAL 1 where the step
 // has topological neighbours (the K-nearest lists below exist only there; 0 or undefined: none),
@@ -19,6 +20,26 @@
 #ifndef LAB
 #define LAB 0
 #endif
+
+// The optional terms (gpu::StepFeature), 1 compiled in, 0 out (a zero vector, as the CPU's term is
+// for a step without it): FEATURE_WALLS, FEATURE_OBSTACLES, FEATURE_AGENTS (goals, flight from
+// predators, pursuit), FEATURE_ROOST. Undefined: in.
+#ifndef FEATURE_WALLS
+#define FEATURE_WALLS 1
+#endif
+#ifndef FEATURE_OBSTACLES
+#define FEATURE_OBSTACLES 1
+#endif
+#ifndef FEATURE_AGENTS
+#define FEATURE_AGENTS 1
+#endif
+#ifndef FEATURE_ROOST
+#define FEATURE_ROOST 1
+#endif
+const bool kWallsTerm = FEATURE_WALLS != 0;
+const bool kObstaclesTerm = FEATURE_OBSTACLES != 0;
+const bool kAgentsTerms = FEATURE_AGENTS != 0;
+const bool kRoostTerm = FEATURE_ROOST != 0;
 
 #include "common/Vector.glsl"
 
@@ -102,8 +123,8 @@ void finishNeighbours(inout NeighbourSums sums) {
 #if TOPOLOGICAL
   if (P.topologicalNeighbours == 0u) return;
   for (uint r = 0u; r < sums.nearestCount; ++r) {
-    precise vec3 headingSum = sums.headingSum + nearestHeading[r];
-    precise vec3 offsetSum = sums.offsetSum + nearestOffset[r];
+    EXACT vec3 headingSum = sums.headingSum + nearestHeading[r];
+    EXACT vec3 offsetSum = sums.offsetSum + nearestOffset[r];
     sums.headingSum = headingSum;
     sums.offsetSum = offsetSum;
   }
@@ -133,27 +154,27 @@ NeighbourConstants neighbourConstants() {
 // sums; the caller skips j == i and calls finishNeighbours after the last candidate.
 void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj, bool sameGroup,
                          inout NeighbourSums sums) {
-  precise float d2 = dot3(d, d);
+  EXACT float d2 = dot3(d, d);
   if (!(d2 < k.searchRadius2)) return;
-  precise float dist = sqrt(d2);
+  EXACT float dist = sqrt(d2);
   bool coincident = dist < kEps;
-  precise float along = dot3(self.heading, d);
-  precise float frontEdge = dist * kCos45;
+  EXACT float along = dot3(self.heading, d);
+  EXACT float frontEdge = dist * kCos45;
   if (k.needFront && d2 < k.leaderRadius2 && (coincident || along >= frontEdge)) sums.frontOccupied = true;
   if (!(d2 < k.radius2)) return;
-  precise float fovEdge = dist * k.cosHalfFov;
+  EXACT float fovEdge = dist * k.cosHalfFov;
   if (k.limitedFov && !coincident && along < fovEdge) return;
   if (d2 < k.separationRadius2) {
-    precise vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
-    precise vec3 term = away / max(dist, k.minDistance);
+    EXACT vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
+    EXACT vec3 term = away / max(dist, k.minDistance);
     // The comfort distance (off by default) is read from the block here, not held through the loop
     // with the constants above, which fill navi21's scalar registers.
     if (d2 < P.comfortDistance2) term *= P.comfortMultiplier;
-    precise vec3 separation = sums.separation + term;
+    EXACT vec3 separation = sums.separation + term;
     sums.separation = separation;
     sums.separating = 1u;
 #if LAB
-    precise float lateral = lateralSeparation + awaySign(dot3(d, labSide(self.heading))) / max(dist, k.minDistance);
+    EXACT float lateral = lateralSeparation + awaySign(dot3(d, labSide(self.heading))) / max(dist, k.minDistance);
     lateralSeparation = lateral;
 #endif
   }
@@ -164,8 +185,8 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
   }
 #endif
   if (sameGroup) {
-    precise vec3 headingSum = sums.headingSum + readHeading(slotj);
-    precise vec3 offsetSum = sums.offsetSum + d;
+    EXACT vec3 headingSum = sums.headingSum + readHeading(slotj);
+    EXACT vec3 offsetSum = sums.offsetSum + d;
     sums.headingSum = headingSum;
     sums.offsetSum = offsetSum;
     ++sums.sameGroupCount;
@@ -174,44 +195,30 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
 
 // sim::offset: pj - pi, the minimum image when wrapping.
 vec3 imageOffset(vec3 pi, vec3 pj) {
-  precise vec3 d = pj - pi;
+  EXACT vec3 d = pj - pi;
   if (P.wrap != 0u) d = minimumImage(d, P.worldSize.xyz);
   return d;
 }
 
-struct Forces {
-  vec3 separation;
-  vec3 alignment;
-  vec3 cohesion;
-  vec3 avoidance;
-  vec3 bounds;
-  vec3 goal;
-  vec3 flee;
-  vec3 cruise;
-  vec3 walls;
-  vec3 pursuit;
-  vec3 roost;
-};
-
 vec3 separationForce(NeighbourSums sums) {
-  precise vec3 f = P.maxSpeed * P.separationRadius * sums.separation;
+  EXACT vec3 f = P.maxSpeed * P.separationRadius * sums.separation;
   return f;
 }
 
 vec3 alignmentForce(BoidView self, NeighbourSums sums) {
   if (sums.sameGroupCount == 0u) return vec3(0.0);
-  precise vec3 meanHeading = sums.headingSum / float(sums.sameGroupCount);
-  precise vec3 f = P.maxSpeed * (meanHeading - self.heading);
+  EXACT vec3 meanHeading = sums.headingSum / float(sums.sameGroupCount);
+  EXACT vec3 f = P.maxSpeed * (meanHeading - self.heading);
   return f;
 }
 
 vec3 cohesionForce(BoidView self, NeighbourSums sums) {
   if (sums.sameGroupCount == 0u) return vec3(0.0);
   if (P.cohesionOnlyWithoutSeparation != 0u && sums.separating != 0u) return vec3(0.0);
-  precise vec3 c = sums.offsetSum / float(sums.sameGroupCount);
-  precise float len = length3(c);
+  EXACT vec3 c = sums.offsetSum / float(sums.sameGroupCount);
+  EXACT float len = length3(c);
   if (!(len > kEps)) return vec3(0.0);
-  precise vec3 f = P.maxSpeed * (c / len) - self.velocity;
+  EXACT vec3 f = P.maxSpeed * (c / len) - self.velocity;
   return f;
 }
 
@@ -221,32 +228,32 @@ vec3 avoidanceForce(BoidView self) {
   float deepestDepth = 0.0;
   for (uint k = 0u; k < P.obstacleCount; ++k) {
     vec4 o = obstacle(k);
-    precise float depth = (o.w + P.boidRadius) - length3(imageOffset(self.position, o.xyz));
+    EXACT float depth = (o.w + P.boidRadius) - length3(imageOffset(self.position, o.xyz));
     if (depth > 0.0 && (deepest < 0 || depth > deepestDepth)) {
       deepest = int(k);
       deepestDepth = depth;
     }
   }
   if (deepest >= 0) {
-    precise vec3 a = imageOffset(self.position, obstacle(uint(deepest)).xyz);
-    precise float len = length3(a);
-    precise vec3 out_ = len < kEps ? vec3(1.0, 0.0, 0.0) : -a / len;
-    precise vec3 f = 2.0 * P.maxSpeed * out_;
+    EXACT vec3 a = imageOffset(self.position, obstacle(uint(deepest)).xyz);
+    EXACT float len = length3(a);
+    EXACT vec3 out_ = len < kEps ? vec3(1.0, 0.0, 0.0) : -a / len;
+    EXACT vec3 f = 2.0 * P.maxSpeed * out_;
     return f;
   }
   // Detection box: the nearest obstacle ahead whose clearance the box overlaps.
-  precise float reach = P.perceptionRadius + length3(self.velocity) * P.lookahead;
+  EXACT float reach = P.perceptionRadius + length3(self.velocity) * P.lookahead;
   int nearest = -1;
   float nearestT = 0.0;
   vec3 nearestB = vec3(0.0);
   float nearestSpan = 1.0;
   for (uint k = 0u; k < P.obstacleCount; ++k) {
     vec4 o = obstacle(k);
-    precise vec3 a = imageOffset(self.position, o.xyz);
-    precise float re = o.w + P.boidRadius;
-    precise float t = dot3(a, self.heading);
-    precise vec3 b = a - t * self.heading;
-    precise float span = reach + re;
+    EXACT vec3 a = imageOffset(self.position, o.xyz);
+    EXACT float re = o.w + P.boidRadius;
+    EXACT float t = dot3(a, self.heading);
+    EXACT vec3 b = a - t * self.heading;
+    EXACT float span = reach + re;
     if (t > 0.0 && t < span && length3(b) < re && (nearest < 0 || t < nearestT)) {
       nearest = int(k);
       nearestT = t;
@@ -255,28 +262,28 @@ vec3 avoidanceForce(BoidView self) {
     }
   }
   if (nearest < 0) return vec3(0.0);
-  precise float s = 1.0 - nearestT / nearestSpan;
-  precise vec3 lateral;
-  precise float bLen = length3(nearestB);
+  EXACT float s = 1.0 - nearestT / nearestSpan;
+  EXACT vec3 lateral;
+  EXACT float bLen = length3(nearestB);
   if (bLen >= kEps) {
     lateral = -nearestB / bLen;
   } else {
-    precise vec3 side = cross(self.heading, vec3(0.0, 1.0, 0.0));
-    precise float sideLen = length3(side);
+    EXACT vec3 side = cross(self.heading, vec3(0.0, 1.0, 0.0));
+    EXACT float sideLen = length3(side);
     lateral = sideLen < kEps ? vec3(0.0, 0.0, 1.0) : side / sideLen;
   }
-  precise vec3 f = P.maxSpeed * (1.0 + s) * lateral;
+  EXACT vec3 f = P.maxSpeed * (1.0 + s) * lateral;
   return f;
 }
 
 vec3 containmentForce(BoidView self) {
-  precise vec3 force = vec3(0.0);
+  EXACT vec3 force = vec3(0.0);
   if (P.wrap != 0u || !(P.margin > 0.0)) return force;
   for (int k = 0; k < 3; ++k) {
     if (k == 1 && P.dims == 2u) continue;
     float lo = P.worldMin[k], hi = P.worldMax[k], x = self.position[k];
-    precise float inner = lo + P.margin;
-    precise float outer = hi - P.margin;
+    EXACT float inner = lo + P.margin;
+    EXACT float outer = hi - P.margin;
     if (x < inner) force[k] += P.maxSpeed * (inner - x) / P.margin;
     if (x > outer) force[k] -= P.maxSpeed * (x - hi + P.margin) / P.margin;
   }
@@ -288,18 +295,18 @@ vec3 goalForce(BoidView self, NeighbourSums sums) {
   vec4 goal = goalOf(self.group);
   if (goal.w == 0.0) return vec3(0.0);
   if (P.goalModeAll == 0u && sums.frontOccupied) return vec3(0.0);
-  precise vec3 to = imageOffset(self.position, goal.xyz);
-  precise float dist = length3(to);
+  EXACT vec3 to = imageOffset(self.position, goal.xyz);
+  EXACT float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
-  precise vec3 f = (to / dist) * P.maxSpeed * min(1.0, dist / P.slowRadius) - self.velocity;
+  EXACT vec3 f = (to / dist) * P.maxSpeed * min(1.0, dist / P.slowRadius) - self.velocity;
   return f;
 }
 
 vec3 fleeForce(BoidView self) {
-  precise vec3 force = vec3(0.0);
+  EXACT vec3 force = vec3(0.0);
   for (uint m = 0u; m < P.predatorCount; ++m) {
-    precise vec3 e = imageOffset(predator(m), self.position);
-    precise float len = length3(e);
+    EXACT vec3 e = imageOffset(predator(m), self.position);
+    EXACT float len = length3(e);
     if (len > 0.0 && len < P.fleeRadius) force += ((e / len) * P.maxSpeed - self.velocity) * (1.0 - len / P.fleeRadius);
   }
   return force;
@@ -314,9 +321,9 @@ bool groupFlocking(uint group) { return steeringOf(group, 2u).y != 0.0; }
 // sim::pursuitAim.
 vec3 pursuitAim(uint role, vec3 toTarget, vec3 targetVelocity, vec3 velocity, float maxSeconds) {
   if (role != kRoleIntercept) return toTarget;
-  precise float closing = length3(targetVelocity - velocity);
-  precise float t = closing < kEps ? maxSeconds : min(length3(toTarget) / closing, maxSeconds);
-  precise vec3 aim = toTarget + targetVelocity * t;
+  EXACT float closing = length3(targetVelocity - velocity);
+  EXACT float t = closing < kEps ? maxSeconds : min(length3(toTarget) / closing, maxSeconds);
+  EXACT vec3 aim = toTarget + targetVelocity * t;
   return aim;
 }
 
@@ -327,37 +334,37 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
   if (groupFlocking(self.group) && sums.frontOccupied) return vec3(0.0);
   vec4 target = steeringOf(self.group, 0u);
   vec4 targetVelocity = steeringOf(self.group, 1u);
-  precise vec3 toTarget = imageOffset(self.position, target.xyz);
-  precise vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity, steeringOf(self.group, 2u).z);
-  precise float dist = length3(to);
+  EXACT vec3 toTarget = imageOffset(self.position, target.xyz);
+  EXACT vec3 to = pursuitAim(role, toTarget, targetVelocity.xyz, self.velocity, steeringOf(self.group, 2u).z);
+  EXACT float dist = length3(to);
   if (!(dist > kEps)) return vec3(0.0);
-  precise float speed = P.maxSpeed * targetVelocity.w;
-  precise vec3 f = (to / dist) * speed - self.velocity;
+  EXACT float speed = P.maxSpeed * targetVelocity.w;
+  EXACT vec3 f = (to / dist) * speed - self.velocity;
   return f;
 }
 
 // sim::roostForce.
 vec3 roostForce(BoidView self) {
   if (!(P.roostRadius > 0.0)) return vec3(0.0);
-  precise vec3 h = imageOffset(self.position, P.roostCenter.xyz);
+  EXACT vec3 h = imageOffset(self.position, P.roostCenter.xyz);
   h.y = 0.0;
-  precise float dist = length3(h);
+  EXACT float dist = length3(h);
   if (!(dist > P.roostRadius)) return vec3(0.0);
-  precise float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
-  precise vec3 f = (h / dist) * pull;
+  EXACT float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
+  EXACT vec3 f = (h / dist) * pull;
   return f;
 }
 
 vec3 cruiseForce(BoidView self) {
-  precise vec3 f = self.heading * (P.cruiseSpeed - length3(self.velocity));
+  EXACT vec3 f = self.heading * (P.cruiseSpeed - length3(self.velocity));
   return f;
 }
 
 // sim::WallGrid::cellAt (grid units as sim::GridPlacement::gridUnits): the cell containing p, or -1
 // outside the grid.
 int wallCellAt(vec3 p) {
-  precise float fx = (p.x - P.wallOrigin.x) / P.wallCellSize;
-  precise float fz = (p.z - P.wallOrigin.y) / P.wallCellSize;
+  EXACT float fx = (p.x - P.wallOrigin.x) / P.wallCellSize;
+  EXACT float fz = (p.z - P.wallOrigin.y) / P.wallCellSize;
   if (!(fx >= 0.0) || !(fz >= 0.0)) return -1;
   uint cx = uint(fx), cz = uint(fz);
   if (cx >= P.wallWidth || cz >= P.wallHeight) return -1;
@@ -371,8 +378,8 @@ bool wallBlockedAt(vec3 p) {
 
 // sim::WallGrid::cellCentre (sim::GridPlacement::centreOf).
 vec3 wallCellCentre(int cell) {
-  precise float cx = float(uint(cell) % P.wallWidth), cz = float(uint(cell) / P.wallWidth);
-  precise vec3 c = vec3(P.wallOrigin.x + (cx + 0.5) * P.wallCellSize, 0.0, P.wallOrigin.y + (cz + 0.5) * P.wallCellSize);
+  EXACT float cx = float(uint(cell) % P.wallWidth), cz = float(uint(cell) / P.wallWidth);
+  EXACT vec3 c = vec3(P.wallOrigin.x + (cx + 0.5) * P.wallCellSize, 0.0, P.wallOrigin.y + (cz + 0.5) * P.wallCellSize);
   return c;
 }
 
@@ -382,52 +389,54 @@ vec3 wallForce(BoidView self) {
   if (P.wallWidth == 0u) return vec3(0.0);
   int own = wallCellAt(self.position);
   if (own >= 0 && wallCells[own] != 0u) {
-    precise vec3 away = self.position - wallCellCentre(own);
+    EXACT vec3 away = self.position - wallCellCentre(own);
     away.y = 0.0;
-    precise float len = length3(away);
-    precise vec3 f = 2.0 * P.maxSpeed * (len < kEps ? vec3(1.0, 0.0, 0.0) : away / len);
+    EXACT float len = length3(away);
+    EXACT vec3 f = 2.0 * P.maxSpeed * (len < kEps ? vec3(1.0, 0.0, 0.0) : away / len);
     return f;
   }
-  precise vec3 ahead = vec3(self.heading.x, 0.0, self.heading.z);
-  precise float aheadLen = length3(ahead);
+  EXACT vec3 ahead = vec3(self.heading.x, 0.0, self.heading.z);
+  EXACT float aheadLen = length3(ahead);
   if (aheadLen < kEps) return vec3(0.0);
   ahead /= aheadLen;
-  precise float reach = P.perceptionRadius + length3(self.velocity) * P.lookahead;
+  EXACT float reach = P.perceptionRadius + length3(self.velocity) * P.lookahead;
   for (int k = 1; k <= kWallProbes; ++k) {
-    precise float t = reach * float(k) / float(kWallProbes);
+    EXACT float t = reach * float(k) / float(kWallProbes);
     int cell = wallCellAt(self.position + ahead * t);
     if (cell < 0 || wallCells[cell] == 0u) continue;
-    precise vec3 away = self.position - wallCellCentre(cell);
+    EXACT vec3 away = self.position - wallCellCentre(cell);
     away.y = 0.0;
-    precise vec3 lateral = away - dot3(away, ahead) * ahead;
-    precise float lateralLen = length3(lateral);
+    EXACT vec3 lateral = away - dot3(away, ahead) * ahead;
+    EXACT float lateralLen = length3(lateral);
     lateral = lateralLen < kEps ? vec3(-ahead.z, 0.0, ahead.x) : lateral / lateralLen;
-    precise float s = 1.0 - t / reach;
-    precise vec3 f = P.maxSpeed * (1.0 + s) * lateral;
+    EXACT float s = 1.0 - t / reach;
+    EXACT vec3 f = P.maxSpeed * (1.0 + s) * lateral;
     return f;
   }
   return vec3(0.0);
 }
 
-Forces computeForces(BoidView self, NeighbourSums sums) {
-  Forces f;
-  f.separation = vec3(0.0);
-  f.alignment = vec3(0.0);
-  f.cohesion = vec3(0.0);
+// Step 11's weighted sum of the forces (sim::computeForces, then sim::integrate's sum), each force
+// added as soon as it is computed, in the sum's order (the same operations as the CPU's): eleven
+// vec3 held at once until the sum would cost navi21 8 more registers than the neighbour loop needs.
+vec3 weightedForce(BoidView self, NeighbourSums sums) {
+  vec3 separation = vec3(0.0), alignment = vec3(0.0), cohesion = vec3(0.0);
   if (groupFlocking(self.group)) {
-    f.separation = separationForce(sums);
-    f.alignment = alignmentForce(self, sums);
-    f.cohesion = cohesionForce(self, sums);
+    separation = separationForce(sums);
+    alignment = alignmentForce(self, sums);
+    cohesion = cohesionForce(self, sums);
   }
-  f.avoidance = avoidanceForce(self);
-  f.bounds = containmentForce(self);
-  f.goal = goalForce(self, sums);
-  f.flee = fleeForce(self);
-  f.cruise = cruiseForce(self);
-  f.walls = wallForce(self);
-  f.pursuit = pursuitForce(self, sums);
-  f.roost = roostForce(self);
-  return f;
+  EXACT vec3 force = P.wSeparation * separation + P.wAlignment * alignment + P.wCohesion * cohesion;
+  force += P.wAvoidance * (kObstaclesTerm ? avoidanceForce(self) : vec3(0.0));
+  force += P.wBounds * containmentForce(self);
+  force += P.wGoal * (kAgentsTerms ? goalForce(self, sums) : vec3(0.0));
+  force += P.wFlee * (kAgentsTerms ? fleeForce(self) : vec3(0.0));
+  force += P.wCruise * cruiseForce(self);
+  force += P.wWalls * (kWallsTerm ? wallForce(self) : vec3(0.0));
+  if (kAgentsTerms && groupRole(self.group) != kRoleFlock)
+    force += steeringOf(self.group, 2u).x * pursuitForce(self, sums);
+  force += P.wRoost * (kRoostTerm ? roostForce(self) : vec3(0.0));
+  return force;
 }
 
 struct BoidUpdate {
@@ -441,22 +450,22 @@ struct BoidUpdate {
 #if TURNING
 // sim::turnHeading: h turned toward v's direction by at most the step's angle (P.turnCos, P.turnSin).
 vec3 turnHeading(vec3 h, vec3 v) {
-  precise float speed = length3(v);
+  EXACT float speed = length3(v);
   if (speed < kEps) return h;
-  precise vec3 t = v / speed;
-  precise float c = dot3(h, t);
+  EXACT vec3 t = v / speed;
+  EXACT float c = dot3(h, t);
   if (c >= P.turnCos) return t;
-  precise vec3 across = t - c * h;
-  precise float acrossLen = length3(across);
-  precise vec3 u;
+  EXACT vec3 across = t - c * h;
+  EXACT float acrossLen = length3(across);
+  EXACT vec3 u;
   if (acrossLen >= kEps) {
     u = across / acrossLen;
   } else {
-    precise vec3 side = vec3(-h.z, 0.0, h.x);
-    precise float sideLen = length3(side);
+    EXACT vec3 side = vec3(-h.z, 0.0, h.x);
+    EXACT float sideLen = length3(side);
     u = sideLen < kEps ? vec3(1.0, 0.0, 0.0) : side / sideLen;
   }
-  precise vec3 turned = P.turnCos * h + P.turnSin * u;
+  EXACT vec3 turned = P.turnCos * h + P.turnSin * u;
   return turned / length3(turned);
 }
 #endif
@@ -464,28 +473,24 @@ vec3 turnHeading(vec3 h, vec3 v) {
 // sim::wrapCoordinate: x folded onto the torus [lo, hi); a coordinate a rounding below lo can land
 // exactly on hi, which on the torus is lo.
 float wrapCoordinate(float x, float lo, float hi) {
-  precise float size = hi - lo;
-  precise float wrapped = x - size * floor((x - lo) / size);
+  EXACT float size = hi - lo;
+  EXACT float wrapped = x - size * floor((x - lo) / size);
   return wrapped >= hi || wrapped < lo ? lo : wrapped;
 }
 
 // Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
-BoidUpdate integrate(BoidView self, Forces f) {
-  precise vec3 force = P.wSeparation * f.separation + P.wAlignment * f.alignment + P.wCohesion * f.cohesion +
-                       P.wAvoidance * f.avoidance + P.wBounds * f.bounds + P.wGoal * f.goal + P.wFlee * f.flee +
-                       P.wCruise * f.cruise + P.wWalls * f.walls;
-  if (groupRole(self.group) != kRoleFlock) force += steeringOf(self.group, 2u).x * f.pursuit;
-  force += P.wRoost * f.roost;
+BoidUpdate integrate(BoidView self, vec3 weighted) {
+  EXACT vec3 force = weighted;
   if (P.dims == 2u) force.y = 0.0;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   float thrust = steeringOf(self.group, 1u).w;
-  precise float maxForce = P.maxForce * thrust;
-  precise float maxSpeed = P.maxSpeed * thrust;
-  precise float forceLen = length3(force);
+  EXACT float maxForce = P.maxForce * thrust;
+  EXACT float maxSpeed = P.maxSpeed * thrust;
+  EXACT float forceLen = length3(force);
   if (forceLen > maxForce) force *= maxForce / forceLen;
 
-  precise vec3 v = self.velocity + force / P.mass * P.dt;
-  precise float speed = length3(v);
+  EXACT vec3 v = self.velocity + force / P.mass * P.dt;
+  EXACT float speed = length3(v);
   if (speed > maxSpeed) {
     v *= maxSpeed / speed;
   } else if (speed < kEps) {
@@ -495,10 +500,10 @@ BoidUpdate integrate(BoidView self, Forces f) {
   }
 #if TURNING
   // 13. The boid moves along its turned heading at the velocity's speed.
-  precise vec3 h = turnHeading(self.heading, v);
-  precise vec3 pos = self.position + h * (length3(v) * P.dt);
+  EXACT vec3 h = turnHeading(self.heading, v);
+  EXACT vec3 pos = self.position + h * (length3(v) * P.dt);
 #else
-  precise vec3 pos = self.position + v * P.dt;
+  EXACT vec3 pos = self.position + v * P.dt;
 #endif
 
   for (int k = 0; k < 3; ++k) {
@@ -523,7 +528,7 @@ BoidUpdate integrate(BoidView self, Forces f) {
     }
   }
   // 15. Walls are solid (sim::integrate): slide along x, else along z, else stay and turn round.
-  if (P.wallWidth != 0u && wallBlockedAt(pos) && !wallBlockedAt(self.position)) {
+  if (kWallsTerm && P.wallWidth != 0u && wallBlockedAt(pos) && !wallBlockedAt(self.position)) {
     vec3 alongX = vec3(pos.x, pos.y, self.position.z), alongZ = vec3(self.position.x, pos.y, pos.z);
     if (!wallBlockedAt(alongX)) {
       pos = alongX;
@@ -552,4 +557,4 @@ BoidUpdate integrate(BoidView self, Forces f) {
 #endif
 }
 
-BoidUpdate stepBoid(BoidView self, NeighbourSums sums) { return integrate(self, computeForces(self, sums)); }
+BoidUpdate stepBoid(BoidView self, NeighbourSums sums) { return integrate(self, weightedForce(self, sums)); }

@@ -1,22 +1,26 @@
 // Lengths, directions and offsets exactly as src/sim/rules.hpp computes them (see Rules.glsl).
+// EXACT qualifies the results that must round as the CPU's do: the flock pipeline defines it as
+// `precise` for its parity variant (gpu::Arithmetic::Exact: bit for bit with the CPU on llvmpipe) and
+// as nothing for the fast one (the default: the compiler may fuse multiply-adds and reorder, as it
+// would for any shader; real cards' division and square root are approximate anyway).
 
 const float kEps = 1e-6;
 
 // glm::dot: (x*x' + y*y') + z*z'.
 float dot3(vec3 a, vec3 b) {
-  precise float r = (a.x * b.x + a.y * b.y) + a.z * b.z;
+  EXACT float r = (a.x * b.x + a.y * b.y) + a.z * b.z;
   return r;
 }
 
 float length3(vec3 v) {
-  precise float r = sqrt(dot3(v, v));
+  EXACT float r = sqrt(dot3(v, v));
   return r;
 }
 
 // f = norm(v), or (1,0,0) for a (near) zero velocity.
 vec3 heading(vec3 v) {
-  precise float len = sqrt(dot3(v, v));
-  precise vec3 f = len < kEps ? vec3(1.0, 0.0, 0.0) : v / len;
+  EXACT float len = sqrt(dot3(v, v));
+  EXACT vec3 f = len < kEps ? vec3(1.0, 0.0, 0.0) : v / len;
   return f;
 }
 
@@ -24,7 +28,7 @@ vec3 heading(vec3 v) {
 // [lo, hi), so |d| < size and one comparison each way decides the fold exactly (as sim::minimumImage).
 vec3 minimumImage(vec3 d, vec3 size) {
   vec3 halfSize = 0.5 * size;  // `half` is a reserved word in GLSL
-  precise vec3 below = d + size;
-  precise vec3 above = d - size;
+  EXACT vec3 below = d + size;
+  EXACT vec3 above = d - size;
   return mix(mix(d, below, lessThan(d, -halfSize)), above, greaterThanEqual(d, halfSize));
 }

@@ -5,7 +5,8 @@
 // neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
 // order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
 // new state is written in id order (positions, velocities with the leader flag in w): the other half of the pair
-// id order -> cell order (Reorder) -> id order (here).
+// id order -> cell order (Reorder) -> id order (here). Each boid's next cell is hashed and counted
+// here too (see CellOf below).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/Params.glsl"
@@ -19,6 +20,12 @@ layout(std430, binding = BINDING_CELL_STARTS) readonly buffer CellStarts { uint 
 layout(std430, binding = BINDING_SORTED_IDS) readonly buffer SortedIds { uint sortedIds[]; };
 layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositions { vec4 sortedPositions[]; };
 layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
+// The next step's hash and count (grid/CellIndex, then grid/Count) of the positions written here,
+// on this step's grid: the pipeline skips those two passes when the next step's grid is the same.
+// cellCounts was cleared after this step's scan read it.
+layout(std430, binding = BINDING_CELL_OF) writeonly buffer CellOf { uint cellOf[]; };
+layout(std430, binding = BINDING_RANK_IN_CELL) writeonly buffer RankInCell { uint rankInCell[]; };
+layout(std430, binding = BINDING_CELL_COUNTS) buffer CellCounts { uint cellCounts[]; };
 #if TURNING || LAB
 // The stored headings in id order (boids.turn_rate; the lab's units, with their spin in w):
 // grid/ReorderTurning copied them into sortedHeadings; the new ones are written here, and what a
@@ -36,39 +43,49 @@ void main() {
   if (s >= P.boidCount) return;
   uint id = sortedIds[s];
   vec4 own = sortedPositions[s];
-  BoidView self = BoidView(own.xyz, velocities[id].xyz, sortedHeadings[s].xyz, id, uint(own.w));
+  // The velocity is read after the neighbour loop, which does not need it: one register fewer
+  // there for each component.
+  BoidView self = BoidView(own.xyz, vec3(0.0), sortedHeadings[s].xyz, id, uint(own.w));
 
   NeighbourSums sums = noNeighbours();
   NeighbourConstants k = neighbourConstants();
   vec3 worldSize = P.worldSize.xyz;
   ivec3 c = cellCoord(self.position);
   bool gridWrap = P.wrap != 0u;
-  AxisRuns xs = neighbourRuns(c.x, P.gridCells.x, gridWrap);
   // In 2D the y axis is inactive (one cell, every d.y = 0): it never needs the image.
-  AxisRuns ys = neighbourRuns(c.y, P.gridCells.y, gridWrap && P.dims == 3u);
-  AxisRuns zs = neighbourRuns(c.z, P.gridCells.z, gridWrap);
-  for (int iz = 0; iz < zs.count; ++iz) {
-    for (int z = zs.runs[iz].first; z <= zs.runs[iz].last; ++z) {
-      for (int iy = 0; iy < ys.count; ++iy) {
-        for (int y = ys.runs[iy].first; y <= ys.runs[iy].last; ++y) {
-          for (int ix = 0; ix < xs.count; ++ix) {
-            uint begin = cellStarts[cellIndex(ivec3(xs.runs[ix].first, y, z))];
-            uint end = cellStarts[cellIndex(ivec3(xs.runs[ix].last, y, z)) + 1u];
-            bool imaged = xs.runs[ix].imaged || ys.runs[iy].imaged || zs.runs[iz].imaged;
-            for (uint m = begin; m < end; ++m) {
-              if (m == s) continue;
-              vec4 other = sortedPositions[m];
-              precise vec3 d = other.xyz - self.position;
-              if (imaged) d = minimumImage(d, worldSize);
-              // Groups compared as the floats they are stored as (exact below 2^24): no conversion.
-              accumulateNeighbour(self, k, d, m, other.w == own.w, sums);
-            }
-          }
-        }
-      }
+  bool yWrap = gridWrap && P.dims == 3u;
+  uint rows = reachableRows(c, self.position, k.searchRadius2, P.dims == 3u);
+  // The block's runs of cells as one list of segments (a row's x runs within its row, rows by y
+  // within z): two loops, not six, so that a wave's threads whose rows differ in length wait for
+  // each other once per segment, not at every level of the nest. Each segment finds its runs again
+  // from the cell coordinates (a few integer operations) rather than holding all three axes' runs
+  // in registers through the candidate loop.
+  int xRuns = neighbourRuns(c.x, P.gridCells.x, gridWrap).count;
+  int yCells = axisCellCount(neighbourRuns(c.y, P.gridCells.y, yWrap));
+  int segments = xRuns * yCells * axisCellCount(neighbourRuns(c.z, P.gridCells.z, gridWrap));
+  for (int segment = 0; segment < segments; ++segment) {
+    int row = segment / xRuns;
+    bool yImaged, zImaged;
+    int y = axisCell(neighbourRuns(c.y, P.gridCells.y, yWrap), row % yCells, yImaged);
+    int z = axisCell(neighbourRuns(c.z, P.gridCells.z, gridWrap), row / yCells, zImaged);
+    bool rowImaged = yImaged || zImaged;
+    if (!rowImaged && !rowReachable(rows, y, z, c)) continue;  // wholly beyond the search radius
+    AxisRuns xs = neighbourRuns(c.x, P.gridCells.x, gridWrap);
+    CellRun run = segment == row * xRuns ? xs.runs[0] : xs.runs[1];
+    uint begin = cellStarts[cellIndex(ivec3(run.first, y, z))];
+    uint end = cellStarts[cellIndex(ivec3(run.last, y, z)) + 1u];
+    bool imaged = run.imaged || rowImaged;
+    for (uint m = begin; m < end; ++m) {
+      if (m == s) continue;
+      vec4 other = sortedPositions[m];
+      EXACT vec3 d = other.xyz - self.position;
+      if (imaged) d = minimumImage(d, worldSize);
+      // Groups compared as the floats they are stored as (exact below 2^24): no conversion.
+      accumulateNeighbour(self, k, d, m, other.w == own.w, sums);
     }
   }
   finishNeighbours(sums);
+  self.velocity = velocities[id].xyz;
 #if LAB
   // The lab's unit: its spin rides in the w of its stored heading.
   LabUnit next = stepLabUnit(self, sortedHeadings[s].w, sums);
@@ -76,6 +93,9 @@ void main() {
   BoidUpdate next = stepBoid(self, sums);
 #endif
   positions[id] = vec4(next.position, own.w);
+  uint nextCell = cellIndex(cellCoord(next.position));
+  cellOf[id] = nextCell;
+  rankInCell[id] = atomicAdd(cellCounts[nextCell], 1u);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
   float leader = P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0;
   velocities[id] = vec4(next.velocity, leader);

@@ -85,7 +85,7 @@ void main() {
       for (uint s = begin + self; s < end; s += WORKGROUP_SIZE) {
         vec4 boid = sortedPositions[s];
         if (boid.w != group) continue;
-        precise vec3 d = boid.xyz - probe.sphere.xyz;
+        EXACT vec3 d = boid.xyz - probe.sphere.xyz;
         float distance2 = dot3(d, d);
         if (distance2 <= probe.sphere.w) offer(distance2, sortedIds[s]);
       }

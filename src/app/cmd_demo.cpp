@@ -24,8 +24,8 @@ class DemoCommand final : public Command {
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, options_.scene, false);
     sub.add_option("--backend", options_.backend,
-                   "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software "
-                   "renderer)")
+                   "gpu, gpu-exact, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a "
+                   "software renderer; gpu-exact rounds as the cpu does)")
         ->type_name("NAME");
     sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)")
         ->type_name("INDEX")

@@ -58,8 +58,8 @@ class RunCommand final : public Command {
         ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
     sub.add_option("--backend", backend_,
-                   "gpu, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a software "
-                   "renderer)")
+                   "gpu, gpu-exact, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a "
+                   "software renderer; gpu-exact rounds as the cpu does)")
         ->type_name("NAME");
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
         ->type_name("INDEX")

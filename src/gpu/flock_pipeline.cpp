@@ -61,10 +61,11 @@ bool isPowerOfTwo(std::uint32_t x) {
   return x != 0 && (x & (x - 1)) == 0;
 }
 
-Defines withGroupSize(std::uint32_t groupSize, std::uint32_t items = 1) {
+Defines withGroupSize(Arithmetic arithmetic, std::uint32_t groupSize, std::uint32_t items = 1) {
   Defines defines = layout::bindingDefines();
   defines.emplace_back("WORKGROUP_SIZE", std::to_string(groupSize));
   defines.emplace_back("ITEMS", std::to_string(items));
+  defines.emplace_back("EXACT", arithmetic == Arithmetic::Exact ? "precise" : "");
   return defines;
 }
 
@@ -92,32 +93,64 @@ const Context& validated(const Context& context, const WorkGroupSizes& sizes) {
 
 }  // namespace
 
-FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shaders, WorkGroupSizes sizes)
+FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shaders, Arithmetic arithmetic,
+                             WorkGroupSizes sizes)
     : info_(validated(context, sizes).info()),
       sizes_(sizes),
       maxGroupsX_(info_.maxComputeWorkGroupCount[0]),
+      shaders_(shaders),
+      arithmetic_(arithmetic),
       prefixSum_(context, shaders, sizes.scan),
       timer_(info_.timestampBits),
       maxCells_(static_cast<std::uint32_t>(
           std::min<std::int64_t>(std::int64_t{1} << 24, info_.maxShaderStorageBlockSize / 4 - 1))) {
-  hashProgram_ = shaders.compute("grid/CellIndex.comp.glsl", withGroupSize(sizes_.grid));
-  countProgram_ = shaders.compute("grid/Count.comp.glsl", withGroupSize(sizes_.grid));
-  scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(sizes_.grid));
-  reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(sizes_.grid));
-  turningReorderProgram_ = shaders.compute("grid/ReorderTurning.comp.glsl", withGroupSize(sizes_.grid));
-  forcesProgram_ = shaders.compute("flock/Step.comp.glsl", withGroupSize(sizes_.forces));
-  topologicalForcesProgram_ = shaders.compute("flock/StepTopological.comp.glsl", withGroupSize(sizes_.forces));
-  turningForcesProgram_ = shaders.compute("flock/StepTurning.comp.glsl", withGroupSize(sizes_.forces));
-  topologicalTurningForcesProgram_ =
-      shaders.compute("flock/StepTopologicalTurning.comp.glsl", withGroupSize(sizes_.forces));
-  labForcesProgram_ = shaders.compute("flock/StepLab.comp.glsl", withGroupSize(sizes_.forces));
-  reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(sizes_.reduce, kReduceItems));
-  reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(sizes_.reduce));
-  Defines nearestDefines = withGroupSize(kNearestWorkGroupSize);
+  hashProgram_ = shaders.compute("grid/CellIndex.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  countProgram_ = shaders.compute("grid/Count.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  turningReorderProgram_ = shaders.compute("grid/ReorderTurning.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(arithmetic, sizes_.reduce, kReduceItems));
+  reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(arithmetic, sizes_.reduce));
+  Defines nearestDefines = withGroupSize(arithmetic, kNearestWorkGroupSize);
   nearestDefines.emplace_back("MAX_K", std::to_string(sim::kMaxNearestBoids));
   nearestProgram_ = shaders.compute("query/NearestBoids.comp.glsl", nearestDefines);
+  // The passes without optional terms now, so that a shader that does not compile fails here (the
+  // terms' code is in every variant; a variant only leaves it out after compiling it).
+  buildForcePrograms(0);
   stepParams_ = Buffer("step params", sizeof(layout::StepParams));
   allocateBoids(0);
+}
+
+const Program& FlockPipeline::forceProgram(ForcePass pass, std::uint32_t features) {
+  // The lab's units have their own terms (common/LabModel.glsl): one program for every set.
+  if (pass == ForcePass::Lab) features = 0;
+  const auto key = std::pair(pass, features);
+  if (const auto found = forcePrograms_.find(key); found != forcePrograms_.end()) return found->second;
+  static constexpr std::array<std::string_view, kForcePasses.size()> kFiles = {
+      "flock/Step.comp.glsl", "flock/StepTopological.comp.glsl", "flock/StepTurning.comp.glsl",
+      "flock/StepTopologicalTurning.comp.glsl", "flock/StepLab.comp.glsl"};
+  Defines defines = withGroupSize(arithmetic_, sizes_.forces);
+  for (const auto& [name, bit] : {std::pair{"FEATURE_WALLS", kWallsTerm}, std::pair{"FEATURE_OBSTACLES", kObstaclesTerm},
+                                  std::pair{"FEATURE_AGENTS", kAgentsTerms}, std::pair{"FEATURE_ROOST", kRoostTerm}})
+    defines.emplace_back(name, (features & bit) != 0 ? "1" : "0");
+  return forcePrograms_.emplace(key, shaders_.compute(kFiles[static_cast<std::size_t>(pass)], defines)).first->second;
+}
+
+void FlockPipeline::buildForcePrograms(std::uint32_t features) {
+  for (const ForcePass pass : kForcePasses) forceProgram(pass, features);
+}
+
+std::uint32_t FlockPipeline::stepFeatures(const sim::ModelParams& params, const sim::PackedInputs& packed) {
+  // Each test matches the one the term's GLSL makes of the step's constants (common/Rules.glsl).
+  std::uint32_t features = 0;
+  if (packed.walls != nullptr && !packed.walls->blocked.empty()) features |= kWallsTerm;
+  if (!packed.obstacles.empty()) features |= kObstaclesTerm;
+  const bool goal = std::any_of(packed.goals.begin(), packed.goals.end(), [](const glm::vec4& g) { return g.w != 0.0f; });
+  bool steered = false;
+  for (std::size_t k = 0; k < packed.steering.size(); k += 3) steered = steered || packed.steering[k].w != 0.0f;
+  if (goal || !packed.predators.empty() || steered) features |= kAgentsTerms;
+  if (params.roostRadius > 0.0f) features |= kRoostTerm;
+  return features;
 }
 
 std::uint64_t FlockPipeline::maxBoids(const ContextInfo& info) {
@@ -163,6 +196,7 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   count_ = count;
   summariesCurrent_ = false;
   gridCurrent_ = false;
+  countsCurrent_ = false;
   headings_ = Buffer();
   drawnVelocities_ = Buffer();
   headingsCurrent_ = false;
@@ -261,7 +295,7 @@ void FlockPipeline::prepareGrid(const sim::ModelParams& params) {
   cells_ = cells;
 }
 
-void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs) {
+std::uint32_t FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs) {
   const sim::PackedInputs packed = sim::packInputs(params, inputs, groups_);
   const sim::StepContext ctx = sim::makeStepContext(params, packed);
 
@@ -276,6 +310,7 @@ void FlockPipeline::writeStepParams(const sim::ModelParams& params, const sim::S
   const layout::StepParams p =
       layout::makeStepParams(params, ctx, grid_, packed, static_cast<std::uint32_t>(count_), groups_);
   stepParams_.upload(std::span<const layout::StepParams>(&p, 1));
+  return stepFeatures(params, packed);
 }
 
 void FlockPipeline::uploadWalls(const sim::WallGrid* walls) {
@@ -341,7 +376,7 @@ class EmptyFramebufferScope {
 
 void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& inputs) {
   prepareGrid(params);
-  writeStepParams(params, inputs);
+  const std::uint32_t features = writeStepParams(params, inputs);
   // The stored headings exist only while the turn rate is on or the units are the lab's (as
   // sim::CpuSimulator keeps them): the first step with them sorts norm(v) (and a zero spin) as the
   // plain reorder does, and its force pass stores them.
@@ -354,16 +389,20 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
   const std::uint64_t n = count_;
-  {
-    StageScope stage(timer_, stageName(FlockStage::Hash));
-    dispatchCompute(hashProgram_, n, sizes_.grid, maxGroupsX_);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  }
-  {
-    StageScope stage(timer_, stageName(FlockStage::Count));
-    cellCounts_.fill(0u);
-    dispatchCompute(countProgram_, n, sizes_.grid, maxGroupsX_);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  // The previous step's force pass hashed and counted the positions it wrote, on its grid: with
+  // the same grid now, the hash and count passes have nothing to add.
+  if (!countsCurrent_ || !(countedGrid_ == grid_)) {
+    {
+      StageScope stage(timer_, stageName(FlockStage::Hash));
+      dispatchCompute(hashProgram_, n, sizes_.grid, maxGroupsX_);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    {
+      StageScope stage(timer_, stageName(FlockStage::Count));
+      cellCounts_.fill(0u);
+      dispatchCompute(countProgram_, n, sizes_.grid, maxGroupsX_);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
   }
   {
     StageScope stage(timer_, stageName(FlockStage::Scan));
@@ -381,21 +420,27 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   gridCurrent_ = true;
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
+    // The scan has read this step's counts: the force pass counts the next step's from zero.
+    cellCounts_.fill(0u);
     const bool topological = params.topologicalNeighbours > 0;
     const bool turning = params.turnRate > 0.0f;
-    const Program& forces = labUnits_ ? labForcesProgram_
-                            : turning ? (topological ? topologicalTurningForcesProgram_ : turningForcesProgram_)
-                                      : (topological ? topologicalForcesProgram_ : forcesProgram_);
-    dispatchCompute(forces, n, sizes_.forces, maxGroupsX_);
+    const ForcePass pass = labUnits_ ? ForcePass::Lab
+                           : turning ? (topological ? ForcePass::TopologicalTurning : ForcePass::Turning)
+                                     : (topological ? ForcePass::Topological : ForcePass::Metric);
+    dispatchCompute(forceProgram(pass, features), n, sizes_.forces, maxGroupsX_);
     // The next reader may be a shader, a vertex fetch (renderer) or a read-back.
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
   }
   headingsCurrent_ = stored;
+  countsCurrent_ = true;
+  countedGrid_ = grid_;
   // The group reduction waits for a reader (groupSummaries() and the requests).
   summariesCurrent_ = false;
   timer_.poll();
 }
+
+void FlockPipeline::positionsReplaced() { countsCurrent_ = false; }
 
 void FlockPipeline::reduceIfStale() {
   if (summariesCurrent_) return;
@@ -550,10 +595,17 @@ GridSnapshot FlockPipeline::gridSnapshot() const {
   GridSnapshot snapshot;
   if (!cellCounts_) return snapshot;
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  snapshot.cellOf = cellOf_.download<std::uint32_t>(count_);
-  snapshot.cellCount = cellCounts_.download<std::uint32_t>(cells_);
+  // cellOf and the counts hold the next step's (the force pass hashes and counts what it writes):
+  // this step's follow from its cell starts and order.
   snapshot.cellStart = cellStarts_.download<std::uint32_t>(std::size_t(cells_) + 1);
   snapshot.order = sortedIds_.download<std::uint32_t>(count_);
+  snapshot.cellCount.resize(cells_);
+  snapshot.cellOf.resize(count_);
+  for (std::uint32_t c = 0; c < cells_; ++c) {
+    snapshot.cellCount[c] = snapshot.cellStart[c + 1] - snapshot.cellStart[c];
+    for (std::uint32_t k = snapshot.cellStart[c]; k < snapshot.cellStart[c + 1] && k < count_; ++k)
+      snapshot.cellOf[snapshot.order[k]] = c;
+  }
   return snapshot;
 }
 

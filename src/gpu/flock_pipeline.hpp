@@ -25,9 +25,11 @@
 // in-cell order makes every step reproducible run to run.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpu/context.hpp"
@@ -43,6 +45,7 @@
 #include "sim/metrics.hpp"
 #include "sim/nearest_boids.hpp"
 #include "sim/params.hpp"
+#include "sim/rules.hpp"
 
 namespace murmur::gpu {
 
@@ -64,6 +67,36 @@ struct GridSnapshot {
   std::vector<std::uint32_t> order;      // per sorted slot: the boid id
 };
 
+// How the force, grid and query programs round (the EXACT qualifier of common/Vector.glsl).
+enum class Arithmetic : std::uint8_t {
+  // The compiler may fuse multiply-adds and reorder, as for any shader: fewer instructions, results
+  // within rounding of the CPU's (murmur compare's tolerance path). What the gpu backend runs.
+  Fast,
+  // Every result `precise`, as the CPU computes it: bit for bit with the CPU where the driver's
+  // arithmetic is IEEE (llvmpipe). What the GL parity tests, the gpu-exact backend and
+  // `murmur compare --exact` run.
+  Exact,
+};
+
+// The optional terms of the force pass (a bit each): a force program is built for the set a step
+// needs, on first use, and kept, so that the pass most scenes run carries none of the others'
+// instructions or registers. Compiled out, a term's force is a zero vector, as the CPU's is for a
+// step without it, so every set gives the same results.
+enum StepFeature : std::uint32_t {
+  kWallsTerm = 1u,      // map walls: their force, and solid walls in the integration
+  kObstaclesTerm = 2u,  // obstacle avoidance
+  kAgentsTerms = 4u,    // what agents drive: goals, flight from predators, pursuit
+  kRoostTerm = 8u,      // the roost's pull
+  kAllStepFeatures = 15u,
+};
+
+// The variants of the force pass: the metric rule, topological neighbours, each with the heading
+// turned at a rate (boids.turn_rate), and the lab's units ([model] kind = "lab").
+enum class ForcePass : std::uint8_t { Metric, Topological, Turning, TopologicalTurning, Lab };
+inline constexpr std::array<ForcePass, 5> kForcePasses = {ForcePass::Metric, ForcePass::Topological,
+                                                         ForcePass::Turning, ForcePass::TopologicalTurning,
+                                                         ForcePass::Lab};
+
 // The stages of one step, in the order they run.
 enum class FlockStage : std::uint8_t { Hash, Count, Scan, Scatter, Forces, Reduce };
 
@@ -76,10 +109,22 @@ class FlockPipeline {
   static constexpr std::string_view stageName(FlockStage stage) {
     return kStages[static_cast<std::size_t>(stage)];
   }
+  // Hash and count run on their own only on a step after an upload, positionsReplaced() or a grid
+  // change: otherwise the last force pass did their work, on the positions it wrote.
+  static constexpr bool foldedIntoForces(FlockStage stage) {
+    return stage == FlockStage::Hash || stage == FlockStage::Count;
+  }
 
-  // Compiles every shader (ShaderError on failure). The context must be current, and outlive the
-  // pipeline.
-  FlockPipeline(const Context& context, const ShaderLibrary& shaders, WorkGroupSizes sizes = {});
+  // Compiles every shader with the given arithmetic (ShaderError on failure). The context must be
+  // current, and outlive the pipeline.
+  FlockPipeline(const Context& context, const ShaderLibrary& shaders, Arithmetic arithmetic,
+                WorkGroupSizes sizes = {});
+
+  // Builds the force programs of every pass for a set of StepFeature bits now, where a step would
+  // build them on first use (tools and tests that look at every program).
+  void buildForcePrograms(std::uint32_t features);
+  // The StepFeature bits a step with these parameters and (packed) inputs needs.
+  static std::uint32_t stepFeatures(const sim::ModelParams& params, const sim::PackedInputs& packed);
 
   // The most boids one storage buffer can address (16 bytes a boid in the largest buffer).
   static std::uint64_t maxBoids(const ContextInfo& info);
@@ -97,6 +142,10 @@ class FlockPipeline {
   // One step of every boid. Records GPU work only (no wait): the CPU is free until something is
   // read back.
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
+
+  // After positionBuffer()'s contents were written from outside (a copy into it): the next step
+  // hashes and counts them again rather than trusting the last force pass's count.
+  void positionsReplaced();
 
   // The state in id order (waits for the GPU: two blocking reads, positions and velocities, and a
   // third for the stored headings after a step with boids.turn_rate on).
@@ -153,7 +202,8 @@ class FlockPipeline {
   // headings_ for count_ boids, unless allocated (CapacityError when out of memory).
   void allocateHeadings();
   void prepareGrid(const sim::ModelParams& params);
-  void writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
+  // Uploads the step's constants and inputs; returns the StepFeature bits the step needs.
+  std::uint32_t writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
   void bindStorage() const;
   void uploadWalls(const sim::WallGrid* walls);
   // The group reduction of the current state into summaries_, unless it holds it already.
@@ -165,12 +215,15 @@ class FlockPipeline {
   const ContextInfo& info_;
   WorkGroupSizes sizes_;
   int maxGroupsX_;
-  // forcesProgram_: the metric rule; topologicalForcesProgram_: with topological neighbours; the
-  // turning ones (and turningReorderProgram_) the same with boids.turn_rate on; labForcesProgram_
-  // the lab's units ([model] kind = "lab").
-  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_,
-      forcesProgram_, topologicalForcesProgram_, turningForcesProgram_, topologicalTurningForcesProgram_, labForcesProgram_,
-      reduceProgram_, reduceGroupsProgram_, nearestProgram_;
+  // The force program of a pass for a set of StepFeature bits, built on first use.
+  const Program& forceProgram(ForcePass pass, std::uint32_t features);
+
+  ShaderLibrary shaders_;
+  Arithmetic arithmetic_;
+  // turningReorderProgram_: the reorder with stored headings (boids.turn_rate, the lab's units).
+  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_, reduceProgram_,
+      reduceGroupsProgram_, nearestProgram_;
+  std::map<std::pair<ForcePass, std::uint32_t>, Program> forcePrograms_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
   Framebuffer emptyFramebuffer_{"empty framebuffer"};  // bound while the stages compute (see EmptyFramebufferScope)
@@ -192,6 +245,10 @@ class FlockPipeline {
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;  // summaries_ holds the current state's reduction
   bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
+  // cellOf, rankInCell and cellCounts hash and count the current positions on countedGrid_ (the
+  // last force pass wrote them): the next step on that grid skips its hash and count passes.
+  bool countsCurrent_ = false;
+  sim::GridSpec countedGrid_{};
   // boids.turn_rate's stored headings (layout::kHeadings), allocated by the first step or upload that
   // needs them; headingsCurrent_: they are the current state's (a step with the turn rate on, or an
   // upload of a state with headings, wrote them).

@@ -96,6 +96,13 @@ inline std::uint64_t& blockingWaitCount() {
 }
 inline void countBlockingWait() { ++blockingWaitCount(); }
 
+// Compute dispatches issued through dispatchCompute(), per thread as blockingWaitCount(): tests
+// count a step's passes with it.
+inline std::uint64_t& dispatchCount() {
+  thread_local std::uint64_t count = 0;
+  return count;
+}
+
 // Immutable storage of a fixed byte size (glNamedBufferStorage). Typed helpers copy spans of
 // trivially copyable T in and out; offsets and counts are in elements of T.
 class Buffer {
@@ -369,6 +376,7 @@ inline void dispatchCompute(const Program& program, std::uint64_t invocations, s
   program.use();
   const DispatchSize size = dispatchSize(invocations, groupSize, maxGroupsX);
   glDispatchCompute(size.x, size.y, 1);
+  ++dispatchCount();
 }
 
 // The GL error flag, cleared. Allocation checks use it once per allocation, never per step.

@@ -25,6 +25,8 @@ struct GridSpec {
   glm::ivec3 cells{1};        // per axis; y is 1 in 2D
   bool wrap = false;          // neighbour cells wrap around (torus)
 
+  bool operator==(const GridSpec&) const = default;
+
   std::uint32_t cellCount() const {
     return static_cast<std::uint32_t>(cells.x) * static_cast<std::uint32_t>(cells.y) *
            static_cast<std::uint32_t>(cells.z);

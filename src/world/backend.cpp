@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "gpu/error.hpp"
+#include "gpu/flock_pipeline.hpp"
 #include "sim/cpu_simulator.hpp"
 
 namespace murmur::world {
@@ -11,7 +12,7 @@ namespace murmur::world {
 std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search);
 // Throws gpu::ContextError when no GL 4.3 context can be created, gpu::ShaderError when a shader
 // does not compile or link.
-std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context);
+std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context, gpu::Arithmetic arithmetic);
 
 bool isSoftwareRenderer(std::string_view glRenderer) {
   for (const std::string_view rasteriser : {"llvmpipe", "softpipe", "swrast"})
@@ -20,18 +21,19 @@ bool isSoftwareRenderer(std::string_view glRenderer) {
 }
 
 UnknownBackend::UnknownBackend(std::string_view name)
-    : std::runtime_error("unknown backend '" + std::string(name) + "' (gpu, cpu, cpu-naive, auto)"), name_(name) {}
+    : std::runtime_error("unknown backend '" + std::string(name) + "' (gpu, gpu-exact, cpu, cpu-naive, auto)"), name_(name) {}
 
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex, gpu::Context* context,
                                           AutoChoice* autoChoice) {
   if (name == "cpu") return makeCpuBackend(sim::NeighbourSearch::Grid);
   if (name == "cpu-naive") return makeCpuBackend(sim::NeighbourSearch::Naive);
-  if (name == "gpu") return makeGpuBackend(deviceIndex, context);
+  if (name == "gpu") return makeGpuBackend(deviceIndex, context, gpu::Arithmetic::Fast);
+  if (name == "gpu-exact") return makeGpuBackend(deviceIndex, context, gpu::Arithmetic::Exact);
   if (name == "auto") {
     AutoChoice choice;
     std::unique_ptr<FlockBackend> chosen;
     try {
-      chosen = makeGpuBackend(deviceIndex, context);
+      chosen = makeGpuBackend(deviceIndex, context, gpu::Arithmetic::Fast);
       choice.detail = chosen->device();
       if (isSoftwareRenderer(choice.detail)) {
         choice.reason = AutoChoice::Reason::SoftwareRenderer;

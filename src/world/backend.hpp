@@ -1,6 +1,7 @@
 #pragma once
 // The simulation backends a world steps (world/world.hpp), one interface: cpu-naive and cpu (the
-// CPU reference) and gpu (the compute pipeline on a GL context).
+// CPU reference) and gpu and gpu-exact (the compute pipeline on a GL context, in its fast and its
+// parity arithmetic).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -98,7 +99,8 @@ struct AutoChoice {
   std::string detail;  // the GL device (GL_RENDERER), or why no context could be made
 };
 
-// name: "cpu", "cpu-naive" or "gpu"; "auto" picks gpu on a hardware GL 4.3 device and cpu on a
+// name: "cpu", "cpu-naive", "gpu" (gpu::Arithmetic::Fast) or "gpu-exact" (gpu::Arithmetic::Exact: bit
+// for bit with cpu on llvmpipe); "auto" picks gpu on a hardware GL 4.3 device and cpu on a
 // software renderer (where the cpu backend is faster) or when no GL context can be made, and says
 // which and why in *autoChoice when given. The gpu backend runs on `context` when given (it must be
 // current and outlive the backend; the demo shares its window or offscreen context this way), else on

@@ -22,10 +22,14 @@ namespace {
 
 class GpuFlockBackend final : public FlockBackend {
  public:
-  GpuFlockBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context)
-      : owned_(std::move(owned)), context_(context), shaders_(shaderLibrary()), pipeline_(context_, shaders_) {}
+  GpuFlockBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context, gpu::Arithmetic arithmetic)
+      : owned_(std::move(owned)),
+        context_(context),
+        shaders_(shaderLibrary()),
+        pipeline_(context_, shaders_, arithmetic),
+        arithmetic_(arithmetic) {}
 
-  std::string_view name() const override { return "gpu"; }
+  std::string_view name() const override { return arithmetic_ == gpu::Arithmetic::Exact ? "gpu-exact" : "gpu"; }
   void setState(const sim::FlockState& state) override {
     try {
       pipeline_.upload(state);
@@ -70,15 +74,16 @@ class GpuFlockBackend final : public FlockBackend {
   gpu::Context& context_;
   gpu::ShaderLibrary shaders_;
   gpu::FlockPipeline pipeline_;
+  gpu::Arithmetic arithmetic_;
 };
 
 }  // namespace
 
-std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context) {
-  if (context != nullptr) return std::make_unique<GpuFlockBackend>(nullptr, *context);
+std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context, gpu::Arithmetic arithmetic) {
+  if (context != nullptr) return std::make_unique<GpuFlockBackend>(nullptr, *context, arithmetic);
   std::unique_ptr<gpu::Context> owned = gpu::createHeadlessContext(deviceIndex);
   gpu::Context& ref = *owned;
-  return std::make_unique<GpuFlockBackend>(std::move(owned), ref);
+  return std::make_unique<GpuFlockBackend>(std::move(owned), ref, arithmetic);
 }
 
 }  // namespace murmur::world

@@ -59,5 +59,28 @@ TEST(CompareSpeed, ASoftwareRendererIsNamed) {
   EXPECT_GE(json.at("drift").at("p99").get<double>(), 0.0);
 }
 
+// compare --exact runs the gpu backend in its exact arithmetic and asks for the same bits: on
+// llvmpipe (CI) the predator scene's agents, obstacles and flock agree with the cpu's for 40 steps.
+// Without --exact the same comparison runs the fast arithmetic, under its tolerances.
+TEST(CompareSpeed, ExactComparesTheExactArithmeticBitForBit) {
+  const std::string workload = "compare --scene scenes/predator.toml --boids 1500 --steps 40 --json";
+  const CliResult exact = runMurmur(workload + " --exact");
+  ASSERT_EQ(exact.exitCode, 0) << exact.err;
+  const nlohmann::json json = nlohmann::json::parse(exact.out);
+  EXPECT_EQ(json.at("exact"), true);
+  EXPECT_EQ(json.at("candidate").at("backend"), "gpu-exact");
+  EXPECT_EQ(json.at("reference").at("backend"), "cpu");
+  EXPECT_EQ(json.at("one_step").at("max_position_error"), 0.0);
+  EXPECT_EQ(json.at("one_step").at("max_velocity_error"), 0.0);
+  EXPECT_EQ(json.at("drift").at("max"), 0.0);
+  EXPECT_NE(exact.err.find("exact: the one step bit for bit, the 40 steps bit for bit -> PASS"), std::string::npos)
+      << exact.err;
+  const CliResult fast = runMurmur(workload);
+  ASSERT_EQ(fast.exitCode, 0) << fast.err;
+  const nlohmann::json fastJson = nlohmann::json::parse(fast.out);
+  EXPECT_EQ(fastJson.at("exact"), false);
+  EXPECT_EQ(fastJson.at("candidate").at("backend"), "gpu");
+}
+
 }  // namespace
 }  // namespace murmur::test

@@ -20,7 +20,7 @@ namespace murmur::gpu {
 namespace {
 
 TEST(BlockingWaits, AStepNeverWaitsAndADownloadReadsTwoBuffers) {
-  FlockPipeline pipeline(test::glContext(), test::shaderLibrary());
+  FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   const sim::Scene scene = sim::defaultDensityScene(2000, 3);
   pipeline.upload(sim::spawnFlock(scene));
   const std::uint64_t before = blockingWaitCount();
@@ -65,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, BlockingWaitsInARun, testing::Values("predator.
 // follow reads them too): never a wait, and they are those of the frame before (none at the first).
 // Between frames the test reads what the next frame should show (one counted wait each).
 TEST(BlockingWaits, DisplayedSummariesAreAFrameOldAndNeverWait) {
-  FlockPipeline pipeline(test::glContext(), test::shaderLibrary());
+  FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   const sim::Scene scene = sim::defaultDensityScene(2000, 3);
   pipeline.upload(sim::spawnFlock(scene));
   std::uint64_t waits = blockingWaitCount();

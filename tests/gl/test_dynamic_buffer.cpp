@@ -36,7 +36,7 @@ TEST(DynamicBuffer, GrowsHalfAsLargeAgainOnlyWhenOutgrownAndNeverShrinks) {
 
 TEST(BoidBuffers, ThePipelinesOwnBuffersWithGroupsInPositionWAndLeaders) {
   const sim::Scene scene = sim::defaultDensityScene(500, 2);
-  gpu::FlockPipeline pipeline(test::glContext(), test::shaderLibrary());
+  gpu::FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   pipeline.upload(sim::spawnFlock(scene));
   const render::BoidBuffers boids = render::boidBuffers(pipeline);
   EXPECT_EQ(boids.position, pipeline.positionBuffer().id());

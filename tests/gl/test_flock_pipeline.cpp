@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,16 +27,94 @@
 #include "sim/parity.hpp"
 #include "sim/random.hpp"
 #include "sim/rules.hpp"
+#include "sim/walls.hpp"
 
 namespace murmur::gpu {
 namespace {
 
 FlockPipeline& pipeline() {
-  static FlockPipeline instance(test::glContext(), test::shaderLibrary());
+  static FlockPipeline instance(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   return instance;
 }
 
 // ---------------------------------------------------------------------------------------------
+// The optional terms a step's force program has compiled in (gpu::StepFeature): none for free
+// flight, and each input or parameter that a term reads switches that term on.
+TEST(FlockPipelineFeatures, EachInputSwitchesOnItsTerm) {
+  sim::ModelParams params;
+  const auto features = [&params](const sim::StepInputs& inputs) {
+    return FlockPipeline::stepFeatures(params, sim::packInputs(params, inputs, 2));
+  };
+  EXPECT_EQ(features({}), 0u);
+  sim::StepInputs obstacle;
+  obstacle.obstacleCenter = {glm::vec3(1.0f)};
+  obstacle.obstacleRadius = {2.0f};
+  EXPECT_EQ(features(obstacle), kObstaclesTerm);
+  sim::StepInputs predator;
+  predator.predators = {glm::vec3(3.0f)};
+  EXPECT_EQ(features(predator), kAgentsTerms);
+  sim::StepInputs goals;
+  goals.goal = {std::nullopt, std::nullopt};
+  EXPECT_EQ(features(goals), 0u) << "groups without a goal";
+  goals.goal[1] = glm::vec3(4.0f);
+  EXPECT_EQ(features(goals), kAgentsTerms);
+  sim::StepInputs steering;
+  steering.steering = {sim::GroupSteering{}, sim::GroupSteering{}};
+  EXPECT_EQ(features(steering), 0u) << "every group only flocks";
+  steering.steering[1].role = sim::GroupRole::Intercept;
+  EXPECT_EQ(features(steering), kAgentsTerms);
+  sim::StepInputs walls;
+  auto grid = std::make_shared<sim::WallGrid>();
+  grid->width = grid->height = 2;
+  grid->blocked = {0, 1, 0, 0};
+  walls.walls = grid;
+  EXPECT_EQ(features(walls), kWallsTerm);
+  params.roostRadius = 10.0f;
+  EXPECT_EQ(features(walls), kWallsTerm | kRoostTerm);
+}
+
+// A step's passes (gpu::dispatchCount). After an upload: hash, count, the scan (2 levels - 1
+// dispatches), the ids' scatter, the reorder and the forces. On the next steps the last force pass
+// has hashed and counted what it wrote, so only the scan, scatter, reorder and forces run: 6 for a
+// grid of up to 2^20 cells. After positionsReplaced(), and on a new grid, hash and count run again.
+// The state stays the CPU's bit for bit all along (on llvmpipe): the folded counts are the counts.
+TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
+  FlockPipeline& gpu = pipeline();
+  const sim::Scene scene = sim::defaultDensityScene(4000, 3);
+  sim::FlockState cpuState = sim::spawnFlock(scene);
+  gpu.upload(cpuState);
+  sim::CpuSimulator cpu(sim::NeighbourSearch::Grid, 2);
+  const auto stepBoth = [&](const sim::ModelParams& params) {
+    const std::uint64_t before = dispatchCount();
+    gpu.step(params, {});
+    cpu.step(params, {}, cpuState);
+    return dispatchCount() - before;
+  };
+  // gpu::PrefixSum: 1024 values a block, a level per factor of 1024, each level but the top a scan
+  // and an add-back.
+  const auto steady = [&gpu] {
+    const std::uint64_t values = std::uint64_t(gpu.grid().cellCount()) + 1;
+    const std::uint64_t scan = values <= 1024 ? 1 : values <= 1024 * 1024 ? 3 : 5;
+    return scan + 2 + 1;  // the scan, the ids' scatter and the reorder, the forces
+  };
+  // (Each step's count is taken before steady() looks at the grid that step made.)
+  std::uint64_t dispatches = stepBoth(scene.model);
+  EXPECT_EQ(dispatches, 2 + steady()) << "hash and count after the upload";
+  ASSERT_EQ(steady(), 6u) << "a grid of 1025 to 2^20 cells (" << gpu.grid().cellCount() << ")";
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(stepBoth(scene.model), 6u) << "step " << s;
+  gpu.positionsReplaced();
+  EXPECT_EQ(stepBoth(scene.model), 2u + 6u) << "after positionsReplaced()";
+  sim::ModelParams wider = scene.model;
+  wider.perceptionRadius *= 1.25f;  // larger cells: another grid
+  dispatches = stepBoth(wider);
+  EXPECT_EQ(dispatches, 2 + steady()) << "on a new grid";
+  dispatches = stepBoth(wider);
+  EXPECT_EQ(dispatches, steady());
+  if (test::bitwiseParityExpected()) {
+    EXPECT_EQ(test::bitwiseDifference(cpuState, gpu.download()), "");
+  }
+}
+
 // Layout
 
 // The driver's std140 offsets of the step constants against the generated struct's, member by
@@ -43,6 +123,7 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
   Defines defines = layout::bindingDefines();
   defines.emplace_back("WORKGROUP_SIZE", "64");
   defines.emplace_back("ITEMS", "1");
+  defines.emplace_back("EXACT", "precise");
   std::vector<std::string> checked;
   for (const char* shader : {"flock/Step.comp.glsl", "flock/StepTopological.comp.glsl",
                              "flock/StepTurning.comp.glsl", "grid/CellIndex.comp.glsl"}) {
@@ -656,10 +737,17 @@ TEST(FlockPipeline, TimesEveryStageAndReducesOnlyWhenRead) {
   gpu.timer().reset();
   for (int step = 0; step < 3; ++step) gpu.step(c.params, c.inputs);
   gpu.timer().resolve();
-  for (std::string_view stage : FlockPipeline::kStages) {
-    const StageTime* time = gpu.timer().stage(stage);
+  // Hash and count once, after the upload (then the force pass does their work); the reduction
+  // not at all.
+  const auto expected = [](std::size_t k, std::uint64_t steps, std::uint64_t reductions) -> std::uint64_t {
+    const auto stage = static_cast<FlockStage>(k);
+    if (stage == FlockStage::Reduce) return reductions;
+    return FlockPipeline::foldedIntoForces(stage) ? 1 : steps;
+  };
+  for (std::size_t k = 0; k < FlockPipeline::kStages.size(); ++k) {
+    const StageTime* time = gpu.timer().stage(FlockPipeline::kStages[k]);
     const std::uint64_t samples = time != nullptr ? time->samples : 0;
-    EXPECT_EQ(samples, stage == FlockPipeline::stageName(FlockStage::Reduce) ? 0u : 3u) << stage;
+    EXPECT_EQ(samples, expected(k, 3, 0)) << FlockPipeline::kStages[k];
   }
   const std::vector<sim::BoidProbe> probes{{glm::vec3(0.0f), 10.0f}};
   for (int step = 0; step < 3; ++step) {
@@ -669,10 +757,10 @@ TEST(FlockPipeline, TimesEveryStageAndReducesOnlyWhenRead) {
   (void)gpu.recentGroupSummaries();  // a fourth reduction, of the state after the steps
   (void)gpu.groupSummaries();        // the same state: no fifth
   gpu.timer().resolve();
-  for (std::string_view stage : FlockPipeline::kStages) {
-    const StageTime* time = gpu.timer().stage(stage);
-    ASSERT_NE(time, nullptr) << stage;
-    EXPECT_EQ(time->samples, stage == FlockPipeline::stageName(FlockStage::Reduce) ? 4u : 6u) << stage;
+  for (std::size_t k = 0; k < FlockPipeline::kStages.size(); ++k) {
+    const StageTime* time = gpu.timer().stage(FlockPipeline::kStages[k]);
+    ASSERT_NE(time, nullptr) << FlockPipeline::kStages[k];
+    EXPECT_EQ(time->samples, expected(k, 6, 4)) << FlockPipeline::kStages[k];
   }
 }
 

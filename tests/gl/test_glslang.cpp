@@ -46,14 +46,19 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   shaders.observeStages(
       [&](GLenum stage, const PreprocessedShader& shader) { stages.emplace_back(stage, shader); });
   {
-    const FlockPipeline pipeline(test::glContext(), shaders);
+    for (const Arithmetic arithmetic : {Arithmetic::Fast, Arithmetic::Exact}) {
+      FlockPipeline pipeline(test::glContext(), shaders, arithmetic);
+      pipeline.buildForcePrograms(0);
+      pipeline.buildForcePrograms(kAllStepFeatures);
+    }
     const render::FrameRenderer renderer(shaders);
   }
-  // The pipeline: hash, count, scatter ids, reorder (plain and turning), forces (metric and
-  // topological, each plain and turning, and the lab's units), reduce, reduce groups, nearest boids,
-  // scan, scan add (15 compute shaders); the renderer: sky, shapes, lines, birds, points, sampled
-  // boids' lines (6 vertex + fragment pairs) and the boid sampler (1 compute shader).
-  ASSERT_EQ(stages.size(), 16u + 2u * 6u);
+  // Each pipeline (fast and exact arithmetic): hash, count, scatter ids, reorder (plain and
+  // turning), reduce, reduce groups, nearest boids, scan, scan add (10 compute shaders), and the
+  // force passes (metric and topological, each plain and turning: 4, without optional terms and
+  // with all; the lab's units: 1, whatever the terms); the renderer: sky, shapes, lines, birds,
+  // points, sampled boids' lines (6 vertex + fragment pairs) and the boid sampler (1 compute shader).
+  ASSERT_EQ(stages.size(), 2u * (10u + 2u * 4u + 1u) + 1u + 2u * 6u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {
     names.insert(shader.files.front());
@@ -61,7 +66,8 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
     const Validation result = validate(stage, shader.text, shader.files);
     EXPECT_EQ(result.exitCode, 0) << shader.files.front() << ":\n" << result.log;
   }
-  EXPECT_EQ(names.size(), stages.size()) << "each stage comes from its own file";
+  // Every variant of a program comes from the same file: 15 of the pipeline's, 13 of the renderer's.
+  EXPECT_EQ(names.size(), 15u + 1u + 2u * 6u);
 }
 
 // The check can fail: glslang rejects what GLSL 4.30 core forbids (an implicit int to float

@@ -19,7 +19,7 @@ namespace {
 
 TEST(NearestBoidsGpu, EqualsTheCpuOnRandomFlocksWithTies) {
   const std::size_t errorsBefore = test::glErrorCount();
-  FlockPipeline gpu(test::glContext(), test::shaderLibrary());
+  FlockPipeline gpu(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   for (const int dims : {3, 2}) {
     SCOPED_TRACE(testing::Message() << "dims " << dims);
     sim::Scene scene = sim::defaultDensityScene(dims == 3 ? 3000 : 1500, dims);
@@ -67,7 +67,7 @@ TEST(NearestBoidsGpu, EqualsTheCpuOnRandomFlocksWithTies) {
 // before anything is recorded; a new request replaces one never read.
 TEST(NearestBoidsGpu, APerceptionRequestedBeforeAStepIsThatStatesAnswerAfterIt) {
   const std::size_t errorsBefore = test::glErrorCount();
-  FlockPipeline gpu(test::glContext(), test::shaderLibrary());
+  FlockPipeline gpu(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   sim::Scene scene = sim::defaultDensityScene(3000, 3);
   scene.groups = 3;
   const sim::ModelParams& params = scene.model;

@@ -58,7 +58,7 @@ TEST(Walls, OneGpuStepMatchesTheCpuReference) {
       EXPECT_GT(inside, 100u);
       EXPECT_GT(steered, 1000u);
 
-      gpu::FlockPipeline pipeline(test::glContext(), test::shaderLibrary());
+      gpu::FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
       pipeline.upload(w.state);
       pipeline.step(w.scene.model, w.inputs);
       const sim::FlockState gpuNext = pipeline.download();
