@@ -591,6 +591,24 @@ const std::vector<sim::GroupSummary>& FlockPipeline::recentGroupSummaries() {
   return recentSummaries_;
 }
 
+std::vector<glm::vec3> FlockPipeline::positionSample() {
+  const std::vector<sim::IdRun> runs = sim::positionSampleRuns(count_);
+  std::size_t boids = 0;
+  for (const sim::IdRun& run : runs) boids += run.count;
+  if (boids == 0) return {};
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  sample_.begin(boids * sizeof(glm::vec4));
+  std::size_t offset = 0;
+  for (const sim::IdRun& run : runs) {
+    sample_.copy(positions_, run.first * sizeof(glm::vec4), offset, run.count * sizeof(glm::vec4));
+    offset += run.count * sizeof(glm::vec4);
+  }
+  sample_.end();
+  std::vector<glm::vec4> read(boids);
+  std::memcpy(read.data(), sample_.read(), boids * sizeof(glm::vec4));
+  return std::vector<glm::vec3>(read.begin(), read.end());
+}
+
 GridSnapshot FlockPipeline::gridSnapshot() const {
   GridSnapshot snapshot;
   if (!cellCounts_) return snapshot;

@@ -180,6 +180,10 @@ class FlockPipeline {
   // (empty before the first), and a new request of the current state whenever none is pending.
   // Called once a frame, the figures are a frame old (older only while the GPU lags a frame).
   const std::vector<sim::GroupSummary>& recentGroupSummaries();
+  // The positions of sim::positionSampleRuns' boids (what the headless demo's following camera
+  // frames): their runs copied on the GPU, then one blocking read of at most 64 KiB, where
+  // download() would read the whole flock.
+  std::vector<glm::vec3> positionSample();
 
   std::size_t size() const { return count_; }
   std::uint32_t groups() const { return groups_; }
@@ -267,6 +271,7 @@ class FlockPipeline {
   };
   Readback perception_{"perception read-back"};
   PerceptionRequest perceptionRequest_;
+  Readback sample_{"position sample read-back"};  // positionSample()
   Readback display_{"group summaries read-back"};  // recentGroupSummaries()
   std::uint32_t displayGroups_ = 0;                 // the groups of display_'s request
   std::vector<sim::GroupSummary> recentSummaries_;

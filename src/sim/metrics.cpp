@@ -74,6 +74,22 @@ GridSpec summaryGrid(const ModelParams& params, std::size_t boids) {
 
 }  // namespace
 
+std::vector<IdRun> positionSampleRuns(std::size_t boids) {
+  constexpr std::size_t kRuns = 64, kRunLength = 64;
+  if (boids <= kRuns * kRunLength) return boids == 0 ? std::vector<IdRun>{} : std::vector<IdRun>{{0, boids}};
+  std::vector<IdRun> runs(kRuns);
+  for (std::size_t r = 0; r < kRuns; ++r) runs[r] = {r * (boids - kRunLength) / (kRuns - 1), kRunLength};
+  return runs;
+}
+
+std::vector<glm::vec3> samplePositions(const FlockState& state) {
+  std::vector<glm::vec3> sample;
+  for (const IdRun& run : positionSampleRuns(state.size()))
+    sample.insert(sample.end(), state.position.begin() + std::ptrdiff_t(run.first),
+                  state.position.begin() + std::ptrdiff_t(run.first + run.count));
+  return sample;
+}
+
 std::vector<GroupSummary> summarizeGroups(const FlockState& state) {
   std::vector<GroupSummary> groups(state.groups);
   std::vector<glm::dvec3> positionSum(state.groups, glm::dvec3(0.0)), velocitySum(state.groups, glm::dvec3(0.0));

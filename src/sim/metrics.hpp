@@ -21,6 +21,18 @@ struct GroupSummary {
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state);
 
+// A sample of a flock to frame it by (the demo's following camera): up to 64 runs of 64 consecutive
+// ids, spread evenly over [0, boids) (all of them below 4,096 boids). Ids carry no place, and a
+// group's boids are spawned consecutively, so every group is sampled in proportion; runs, not single
+// ids, so that the GPU copies them in a few commands.
+struct IdRun {
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+std::vector<IdRun> positionSampleRuns(std::size_t boids);
+// The positions of those boids, run by run.
+std::vector<glm::vec3> samplePositions(const FlockState& state);
+
 struct FlockMetrics {
   // Mean, over boids with at least one same-group boid within R (fov ignored), of |mean heading of
   // the boid and those neighbours|: 1 when every local neighbourhood moves as one, about

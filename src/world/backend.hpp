@@ -48,6 +48,9 @@ class FlockBackend {
   // before (gpu::FlockPipeline::recentGroupSummaries: a frame old when called once a frame; empty at
   // first), on the CPU the current ones.
   virtual std::vector<sim::GroupSummary> recentGroupSummaries() { return groupSummaries(); }
+  // The positions of sim::positionSampleRuns' boids: what the headless demo's following camera
+  // frames each frame instead of the whole state (on the GPU one blocking read of at most 64 KiB).
+  virtual std::vector<glm::vec3> positionSample() = 0;
   // Asks what the agents perceive of the current state, for perceived() to answer later: the group
   // summaries, and the k nearest boids of each group around each probe (sim/nearest_boids.hpp)
   // through the grid of the last step: selected by the positions that step started from, reported

@@ -33,6 +33,7 @@ class CpuFlockBackend final : public FlockBackend {
   }
   sim::FlockState state() override { return state_; }
   std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(state_); }
+  std::vector<glm::vec3> positionSample() override { return sim::samplePositions(state_); }
   std::string device() const override { return fmt::format("CPU, {} threads", simulator_.threads()); }
 
  private:

@@ -55,6 +55,7 @@ class GpuFlockBackend final : public FlockBackend {
   }
   std::vector<sim::GroupSummary> groupSummaries() override { return pipeline_.groupSummaries(); }
   std::vector<sim::GroupSummary> recentGroupSummaries() override { return pipeline_.recentGroupSummaries(); }
+  std::vector<glm::vec3> positionSample() override { return pipeline_.positionSample(); }
   // In the step's order (the reduction may first run before a step: a request at the start), each
   // stage that ran.
   std::vector<std::pair<std::string, double>> stageMilliseconds() override {

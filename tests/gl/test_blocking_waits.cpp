@@ -86,6 +86,22 @@ TEST(BlockingWaits, DisplayedSummariesAreAFrameOldAndNeverWait) {
   }
 }
 
+// The headless demo's following camera frames a sample of the flock's positions: at most one
+// blocking read, of 4,096 boids' (64 runs of 64 ids), where download() reads two whole buffers.
+TEST(BlockingWaits, ThePositionSampleIsOneSmallRead) {
+  FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
+  const sim::Scene scene = sim::defaultDensityScene(6000, 3);
+  pipeline.upload(sim::spawnFlock(scene));
+  for (int frame = 0; frame < 3; ++frame) {
+    for (int step = 0; step < 3; ++step) pipeline.step(scene.model, {});
+    const std::uint64_t before = blockingWaitCount();
+    const std::vector<glm::vec3> sample = pipeline.positionSample();
+    EXPECT_LE(blockingWaitCount(), before + 1) << "frame " << frame;  // none when the copies are done
+    EXPECT_EQ(sample.size(), 4096u) << "64 runs of 64 boids";
+    EXPECT_EQ(sample, sim::samplePositions(pipeline.download())) << "frame " << frame;
+  }
+}
+
 // The counter counts: a buffer read is a wait, and a query result that is not ready yet is one.
 TEST(BlockingWaits, ABufferReadCounts) {
   const Buffer buffer("blocking wait probe", 16);

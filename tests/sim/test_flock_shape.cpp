@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "sim/metrics.hpp"
 
@@ -61,6 +63,40 @@ TEST(FlockShape, ATiltedRectangleHasItsSidesAsExtents) {
   EXPECT_NEAR(shape.extents.x, std::sqrt(8.0), 1e-5);             // (16 + 4 + 0 + 4 + 16) / 5
   EXPECT_NEAR(shape.extents.y, std::sqrt(8.0 / 3.0), 1e-5);       // (4 + 0 + 4) / 3
   EXPECT_NEAR(shape.extents.z, 0.0, 1e-5);
+}
+
+// The position sample the demo's camera frames: every boid of a small flock; of a large one, 64
+// runs of 64 consecutive ids from the first boid to the last, evenly spaced and apart, so each of
+// several groups spawned one after another is sampled in proportion.
+TEST(PositionSample, SmallFlocksWholeLargeOnesInSpreadRuns) {
+  EXPECT_TRUE(positionSampleRuns(0).empty());
+  const std::vector<IdRun> small = positionSampleRuns(4096);
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small[0].first, 0u);
+  EXPECT_EQ(small[0].count, 4096u);
+  const std::size_t boids = 1'000'003;
+  const std::vector<IdRun> runs = positionSampleRuns(boids);
+  ASSERT_EQ(runs.size(), 64u);
+  EXPECT_EQ(runs.front().first, 0u);
+  EXPECT_EQ(runs.back().first + runs.back().count, boids);
+  for (std::size_t r = 0; r < runs.size(); ++r) EXPECT_EQ(runs[r].count, 64u);
+  for (std::size_t r = 1; r < runs.size(); ++r)
+    EXPECT_NEAR(double(runs[r].first - runs[r - 1].first), double(boids - 64) / 63.0, 1.0);
+  // Three groups of a third each: each holds about a third of the sample.
+  FlockState state;
+  state.groups = 3;
+  for (std::size_t i = 0; i < 30'000; ++i) {
+    state.position.emplace_back(float(i), 0.0f, 0.0f);
+    state.velocity.emplace_back(0.0f);
+    state.group.push_back(std::uint32_t(i / 10'000));
+  }
+  const std::vector<glm::vec3> sample = samplePositions(state);
+  ASSERT_EQ(sample.size(), 4096u);
+  std::size_t perGroup[3] = {};
+  for (const glm::vec3& p : sample) ++perGroup[std::size_t(p.x) / 10'000];
+  for (const std::size_t count : perGroup) EXPECT_NEAR(double(count), 4096.0 / 3.0, 64.0);
+  EXPECT_EQ(sample.front(), state.position.front());
+  EXPECT_EQ(sample.back(), state.position.back());
 }
 
 }  // namespace
