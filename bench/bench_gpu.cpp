@@ -3,11 +3,13 @@
 //   <workload>/gpu/n:N          one full step (manual time: GPU time from a timestamp before the
 //                               step to one after it); counters: wall_ms (wall-clock time per step,
 //                               CPU recording included), gpu_ms, and <stage>_ms for every stage of
-//                               FlockPipeline::kStages a step runs (means from the pipeline's
-//                               GpuTimer; the group reduction is no part of a step)
+//                               FlockPipeline::kStages a step runs (the pipeline's GpuTimer's time
+//                               per step: hash and count run only on the step after each restore
+//                               of the initial flock; the group reduction is no part of a step)
 //   <workload>/gpu:<stage>/n:N  the same steps, manual time = that stage's GPU time (a fixed
 //                               kStageIterations steps; for reduce, each step followed by a
-//                               read-back request, the reduction's one reader)
+//                               read-back request, the reduction's one reader; none for hash and
+//                               count, folded into the forces on steady steps)
 //   bandwidth/gpu-copy/mib:M    a compute shader copying M MiB (vec4 reads and writes, the stages'
 //                               own kind of access): bytes_per_second = 2 M MiB / time, the
 //                               device's practical memory-bandwidth floor for bench/report.py
@@ -293,9 +295,11 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   state.counters["wall_ms"] = 1e3 * wall / iterations;
   state.counters["gpu_ms"] = 1e3 * stepTotal / iterations;
   if (stage < 0) {
+    // Per step, so that the stages add up to the step: hash and count run only on the step after
+    // each restore (the force pass does their work on the others).
     for (const std::string_view name : gpu::FlockPipeline::kStages)
       if (const gpu::StageTime* s = timer.stage(name))
-        state.counters[fmt::format("{}_ms", name)] = s->meanMs();
+        state.counters[fmt::format("{}_ms", name)] = s->totalMs / static_cast<double>(std::max<std::uint64_t>(issued, 1));
   }
   std::string label = glContextInHeader() ? "" : info.renderer;
   if (pipeline.grid().cellCount() != prepared.cells)
