@@ -51,9 +51,10 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   }
   // The pipeline: hash, count, scatter ids, reorder (plain and turning), forces (metric and
   // topological, each plain and turning, and the lab's units), reduce, reduce groups, nearest boids,
-  // scan, scan add (15 compute shaders); the renderer: sky, shapes, lines, birds, points, sampled
-  // boids' lines (6 vertex + fragment pairs) and the boid sampler (1 compute shader).
-  ASSERT_EQ(stages.size(), 16u + 2u * 6u);
+  // scan, scan add (15 compute shaders); the renderer: sky, shapes, lines, near birds, far birds,
+  // points, sampled boids' lines (7 vertex + fragment pairs), the bird instances, the bird lists
+  // and the boid sampler (3 compute shaders).
+  ASSERT_EQ(stages.size(), 18u + 2u * 7u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {
     names.insert(shader.files.front());
