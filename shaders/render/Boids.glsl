@@ -1,5 +1,6 @@
 // The boid storage buffers (render::BoidBuffers): std430 arrays indexed by boid, bound by
-// render::BoidRenderer at the binding points it defines.
+// render::BoidRenderer at the binding points it defines, and what a boid's colour and size follow
+// from (render/BirdInstances.comp.glsl for birds, render/BoidPoint.vert.glsl for points).
 layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 boidPosition[]; };
 layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
 layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
@@ -19,6 +20,13 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
   float uSpeedHigh;
   // render::LeaderMark: 0 lit up, LEADER_RED the leader colour (only when coloured by group).
   uint uLeaderMark;
+  // Birds (render/BirdInstances.comp.glsl): those drawn shorter than this many pixels get the far
+  // mesh; the boids of the range drawn; the first of the range's two draw commands; BIRD_COUNT or
+  // BIRD_WRITE.
+  float uDetailPixels;
+  uint uCount;
+  uint uFirstCommand;
+  uint uPhase;
 };
 
 uint groupOf(uint i) {

@@ -2,7 +2,8 @@
 // VIEW_BINDING) and the shading that gives a frame its one look: sun, sky and fog.
 // GL names the vertex and instance index gl_VertexID and gl_InstanceID, Vulkan GLSL (which the
 // shader statistics compile, scripts/shader-stats.sh) gl_VertexIndex and gl_InstanceIndex: the same
-// numbers here, where every draw starts at vertex 0 and instance 0.
+// numbers here, where every draw starts at instance 0 and none is indexed (both vertex indices
+// include the draw's first vertex).
 #ifdef VULKAN
 #define VERTEX_INDEX gl_VertexIndex
 #define INSTANCE_INDEX gl_InstanceIndex

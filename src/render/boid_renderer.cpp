@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
 #include "render/meshes.hpp"
@@ -14,10 +16,31 @@
 namespace murmur::render {
 namespace {
 
+constexpr std::uint32_t kWorkgroupSize = 64;
+constexpr std::uint32_t kListsWorkgroupSize = 256;  // BirdLists.comp.glsl: one workgroup
+// BirdInstances.comp.glsl's two dispatches (uPhase).
+constexpr std::uint32_t kCountPhase = 0;
+constexpr std::uint32_t kWritePhase = 1;
+// The vertices of birdMesh and farBirdMesh (non-indexed triangles).
+const std::uint32_t kBirdVertices = std::uint32_t(birdMesh().size());
+const std::uint32_t kFarBirdVertices = std::uint32_t(farBirdMesh().size());
+
 gpu::Defines boidDefines() {
   gpu::Defines defines = viewDefines();
   defines.insert(defines.end(),
                  {{"POSITION_BINDING", std::to_string(BoidRenderer::kPositionBinding)},
+                  {"INSTANCE_BINDING", std::to_string(BoidRenderer::kInstanceBinding)},
+                  {"COMMAND_BINDING", std::to_string(BoidRenderer::kCommandBinding)},
+                  {"MESH_BINDING", std::to_string(BoidRenderer::kMeshBinding)},
+                  {"BIRD_VERTICES", std::to_string(kBirdVertices) + "u"},
+                  {"FAR_BIRD_VERTICES", std::to_string(kFarBirdVertices) + "u"},
+                  {"LISTS_BINDING", std::to_string(BoidRenderer::kListsBinding)},
+                  {"WORKGROUP_SIZE", std::to_string(kWorkgroupSize)},
+                  {"LISTS_WORKGROUP_SIZE", std::to_string(kListsWorkgroupSize)},
+                  {"BIRD_COUNT", std::to_string(kCountPhase) + "u"},
+                  {"BIRD_WRITE", std::to_string(kWritePhase) + "u"},
+                  {"WING_LIFT", fmt::format("{}", kWingLift)},
+                  {"BIRD_REACH", fmt::format("{}", kBirdReach)},
                   {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
                   {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
@@ -33,17 +56,29 @@ gpu::Defines boidDefines() {
 }
 
 // Boids per draw: at most what one storage binding may address (or `asked`, when given), in whole
-// multiples of the offset alignment so that every range after the first starts aligned too.
+// multiples of the offset alignment so that every range after the first starts aligned too. The
+// largest array of a range is its instance records; its compute pass must fit one dispatch.
 std::uint32_t boidsPerDraw(std::uint32_t asked) {
   GLint64 blockBytes = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &blockBytes);
   GLint alignment = 1;
   glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &alignment);
+  GLint groups = 0;
+  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
   const std::int64_t granule = std::max<std::int64_t>(alignment / std::int64_t(sizeof(std::uint32_t)), 1);
-  std::int64_t perDraw = blockBytes / std::int64_t(sizeof(glm::vec4));
+  std::int64_t perDraw = std::min<std::int64_t>(blockBytes / std::int64_t(sizeof(BirdInstance)),
+                                                std::int64_t(groups) * kWorkgroupSize);
   if (asked > 0) perDraw = std::min<std::int64_t>(perDraw, asked);
   return static_cast<std::uint32_t>(
       std::clamp<std::int64_t>(perDraw / granule * granule, granule, UINT32_MAX));
+}
+
+// Calls f(range, first, n) for each range [first, first + n) of a flock of `count` boids drawn
+// perDraw at a time.
+template <class F>
+void forEachRange(std::uint32_t count, std::uint32_t perDraw, const F& f) {
+  for (std::uint32_t range = 0, first = 0; first < count; ++range, first += perDraw)
+    f(range, first, std::min(perDraw, count - first));
 }
 
 void bindArray(GLuint binding, GLuint buffer, GLintptr offset, std::size_t elementBytes, std::uint32_t first,
@@ -59,63 +94,129 @@ void bindArray(GLuint binding, GLuint buffer, GLintptr offset, std::size_t eleme
 }  // namespace
 
 BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxBoidsPerDraw)
-    : birds_(shaders.graphics("render/Boid.vert.glsl", "render/Boid.frag.glsl", boidDefines())),
+    : instancer_(shaders.compute("render/BirdInstances.comp.glsl", boidDefines())),
+      lists_(shaders.compute("render/BirdLists.comp.glsl", boidDefines())),
+      birds_(shaders.graphics("render/Boid.vert.glsl", "render/Boid.frag.glsl", boidDefines())),
+      farBirds_(shaders.graphics("render/FarBoid.vert.glsl", "render/FarBoid.frag.glsl", boidDefines())),
       points_(shaders.graphics("render/BoidPoint.vert.glsl", "render/BoidPoint.frag.glsl", boidDefines())),
       placeholder_("boid placeholder", sizeof(glm::vec4)),
       drawParams_("boid draw constants", kDrawParamsBinding),
       maxBoidsPerDraw_(boidsPerDraw(maxBoidsPerDraw)) {
-  const std::vector<MeshVertex> mesh = birdMesh();
-  birdMesh_ = gpu::Buffer::fromSpan("bird mesh", std::span<const MeshVertex>(mesh), 0);
-  birdVertices_ = static_cast<GLsizei>(mesh.size());
-  glVertexArrayVertexBuffer(birdArray_.id(), 0, birdMesh_.id(), 0, sizeof(MeshVertex));
-  glEnableVertexArrayAttrib(birdArray_.id(), 0);
-  glVertexArrayAttribFormat(birdArray_.id(), 0, 4, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, position));
-  glVertexArrayAttribBinding(birdArray_.id(), 0, 0);
-  glEnableVertexArrayAttrib(birdArray_.id(), 1);
-  glVertexArrayAttribFormat(birdArray_.id(), 1, 3, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, normal));
-  glVertexArrayAttribBinding(birdArray_.id(), 1, 0);
+  std::vector<BirdMeshVertex> meshes;
+  for (const auto& mesh : {birdMesh(), farBirdMesh()})
+    for (const MeshVertex& v : mesh) meshes.push_back({glm::vec4(v.position, v.wing), glm::vec4(v.normal, 0.0f)});
+  birdMeshes_ = gpu::Buffer::fromSpan("bird meshes", std::span<const BirdMeshVertex>(meshes), 0);
   placeholder_.fill(0);
 }
 
-void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) const {
+void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) {
   if (boids.count == 0) return;
   const bool points =
       style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids.count > kMaxAutoBirds);
-  const gpu::Program& program = points ? points_ : birds_;
-  drawParams_.set({style.size, points ? style.minPointPixels : style.minBirdPixels,
-                   static_cast<std::uint32_t>(boids.groupSource), std::uint32_t{boids.leaders},
-                   static_cast<std::uint32_t>(style.colouring), style.speedLow,
-                   std::max(style.speedHigh, style.speedLow + 1e-3f), static_cast<std::uint32_t>(style.leaderMark)});
-  if (points) glEnable(GL_PROGRAM_POINT_SIZE);
+  const BoidDrawParams params{style.size,
+                              points ? style.minPointPixels : style.minBirdPixels,
+                              static_cast<std::uint32_t>(boids.groupSource),
+                              std::uint32_t{boids.leaders},
+                              static_cast<std::uint32_t>(style.colouring),
+                              style.speedLow,
+                              std::max(style.speedHigh, style.speedLow + 1e-3f),
+                              static_cast<std::uint32_t>(style.leaderMark),
+                              style.detailBirdPixels,
+                              0,
+                              0,
+                              0};
+  // Compute shaders may have just written the buffers.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  if (points)
+    drawPoints(boids, params, style.colouring == BoidColouring::Silhouette);
+  else
+    drawBirds(boids, params);
+}
+
+void BoidRenderer::bindRange(const BoidBuffers& boids, std::uint32_t first, std::uint32_t n) const {
+  bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n, placeholder_);
+  bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n, placeholder_);
+  const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
+  bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
+}
+
+void BoidRenderer::drawBirds(const BoidBuffers& boids, BoidDrawParams params) {
+  const std::uint32_t perRange = std::min(maxBoidsPerDraw_, boids.count);
+  const std::uint32_t ranges = (boids.count + maxBoidsPerDraw_ - 1) / maxBoidsPerDraw_;
+  const std::uint32_t groups = (perRange + kWorkgroupSize - 1) / kWorkgroupSize;  // of the largest range
+  if (instances_.size() < std::size_t(boids.count) * sizeof(BirdInstance))
+    instances_ = gpu::Buffer("bird instances", std::size_t(boids.count) * sizeof(BirdInstance), 0);
+  if (commands_.size() < std::size_t(ranges) * 2 * sizeof(DrawCommand))
+    commands_ = gpu::Buffer("bird draw commands", std::size_t(ranges) * 2 * sizeof(DrawCommand), 0);
+  if (listFirsts_.size() < std::size_t(groups) * sizeof(glm::uvec2))
+    listFirsts_ = gpu::Buffer("bird list firsts", std::size_t(groups) * sizeof(glm::uvec2), 0);
+  const auto bindInstances = [this](std::uint32_t first, std::uint32_t n) {
+    instances_.bindRange(GL_SHADER_STORAGE_BUFFER, kInstanceBinding, std::size_t(first) * sizeof(BirdInstance),
+                         std::size_t(n) * sizeof(BirdInstance));
+  };
+
+  // Once per bird: its instance record, in the near or the far list of its range (count, then each
+  // workgroup's first records and the draw commands, then write).
+  commands_.bindBase(GL_SHADER_STORAGE_BUFFER, kCommandBinding);
+  listFirsts_.bindBase(GL_SHADER_STORAGE_BUFFER, kListsBinding);
+  forEachRange(boids.count, maxBoidsPerDraw_, [&](std::uint32_t range, std::uint32_t first, std::uint32_t n) {
+    bindRange(boids, first, n);
+    bindInstances(first, n);
+    params.count = n;
+    params.firstCommand = 2 * range;
+    const GLuint rangeGroups = (n + kWorkgroupSize - 1) / kWorkgroupSize;
+    params.phase = kCountPhase;
+    drawParams_.set(params);
+    instancer_.use();
+    glDispatchCompute(rangeGroups, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    lists_.use();
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    params.phase = kWritePhase;
+    drawParams_.set(params);
+    instancer_.use();
+    glDispatchCompute(rangeGroups, 1, 1);
+  });
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+
+  // Then per vertex only the record applied to the mesh: each range's near list, then its far one.
+  emptyArray_.bind();
+  birdMeshes_.bindBase(GL_SHADER_STORAGE_BUFFER, kMeshBinding);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, commands_.id());
+  // Command i's offset in the bound indirect buffer.
+  const auto command = [](std::uint32_t i) { return reinterpret_cast<const void*>(i * sizeof(DrawCommand)); };
+  forEachRange(boids.count, maxBoidsPerDraw_, [&](std::uint32_t range, std::uint32_t first, std::uint32_t n) {
+    bindInstances(first, n);
+    birds_.use();
+    glDrawArraysIndirect(GL_TRIANGLES, command(2 * range));
+    farBirds_.use();
+    glDrawArraysIndirect(GL_TRIANGLES, command(2 * range + 1));
+  });
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  glBindVertexArray(0);
+}
+
+void BoidRenderer::drawPoints(const BoidBuffers& boids, const BoidDrawParams& params, bool silhouette) const {
+  drawParams_.set(params);
+  glEnable(GL_PROGRAM_POINT_SIZE);
   // Silhouette points are translucent (their coverage, BoidPoint.vert.glsl): blended over whatever
   // lies behind and not hiding each other, so that darkness grows with the birds along the line of
   // sight. One colour, so the order they are drawn in does not matter.
-  const bool translucent = points && style.colouring == BoidColouring::Silhouette;
-  if (translucent) {
+  if (silhouette) {
     glEnable(GL_BLEND);
     // The frame's alpha stays opaque: frames and screenshots are read with it.
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     glDepthMask(GL_FALSE);
   }
-  program.use();
-  (points ? pointArray_ : birdArray_).bind();
-  // Compute shaders may have just written the buffers.
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  for (std::uint32_t first = 0; first < boids.count; first += maxBoidsPerDraw_) {
-    const std::uint32_t n = std::min(maxBoidsPerDraw_, boids.count - first);
-    bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n,
-              placeholder_);
-    bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n,
-              placeholder_);
-    const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
-    bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
-    if (points)
-      glDrawArrays(GL_POINTS, 0, GLsizei(n));
-    else
-      glDrawArraysInstanced(GL_TRIANGLES, 0, birdVertices_, GLsizei(n));
-  }
+  points_.use();
+  emptyArray_.bind();
+  forEachRange(boids.count, maxBoidsPerDraw_, [&](std::uint32_t, std::uint32_t first, std::uint32_t n) {
+    bindRange(boids, first, n);
+    glDrawArrays(GL_POINTS, 0, GLsizei(n));
+  });
   glBindVertexArray(0);
-  if (translucent) {
+  if (silhouette) {
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
   }

@@ -1,7 +1,13 @@
 #pragma once
-// The flock in one instanced draw: a lit bird per boid (or, for very large flocks, a shaded point
-// sprite), read straight from the storage buffers of render::BoidBuffers.
+// The flock: a lit bird per boid (or, for very large flocks, a shaded point sprite), from the storage
+// buffers of render::BoidBuffers with no copy through the CPU. Birds take a compute pass that does
+// each bird's work once (render/BirdInstances.comp.glsl: its basis, size, colour, whether it is in
+// view, near or far; a count, a prefix sum and a write, to keep the boids' order) and two indirect
+// draws that pull the records by vertex index, the full mesh
+// (11 triangles) for near birds and a 4-triangle one for far birds; points are one draw.
 #include <cstdint>
+
+#include <glm/vec4.hpp>
 
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
@@ -42,6 +48,10 @@ struct BoidStyle {
   float speedHigh = 10.0f;
   float size = 1.6f;            // world units: a bird's length, a point's diameter
   float minBirdPixels = 9.0f;   // far birds are drawn larger, to stay this long on screen at any zoom
+  // Birds drawn shorter than this on screen get the far mesh (render::farBirdMesh: 4 triangles lit
+  // once per face, where the full one has 11 lit per pixel; a third of the time on llvmpipe), which
+  // covers about the same pixels at that size. 0: every bird gets the full mesh.
+  float detailBirdPixels = 14.0f;
   float minPointPixels = 3.0f;  // and far points this wide
 };
 
@@ -55,30 +65,74 @@ struct BoidDrawParams {
   float speedLow;
   float speedHigh;
   std::uint32_t leaderMark;   // LeaderMark
+  float detailPixels;         // birds only: BoidStyle::detailBirdPixels
+  std::uint32_t count;        // the boids of the range
+  std::uint32_t firstCommand; // birds only: the range's near draw command (its far one follows)
+  std::uint32_t phase;        // birds only: the bird pass's (BirdInstances.comp.glsl)
+};
+static_assert(sizeof(BoidDrawParams) == 48, "std140 layout of BoidStyleBlock");
+
+// std430 mirrors of shaders/render/Birds.glsl: a bird's instance record, made once per bird by
+// BirdInstances.comp.glsl, and a vertex of the bird meshes (MeshVertex widened to two vec4s).
+struct BirdInstance {
+  glm::vec4 centreSize;
+  glm::vec4 forwardLift;
+  glm::vec4 side;
+  glm::vec4 colour;
+};
+struct BirdMeshVertex {
+  glm::vec4 positionWing;
+  glm::vec4 normal;
+};
+
+// glDrawArraysIndirect's command (DrawArraysIndirectCommand), as BirdInstances.comp.glsl fills it.
+struct DrawCommand {
+  std::uint32_t vertexCount;
+  std::uint32_t instanceCount;
+  std::uint32_t firstVertex;
+  std::uint32_t firstInstance;
 };
 
 class BoidRenderer {
  public:
-  // Flocks beyond one storage binding's reach (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 16 boids, or
-  // maxBoidsPerDraw when lower; rounded to the offset alignment) are drawn in several draws over
-  // consecutive ranges of the buffers. 0: the device's limit.
+  // Flocks beyond one storage binding's reach (GL_MAX_SHADER_STORAGE_BLOCK_SIZE over the largest
+  // record a boid has, the 64 bytes of a BirdInstance; or maxBoidsPerDraw when lower; rounded to the
+  // offset alignment) are drawn in several draws over consecutive ranges of the buffers. 0: the
+  // device's limit.
   explicit BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxBoidsPerDraw = 0);
 
   // Draws into the bound framebuffer; the view uniforms (ViewUniformBuffer) must be bound and the
-  // depth test set by the caller. Binds storage buffers at its binding points (below).
-  void draw(const BoidBuffers& boids, const BoidStyle& style) const;
+  // depth test set by the caller. Binds storage buffers at its binding points (below). Birds grow
+  // the instance buffer to the flock (64 bytes a boid) when it is larger than any before.
+  void draw(const BoidBuffers& boids, const BoidStyle& style);
 
   static constexpr GLuint kPositionBinding = 0;
   static constexpr GLuint kVelocityBinding = 1;
   static constexpr GLuint kGroupBinding = 2;
+  static constexpr GLuint kInstanceBinding = 3;
+  static constexpr GLuint kCommandBinding = 6;
+  static constexpr GLuint kMeshBinding = 7;
+  static constexpr GLuint kListsBinding = 10;
 
  private:
-  gpu::Program birds_;
+  // params: the style's part; count and firstCommand are set per range.
+  void drawBirds(const BoidBuffers& boids, BoidDrawParams params);
+  void drawPoints(const BoidBuffers& boids, const BoidDrawParams& params, bool silhouette) const;
+  // Binds the boid arrays of range [first, first + n) at their binding points.
+  void bindRange(const BoidBuffers& boids, std::uint32_t first, std::uint32_t n) const;
+
+  gpu::Program instancer_;  // BirdInstances.comp.glsl
+  gpu::Program lists_;      // BirdLists.comp.glsl
+  gpu::Program birds_;     // Boid.*.glsl: near birds
+  gpu::Program farBirds_;  // FarBoid.*.glsl
   gpu::Program points_;
-  gpu::Buffer birdMesh_;
-  GLsizei birdVertices_ = 0;
-  gpu::VertexArray birdArray_{"bird mesh"};
-  gpu::VertexArray pointArray_{"boid points"};  // no attributes: the core profile draws nothing without a VAO
+  gpu::Buffer birdMeshes_;  // BirdMeshVertex: birdMesh, then farBirdMesh
+  gpu::Buffer instances_;   // a BirdInstance per boid of the largest flock drawn so far
+  gpu::Buffer commands_;    // two DrawCommands per range of the largest flock drawn so far
+  gpu::Buffer listFirsts_;  // BirdInstances.comp.glsl's lists[]: a uvec2 per workgroup of a range
+  // No attributes (birds and points are pulled by vertex index): the core profile draws nothing
+  // without a VAO.
+  gpu::VertexArray emptyArray_{"boids (no attributes)"};
   gpu::Buffer placeholder_;      // bound where a BoidBuffers array is absent
   gpu::UniformBlock<BoidDrawParams> drawParams_;
   std::uint32_t maxBoidsPerDraw_;

@@ -54,6 +54,21 @@ std::vector<MeshVertex> birdMesh() {
   return mesh;
 }
 
+std::vector<MeshVertex> farBirdMesh() {
+  std::vector<MeshVertex> mesh;
+  // Each wing one triangle: the root's front moved forward to where the line from the tip through
+  // birdMesh's elbow meets the root, so that the wing keeps its leading edge and its area.
+  for (const float side : {1.0f, -1.0f})
+    addFace(mesh, glm::vec3(0.275f, 0.025f, 0.05f * side), glm::vec3(-0.12f, 0.02f, 0.05f * side),
+            glm::vec3(-0.22f, 0.08f, 0.6f * side), glm::vec3(0.0f, 0.0f, 1.0f));
+  // The body and tail as seen from above, then from the side (the body's depth, back to belly).
+  addFace(mesh, glm::vec3(0.5f, 0.0f, 0.0f), glm::vec3(-0.6f, 0.0f, 0.12f), glm::vec3(-0.6f, 0.0f, -0.12f),
+          glm::vec3(0.0f));
+  addFace(mesh, glm::vec3(0.5f, 0.0f, 0.0f), glm::vec3(-0.5f, 0.09f, 0.0f), glm::vec3(-0.5f, -0.05f, 0.0f),
+          glm::vec3(0.0f));
+  return mesh;
+}
+
 std::vector<MeshVertex> sphereMesh(int rings, int segments) {
   // Vertex (ring r, segment s) on the unit sphere; ring 0 is the north pole.
   auto at = [&](int r, int s) {

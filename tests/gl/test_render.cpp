@@ -409,6 +409,82 @@ TEST_F(RenderTest, SensesAreDrawnAndSwitchOff) {
   EXPECT_EQ(left, 0.0f) << "senses switched off";
 }
 
+// Pixels a unit covers at the camera's target.
+float pixelsPerUnitAtTarget(const Camera& camera) { return camera.pixelsPerUnit() / camera.distance(); }
+
+// Birds on a grid across the view in the target's plane, spaced `pixels` apart on screen, with
+// headings all round (and some climbing or diving): each shows another side.
+sim::FlockState birdGrid(const Camera& camera, float pixels) {
+  std::vector<glm::vec3> positions;
+  const float spacing = pixels / pixelsPerUnitAtTarget(camera);
+  for (int row = -2; row <= 2; ++row)
+    for (int column = -3; column <= 3; ++column)
+      positions.push_back(camera.target() + spacing * (float(column) * camera.right() + float(row) * camera.up()));
+  sim::FlockState state = flock(positions, std::vector<std::uint32_t>(positions.size(), 0));
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const float angle = 0.9f * float(i);
+    state.velocity[i] = 5.0f * glm::vec3(std::cos(angle), 0.4f * std::sin(2.3f * angle), std::sin(angle));
+  }
+  return state;
+}
+
+// The pixels a frame's birds cover: where it differs from the empty frame.
+std::vector<bool> covered(const Image& image, const Image& empty) {
+  std::vector<bool> mask;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) mask.push_back(difference(image.at(x, y), empty.at(x, y)) > 0.05f);
+  return mask;
+}
+
+// Birds longer on screen than BoidStyle::detailBirdPixels are drawn with the full mesh, exactly as
+// with the far mesh switched off; shorter ones with the far mesh, which covers about the pixels the
+// full one does (its outline and area) without being the same.
+TEST_F(RenderTest, FarBirdsTakeTheFarMeshWithTheBirdsOutline) {
+  const float detail = BoidStyle{}.detailBirdPixels;
+  const sim::FlockState state = birdGrid(camera_, 2.5f * detail);
+  const Image empty = render(flock({}, {}));
+
+  options_.boids.size = 1.5f * detail / pixelsPerUnitAtTarget(camera_);
+  const Image near = render(state);
+  options_.boids.detailBirdPixels = 0.0f;
+  EXPECT_EQ(near.bytes(), render(state).bytes()) << "near birds: the full mesh";
+
+  // 0.8 of the detail length: shorter, yet above the 9 pixels far birds are scaled up to.
+  options_.boids.size = 0.8f * detail / pixelsPerUnitAtTarget(camera_);
+  const std::vector<bool> full = covered(render(state), empty);
+  options_.boids.detailBirdPixels = detail;
+  const std::vector<bool> far = covered(render(state), empty);
+  int fullCount = 0, farCount = 0, both = 0;
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    fullCount += full[i];
+    farCount += far[i];
+    both += full[i] && far[i];
+  }
+  ASSERT_GT(fullCount, 35 * 10) << "35 birds, each some pixels";
+  EXPECT_NE(far, full) << "far birds: the far mesh";
+  EXPECT_NEAR(float(farCount) / float(fullCount), 1.0f, 0.15f);
+  EXPECT_GT(float(both) / float(fullCount + farCount - both), 0.7f) << "the same pixels, mostly";
+}
+
+// A bird is left out only when it lies wholly outside the view: one whose centre is past the right
+// edge still shows the front of its body, flying in.
+TEST_F(RenderTest, ABirdWhoseCentreIsOutOfViewStillShowsWhatIsIn) {
+  const float length = 30.0f;  // pixels
+  options_.boids.size = length / pixelsPerUnitAtTarget(camera_);
+  const glm::vec3 centre =
+      camera_.target() + (0.5f * float(kWidth) + 0.2f * length) / pixelsPerUnitAtTarget(camera_) * camera_.right();
+  ASSERT_GT(camera_.project(centre)->x, float(kWidth));
+  sim::FlockState state = flock({centre}, {1});
+  state.velocity[0] = -5.0f * camera_.right();
+  const Image image = render(state);
+  const Image empty = render(flock({}, {}));
+  const int row = int(camera_.project(centre)->y);
+  int drawn = 0;
+  for (int y = row - 4; y <= row + 4; ++y)
+    for (int x = kWidth - 8; x < kWidth; ++x) drawn += difference(image.at(x, y), empty.at(x, y)) > 0.3f;
+  EXPECT_GT(drawn, 3);
+}
+
 // Flocks beyond one storage binding are drawn in several ranges: every range lands. The groups come
 // from a group buffer here (position.w left 0), the other GroupSource.
 TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
@@ -438,24 +514,40 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   boids.group = groupBuffer.id();
   boids.count = std::uint32_t(positions.size());
 
-  target.bind();
-  glViewport(0, 0, kWidth, kHeight);
-  glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  glEnable(GL_DEPTH_TEST);
-  view.update(makeViewUniforms(camera, Atmosphere{}, 0.0f));
-  BoidStyle style;
-  style.shape = BoidShape::Points;
-  style.size = 2.0f;
-  style.minPointPixels = 4.0f;
-  renderer.draw(boids, style);
-  const Image image(target.readRgba(), kWidth, kHeight);
-  int drawn = 0;
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    const Rgb seen = image.at(*camera.project(glm::vec3(positions[i])));
-    drawn += chroma(seen) > 0.2f && nearestGroup(seen) == groups[i];
+  // Points; birds that are all near (the full mesh) and all far (the far mesh): each range's lists.
+  BoidStyle points;
+  points.shape = BoidShape::Points;
+  points.size = 2.0f;
+  points.minPointPixels = 4.0f;
+  BoidStyle near;
+  near.shape = BoidShape::Birds;
+  near.size = 2.5f;
+  near.detailBirdPixels = 0.0f;
+  BoidStyle far = near;
+  far.detailBirdPixels = 1000.0f;
+  for (const BoidStyle& style : {points, near, far}) {
+    target.bind();
+    glViewport(0, 0, kWidth, kHeight);
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    view.update(makeViewUniforms(camera, Atmosphere{}, 0.0f));
+    renderer.draw(boids, style);
+    const Image image(target.readRgba(), kWidth, kHeight);
+    int drawn = 0;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      // The boid's colour at its pixel or next to it (a bird's body is a pixel or two wide here).
+      const glm::vec2 pixel = *camera.project(glm::vec3(positions[i]));
+      bool seen = false;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const Rgb rgb = image.at(int(pixel.x) + dx, int(pixel.y) + dy);
+          seen = seen || (chroma(rgb) > 0.2f && nearestGroup(rgb) == groups[i]);
+        }
+      drawn += seen;
+    }
+    EXPECT_EQ(drawn, int(positions.size())) << "shape " << int(style.shape) << ", detail " << style.detailBirdPixels;
   }
-  EXPECT_EQ(drawn, int(positions.size()));
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
 

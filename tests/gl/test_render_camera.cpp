@@ -1,7 +1,10 @@
 // The camera's projection and controls, the meshes and the wall blocks (no GL needed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <vector>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
@@ -157,6 +160,38 @@ TEST(Meshes, BirdIsOneUnitLongAlongX) {
   EXPECT_NEAR(maxX, 0.5f, 1e-6f);
   EXPECT_LE(minX, -0.5f);
   EXPECT_GT(span, 0.4f) << "wings spread along z";
+}
+
+// The far bird keeps the bird's extent (beak to tail fan, wing tip to wing tip) and its beat, in 4
+// triangles; no vertex of either mesh, the wings beating, reaches past kBirdReach (what culls birds).
+TEST(Meshes, TheFarBirdHasTheBirdsExtentInFewerTriangles) {
+  const std::vector<MeshVertex> full = birdMesh(), far = farBirdMesh();
+  EXPECT_EQ(full.size(), 33u);
+  EXPECT_EQ(far.size(), 12u);
+  auto extent = [](const std::vector<MeshVertex>& mesh) {
+    glm::vec3 min(0.0f), max(0.0f);
+    float reach = 0.0f, tipZ = 0.0f, tipWing = 0.0f;
+    for (const MeshVertex& v : mesh) {
+      min = glm::min(min, v.position);
+      max = glm::max(max, v.position);
+      for (const float beat : {-1.0f, 1.0f})
+        reach = std::max(reach, glm::length(v.position + glm::vec3(0.0f, beat * kWingLift * v.wing, 0.0f)));
+      if (std::abs(v.position.z) > tipZ) tipZ = std::abs(v.position.z), tipWing = v.wing;
+      EXPECT_NEAR(glm::length(v.normal), 1.0f, 1e-4f);
+    }
+    return std::tuple{min, max, reach, tipWing};
+  };
+  const auto [fullMin, fullMax, fullReach, fullTip] = extent(full);
+  const auto [farMin, farMax, farReach, farTip] = extent(far);
+  EXPECT_EQ(farMin.x, fullMin.x);
+  EXPECT_EQ(farMax.x, fullMax.x);
+  EXPECT_EQ(farMax.z, fullMax.z);
+  EXPECT_EQ(farMin.z, fullMin.z);
+  EXPECT_EQ(farTip, 1.0f) << "the wing tips beat";
+  EXPECT_EQ(fullTip, 1.0f);
+  EXPECT_LE(fullReach, kBirdReach);
+  EXPECT_LE(farReach, kBirdReach);
+  EXPECT_GT(fullReach, 0.9f * kBirdReach) << "and not much less: culling stays tight";
 }
 
 }  // namespace
