@@ -5,13 +5,12 @@
 // valuesIn and valuesOut may be the same buffer (each value is read and written by one thread).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
+#include "common/WorkgroupSum.glsl"
 
 layout(std430, binding = BINDING_SCAN_IN) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = BINDING_SCAN_OUT) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = BINDING_SCAN_SUMS) writeonly buffer BlockSums { uint blockSums[]; };
 layout(std140, binding = PASS_PARAMS_BINDING) uniform ScanParams { uint uCount; };
-
-shared uint threadTotals[WORKGROUP_SIZE];
 
 void main() {
   uint block = workGroupIndex();
@@ -24,18 +23,11 @@ void main() {
     values[k] = base + uint(k) < uCount ? valuesIn[base + uint(k)] : 0u;
     total += values[k];
   }
-  threadTotals[t] = total;
-  barrier();
-  for (uint offset = 1u; offset < uint(WORKGROUP_SIZE); offset <<= 1) {
-    uint add = t >= offset ? threadTotals[t - offset] : 0u;
-    barrier();
-    threadTotals[t] += add;
-    barrier();
-  }
-  uint running = threadTotals[t] - total;
+  uint upToHere = workgroupInclusiveSum(total);
+  uint running = upToHere - total;
   for (int k = 0; k < ITEMS; ++k) {
     if (base + uint(k) < uCount) valuesOut[base + uint(k)] = running;
     running += values[k];
   }
-  if (t == uint(WORKGROUP_SIZE) - 1u) blockSums[block] = threadTotals[t];
+  if (t == uint(WORKGROUP_SIZE) - 1u) blockSums[block] = upToHere;
 }

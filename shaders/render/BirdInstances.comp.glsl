@@ -19,13 +19,12 @@
 #include "render/Birds.glsl"
 
 layout(local_size_x = WORKGROUP_SIZE) in;
+#include "common/WorkgroupSum.glsl"
 
 layout(std430, binding = INSTANCE_BINDING) writeonly buffer BirdInstances { BirdInstance birds[]; };
 // Per workgroup: its near and far counts (BIRD_COUNT), then its first near and far record (BirdLists).
 layout(std430, binding = LISTS_BINDING) buffer BirdLists { uvec2 lists[]; };
 
-// The invocations' lists, packed (near: 1, far: 1 << 16), summed over the workgroup up to each.
-shared uint listRanks[WORKGROUP_SIZE];
 
 // Whether the sphere (centre, radius) lies wholly outside one of the view's six clip planes (clip:
 // the centre's clip coordinates). The clip-space distance w +- x to a plane grows by |row w +- row x|
@@ -41,7 +40,7 @@ bool outsideView(vec4 clip, float radius) {
 
 void main() {
   uint i = gl_GlobalInvocationID.x, t = gl_LocalInvocationID.x;
-  uint list = 0u;  // packed as in listRanks; 0: not drawn
+  uint list = 0u;  // the bird's list, packed so that one sum counts both: near 1, far 1 << 16; 0: not drawn
   BirdInstance bird;
   if (i < uCount) {
     vec3 velocity = boidVelocity[i].xyz;
@@ -64,22 +63,15 @@ void main() {
       bird = BirdInstance(vec4(centre, size), vec4(forward, WING_LIFT * beat), vec4(side, 0.0),
                           vec4(boidColour(i, leader), 0.0));
   }
-  // Inclusive prefix sums of the packed lists (Hillis-Steele), both lists at once.
-  listRanks[t] = list;
-  barrier();
-  for (uint offset = 1u; offset < uint(WORKGROUP_SIZE); offset <<= 1) {
-    uint add = t >= offset ? listRanks[t - offset] : 0u;
-    barrier();
-    listRanks[t] += add;
-    barrier();
-  }
+  // Inclusive prefix sums of the packed lists, both lists at once: the last invocation's is the
+  // workgroup's counts.
+  uint upToHere = workgroupInclusiveSum(list);
   uint group = gl_WorkGroupID.x;
   if (uPhase == BIRD_COUNT) {
-    uint total = listRanks[WORKGROUP_SIZE - 1];
-    if (t == 0u) lists[group] = uvec2(total & 0xFFFFu, total >> 16);
+    if (t == uint(WORKGROUP_SIZE) - 1u) lists[group] = uvec2(upToHere & 0xFFFFu, upToHere >> 16);
     return;
   }
-  uint before = listRanks[t] - list;
+  uint before = upToHere - list;
   if (list == 1u) birds[lists[group].x + (before & 0xFFFFu)] = bird;
   if (list == 1u << 16) birds[lists[group].y + (before >> 16)] = bird;
 }

@@ -85,7 +85,7 @@ struct BirdMeshVertex {
   glm::vec4 normal;
 };
 
-// glDrawArraysIndirect's command (DrawArraysIndirectCommand), as BirdInstances.comp.glsl fills it.
+// glDrawArraysIndirect's command (DrawArraysIndirectCommand), as BirdLists.comp.glsl fills it.
 struct DrawCommand {
   std::uint32_t vertexCount;
   std::uint32_t instanceCount;

@@ -29,6 +29,14 @@ struct SceneCase {
 
 class WorldGpu : public testing::TestWithParam<SceneCase> {};
 
+// The case's scene, with its boid count.
+world::WorldDescription describe(const SceneCase& scene) {
+  world::WorldDescription description{
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + scene.file, app::kSceneSections), "", {MURMUR_MAPS_DIR}};
+  if (scene.boids > 0) description.scene.count = scene.boids;
+  return description;
+}
+
 // The same perception, but for the order of the group reduction's sums (centroids and mean
 // velocities within rounding).
 void expectSamePerception(const world::AgentPerception& cpu, const world::AgentPerception& gpu, int tick) {
@@ -47,9 +55,7 @@ void expectSamePerception(const world::AgentPerception& cpu, const world::AgentP
 
 TEST_P(WorldGpu, TicksAsTheCpuWorldInLockstep) {
   const std::size_t errorsBefore = test::glErrorCount();
-  world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam().file, app::kSceneSections), "", {MURMUR_MAPS_DIR}};
-  if (GetParam().boids > 0) description.scene.count = GetParam().boids;
+  const world::WorldDescription description = describe(GetParam());
   world::World cpu(description, world::makeBackend("cpu"));
   world::World gpu(description, world::makeBackend("gpu-exact", -1, &test::glContext()));
   ASSERT_EQ(gpu.backend().name(), "gpu-exact");
@@ -92,9 +98,7 @@ TEST_P(WorldGpu, TicksAsTheCpuWorldInLockstep) {
 // nothing without fast-math, so there it gives the exact arithmetic's bits; the tolerances are
 // what a real card is held to.)
 TEST_P(WorldGpu, TheFastArithmeticStaysWithinCompareTolerances) {
-  world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam().file, app::kSceneSections), "", {MURMUR_MAPS_DIR}};
-  if (GetParam().boids > 0) description.scene.count = GetParam().boids;
+  const world::WorldDescription description = describe(GetParam());
   world::World cpu(description, world::makeBackend("cpu"));
   world::World gpu(description, world::makeBackend("gpu", -1, &test::glContext()));
   ASSERT_EQ(gpu.backend().name(), "gpu");
