@@ -48,9 +48,9 @@ namespace {
 
 constexpr int kInFlight = 2;
 constexpr std::size_t kRing = kInFlight + 1;
-// Device bytes a boid takes: the pipeline's 80 (src/gpu/flock_layout.hpp) plus the 32 of the
-// spawned-state copy that episodes restore from.
-constexpr std::uint64_t kDeviceBytesPerBoid = 80 + 32;
+// Device bytes a boid takes: the pipeline's (src/gpu/flock_layout.hpp) plus the 32 of the
+// spawned-state copy that episodes restore from and the 4 of the identity ids they restore.
+constexpr std::uint64_t kDeviceBytesPerBoid = gpu::layout::kBytesPerBoid + 32 + 4;
 // Host bytes a boid takes while a case is prepared and uploaded (spawned state, grid for the
 // candidate count, upload staging): generous.
 constexpr std::uint64_t kHostBytesPerBoid = 160;
@@ -89,7 +89,7 @@ struct GpuRig {
     const auto bytes = static_cast<GLsizeiptr>(pipeline.size() * sizeof(glm::vec4));
     glCopyNamedBufferSubData(initialPositions.id(), pipeline.positionBuffer().id(), 0, 0, bytes);
     glCopyNamedBufferSubData(initialVelocities.id(), pipeline.velocityBuffer().id(), 0, 0, bytes);
-    pipeline.positionsReplaced();
+    pipeline.stateReplaced();
   }
 
   // Uploads the case (once while it stays loaded) and snapshots it. Throws gpu::CapacityError.

@@ -130,11 +130,10 @@ void stepAndDrawGpu(benchmark::State& state, std::uint32_t n) {
   const render::Camera camera = prepareView(*r, scene);
   gpu::FlockPipeline pipeline(*glContext(), r->shaders, gpu::Arithmetic::Fast);
   pipeline.upload(sim::spawnFlock(scene));
-  const render::BoidBuffers boids = render::boidBuffers(pipeline);
   const render::FrameOptions options = withShape(render::BoidShape::Auto);
   auto frame = [&] {
     pipeline.step(scene.model, inputs);
-    drawFrame(*r, camera, boids, options);
+    drawFrame(*r, camera, render::boidBuffers(pipeline), options);
     glFinish();
   };
   frame();

@@ -24,6 +24,7 @@
 #include "build_info.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "sim/neighbour_sweep.hpp"
+#include "world/backend.hpp"
 
 namespace {
 
@@ -133,6 +134,27 @@ void addMachineContext(const Options& options) {
   // The step's stages in order, so that the report needs no copy of their names.
   benchmark::AddCustomContext("flock_stages",
                               fmt::format("{}", fmt::join(murmur::gpu::FlockPipeline::kStages, ",")));
+  // Those a steady step runs: not the hash and count the force pass does, nor the reduction a reader asks for.
+  std::vector<std::string_view> steady;
+  for (std::size_t i = 0; i < murmur::gpu::FlockPipeline::kStages.size(); ++i) {
+    const auto stage = static_cast<murmur::gpu::FlockStage>(i);
+    if (!murmur::gpu::FlockPipeline::foldedIntoForces(stage) && !murmur::gpu::FlockPipeline::forReadersOnly(stage))
+      steady.push_back(murmur::gpu::FlockPipeline::stageName(stage));
+  }
+  benchmark::AddCustomContext("flock_steady_stages", fmt::format("{}", fmt::join(steady, ",")));
+}
+
+// The pipeline's byte model (gpu::FlockPipeline::trafficModel) for bench/report.py, one line per
+// program and buffer: "stage program buffer elementBytes unit accesses scattered", lines joined by ';'.
+std::string trafficContext(murmur::gpu::Context& context) {
+  const murmur::gpu::FlockPipeline pipeline(context, murmur::world::shaderLibrary(), murmur::gpu::Arithmetic::Fast);
+  static constexpr std::string_view kUnits[] = {"boid", "cell", "candidate", "step"};
+  std::vector<std::string> lines;
+  for (const murmur::gpu::BufferTraffic& t : pipeline.trafficModel())
+    lines.push_back(fmt::format("{} {} {} {} {} {} {}", murmur::gpu::FlockPipeline::stageName(t.stage), t.program,
+                                t.buffer, t.elementBytes, kUnits[static_cast<std::size_t>(t.unit)], t.accesses,
+                                t.scattered ? 1 : 0));
+  return fmt::format("{}", fmt::join(lines, ";"));
 }
 
 void addGlContext(const Options& options, bool selected) {
@@ -160,6 +182,7 @@ void addGlContext(const Options& options, bool selected) {
   benchmark::AddCustomContext("gl_max_boids", std::to_string(murmur::gpu::FlockPipeline::maxBoids(info)));
   benchmark::AddCustomContext("gl_timestamp_bits", std::to_string(info.timestampBits));
   benchmark::AddCustomContext("device_slug", murmur::bench::deviceSlug(info.renderer));
+  benchmark::AddCustomContext("flock_traffic", trafficContext(*context));
   murmur::bench::glContextInHeader() = true;
 }
 

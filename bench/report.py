@@ -23,10 +23,16 @@ astar_textbook_cases). A result written before murmur_bench named one of them sh
 Where a benchmark was repeated, its median is used (the aggregate rows of
 --benchmark_repetitions); otherwise the mean of its runs.
 
-The memory-floor table estimates the bytes each GPU stage must move per step (compulsory traffic
-of the std430 buffers of src/gpu/flock_layout.hpp, see STAGE_BYTES and the assumptions printed in
-the report) and compares the measured time with those bytes moved at the bandwidth the same run
-measured (the context's bandwidth_cases: a compute shader copying a large buffer).
+The byte model of a step comes from the result too: murmur_bench writes the pipeline's
+(gpu::FlockPipeline::trafficModel, context field flock_traffic: per program, each storage buffer
+it binds, as the driver reports the program's blocks, with its element size and how often a boid,
+a cell or a candidate touches it, and whether at a scattered index) and the stages of a steady step
+(flock_steady_stages). From it the report prints, per stage, two figures: every element moved
+once (the floor) and every scattered access costing a 32-byte sector (what a GPU moves); compares
+the measured time with the floor moved at the bandwidth the same run measured (the context's
+bandwidth_cases: a compute shader copying a large buffer); and lists, as a model, never a
+measurement, the least time the sector figure would take on named cards at their published
+memory bandwidth.
 """
 
 import argparse
@@ -38,32 +44,57 @@ import sys
 from collections import OrderedDict
 
 
-# Compulsory bytes per step of each GPU stage: (bytes per boid, bytes per grid cell). Every buffer
-# element a stage touches is counted once (reads and writes alike; a read-modify-write twice);
-# reads that hit in cache after the first touch (the 27 neighbouring cells' positions and headings
-# in `forces`, the cell's own ids in `scatter`, repeated atomics on one cell counter in `count`)
-# are not counted, so this is a lower bound on the traffic: the floor.
-#   vec4 = 16 B (positions, velocities, sortedPositions, sortedHeadings), uint = 4 B (cellOf,
-#   rankInCell, unsortedIds, sortedIds, cellCounts, cellStarts).
-# The hash and count passes (positions r16, cellOf w4; cellOf r4, rankInCell w4, cellCounts
-# cleared w4 and incremented r4 w4 per cell) run only after an upload or a grid change: on other
-# steps the force pass hashes and counts the positions it writes, and its row carries those bytes.
-STAGE_BYTES = OrderedDict([
-    # exclusive scan of cells + 1 counts: block scan r4 w4, add-back r4 w4 (two levels)
-    ("scan", (0, 16)),
-    # ScatterIds: cellOf r4, rankInCell r4, unsortedIds w4; cellStarts r4 per cell
-    # Reorder: cellOf r4, unsortedIds r4 (own cell, once), positions r16, velocities r16,
-    #          sortedIds w4, sortedPositions w16, sortedHeadings w16; cellStarts r4 per cell
-    ("scatter", (12 + 76, 8)),
-    # Step: sortedIds r4, own sortedPositions r16, velocities[id] r16, own sortedHeadings r16,
-    #       positions w16, velocities w16, the next cellOf w4 and rankInCell w4; cellStarts r4,
-    #       cellCounts cleared w4 and incremented r4 w4 per cell; neighbours from cache
-    ("forces", (84 + 8, 4 + 12)),
-    # Reduce: positions r16, velocities r16 (partials: a few bytes per block)
-    ("reduce", (32, 0)),
-])
-# Without any cache reuse every candidate's sortedPositions and sortedHeadings are read: 32 B each.
-CANDIDATE_BYTES = 32
+# A GPU moves memory in 32-byte sectors: an access at a scattered index costs a whole one.
+SECTOR_BYTES = 32
+
+# Published memory bandwidth of named cards (GB/s, the makers' data sheets), for the byte model's
+# lower bounds: a model of what the bytes alone would take, never a measurement.
+NAMED_CARDS = [
+    ("NVIDIA H200 (SXM)", 4800),
+    ("NVIDIA H100 SXM5", 3350),
+    ("NVIDIA H100 PCIe", 2000),
+    ("NVIDIA A100 80GB SXM", 2039),
+    ("NVIDIA GeForce RTX 4090", 1008),
+    ("AMD Radeon RX 7900 XTX", 960),
+    ("AMD Radeon RX 6800 XT (navi21)", 512),
+]
+
+
+class Traffic:
+    """A result's byte model (its context's flock_traffic and flock_steady_stages): per stage, the
+    bytes per boid, per cell and per candidate, both as elements (the floor) and as sectors."""
+
+    def __init__(self, context):
+        self.lines = []
+        for line in [l for l in context.get("flock_traffic", "").split(";") if l]:
+            stage, program, buffer, element, unit, accesses, scattered = line.split(" ")
+            self.lines.append({"stage": stage, "program": program, "buffer": buffer, "element": int(element),
+                               "unit": unit, "accesses": int(accesses), "scattered": scattered == "1"})
+        self.steady = [st for st in context.get("flock_steady_stages", "").split(",") if st]
+
+    def __bool__(self):
+        return bool(self.lines) and bool(self.steady)
+
+    def stages(self):
+        return list(OrderedDict((l["stage"], None) for l in self.lines))
+
+    def bytes(self, stage, unit, sectors):
+        """Bytes per `unit` of `stage`: each element once, or each scattered access a sector."""
+        total = 0
+        for l in self.lines:
+            if l["stage"] == stage and l["unit"] == unit:
+                element = max(l["element"], SECTOR_BYTES) if sectors and l["scattered"] else l["element"]
+                total += element * l["accesses"]
+        return total
+
+    def step(self, n, cells, candidates, sectors):
+        """Bytes of one steady step of n boids on `cells` cells (candidates: per boid, for no-reuse)."""
+        total = sum(self.bytes(st, "boid", sectors) * n + self.bytes(st, "cell", sectors) * cells
+                    for st in self.steady)
+        if candidates is not None:
+            total += sum(self.bytes(st, "candidate", sectors) for st in self.steady) * candidates * n
+        return total
+
 
 # A case whose repetitions vary more than this (coefficient of variation of the time) is flagged.
 MAX_CV = 0.05
@@ -635,27 +666,77 @@ def floor_table(machines):
     order = list(workloads(machines))
     rows = []
     for m in machines:
+        traffic = Traffic(m.context)
+        if not traffic:
+            continue
         bandwidth = m.copy_bandwidth()
         for r in sorted((r for r in m.results if r.backend == "gpu" and r.error is None),
                         key=lambda r: (order.index(r.workload), r.n)):
             n = r.n
             cells = r.counter("cells", 0.0)
             cand = r.counter("candidates_per_boid", 0.0)
-            floor_bytes = sum(b * n + c * cells for b, c in STAGE_BYTES.values())
-            uncached = floor_bytes + CANDIDATE_BYTES * cand * n
+            floor_bytes = traffic.step(n, cells, None, False)
+            sector_bytes = traffic.step(n, cells, None, True)
+            uncached = traffic.step(n, cells, cand, False)
             ms = r.ms()
             achieved = floor_bytes / (ms * 1e-3) if ms else None
             floor_ms = floor_bytes / bandwidth * 1e3 if bandwidth else None
             forces = r.counter("forces_ms")
-            rows.append([m.label, r.workload, fmt_n(n), "%.1f" % (floor_bytes / 1e6), "%.1f" % (uncached / 1e6),
+            rows.append([m.label, r.workload, fmt_n(n), "%.0f" % (floor_bytes / n), "%.0f" % (sector_bytes / n),
+                         "%.1f" % (floor_bytes / 1e6), "%.1f" % (uncached / 1e6),
                          fmt_ms(ms), fmt_ms(floor_ms),
                          fmt_ratio(ms / floor_ms) if floor_ms else "-",
                          fmt_rate(achieved, "B/s"), "%.0f" % cand, fmt_rate(cand * n, ""),
                          fmt_rate(cand * n / (forces * 1e-3) if forces else None, "/s")])
-    header = ["device", "workload", "N", "floor MB/step", "no-reuse MB/step", "measured ms", "floor ms",
-              "measured / floor", "floor bytes / measured time", "candidates/boid", "candidates/step",
-              "candidates/s (forces)"]
-    return md_table(header, rows) if rows else "(no GPU results)"
+    header = ["device", "workload", "N", "floor B/boid", "sector B/boid", "floor MB/step", "no-reuse MB/step",
+              "measured ms", "floor ms", "measured / floor", "floor bytes / measured time", "candidates/boid",
+              "candidates/step", "candidates/s (forces)"]
+    return md_table(header, rows) if rows else "(no GPU results with a byte model: written before murmur_bench described it)"
+
+
+def newest_traffic(machines):
+    """The byte model of the newest result that has one (the code's), and that result."""
+    for m in sorted(machines, key=lambda m: m.context.get("date", ""), reverse=True):
+        if Traffic(m.context):
+            return Traffic(m.context), m
+    return None, None
+
+
+def traffic_table(traffic):
+    rows = []
+    for stage in traffic.stages():
+        programs = list(OrderedDict((l["program"], None) for l in traffic.lines if l["stage"] == stage))
+        rows.append([stage, ", ".join(programs), "yes" if stage in traffic.steady else "no",
+                     "%d" % traffic.bytes(stage, "boid", False), "%d" % traffic.bytes(stage, "boid", True),
+                     "%d" % traffic.bytes(stage, "cell", False), "%d" % traffic.bytes(stage, "cell", True),
+                     "%d" % traffic.bytes(stage, "candidate", False)])
+    steady = traffic.steady
+    rows.append(["a steady step", "", "",
+                 "%d" % sum(traffic.bytes(st, "boid", False) for st in steady),
+                 "%d" % sum(traffic.bytes(st, "boid", True) for st in steady),
+                 "%d" % sum(traffic.bytes(st, "cell", False) for st in steady),
+                 "%d" % sum(traffic.bytes(st, "cell", True) for st in steady),
+                 "%d" % sum(traffic.bytes(st, "candidate", False) for st in steady)])
+    return md_table(["stage", "programs", "in a steady step", "B/boid (elements)", "B/boid (sectors)",
+                     "B/cell (elements)", "B/cell (sectors)", "B/candidate, no cache"], rows)
+
+
+def card_table(machines, traffic):
+    """Lower bounds of a steady step on named cards from their published bandwidth (a model): the
+    sector bytes of the density workload's cases that ran, scaled to 1M and 10M boids at the same
+    cells per boid (the workload keeps its density)."""
+    cases = sorted(((m, r) for m in machines for r in m.results
+                    if r.backend == "gpu" and r.error is None and r.workload == "density" and r.counter("cells")),
+                   key=lambda mr: mr[1].n)
+    if not cases:
+        return None
+    m, r = cases[-1]
+    per_boid = traffic.step(r.n, r.counter("cells"), None, True) / r.n
+    rows = [[name, "%d" % gbs] + [fmt_ms(per_boid * n / (gbs * 1e9) * 1e3) for n in (10 ** 6, 10 ** 7)]
+            for name, gbs in NAMED_CARDS]
+    note = ("%.0f B a boid in sectors (density at %s boids on %s: %.0f cells, %.2f cells a boid)" %
+            (per_boid, fmt_n(r.n), m.label, r.counter("cells"), r.counter("cells") / r.n))
+    return note, md_table(["card", "published GB/s", "1M boids (ms, model)", "10M boids (ms, model)"], rows)
 
 
 def bandwidth_lines(machines):
@@ -811,19 +892,30 @@ def write_report(machines, out_dir):
            "its sum, the step's own GPU time (timestamps around the whole step) and its wall-clock time.", "",
            stage_table(machines), "", "Per-stage benchmarks (`<workload>/gpu:<stage>`: manual time = that stage):",
            "", stage_benchmark_table(machines), ""]
+    traffic, source = newest_traffic(machines)
+    md += ["## Bytes a step moves", ""]
+    if traffic:
+        md += ["The pipeline's byte model as %s's murmur_bench wrote it (gpu::FlockPipeline::trafficModel: every "
+               "storage buffer each program binds, as the driver reports its blocks). `elements`: each element a "
+               "pass touches counted once, reads and writes alike, elements a work group shares (a cell's start, "
+               "count and ids; the neighbours' positions and headings) once; `sectors`: each access at a scattered "
+               "index (a gather or scatter by id) costs a %d-byte sector, what a GPU moves. The hash and count "
+               "run only after an upload or a grid change (the force pass does their work), the reduction only "
+               "for a reader." % (source.label, SECTOR_BYTES), "", traffic_table(traffic), ""]
+        cards = card_table(machines, traffic)
+        if cards:
+            md += ["Lower bounds of a steady step from the sector bytes alone at each card's published memory "
+                   "bandwidth: **a model, not a measurement** (no cache misses, no latency, no arithmetic; %s)." %
+                   cards[0], "", cards[1], ""]
+    else:
+        md += ["(no result with a byte model: written before murmur_bench described it)", ""]
     md += ["## Memory-bandwidth floor", "",
-           "Bytes a step must move at least (every std430 element a stage touches counted once; neighbour reads "
-           "assumed to hit in cache) against the measured time, and the time those bytes take at the copy "
-           "bandwidth the same run measured:", "", bandwidth_lines(machines), "", floor_table(machines), "",
+           "The elements a steady step must move at least (the byte model above; neighbour reads assumed to hit "
+           "in cache) against the measured time, and the time those bytes take at the copy bandwidth the same "
+           "run measured:", "", bandwidth_lines(machines), "", floor_table(machines), "",
            "Assumptions:", "",
-           "- Per boid per step: " + ", ".join("%s %d B" % (s, b) for s, (b, _) in STAGE_BYTES.items()) +
-           " (%d B in all); per grid cell: " % sum(b for b, _ in STAGE_BYTES.values()) +
-           ", ".join("%s %d B" % (s, c) for s, (_, c) in STAGE_BYTES.items() if c) +
-           " (%d B in all)." % sum(c for _, c in STAGE_BYTES.values()),
-           "- Buffers (src/gpu/flock_layout.hpp): positions, velocities, sortedPositions, sortedHeadings are vec4 "
-           "(16 B); cellOf, rankInCell, unsortedIds, sortedIds, cellCounts, cellStarts are uint (4 B).",
-           "- `no-reuse` adds %d B per candidate (its sortedPositions and sortedHeadings read from memory each time): "
-           "the traffic with no cache at all." % CANDIDATE_BYTES,
+           "- `no-reuse` adds the bytes per candidate (its sortedPositions and sortedHeadings read from memory "
+           "each time): the traffic with no cache at all.",
            "- The floor bandwidth is the copy benchmark's (a compute shader copying vec4s, read + write counted), "
            "not the datasheet peak; on llvmpipe it is host memory as two CPU cores reach it.",
            "- `measured / floor` near 1 means the step is bandwidth bound; far above 1 means compute, latency, "

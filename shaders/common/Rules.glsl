@@ -82,7 +82,9 @@ struct BoidView {
   vec3 position;
   vec3 velocity;
   vec3 heading;
-  uint id;
+  // The boid's slot in the sorted copy, where sim::BoidView has its id: the id is readId(slot),
+  // read only in the rare case that needs it rather than held through the neighbour loop.
+  uint slot;
   uint group;
 };
 
@@ -165,7 +167,7 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
   EXACT float fovEdge = dist * k.cosHalfFov;
   if (k.limitedFov && !coincident && along < fovEdge) return;
   if (d2 < k.separationRadius2) {
-    EXACT vec3 away = coincident ? vec3(self.id < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
+    EXACT vec3 away = coincident ? vec3(readId(self.slot) < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
     EXACT vec3 term = away / max(dist, k.minDistance);
     // The comfort distance (off by default) is read from the block here, not held through the loop
     // with the constants above, which fill navi21's scalar registers.

@@ -2,13 +2,15 @@
 // Group summaries, first level: each work group sums position, velocity, count and leaders (the
 // leader flags in velocities.w) of its block of
 // WORKGROUP_SIZE * ITEMS boids per group (a shared-memory tree per group) into
-// partials[group * uBlocks + block]. ReduceGroups sums the blocks.
+// partials[group * uBlocks + block]. ReduceGroups sums the blocks. Blocks of ids, not of slots:
+// the sums come out the same whatever order the state is kept in (each boid read at its slot).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "flock/Reduction.glsl"
 
 layout(std430, binding = BINDING_POSITIONS) readonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = BINDING_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
+layout(std430, binding = BINDING_SLOT_OF) readonly buffer SlotOf { uint slotOf[]; };
 layout(std430, binding = BINDING_PARTIALS) writeonly buffer Partials { GroupPartial partials[]; };
 
 shared vec4 positionSums[WORKGROUP_SIZE];
@@ -28,9 +30,10 @@ void main() {
     uint i = (block * uint(ITEMS) + uint(k)) * uint(WORKGROUP_SIZE) + t;
     group[k] = kNoGroup;
     if (i < uCount) {
-      vec4 p = positions[i];
+      uint slot = slotOf[i];
+      vec4 p = positions[slot];
       position[k] = vec4(p.xyz, 1.0);
-      velocity[k] = velocities[i];
+      velocity[k] = velocities[slot];
       group[k] = uint(p.w);
     }
   }

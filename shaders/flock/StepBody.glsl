@@ -4,9 +4,11 @@
 // Forces and integration, fused: one thread per boid in cell order (threads of a work group share
 // neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
 // order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
-// new state is written in id order (positions, velocities with the leader flag in w): the other half of the pair
-// id order -> cell order (Reorder) -> id order (here). Each boid's next cell is hashed and counted
-// here too (see CellOf below).
+// new state (positions, velocities with the leader flag in w) is written at the boid's sorted
+// slot, so the flock stays in cell order between steps: the state's slots and this sort's ids
+// (sortedIds, the pipeline's boidIds from now on) are the other half of the pair
+// state -> sorted copy (Reorder) -> state (here), and no access of a step goes by id. Each boid's
+// next cell is hashed and counted here too (see CellOf below).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/Params.glsl"
@@ -15,11 +17,12 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/LabModel.glsl"
 
 layout(std430, binding = BINDING_POSITIONS) writeonly buffer Positions { vec4 positions[]; };
-layout(std430, binding = BINDING_VELOCITIES) buffer Velocities { vec4 velocities[]; };
+layout(std430, binding = BINDING_VELOCITIES) writeonly buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = BINDING_CELL_STARTS) readonly buffer CellStarts { uint cellStarts[]; };
 layout(std430, binding = BINDING_SORTED_IDS) readonly buffer SortedIds { uint sortedIds[]; };
 layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositions { vec4 sortedPositions[]; };
 layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings { vec4 sortedHeadings[]; };
+layout(std430, binding = BINDING_SORTED_VELOCITIES) readonly buffer SortedVelocities { vec4 sortedVelocities[]; };
 // The next step's hash and count (grid/CellIndex, then grid/Count) of the positions written here,
 // on this step's grid: the pipeline skips those two passes when the next step's grid is the same.
 // cellCounts was cleared after this step's scan read it.
@@ -27,7 +30,7 @@ layout(std430, binding = BINDING_CELL_OF) writeonly buffer CellOf { uint cellOf[
 layout(std430, binding = BINDING_RANK_IN_CELL) writeonly buffer RankInCell { uint rankInCell[]; };
 layout(std430, binding = BINDING_CELL_COUNTS) buffer CellCounts { uint cellCounts[]; };
 #if TURNING || LAB
-// The stored headings in id order (boids.turn_rate; the lab's units, with their spin in w):
+// The stored headings in slot order (boids.turn_rate; the lab's units, with their spin in w):
 // grid/ReorderTurning copied them into sortedHeadings; the new ones are written here, and what a
 // renderer draws the bird along (the heading at the velocity's speed, the leader flag in w as in
 // velocities).
@@ -41,11 +44,10 @@ vec3 readHeading(uint slot) { return sortedHeadings[slot].xyz; }
 void main() {
   uint s = globalInvocationIndex();
   if (s >= P.boidCount) return;
-  uint id = sortedIds[s];
   vec4 own = sortedPositions[s];
   // The velocity is read after the neighbour loop, which does not need it: one register fewer
   // there for each component.
-  BoidView self = BoidView(own.xyz, vec3(0.0), sortedHeadings[s].xyz, id, uint(own.w));
+  BoidView self = BoidView(own.xyz, vec3(0.0), sortedHeadings[s].xyz, s, uint(own.w));
 
   NeighbourSums sums = noNeighbours();
   NeighbourConstants k = neighbourConstants();
@@ -85,26 +87,26 @@ void main() {
     }
   }
   finishNeighbours(sums);
-  self.velocity = velocities[id].xyz;
+  self.velocity = sortedVelocities[s].xyz;
 #if LAB
   // The lab's unit: its spin rides in the w of its stored heading.
   LabUnit next = stepLabUnit(self, sortedHeadings[s].w, sums);
 #else
   BoidUpdate next = stepBoid(self, sums);
 #endif
-  positions[id] = vec4(next.position, own.w);
+  positions[s] = vec4(next.position, own.w);
   uint nextCell = cellIndex(cellCoord(next.position));
-  cellOf[id] = nextCell;
-  rankInCell[id] = atomicAdd(cellCounts[nextCell], 1u);
+  cellOf[s] = nextCell;
+  rankInCell[s] = atomicAdd(cellCounts[nextCell], 1u);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
   float leader = P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0;
-  velocities[id] = vec4(next.velocity, leader);
+  velocities[s] = vec4(next.velocity, leader);
 #if TURNING || LAB
 #if LAB
-  headings[id] = vec4(next.heading, next.spin);
+  headings[s] = vec4(next.heading, next.spin);
 #else
-  headings[id] = vec4(next.heading, 0.0);
+  headings[s] = vec4(next.heading, 0.0);
 #endif
-  drawnVelocities[id] = vec4(next.heading * length3(next.velocity), leader);
+  drawnVelocities[s] = vec4(next.heading * length3(next.velocity), leader);
 #endif
 }

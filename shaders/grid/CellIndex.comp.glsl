@@ -1,5 +1,5 @@
 #version 430 core
-// Hash: the grid cell of every boid (id order).
+// Hash: the grid cell of every boid, one thread per slot of the state.
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/Params.glsl"

@@ -1,11 +1,12 @@
 #version 430 core
 // The nearest k boids of one group around one probe (sim/nearest_boids.hpp): one work group per
-// (probe, group), over the grid of the last step (cell starts, sorted ids and sorted positions: the
-// positions that step started from). The threads stride together over the slots of each row of
-// cells along x that the probe's box covers (one contiguous run per row), each keeping its own k
-// best; a tree of sorted merges in shared memory then leaves the work group's k best, which thread 0
-// writes with the boids' current positions and velocities (id order). Ranked by squared distance
-// (dot3, as the CPU), ties by id: the CPU's answer exactly.
+// (probe, group), over the grid of the last step (cell starts, its sorted ids, which are the
+// state's boidIds since that step, and sorted positions: the positions that step started from).
+// The threads stride together over the slots of each row of cells along x that the probe's box
+// covers (one contiguous run per row), each keeping its own k best; a tree of sorted merges in
+// shared memory then leaves the work group's k best, which thread 0 writes with the boids' current
+// positions and velocities (read at their slots, slotOf). Ranked by squared distance (dot3, as the
+// CPU), ties by id: the CPU's answer exactly.
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/Params.glsl"
@@ -15,7 +16,8 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 layout(std430, binding = BINDING_POSITIONS) readonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = BINDING_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = BINDING_CELL_STARTS) readonly buffer CellStarts { uint cellStarts[]; };
-layout(std430, binding = BINDING_SORTED_IDS) readonly buffer SortedIds { uint sortedIds[]; };
+layout(std430, binding = BINDING_BOID_IDS) readonly buffer BoidIds { uint boidIds[]; };
+layout(std430, binding = BINDING_SLOT_OF) readonly buffer SlotOf { uint slotOf[]; };
 layout(std430, binding = BINDING_SORTED_POSITIONS) readonly buffer SortedPositions { vec4 sortedPositions[]; };
 
 // gpu::layout::NearestProbe.
@@ -87,7 +89,7 @@ void main() {
         if (boid.w != group) continue;
         EXACT vec3 d = boid.xyz - probe.sphere.xyz;
         float distance2 = dot3(d, d);
-        if (distance2 <= probe.sphere.w) offer(distance2, sortedIds[s]);
+        if (distance2 <= probe.sphere.w) offer(distance2, boidIds[s]);
       }
     }
   }
@@ -122,7 +124,8 @@ void main() {
     uint id = bestId[r];
     uint at = list * k + r;
     nearestIds[listCount + at] = id;
-    nearestSamples[2u * at] = vec4(positions[id].xyz, 0.0);
-    nearestSamples[2u * at + 1u] = vec4(velocities[id].xyz, 0.0);
+    uint slot = slotOf[id];
+    nearestSamples[2u * at] = vec4(positions[slot].xyz, 0.0);
+    nearestSamples[2u * at + 1u] = vec4(velocities[slot].xyz, 0.0);
   }
 }

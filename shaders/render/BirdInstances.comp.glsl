@@ -43,16 +43,17 @@ void main() {
   uint list = 0u;  // the bird's list, packed so that one sum counts both: near 1, far 1 << 16; 0: not drawn
   BirdInstance bird;
   if (i < uCount) {
-    vec3 velocity = boidVelocity[i].xyz;
+    uint e = boidElement(i);
+    vec3 velocity = boidVelocity[e].xyz;
     float speed = length(velocity);
     vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);
     vec3 worldUp = abs(forward.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
     vec3 side = normalize(cross(forward, worldUp));
 
-    bool leader = isLeader(i);
+    bool leader = isLeader(e);
     // Each bird beats with a phase of its own: its index in the range.
     float beat = sin(view.eye.w * 14.0 + float(i) * 0.61);
-    vec3 centre = boidPosition[i].xyz;
+    vec3 centre = boidPosition[e].xyz;
     vec4 clip = view.viewProjection * vec4(centre, 1.0);
     float depth = clip.w;
     float size = max(uSize, uMinPixels * depth / view.cameraRight.w) * leaderScale(leader);
@@ -61,7 +62,7 @@ void main() {
     if (!outsideView(clip, BIRD_REACH * size)) list = far ? 1u << 16 : 1u;
     if (uPhase == BIRD_WRITE)
       bird = BirdInstance(vec4(centre, size), vec4(forward, WING_LIFT * beat), vec4(side, 0.0),
-                          vec4(boidColour(i, leader), 0.0));
+                          vec4(boidColour(e, leader), 0.0));
   }
   // Inclusive prefix sums of the packed lists, both lists at once: the last invocation's is the
   // workgroup's counts.

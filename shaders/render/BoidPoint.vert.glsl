@@ -14,10 +14,10 @@ flat out float vCoverage;
 const float kBirdAreaShare = 0.35;
 
 void main() {
-  uint i = uint(VERTEX_INDEX);
-  bool leader = isLeader(i);
-  vWorldPosition = boidPosition[i].xyz;
-  vColour = boidColour(i, leader);
+  uint e = boidElement(uint(VERTEX_INDEX));
+  bool leader = isLeader(e);
+  vWorldPosition = boidPosition[e].xyz;
+  vColour = boidColour(e, leader);
   gl_Position = view.viewProjection * vec4(vWorldPosition, 1.0);
   float size = uSize * leaderScale(leader);
   float pixels = size * view.cameraRight.w / max(gl_Position.w, 1e-4);

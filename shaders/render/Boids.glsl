@@ -4,6 +4,7 @@
 layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 boidPosition[]; };
 layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
 layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
+layout(std430, binding = SLOT_BINDING) readonly buffer BoidSlots { uint boidSlot[]; };
 
 // The constants of one draw (render::BoidDrawParams, std140).
 layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
@@ -27,7 +28,11 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
   uint uCount;
   uint uFirstCommand;
   uint uPhase;
+  bool uHasSlots;  // boid i of the range is element boidSlot[i] of the arrays (render::BoidBuffers::slot)
 };
+
+// The element of the boid arrays that holds boid i of the range; the functions below take elements.
+uint boidElement(uint i) { return uHasSlots ? boidSlot[i] : i; }
 
 uint groupOf(uint i) {
   if (uGroupSource == GROUP_BUFFER) return boidGroup[i];

@@ -9,6 +9,8 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 boidPosition[]; };
 layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
 layout(std430, binding = SAMPLES_BINDING) buffer Samples { vec4 samples[]; };
+// With uHasSlots, boid i's element in the two arrays above (render::BoidBuffers::slot).
+layout(std430, binding = SLOT_BINDING) readonly buffer BoidSlots { uint boidSlot[]; };
 
 // render::SampleParams (std140).
 layout(std140, binding = DRAW_PARAMS_BINDING) uniform SampleParams {
@@ -18,12 +20,13 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform SampleParams {
   uint uMode;        // SAMPLE_TRAIL: a vec4 per boid; SAMPLE_VECTORS: three (position, velocity, force)
   bool uGroupInW;    // the boid buffers hold the group in position.w (else every boid is in group 0)
   float uInverseDt;  // 1 / dt; 0 when the samples hold no velocity of the step before
+  bool uHasSlots;
 };
 
 void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= uCount) return;
-  uint id = i * uStride;
+  uint id = uHasSlots ? boidSlot[i * uStride] : i * uStride;
   vec4 position = vec4(boidPosition[id].xyz, uGroupInW ? boidPosition[id].w : 0.0);
   if (uMode == SAMPLE_TRAIL) {
     samples[uFirst + i] = position;

@@ -207,7 +207,7 @@ void DemoSession::updateOverlay() {
 }
 
 render::BoidBuffers DemoSession::boidBuffers() {
-  if (const gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) return render::boidBuffers(*pipeline);
+  if (gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) return render::boidBuffers(*pipeline);
   if (!hostBuffersCurrent_) {
     hostBuffers_.upload(world_.backend().state());
     hostBuffersCurrent_ = true;

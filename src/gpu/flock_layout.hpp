@@ -5,20 +5,27 @@
 // static_asserts and tests/gl/test_flock_pipeline.cpp (which asks the driver for the offsets) keep
 // the two sides equal.
 //
-// Per-boid storage (std430 arrays, N entries unless noted), 80 bytes a boid:
-//   positions        vec4  id order: xyz position, w = group (as float; exact below 2^24)
-//   velocities       vec4  id order: xyz velocity, w = leader flag (1.0 an emergent leader in the
+// Per-boid storage (std430 arrays, N entries unless noted), 104 bytes a boid. The state lives in
+// slot order: the cell order of the last step's sort (the force pass writes each boid's next state
+// at its sorted slot), so that no pass of a step gathers or scatters by id:
+//   positions        vec4  slot order: xyz position, w = group (as float; exact below 2^24)
+//   velocities       vec4  slot order: xyz velocity, w = leader flag (1.0 an emergent leader in the
 //                          step that wrote it, else 0.0: sim::FlockState::leader, no extra bytes)
-//   cellOf           uint  id order: cell index (sim::GridSpec::cellIndex)
-//   rankInCell       uint  id order: arrival order in the cell (atomic, unstable)
+//   boidIds          uint  slot order: the id of the boid in each slot (the identity after an upload)
+//   cellOf           uint  slot order: cell index (sim::GridSpec::cellIndex)
+//   rankInCell       uint  slot order: arrival order in the cell (atomic, unstable)
 //   unsortedIds      uint  cell order, unstable within a cell
-//   sortedIds        uint  cell order, by id within a cell (sim::CellOrder::order)
+//   sortedIds        uint  cell order, by id within a cell (sim::CellOrder::order); becomes boidIds
+//                          when the force pass has written the state in this order
 //   sortedPositions  vec4  cell order: as positions
+//   sortedVelocities vec4  cell order: as velocities
 //   sortedHeadings   vec4  cell order: xyz heading f = norm(v) (the stored heading with
-//                          boids.turn_rate), w = 0
+//                          boids.turn_rate), w = 0 (the lab's units: their spin)
+//   slotOf           uint  id order: the slot of each boid, for readers in id order (the group
+//                          reduction, the renderer, samples); built when one asks, not by a step
 // Only while boids.turn_rate is on, 32 bytes more a boid:
-//   headings         vec4  id order: xyz the stored unit heading (docs/model.md, step 1), w = 0
-//   drawnVelocities  vec4  id order: xyz heading x |velocity| (what a bird is drawn along), w = the
+//   headings         vec4  slot order: xyz the stored unit heading (docs/model.md, step 1), w = 0
+//   drawnVelocities  vec4  slot order: xyz heading x |velocity| (what a bird is drawn along), w = the
 //                          leader flag as in velocities
 // Per cell: cellCounts, cellStarts (uint, cells + 1 entries; cellStarts[cells] = N).
 #include <cstddef>
@@ -32,9 +39,9 @@
 
 namespace murmur::gpu::layout {
 
-// The per-boid storage listed above: 4 vec4 and 4 uint arrays.
-inline constexpr std::size_t kBytesPerBoid = 4 * 16 + 4 * 4;
-static_assert(kBytesPerBoid == 80);
+// The per-boid storage listed above: 5 vec4 and 6 uint arrays.
+inline constexpr std::size_t kBytesPerBoid = 5 * 16 + 6 * 4;
+static_assert(kBytesPerBoid == 104);
 
 // Shader storage binding points (one space for all flock shaders: no rebinding between passes).
 enum StorageBinding : GLuint {
@@ -60,9 +67,15 @@ enum StorageBinding : GLuint {
   kNearestProbes = 17,    // NearestProbe per probe
   kNearestIds = 18,       // uint: the count per (probe, group), then k ids per (probe, group)
   kNearestSamples = 19,   // vec4 position, vec4 velocity per (probe, group) and rank
-  kHeadings = 20,         // vec4 per boid, id order: the stored heading (only with boids.turn_rate)
-  kDrawnVelocities = 21,  // vec4 per boid, id order: heading x speed, w leader (only with boids.turn_rate)
-  kStorageBindingCount = 22,
+  kHeadings = 20,         // vec4 per boid, slot order: the stored heading (only with boids.turn_rate)
+  kDrawnVelocities = 21,  // vec4 per boid, slot order: heading x speed, w leader (only with boids.turn_rate)
+  kBoidIds = 22,
+  kSortedVelocities = 23,
+  kSlotOf = 24,
+  // positionSample(): the ids asked for, and their positions (query/PositionsById.comp.glsl)
+  kSampleIds = 25,
+  kSamplePositions = 26,
+  kStorageBindingCount = 27,
 };
 
 // Uniform block binding points, numbered after the storage ones: GL keeps the two apart, Vulkan

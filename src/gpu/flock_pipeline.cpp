@@ -38,6 +38,11 @@ Defines bindingDefines() {
       {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
       {"BINDING_HEADINGS", std::to_string(kHeadings)},
       {"BINDING_DRAWN_VELOCITIES", std::to_string(kDrawnVelocities)},
+      {"BINDING_BOID_IDS", std::to_string(kBoidIds)},
+      {"BINDING_SORTED_VELOCITIES", std::to_string(kSortedVelocities)},
+      {"BINDING_SLOT_OF", std::to_string(kSlotOf)},
+      {"BINDING_SAMPLE_IDS", std::to_string(kSampleIds)},
+      {"BINDING_SAMPLE_POSITIONS", std::to_string(kSamplePositions)},
       {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
       {"MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours)},
       {"PASS_PARAMS_BINDING", std::to_string(kPassParams)},
@@ -114,6 +119,8 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   Defines nearestDefines = withGroupSize(arithmetic, kNearestWorkGroupSize);
   nearestDefines.emplace_back("MAX_K", std::to_string(sim::kMaxNearestBoids));
   nearestProgram_ = shaders.compute("query/NearestBoids.comp.glsl", nearestDefines);
+  slotOfProgram_ = shaders.compute("grid/SlotOf.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  positionsByIdProgram_ = shaders.compute("query/PositionsById.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   // The passes without optional terms now, so that a shader that does not compile fails here (the
   // terms' code is in every variant; a variant only leaves it out after compiling it).
   buildForcePrograms(0);
@@ -173,20 +180,24 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   const std::size_t uints = count * sizeof(std::uint32_t);
   positions_ = Buffer("boid positions", vec4s);
   velocities_ = Buffer("boid velocities", vec4s);
+  // ids_ and sortedIds_ trade places every step: their labels name the pair, not the role.
+  ids_ = Buffer("boid ids by slot, A", uints);  // uploadable: upload() fills it
   cellOf_ = Buffer("boid cells", uints, 0);
   rankInCell_ = Buffer("boid rank in cell", uints, 0);
   unsortedIds_ = Buffer("unsorted ids", uints, 0);
-  sortedIds_ = Buffer("sorted ids", uints, 0);
+  sortedIds_ = Buffer("boid ids by slot, B", uints, 0);
   sortedPositions_ = Buffer("sorted positions", vec4s, 0);
+  sortedVelocities_ = Buffer("sorted velocities", vec4s, 0);
   sortedHeadings_ = Buffer("sorted headings", vec4s, 0);
+  slotOf_ = Buffer("boid slots by id", uints, 0);
   reduceBlocks_ =
       static_cast<std::uint32_t>((count + sizes_.reduce * kReduceItems - 1) / (sizes_.reduce * kReduceItems));
   partials_ = Buffer("group partial sums", std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
   summaries_ = Buffer("group summaries", groups_ * sizeof(layout::GroupSummary), 0);
   if (takeGlError() == GL_OUT_OF_MEMORY) {
     const std::uint64_t mib = (count * layout::kBytesPerBoid + (1u << 20) - 1) >> 20;
-    for (Buffer* b : {&positions_, &velocities_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
-                      &sortedPositions_, &sortedHeadings_, &partials_, &summaries_})
+    for (Buffer* b : {&positions_, &velocities_, &ids_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
+                      &sortedPositions_, &sortedVelocities_, &sortedHeadings_, &slotOf_, &partials_, &summaries_})
       *b = Buffer();
     count_ = 0;
     throw CapacityError(fmt::format("{} boids do not fit on {}: out of GPU memory allocating {} MiB", count,
@@ -197,6 +208,8 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   summariesCurrent_ = false;
   gridCurrent_ = false;
   countsCurrent_ = false;
+  slotsCurrent_ = false;
+  identityIds_ = Buffer();
   headings_ = Buffer();
   drawnVelocities_ = Buffer();
   headingsCurrent_ = false;
@@ -241,6 +254,7 @@ void FlockPipeline::upload(const sim::FlockState& state) {
   allocateBoids(n);
   positions_.upload(std::span<const glm::vec4>(positions));
   velocities_.upload(std::span<const glm::vec4>(velocities));
+  ids_.upload(std::span<const std::uint32_t>(identityIds()));
   if (n > 0 && state.heading.size() == n) {
     std::vector<glm::vec4> headings(n);
     const bool spins = state.spin.size() == n;  // the lab's units: the spin rides in w
@@ -260,24 +274,33 @@ sim::FlockState FlockPipeline::download() const {
   state.groups = groups_;
   state.resize(count_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  // The state is in slot order: each slot's values go to the id the slot holds.
+  const std::vector<std::uint32_t> ids = ids_.download<std::uint32_t>(count_);
   const std::vector<glm::vec4> positions = positions_.download<glm::vec4>(count_);
   const std::vector<glm::vec4> velocities = velocities_.download<glm::vec4>(count_);
-  for (std::size_t i = 0; i < count_; ++i) {
-    state.position[i] = glm::vec3(positions[i]);
-    state.group[i] = static_cast<std::uint32_t>(positions[i].w);
-    state.velocity[i] = glm::vec3(velocities[i]);
-    state.leader[i] = velocities[i].w != 0.0f ? 1 : 0;
+  for (std::size_t s = 0; s < count_; ++s) {
+    const std::uint32_t i = ids[s];
+    state.position[i] = glm::vec3(positions[s]);
+    state.group[i] = static_cast<std::uint32_t>(positions[s].w);
+    state.velocity[i] = glm::vec3(velocities[s]);
+    state.leader[i] = velocities[s].w != 0.0f ? 1 : 0;
   }
   if (headingsCurrent_) {
     const std::vector<glm::vec4> headings = headings_.download<glm::vec4>(count_);
     state.heading.resize(count_);
-    for (std::size_t i = 0; i < count_; ++i) state.heading[i] = glm::vec3(headings[i]);
+    for (std::size_t s = 0; s < count_; ++s) state.heading[ids[s]] = glm::vec3(headings[s]);
     if (labUnits_) {
       state.spin.resize(count_);
-      for (std::size_t i = 0; i < count_; ++i) state.spin[i] = headings[i].w;
+      for (std::size_t s = 0; s < count_; ++s) state.spin[ids[s]] = headings[s].w;
     }
   }
   return state;
+}
+
+std::vector<std::uint32_t> FlockPipeline::identityIds() const {
+  std::vector<std::uint32_t> ids(count_);
+  for (std::size_t i = 0; i < count_; ++i) ids[i] = static_cast<std::uint32_t>(i);
+  return ids;
 }
 
 void FlockPipeline::prepareGrid(const sim::ModelParams& params) {
@@ -326,6 +349,7 @@ void FlockPipeline::uploadWalls(const sim::WallGrid* walls) {
 void FlockPipeline::bindStorage() const {
   positions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPositions);
   velocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kVelocities);
+  ids_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kBoidIds);
   cellOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kCellOf);
   rankInCell_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kRankInCell);
   cellCounts_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kCellCounts);
@@ -333,7 +357,9 @@ void FlockPipeline::bindStorage() const {
   unsortedIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kUnsortedIds);
   sortedIds_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedIds);
   sortedPositions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedPositions);
+  sortedVelocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedVelocities);
   sortedHeadings_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSortedHeadings);
+  slotOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSlotOf);
   inputs_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kInputs);
   walls_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kWalls);
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
@@ -432,6 +458,9 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
   }
+  // The state is in this step's sorted order now: its ids are the sort's.
+  std::swap(ids_, sortedIds_);
+  slotsCurrent_ = false;
   headingsCurrent_ = stored;
   countsCurrent_ = true;
   countedGrid_ = grid_;
@@ -440,7 +469,30 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   timer_.poll();
 }
 
-void FlockPipeline::positionsReplaced() { countsCurrent_ = false; }
+void FlockPipeline::stateReplaced() {
+  countsCurrent_ = false;
+  slotsCurrent_ = false;
+  // A GPU copy: a benchmark restores its flock between timed steps.
+  if (!identityIds_) identityIds_ = Buffer::fromSpan("identity ids", std::span<const std::uint32_t>(identityIds()), 0);
+  glCopyNamedBufferSubData(identityIds_.id(), ids_.id(), 0, 0, GLsizeiptr(count_ * sizeof(std::uint32_t)));
+}
+
+void FlockPipeline::mapSlotsIfStale() {
+  if (slotsCurrent_) return;
+  slotsCurrent_ = true;
+  if (count_ == 0) return;
+  const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
+  passParams_.set(layout::PassParams(static_cast<std::uint32_t>(count_), 0u, 0u, 0u));
+  ids_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kBoidIds);
+  slotOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSlotOf);
+  dispatchCompute(slotOfProgram_, count_, sizes_.grid, maxGroupsX_);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+const Buffer& FlockPipeline::slotBuffer() {
+  mapSlotsIfStale();
+  return slotOf_;
+}
 
 void FlockPipeline::reduceIfStale() {
   if (summariesCurrent_) return;
@@ -451,10 +503,12 @@ void FlockPipeline::reduceIfStale() {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     return;
   }
+  mapSlotsIfStale();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   StageScope stage(timer_, stageName(FlockStage::Reduce));
   positions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPositions);
   velocities_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kVelocities);
+  slotOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSlotOf);
   partials_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPartials);
   summaries_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSummaries);
   passParams_.set(layout::PassParams(static_cast<std::uint32_t>(count_), groups_, reduceBlocks_, 0u));
@@ -524,6 +578,7 @@ bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std:
   const Buffer& idBuffer = nearestIds_.reserve(lists * (1 + k) * sizeof(std::uint32_t));
   const Buffer& sampleBuffer = nearestSamples_.reserve(lists * k * 2 * sizeof(glm::vec4));
 
+  mapSlotsIfStale();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
   nearestProbes_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestProbes);
@@ -592,21 +647,177 @@ const std::vector<sim::GroupSummary>& FlockPipeline::recentGroupSummaries() {
 }
 
 std::vector<glm::vec3> FlockPipeline::positionSample() {
-  const std::vector<sim::IdRun> runs = sim::positionSampleRuns(count_);
-  std::size_t boids = 0;
-  for (const sim::IdRun& run : runs) boids += run.count;
-  if (boids == 0) return {};
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  sample_.begin(boids * sizeof(glm::vec4));
-  std::size_t offset = 0;
-  for (const sim::IdRun& run : runs) {
-    sample_.copy(positions_, run.first * sizeof(glm::vec4), offset, run.count * sizeof(glm::vec4));
-    offset += run.count * sizeof(glm::vec4);
+  std::vector<std::uint32_t> ids;
+  for (const sim::IdRun& run : sim::positionSampleRuns(count_))
+    for (std::size_t i = run.first; i < run.first + run.count; ++i) ids.push_back(static_cast<std::uint32_t>(i));
+  if (ids.empty()) return {};
+  const std::size_t bytes = ids.size() * sizeof(glm::vec4);
+  sampleIds_.write(std::span<const std::uint32_t>(ids));
+  const Buffer& gathered = samplePositions_.reserve(bytes);
+  mapSlotsIfStale();
+  {
+    const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
+    positions_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kPositions);
+    slotOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSlotOf);
+    sampleIds_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSampleIds);
+    gathered.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSamplePositions);
+    passParams_.set(layout::PassParams(static_cast<std::uint32_t>(ids.size()), 0u, 0u, 0u));
+    dispatchCompute(positionsByIdProgram_, ids.size(), sizes_.grid, maxGroupsX_);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   }
+  sample_.begin(bytes);
+  sample_.copy(gathered, 0, 0, bytes);
   sample_.end();
-  std::vector<glm::vec4> read(boids);
-  std::memcpy(read.data(), sample_.read(), boids * sizeof(glm::vec4));
+  std::vector<glm::vec4> read(ids.size());
+  std::memcpy(read.data(), sample_.read(), bytes);
   return std::vector<glm::vec3>(read.begin(), read.end());
+}
+
+namespace {
+
+// A buffer's name (gpu/flock_layout.hpp) and element size, by binding point.
+struct BindingDescription {
+  std::string_view name;
+  std::uint32_t elementBytes;
+};
+
+BindingDescription describeBinding(GLuint binding) {
+  using namespace layout;
+  switch (binding) {
+    case kPositions: return {"positions", 16};
+    case kVelocities: return {"velocities", 16};
+    case kBoidIds: return {"boidIds", 4};
+    case kCellOf: return {"cellOf", 4};
+    case kRankInCell: return {"rankInCell", 4};
+    case kCellCounts: return {"cellCounts", 4};
+    case kCellStarts: return {"cellStarts", 4};
+    case kUnsortedIds: return {"unsortedIds", 4};
+    case kSortedIds: return {"sortedIds", 4};
+    case kSortedPositions: return {"sortedPositions", 16};
+    case kSortedVelocities: return {"sortedVelocities", 16};
+    case kSortedHeadings: return {"sortedHeadings", 16};
+    case kSlotOf: return {"slotOf", 4};
+    case kInputs: return {"inputs", 16};
+    case kWalls: return {"walls", 4};
+    case kPartials: return {"partials", sizeof(GroupPartial)};
+    case kSummaries: return {"summaries", sizeof(GroupSummary)};
+    case kScanIn: return {"scanIn", 4};
+    case kScanOut: return {"scanOut", 4};
+    case kScanSums: return {"scanSums", 4};
+    default: return {"", 0};
+  }
+}
+
+// How each program of a step touches each storage buffer it binds, in a steady step: the state in
+// the last sort's slot order, so that a boid's slot moves little from one step to the next and
+// every per-boid access but the readers' by id follows the threads' order. Elements that the
+// threads of a work group share are counted once (a cell's start, count and id list; the
+// neighbours' positions and headings, whose every read the Candidate lines count for a GPU without
+// cache). FlockPipeline::trafficModel checks the table against the programs' active blocks.
+struct TrafficRule {
+  FlockStage stage;
+  std::string_view program;
+  GLuint binding;
+  BufferTraffic::Unit unit;
+  std::uint32_t accesses;
+  bool scattered = false;
+};
+
+constexpr BufferTraffic::Unit kBoid = BufferTraffic::Unit::Boid, kCell = BufferTraffic::Unit::Cell,
+                              kCandidate = BufferTraffic::Unit::Candidate, kStep = BufferTraffic::Unit::Step;
+
+constexpr TrafficRule kTrafficRules[] = {
+    // Only after an upload, stateReplaced() or a grid change: the force pass does their work.
+    {FlockStage::Hash, "grid/CellIndex", layout::kPositions, kBoid, 1},
+    {FlockStage::Hash, "grid/CellIndex", layout::kCellOf, kBoid, 1},
+    {FlockStage::Count, "grid/Count", layout::kCellOf, kBoid, 1},
+    {FlockStage::Count, "grid/Count", layout::kRankInCell, kBoid, 1},
+    {FlockStage::Count, "grid/Count", layout::kCellCounts, kCell, 3},  // cleared, then each atomic's cell
+    // cells + 1 values: the block scan reads the counts and writes the starts, the add-back reads
+    // and writes the starts again; the block sums are a thousandth of that.
+    {FlockStage::Scan, "grid/Scan", layout::kScanIn, kCell, 1},
+    {FlockStage::Scan, "grid/Scan", layout::kScanOut, kCell, 1},
+    {FlockStage::Scan, "grid/Scan", layout::kScanSums, kStep, 1},
+    {FlockStage::Scan, "grid/ScanAdd", layout::kScanOut, kCell, 2},
+    {FlockStage::Scan, "grid/ScanAdd", layout::kScanSums, kStep, 1},
+    {FlockStage::Scatter, "grid/ScatterIds", layout::kCellOf, kBoid, 1},
+    {FlockStage::Scatter, "grid/ScatterIds", layout::kRankInCell, kBoid, 1},
+    {FlockStage::Scatter, "grid/ScatterIds", layout::kBoidIds, kBoid, 1},
+    {FlockStage::Scatter, "grid/ScatterIds", layout::kCellStarts, kCell, 1},
+    {FlockStage::Scatter, "grid/ScatterIds", layout::kUnsortedIds, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kBoidIds, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kCellOf, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kCellStarts, kCell, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kUnsortedIds, kBoid, 1},  // the own cell's ids, shared
+    {FlockStage::Scatter, "grid/Reorder", layout::kPositions, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kVelocities, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kSortedIds, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kSortedPositions, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kSortedVelocities, kBoid, 1},
+    {FlockStage::Scatter, "grid/Reorder", layout::kSortedHeadings, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kCellStarts, kCell, 1},
+    {FlockStage::Forces, "flock/Step", layout::kSortedIds, kStep, 1},  // only for boids closer than 1e-6
+    {FlockStage::Forces, "flock/Step", layout::kSortedPositions, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kSortedPositions, kCandidate, 1},
+    {FlockStage::Forces, "flock/Step", layout::kSortedHeadings, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kSortedHeadings, kCandidate, 1},
+    {FlockStage::Forces, "flock/Step", layout::kSortedVelocities, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kPositions, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kVelocities, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kCellOf, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kRankInCell, kBoid, 1},
+    {FlockStage::Forces, "flock/Step", layout::kCellCounts, kCell, 3},  // cleared, then each atomic's cell
+    // For a reader: the slot map, then the sums over blocks of ids, each boid read at its slot.
+    {FlockStage::Reduce, "grid/SlotOf", layout::kBoidIds, kBoid, 1},
+    {FlockStage::Reduce, "grid/SlotOf", layout::kSlotOf, kBoid, 1, true},
+    {FlockStage::Reduce, "flock/Reduce", layout::kSlotOf, kBoid, 1},
+    {FlockStage::Reduce, "flock/Reduce", layout::kPositions, kBoid, 1, true},
+    {FlockStage::Reduce, "flock/Reduce", layout::kVelocities, kBoid, 1, true},
+    {FlockStage::Reduce, "flock/Reduce", layout::kPartials, kStep, 1},
+    {FlockStage::Reduce, "flock/ReduceGroups", layout::kPartials, kStep, 1},
+    {FlockStage::Reduce, "flock/ReduceGroups", layout::kSummaries, kStep, 1},
+};
+
+// common/Params.glsl declares the step's inputs and the walls in every program that includes it
+// (drivers report declared blocks as active); the passes of the model read neither but for the
+// optional terms, which the metric pass the model describes leaves out.
+bool declaredByParams(GLuint binding) { return binding == layout::kInputs || binding == layout::kWalls; }
+
+}  // namespace
+
+std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
+  const std::pair<std::string_view, const Program*> programs[] = {
+      {"grid/CellIndex", &hashProgram_},
+      {"grid/Count", &countProgram_},
+      {"grid/Scan", &prefixSum_.scanProgram()},
+      {"grid/ScanAdd", &prefixSum_.addProgram()},
+      {"grid/ScatterIds", &scatterIdsProgram_},
+      {"grid/Reorder", &reorderProgram_},
+      {"flock/Step", &forcePrograms_.at({ForcePass::Metric, 0u})},
+      {"grid/SlotOf", &slotOfProgram_},
+      {"flock/Reduce", &reduceProgram_},
+      {"flock/ReduceGroups", &reduceGroupsProgram_},
+  };
+  std::vector<BufferTraffic> model;
+  for (const auto& [name, program] : programs) {
+    std::vector<GLuint> bound = program->storageBindings();
+    for (const TrafficRule& rule : kTrafficRules) {
+      if (rule.program != name) continue;
+      const BindingDescription buffer = describeBinding(rule.binding);
+      if (std::find(bound.begin(), bound.end(), rule.binding) == bound.end())
+        throw std::logic_error(fmt::format("the byte model has {} move '{}', which it does not bind", name, buffer.name));
+      model.push_back({rule.stage, name, buffer.name, buffer.elementBytes, rule.unit, rule.accesses, rule.scattered});
+    }
+    for (const GLuint binding : bound) {
+      const bool described = std::any_of(std::begin(kTrafficRules), std::end(kTrafficRules), [&](const TrafficRule& rule) {
+        return rule.program == name && rule.binding == binding;
+      });
+      if (!described && !declaredByParams(binding))
+        throw std::logic_error(fmt::format("{} binds storage block {} ('{}'), which the byte model does not describe",
+                                           name, binding, describeBinding(binding).name));
+    }
+  }
+  return model;
 }
 
 GridSnapshot FlockPipeline::gridSnapshot() const {
@@ -616,7 +827,7 @@ GridSnapshot FlockPipeline::gridSnapshot() const {
   // cellOf and the counts hold the next step's (the force pass hashes and counts what it writes):
   // this step's follow from its cell starts and order.
   snapshot.cellStart = cellStarts_.download<std::uint32_t>(std::size_t(cells_) + 1);
-  snapshot.order = sortedIds_.download<std::uint32_t>(count_);
+  snapshot.order = ids_.download<std::uint32_t>(count_);  // the step's sort, the state's order since
   snapshot.cellCount.resize(cells_);
   snapshot.cellOf.resize(count_);
   for (std::uint32_t c = 0; c < cells_; ++c) {

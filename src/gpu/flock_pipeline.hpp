@@ -2,24 +2,27 @@
 // The flocking model of docs/model.md on the GPU: the same function as the CPU reference
 // (sim::CpuSimulator, src/sim/rules.cpp), one compute pass per stage:
 //
-//   hash     cell of every boid (grid/CellIndex)                         id order
+//   hash     cell of every boid (grid/CellIndex)
 //   count    per-cell counts by atomics, each boid's arrival rank (grid/Count)
 //   scan     exclusive prefix sum of the counts: cell starts (gpu::PrefixSum, multi-level)
 //   scatter  ids into their cells (grid/ScatterIds), then each boid to its stable slot (by id
-//            within a cell, as sim::CellOrder) with position, group and heading (grid/Reorder):
-//            the "coherent grid", neighbour reads are contiguous
+//            within a cell, as sim::CellOrder) with position, group, velocity and heading
+//            (grid/Reorder): the "coherent grid", neighbour reads are contiguous
 //   forces   forces + integration fused, one thread per boid in cell order over the 3x3x3 (2D:
-//            3x3) neighbouring cells, written back in id order (flock/Step)
+//            3x3) neighbouring cells, the next state written at the boid's sorted slot (flock/Step)
 //   reduce   per-group count, centroid and mean velocity (flock/Reduce, ReduceGroups), only when
 //            something reads them: not part of a step
 //
 // Besides the step, nearestBoids() answers the agents' query (sim/nearest_boids.hpp) from the grid
 // the step built (query/NearestBoids).
 //
-// The state lives on the GPU in id order (positions, velocities); a step reads it, builds the
-// cell-ordered copy and writes the next state back in id order, so that the pair
-// (id order, cell order) is the ping-pong: nothing else crosses to the CPU except the few values
-// of the group summaries and the agents' query. Those come back without stalling the GPU through
+// The state lives on the GPU in slot order (positions, velocities, and the id of each slot): the
+// cell order of the last step's sort. A step moves each boid to its slot in the new sort (the sorted
+// copy) and writes its next state at that slot, so that the pair (state, sorted copy) is the
+// ping-pong and no pass of a step reads or writes by id. What goes by id (download(), the group
+// reduction, a renderer, samples) finds each boid through slotBuffer(), mapped when first asked
+// for after a step. Nothing else crosses to the CPU except the few values of the group summaries
+// and the agents' query. Those come back without stalling the GPU through
 // requests (requestPerception(), recentGroupSummaries(): persistently mapped memory behind a fence,
 // read a step or a frame later); groupSummaries(), nearestBoids() and download() wait. Stable
 // in-cell order makes every step reproducible run to run.
@@ -100,6 +103,23 @@ inline constexpr std::array<ForcePass, 5> kForcePasses = {ForcePass::Metric, For
 // The stages of one step, in the order they run.
 enum class FlockStage : std::uint8_t { Hash, Count, Scan, Scatter, Forces, Reduce };
 
+// One line of the byte model of the pipeline (FlockPipeline::trafficModel, bench/report.py): how a
+// program of a stage moves the elements of one storage buffer it binds.
+struct BufferTraffic {
+  // What `accesses` counts per: each boid, each grid cell, each candidate the force pass tests
+  // (the neighbour reads a cache would serve), or the step (a few values: counted as none).
+  enum class Unit : std::uint8_t { Boid, Cell, Candidate, Step };
+  FlockStage stage;
+  std::string_view program;  // its shader, e.g. "grid/Reorder"
+  std::string_view buffer;   // gpu/flock_layout.hpp's name
+  std::uint32_t elementBytes;
+  Unit unit;
+  std::uint32_t accesses;  // elements read or written per unit (an atomic read-modify-write counts 2)
+  // At an index that does not follow the threads' order (a gather or scatter by id): on a GPU each
+  // access moves a whole 32-byte sector, whatever the element's size.
+  bool scattered;
+};
+
 class FlockPipeline {
  public:
   // The one table of stage names, indexed by FlockStage: the timer's stages and debug groups, the
@@ -109,11 +129,19 @@ class FlockPipeline {
   static constexpr std::string_view stageName(FlockStage stage) {
     return kStages[static_cast<std::size_t>(stage)];
   }
-  // Hash and count run on their own only on a step after an upload, positionsReplaced() or a grid
+  // Hash and count run on their own only on a step after an upload, stateReplaced() or a grid
   // change: otherwise the last force pass did their work, on the positions it wrote.
   static constexpr bool foldedIntoForces(FlockStage stage) {
     return stage == FlockStage::Hash || stage == FlockStage::Count;
   }
+  // The group reduction (with the slot map it reads through) runs for a reader, not in a step.
+  static constexpr bool forReadersOnly(FlockStage stage) { return stage == FlockStage::Reduce; }
+
+  // The byte model of every pass (the metric force pass without optional terms, the plain
+  // reorder): one line per storage buffer each program binds, as the driver reports the program's
+  // active blocks, described by the table in flock_pipeline.cpp. std::logic_error when a program
+  // binds a buffer the table does not describe, or the table describes one it does not bind.
+  std::vector<BufferTraffic> trafficModel() const;
 
   // Compiles every shader with the given arithmetic (ShaderError on failure). The context must be
   // current, and outlive the pipeline.
@@ -143,12 +171,13 @@ class FlockPipeline {
   // read back.
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs);
 
-  // After positionBuffer()'s contents were written from outside (a copy into it): the next step
-  // hashes and counts them again rather than trusting the last force pass's count.
-  void positionsReplaced();
+  // After positionBuffer() and velocityBuffer() were written from outside with a state in id order
+  // (a copy into them, as the benchmarks restore a flock): slot i holds boid i again, and the next
+  // step hashes and counts the positions rather than trusting the last force pass's count.
+  void stateReplaced();
 
-  // The state in id order (waits for the GPU: two blocking reads, positions and velocities, and a
-  // third for the stored headings after a step with boids.turn_rate on).
+  // The state in id order (waits for the GPU: three blocking reads, the slots' ids, positions and
+  // velocities, and a fourth for the stored headings after a step with boids.turn_rate on).
   sim::FlockState download() const;
   // Count, centroid and mean velocity per group of the current state (waits for the GPU: one
   // blocking read of a handful of floats). The reduction runs here unless a request already ran it
@@ -187,13 +216,16 @@ class FlockPipeline {
 
   std::size_t size() const { return count_; }
   std::uint32_t groups() const { return groups_; }
-  // For a renderer: one vec4 per boid in id order; positions xyz + group in w (as float),
-  // velocities xyz + the leader flag in w (1.0 / 0.0).
+  // For a renderer: one vec4 per boid in slot order (boid i at slotBuffer()[i]); positions xyz +
+  // group in w (as float), velocities xyz + the leader flag in w (1.0 / 0.0).
   const Buffer& positionBuffer() const { return positions_; }
   const Buffer& velocityBuffer() const { return velocities_; }
   // What a bird is drawn along, as velocityBuffer() lays it out: the velocities, or after a step with
   // boids.turn_rate on the stored heading at the velocity's speed (docs/model.md, step 1).
   const Buffer& drawnVelocityBuffer() const { return headingsCurrent_ ? drawnVelocities_ : velocities_; }
+  // The slot of each boid, by id (uint): records the pass that maps them (grid/SlotOf) when the
+  // state moved since the last map. Readers in id order go through it.
+  const Buffer& slotBuffer();
   // The grid of the latest step (cells = 0 before the first).
   const sim::GridSpec& grid() const { return grid_; }
   GridSnapshot gridSnapshot() const;
@@ -210,6 +242,10 @@ class FlockPipeline {
   std::uint32_t writeStepParams(const sim::ModelParams& params, const sim::StepInputs& inputs);
   void bindStorage() const;
   void uploadWalls(const sim::WallGrid* walls);
+  // 0, 1, ..., N-1: the ids of a state in id order.
+  std::vector<std::uint32_t> identityIds() const;
+  // grid/SlotOf into slotOf_, unless it maps the current state already.
+  void mapSlotsIfStale();
   // The group reduction of the current state into summaries_, unless it holds it already.
   void reduceIfStale();
   // query/NearestBoids into nearestIds_ and nearestSamples_; false (nothing recorded) when there
@@ -226,7 +262,7 @@ class FlockPipeline {
   Arithmetic arithmetic_;
   // turningReorderProgram_: the reorder with stored headings (boids.turn_rate, the lab's units).
   Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_, reduceProgram_,
-      reduceGroupsProgram_, nearestProgram_;
+      reduceGroupsProgram_, nearestProgram_, slotOfProgram_, positionsByIdProgram_;
   std::map<std::pair<ForcePass, std::uint32_t>, Program> forcePrograms_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
@@ -234,8 +270,13 @@ class FlockPipeline {
 
   std::size_t count_ = 0;
   std::uint32_t groups_ = 1;
-  Buffer positions_, velocities_, cellOf_, rankInCell_, unsortedIds_, sortedIds_, sortedPositions_,
-      sortedHeadings_;
+  // The state (slot order) and the sorted copy (gpu/flock_layout.hpp); ids_ and sortedIds_ swap at
+  // the end of a step.
+  Buffer positions_, velocities_, ids_, cellOf_, rankInCell_, unsortedIds_, sortedIds_, sortedPositions_,
+      sortedVelocities_, sortedHeadings_;
+  Buffer slotOf_;
+  Buffer identityIds_;  // identityIds(), made by the first stateReplaced() of a flock
+  bool slotsCurrent_ = false;  // slotOf_ maps the current state
   sim::GridSpec grid_{};
   std::uint32_t cells_ = 0;  // grid_.cellCount() the cell buffers are sized for
   std::uint32_t maxCells_;
@@ -272,6 +313,7 @@ class FlockPipeline {
   Readback perception_{"perception read-back"};
   PerceptionRequest perceptionRequest_;
   Readback sample_{"position sample read-back"};  // positionSample()
+  DynamicBuffer sampleIds_{"position sample ids"}, samplePositions_{"position sample"};
   Readback display_{"group summaries read-back"};  // recentGroupSummaries()
   std::uint32_t displayGroups_ = 0;                 // the groups of display_'s request
   std::vector<sim::GroupSummary> recentSummaries_;

@@ -185,7 +185,20 @@ class Program {
   GLuint id() const { return name_.get(); }
   explicit operator bool() const { return static_cast<bool>(name_); }
   void use() const { glUseProgram(id()); }
-
+  // The binding points of the storage blocks the linked program really uses (its active ones,
+  // as the driver reports them), in the driver's order.
+  std::vector<GLuint> storageBindings() const {
+    GLint blocks = 0;
+    glGetProgramInterfaceiv(id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
+    std::vector<GLuint> bindings;
+    for (GLint i = 0; i < blocks; ++i) {
+      const GLenum property = GL_BUFFER_BINDING;
+      GLint binding = 0;
+      glGetProgramResourceiv(id(), GL_SHADER_STORAGE_BLOCK, static_cast<GLuint>(i), 1, &property, 1, nullptr, &binding);
+      bindings.push_back(static_cast<GLuint>(binding));
+    }
+    return bindings;
+  }
 
  private:
   GlName<detail::deleteProgram> name_;

@@ -28,6 +28,9 @@ class PrefixSum {
   std::uint32_t blockSize() const { return groupSize_ * itemsPerThread_; }
   // Scan levels `count` values take (1 when count fits one block).
   std::uint32_t levels(std::uint32_t count) const;
+  // grid/Scan (each level's block scan) and grid/ScanAdd (the add-back): the pipeline's byte model.
+  const Program& scanProgram() const { return scan_; }
+  const Program& addProgram() const { return add_; }
 
  private:
   void scanLevel(const Buffer& in, const Buffer& out, std::uint32_t count, std::size_t level);

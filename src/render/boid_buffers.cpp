@@ -6,8 +6,9 @@
 
 namespace murmur::render {
 
-BoidBuffers boidBuffers(const gpu::FlockPipeline& pipeline) {
+BoidBuffers boidBuffers(gpu::FlockPipeline& pipeline) {
   BoidBuffers buffers;
+  buffers.slot = pipeline.slotBuffer().id();
   buffers.position = pipeline.positionBuffer().id();
   buffers.velocity = pipeline.drawnVelocityBuffer().id();
   if (buffers.velocity != pipeline.velocityBuffer().id()) buffers.motion = pipeline.velocityBuffer().id();

@@ -12,8 +12,12 @@
 //                          when `leaders` is set, else free
 //   group     uint[count]  the boid's group (GroupSource::Buffer); optional
 // Groups are coloured by render::groupColour; without a source every boid is in group 0.
-// Boid i is element i of every array (any order of boids, as long as the arrays agree: a pipeline
-// that reorders positions into cell order must reorder groups alike). Each array starts at
+//   slot      uint[count]  by boid id: the element of the arrays above that holds the boid
+//                          (gpu::FlockPipeline keeps its flock in cell order); optional: without
+//                          it boid i is element i of every array
+// The arrays agree on the order of boids (a pipeline that reorders positions into cell order must
+// reorder groups alike); the slots keep the boids' own order for drawing (which of two birds at one
+// depth shows), wing beats and samples. Each array starts at
 // its byte offset in its buffer; offsets must be multiples of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
 // (ping-pong halves of one buffer qualify when each half is).
 #include <cstdint>
@@ -46,12 +50,15 @@ struct BoidBuffers {
   // (boids.turn_rate, the lab's units): what its trail and velocity line show. 0: `velocity` is it.
   GLuint motion = 0;
   GLintptr motionOffset = 0;
+  GLuint slot = 0;  // uint by boid id: its element in the arrays above; 0: boid i is element i
   std::uint32_t count = 0;
 };
 
 // The GPU pipeline's own storage buffers, drawn with no copy: positions with the group in w,
-// velocities with the leader flag in w, in id order (gpu/flock_layout.hpp).
-BoidBuffers boidBuffers(const gpu::FlockPipeline& pipeline);
+// velocities with the leader flag in w, in slot order, and the slot of each boid
+// (gpu/flock_layout.hpp; records the pass that maps the slots when the flock moved since). Ask
+// again after every step: a step moves the boids to other slots.
+BoidBuffers boidBuffers(gpu::FlockPipeline& pipeline);
 
 // Buffers of the layout above filled from a CPU flock (the demo's cpu backends, tests, benches):
 // groups in position.w and leader flags in velocity.w, as the GPU pipeline keeps them.

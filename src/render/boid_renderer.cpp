@@ -43,6 +43,7 @@ gpu::Defines boidDefines() {
                   {"BIRD_REACH", fmt::format("{}", kBirdReach)},
                   {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
                   {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
+                  {"SLOT_BINDING", std::to_string(BoidRenderer::kSlotBinding)},
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
                   {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
                   {"COLOUR_BY_GROUP", std::to_string(std::uint32_t(BoidColouring::Group)) + "u"},
@@ -124,7 +125,9 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) {
                               style.detailBirdPixels,
                               0,
                               0,
-                              0};
+                              0,
+                              std::uint32_t{boids.slot != 0},
+                              {0, 0, 0}};
   // Compute shaders may have just written the buffers.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   if (points)
@@ -134,10 +137,16 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) {
 }
 
 void BoidRenderer::bindRange(const BoidBuffers& boids, std::uint32_t first, std::uint32_t n) const {
-  bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), first, n, placeholder_);
-  bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), first, n, placeholder_);
+  // Through slots, the range's boids may sit anywhere in the arrays: those are bound whole.
+  const bool slots = boids.slot != 0;
+  const std::uint32_t arrayFirst = slots ? 0 : first, arrayCount = slots ? boids.count : n;
+  bindArray(kSlotBinding, boids.slot, 0, sizeof(std::uint32_t), first, n, placeholder_);
+  bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), arrayFirst, arrayCount,
+            placeholder_);
+  bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), arrayFirst, arrayCount,
+            placeholder_);
   const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
-  bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), first, n, placeholder_);
+  bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), arrayFirst, arrayCount, placeholder_);
 }
 
 void BoidRenderer::drawBirds(const BoidBuffers& boids, BoidDrawParams params) {

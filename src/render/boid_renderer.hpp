@@ -69,8 +69,10 @@ struct BoidDrawParams {
   std::uint32_t count;        // the boids of the range
   std::uint32_t firstCommand; // birds only: the range's near draw command (its far one follows)
   std::uint32_t phase;        // birds only: the bird pass's (BirdInstances.comp.glsl)
+  std::uint32_t hasSlots;     // a GLSL bool: BoidBuffers::slot is bound (boids found through it)
+  std::uint32_t pad[3];
 };
-static_assert(sizeof(BoidDrawParams) == 48, "std140 layout of BoidStyleBlock");
+static_assert(sizeof(BoidDrawParams) == 64, "std140 layout of BoidStyleBlock");
 
 // std430 mirrors of shaders/render/Birds.glsl: a bird's instance record, made once per bird by
 // BirdInstances.comp.glsl, and a vertex of the bird meshes (MeshVertex widened to two vec4s).
@@ -109,6 +111,7 @@ class BoidRenderer {
   static constexpr GLuint kPositionBinding = 0;
   static constexpr GLuint kVelocityBinding = 1;
   static constexpr GLuint kGroupBinding = 2;
+  static constexpr GLuint kSlotBinding = 4;
   static constexpr GLuint kInstanceBinding = 3;
   static constexpr GLuint kCommandBinding = 6;
   static constexpr GLuint kMeshBinding = 7;

@@ -20,6 +20,7 @@ gpu::Defines sampleDefines() {
   gpu::Defines defines = viewDefines();
   defines.insert(defines.end(), {{"POSITION_BINDING", "0"},
                                  {"VELOCITY_BINDING", "1"},
+                                 {"SLOT_BINDING", std::to_string(BoidSamples::kSlotBinding)},
                                  {"SAMPLES_BINDING", std::to_string(BoidSamples::kSamplesBinding)},
                                  {"SAMPLE_TRAIL", std::to_string(kTrailMode) + "u"},
                                  {"SAMPLE_VECTORS", std::to_string(kVectorMode) + "u"},
@@ -50,6 +51,7 @@ BoidSamples::BoidSamples(const gpu::ShaderLibrary& shaders)
       lines_(shaders.graphics("render/SampleLines.vert.glsl", "render/SampleLines.frag.glsl", sampleDefines())),
       sampleParams_("boid sample constants", kDrawParamsBinding),
       lineParams_("sample line constants", kDrawParamsBinding),
+      noSlots_("boid sample placeholder slots", sizeof(std::uint32_t), 0),
       maxStorageVec4s_(maxStorageVec4s()) {}
 
 bool BoidSamples::wanted(std::uint64_t step, const AidStyle& style, const OverlayStyle& shown) {
@@ -79,15 +81,22 @@ void BoidSamples::fit(Ring& ring, const BoidBuffers& boids, std::uint32_t count,
 void BoidSamples::dispatch(const BoidBuffers& boids, const Ring& ring, std::uint32_t first, std::uint32_t mode,
                            float inverseDt) const {
   const std::size_t reach = std::size_t(ring.count - 1) * ring.stride + 1;
+  // Through slots, the sampled boids may sit anywhere in the arrays: those are bound whole.
+  const bool slots = boids.slot != 0;
+  const std::size_t elements = slots ? boids.count : reach;
+  if (slots)
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, kSlotBinding, boids.slot, 0, GLsizeiptr(reach * sizeof(std::uint32_t)));
+  else
+    noSlots_.bindBase(GL_SHADER_STORAGE_BUFFER, kSlotBinding);
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, boids.position, boids.positionOffset,
-                    GLsizeiptr(reach * sizeof(glm::vec4)));
+                    GLsizeiptr(elements * sizeof(glm::vec4)));
   // The velocity the boid moves with, not the one it is drawn along.
   const bool motion = boids.motion != 0;
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, motion ? boids.motion : boids.velocity,
-                    motion ? boids.motionOffset : boids.velocityOffset, GLsizeiptr(reach * sizeof(glm::vec4)));
+                    motion ? boids.motionOffset : boids.velocityOffset, GLsizeiptr(elements * sizeof(glm::vec4)));
   ring.buffer.bindBase(GL_SHADER_STORAGE_BUFFER, kSamplesBinding);
   sampleParams_.set({ring.count, ring.stride, first, mode, boids.groupSource == GroupSource::PositionW ? 1u : 0u,
-                     inverseDt, {0, 0}});
+                     inverseDt, std::uint32_t{slots}, 0});
   sampler_.use();
   glDispatchCompute((ring.count + kWorkgroupSize - 1) / kWorkgroupSize, 1, 1);
 }

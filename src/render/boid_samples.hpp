@@ -44,7 +44,8 @@ struct SampleParams {
   std::uint32_t mode;
   std::uint32_t groupInW;
   float inverseDt;
-  std::uint32_t pad[2];
+  std::uint32_t hasSlots;  // a GLSL bool: BoidBuffers::slot is bound
+  std::uint32_t pad;
 };
 
 // std140 mirror of SampleLines.vert.glsl's SampleLines.
@@ -79,6 +80,7 @@ class BoidSamples {
   // world box (a longer trail step crossed a wrap seam and is left out).
   void draw(const AidStyle& style, const OverlayStyle& shown, glm::vec3 halfWorld) const;
 
+  static constexpr GLuint kSlotBinding = 2;
   static constexpr GLuint kSamplesBinding = 5;
 
  private:
@@ -104,6 +106,7 @@ class BoidSamples {
   gpu::UniformBlock<SampleParams> sampleParams_;
   gpu::UniformBlock<SampleLineParams> lineParams_;
   gpu::VertexArray lineArray_{"sample lines"};  // no attributes: the core profile draws nothing without a VAO
+  gpu::Buffer noSlots_;  // bound for the slots when the boids have none (a binding is never empty)
   GLint64 maxStorageVec4s_;  // what one storage binding reaches: the sample's stride covers at most that
   Ring trails_;
   Ring vectors_;

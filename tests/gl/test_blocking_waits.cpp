@@ -19,7 +19,7 @@
 namespace murmur::gpu {
 namespace {
 
-TEST(BlockingWaits, AStepNeverWaitsAndADownloadReadsTwoBuffers) {
+TEST(BlockingWaits, AStepNeverWaitsAndADownloadReadsThreeBuffers) {
   FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
   const sim::Scene scene = sim::defaultDensityScene(2000, 3);
   pipeline.upload(sim::spawnFlock(scene));
@@ -28,15 +28,15 @@ TEST(BlockingWaits, AStepNeverWaitsAndADownloadReadsTwoBuffers) {
   EXPECT_EQ(blockingWaitCount(), before) << "a step waited for the GPU";
   const sim::FlockState state = pipeline.download();
   EXPECT_EQ(state.size(), 2000u);
-  EXPECT_EQ(blockingWaitCount(), before + 2) << "download(): positions and velocities";
+  EXPECT_EQ(blockingWaitCount(), before + 3) << "download(): the slots' ids, positions and velocities";
 }
 
 // `murmur run --backend gpu` with agents, through the library world it ticks (at 3,000 boids for
-// predator.toml, lab.toml's own 80): no wait in any tick; at the end the state (two reads) and the
+// predator.toml, lab.toml's own 80): no wait in any tick; at the end the state (three reads) and the
 // group summaries (one), as cmd_run.cpp reads them.
 class BlockingWaitsInARun : public testing::TestWithParam<std::string> {};
 
-TEST_P(BlockingWaitsInARun, TicksWithAgentsNeverWaitAndTheEndReadsThree) {
+TEST_P(BlockingWaitsInARun, TicksWithAgentsNeverWaitAndTheEndReadsFour) {
   world::WorldDescription description{
       sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam(), app::kSceneSections), "", {MURMUR_MAPS_DIR}};
   description.scene.count = std::min(description.scene.count, 3000u);
@@ -48,9 +48,9 @@ TEST_P(BlockingWaitsInARun, TicksWithAgentsNeverWaitAndTheEndReadsThree) {
     ASSERT_EQ(blockingWaitCount(), before) << "tick " << tick << " waited for the GPU";
   }
   const sim::FlockState final = world.backend().state();
-  EXPECT_EQ(blockingWaitCount(), before + 2) << "the final state: positions and velocities";
+  EXPECT_EQ(blockingWaitCount(), before + 3) << "the final state: the slots' ids, positions and velocities";
   const std::vector<sim::GroupSummary> groups = world.backend().groupSummaries();
-  EXPECT_EQ(blockingWaitCount(), before + 3) << "the final group summaries";
+  EXPECT_EQ(blockingWaitCount(), before + 4) << "the final group summaries";
   std::uint32_t boids = 0;
   for (const sim::GroupSummary& g : groups) boids += g.count;
   EXPECT_EQ(boids, final.size());

@@ -76,7 +76,8 @@ TEST(FlockPipelineFeatures, EachInputSwitchesOnItsTerm) {
 // A step's passes (gpu::dispatchCount). After an upload: hash, count, the scan (2 levels - 1
 // dispatches), the ids' scatter, the reorder and the forces. On the next steps the last force pass
 // has hashed and counted what it wrote, so only the scan, scatter, reorder and forces run: 6 for a
-// grid of up to 2^20 cells. After positionsReplaced(), and on a new grid, hash and count run again.
+// grid of up to 2^20 cells. After stateReplaced() (the state written into the pipeline's buffers in
+// id order, as the benchmarks restore it), and on a new grid, hash and count run again.
 // The state stays the CPU's bit for bit all along (on llvmpipe): the folded counts are the counts.
 TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
   FlockPipeline& gpu = pipeline();
@@ -102,8 +103,19 @@ TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
   EXPECT_EQ(dispatches, 2 + steady()) << "hash and count after the upload";
   ASSERT_EQ(steady(), 6u) << "a grid of 1025 to 2^20 cells (" << gpu.grid().cellCount() << ")";
   for (int s = 0; s < 4; ++s) EXPECT_EQ(stepBoth(scene.model), 6u) << "step " << s;
-  gpu.positionsReplaced();
-  EXPECT_EQ(stepBoth(scene.model), 2u + 6u) << "after positionsReplaced()";
+  {
+    // The state copied back in id order: the pipeline takes its slots for ids again.
+    const sim::FlockState now = gpu.download();
+    std::vector<glm::vec4> positions, velocities;
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      positions.emplace_back(now.position[i], float(now.group[i]));
+      velocities.emplace_back(now.velocity[i], float(now.leader[i]));
+    }
+    gpu.positionBuffer().upload(std::span<const glm::vec4>(positions));
+    gpu.velocityBuffer().upload(std::span<const glm::vec4>(velocities));
+    gpu.stateReplaced();
+  }
+  EXPECT_EQ(stepBoth(scene.model), 2u + 6u) << "after stateReplaced()";
   sim::ModelParams wider = scene.model;
   wider.perceptionRadius *= 1.25f;  // larger cells: another grid
   dispatches = stepBoth(wider);
@@ -113,6 +125,79 @@ TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
   if (test::bitwiseParityExpected()) {
     EXPECT_EQ(test::bitwiseDifference(cpuState, gpu.download()), "");
   }
+}
+
+// The flock stays in the order of the last step's sort: the force pass writes each boid's next
+// state at its sorted slot, and that changes no result. After each step the state's slot s holds
+// the CPU's next state of the boid the step sorted into s (a permutation that is not the ids'
+// order), the slot map inverts it, and download() gives the CPU's state by id, bit for bit.
+TEST(FlockPipelineCellOrder, TheStateStaysInTheLastSortsOrderAndNoResultChanges) {
+  FlockPipeline& gpu = pipeline();
+  const sim::Scene scene = sim::defaultDensityScene(3000, 3);
+  sim::FlockState cpuState = sim::spawnFlock(scene);
+  gpu.upload(cpuState);
+  sim::CpuSimulator cpu(sim::NeighbourSearch::Grid, 2);
+  for (int step = 0; step < 5; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    sim::CellOrder sorted;
+    sim::WorkerPool serial(1);
+    sorted.build(sim::makeGridSpec(scene.model), cpuState.position, serial);
+    gpu.step(scene.model, {});
+    cpu.step(scene.model, {}, cpuState);
+    const std::size_t n = cpuState.size();
+    const GridSnapshot grid = gpu.gridSnapshot();
+    ASSERT_EQ(grid.order, sorted.order) << "the step's sort is the CPU's stable counting sort";
+    std::size_t inPlace = 0;
+    for (std::size_t s = 0; s < n; ++s) inPlace += grid.order[s] == s ? 1 : 0;
+    EXPECT_LT(inPlace, n / 2) << "the sort's order is not the ids' order";
+    const std::vector<glm::vec4> positions = gpu.positionBuffer().download<glm::vec4>(n);
+    const std::vector<glm::vec4> velocities = gpu.velocityBuffer().download<glm::vec4>(n);
+    const std::vector<std::uint32_t> slots = gpu.slotBuffer().download<std::uint32_t>(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      const std::uint32_t id = grid.order[s];
+      ASSERT_EQ(slots[id], s) << "boid " << id;
+      if (test::bitwiseParityExpected()) {
+        ASSERT_EQ(glm::vec3(positions[s]), cpuState.position[id]) << "slot " << s;
+        ASSERT_EQ(glm::vec3(velocities[s]), cpuState.velocity[id]) << "slot " << s;
+        ASSERT_EQ(positions[s].w, float(cpuState.group[id])) << "slot " << s;
+      }
+    }
+    if (test::bitwiseParityExpected()) {
+      ASSERT_EQ(test::bitwiseDifference(cpuState, gpu.download()), "");
+    }
+  }
+}
+
+// The byte model (bench/report.py): every storage buffer each program of the pipeline binds is
+// described, and a steady step (the scan, the scatter, the force pass) moves, per boid, by hand:
+//   scatter ids  cellOf, rankInCell, boidIds, unsortedIds          4 x 4 = 16
+//   reorder      boidIds, cellOf, unsortedIds 3 x 4; positions, velocities 2 x 16; sortedIds 4;
+//                sortedPositions, sortedVelocities, sortedHeadings 3 x 16          = 96
+//   forces       sortedPositions, sortedHeadings, sortedVelocities 3 x 16; positions,
+//                velocities 2 x 16; cellOf, rankInCell 2 x 4                        = 88
+// 200 bytes, none of them scattered; per cell the scan's 4 accesses, the scatter's 2 cell starts,
+// the force pass's start and its counter cleared then incremented: 10 x 4 = 40 bytes; per
+// candidate a position and a heading, 32 bytes. Only the reader's slot map and reduction scatter.
+TEST(FlockPipelineTraffic, TheByteModelDescribesEveryBoundBuffer) {
+  const std::vector<BufferTraffic> model = pipeline().trafficModel();
+  std::uint64_t boid = 0, cell = 0, candidate = 0, scattered = 0, readerScattered = 0;
+  for (const BufferTraffic& t : model) {
+    const std::uint64_t bytes = std::uint64_t(t.elementBytes) * t.accesses;
+    if (FlockPipeline::forReadersOnly(t.stage)) {
+      readerScattered += t.scattered ? 1 : 0;
+      continue;
+    }
+    if (FlockPipeline::foldedIntoForces(t.stage)) continue;
+    if (t.unit == BufferTraffic::Unit::Boid) boid += bytes;
+    if (t.unit == BufferTraffic::Unit::Cell) cell += bytes;
+    if (t.unit == BufferTraffic::Unit::Candidate) candidate += bytes;
+    scattered += t.scattered ? 1 : 0;
+  }
+  EXPECT_EQ(boid, 200u);
+  EXPECT_EQ(cell, 40u);
+  EXPECT_EQ(candidate, 32u);
+  EXPECT_EQ(scattered, 0u);
+  EXPECT_EQ(readerScattered, 3u) << "slotOf written by id, positions and velocities read by id";
 }
 
 // Layout
@@ -586,14 +671,16 @@ TEST(FlockPipeline, TurnRateEqualsTheCpuStepByStep) {
       }
       if (s == 30) gpu.upload(cpuState);  // uploaded with its headings, the GPU state goes on from them
     }
-    // A renderer draws each bird along its heading at its speed, the leader flag in w.
+    // A renderer draws each bird along its heading at its speed, the leader flag in w (boid i at
+    // its slot, as a renderer finds it).
     const std::vector<glm::vec4> drawn = gpu.drawnVelocityBuffer().download<glm::vec4>(cpuState.size());
+    const std::vector<std::uint32_t> slots = gpu.slotBuffer().download<std::uint32_t>(cpuState.size());
     for (std::size_t i = 0; i < cpuState.size(); ++i) {
       if (glm::dot(cpuState.heading[i], sim::heading(cpuState.velocity[i])) < 0.9999f) ++lagging;
-      ASSERT_LT(glm::length(glm::vec3(drawn[i]) - cpuState.heading[i] * glm::length(cpuState.velocity[i])),
-                1e-5f)
+      const glm::vec4 boid = drawn[slots[i]];
+      ASSERT_LT(glm::length(glm::vec3(boid) - cpuState.heading[i] * glm::length(cpuState.velocity[i])), 1e-5f)
           << "boid " << i;
-      ASSERT_EQ(drawn[i].w, float(cpuState.leader[i])) << "boid " << i;
+      ASSERT_EQ(boid.w, float(cpuState.leader[i])) << "boid " << i;
     }
     std::printf("  %-48s N=%zu: %zu headings behind their velocities after 40 steps\n", c.name.c_str(),
                 cpuState.size(), lagging);

@@ -20,6 +20,7 @@
 #include "gl_test_env.hpp"
 #include "render_image.hpp"
 #include "gpu/error.hpp"
+#include "gpu/flock_pipeline.hpp"
 #include "render/boid_buffers.hpp"
 #include "render/boid_renderer.hpp"
 #include "render/camera.hpp"
@@ -28,6 +29,7 @@
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "render/view_uniforms.hpp"
+#include "sim/builders.hpp"
 
 namespace murmur::render {
 namespace {
@@ -487,6 +489,69 @@ TEST_F(RenderTest, ABirdWhoseCentreIsOutOfViewStillShowsWhatIsIn) {
 
 // Flocks beyond one storage binding are drawn in several ranges: every range lands. The groups come
 // from a group buffer here (position.w left 0), the other GroupSource.
+// The boids alone, as `renderer` draws them with `style` (black background, no sky): the frame.
+Image drawBoids(BoidRenderer& renderer, ViewUniformBuffer& view, const OffscreenTarget& target,
+                const Camera& camera, const BoidBuffers& boids, const BoidStyle& style) {
+  target.bind();
+  glViewport(0, 0, kWidth, kHeight);
+  glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  view.update(makeViewUniforms(camera, Atmosphere{}, 0.0f));
+  renderer.draw(boids, style);
+  return Image(target.readRgba(), kWidth, kHeight);
+}
+
+// gpu::FlockPipeline keeps its flock in cell order between steps, and the renderer finds each boid
+// through the pipeline's slots (render::boidBuffers): the frame, trails and vectors sampled every
+// step included, is the frame of the same states uploaded in id order, byte for byte, as birds and
+// as points, and in ranges of a few boids each (slots bound in ranges, the arrays whole).
+TEST_F(RenderTest, TheGpuPipelinesCellOrderedFlockDrawsAsItsStateInIdOrder) {
+  const sim::Scene scene = sim::defaultDensityScene(3000, 3);
+  gpu::FlockPipeline pipeline(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
+  pipeline.upload(sim::spawnFlock(scene));
+  FrameRenderer gpuRenderer(test::shaderLibrary());
+  camera_.frameBox(scene.model.worldMin, scene.model.worldMax);
+  options_.overlay.trails = options_.overlay.vectors = true;
+  options_.aids.trailEvery = 1;
+  options_.aids.trailBoids = 40;
+  options_.aids.vectorBoids = 40;
+  constexpr float kDt = 1.0f / 60.0f;
+  for (std::uint64_t step = 1; step <= 6; ++step) {
+    pipeline.step(scene.model, {});
+    gpuRenderer.sampleBoids(boidBuffers(pipeline), step, kDt, options_);
+    boids_.upload(pipeline.download());
+    renderer_.sampleBoids(boids_.buffers(), step, kDt, options_);
+  }
+  const Image empty = render(sim::FlockState{});
+  for (const BoidShape shape : {BoidShape::Birds, BoidShape::Points}) {
+    options_.boids.shape = shape;
+    target_.bind();
+    gpuRenderer.render(camera_, boidBuffers(pipeline), options_);
+    const Image fromSlots = read();
+    boids_.upload(pipeline.download());
+    target_.bind();
+    renderer_.render(camera_, boids_.buffers(), options_);
+    const Image inIdOrder = read();
+    EXPECT_TRUE(fromSlots.bytes() == inIdOrder.bytes()) << "shape " << int(shape);
+    std::size_t drawn = 0;
+    for (std::size_t i = 0; i < empty.bytes().size(); i += 4) drawn += empty.bytes()[i] != inIdOrder.bytes()[i];
+    EXPECT_GT(drawn, 2000u) << "the flock shows (shape " << int(shape) << ")";
+  }
+  // In draws of 512 boids: the slots of each range, the arrays whole.
+  BoidRenderer ranges(test::shaderLibrary(), 512);
+  ViewUniformBuffer view;
+  const auto draw = [&](const BoidBuffers& boids, const BoidStyle& style) {
+    return drawBoids(ranges, view, target_, camera_, boids, style);
+  };
+  for (const BoidShape shape : {BoidShape::Birds, BoidShape::Points}) {
+    BoidStyle style = options_.boids;
+    style.shape = shape;
+    EXPECT_TRUE(draw(boidBuffers(pipeline), style).bytes() == draw(boids_.buffers(), style).bytes())
+        << "in ranges, shape " << int(shape);
+  }
+}
+
 TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   const std::size_t errorsBefore = test::glErrorCount();
   BoidRenderer renderer(test::shaderLibrary(), 64);
@@ -526,14 +591,7 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   BoidStyle far = near;
   far.detailBirdPixels = 1000.0f;
   for (const BoidStyle& style : {points, near, far}) {
-    target.bind();
-    glViewport(0, 0, kWidth, kHeight);
-    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    view.update(makeViewUniforms(camera, Atmosphere{}, 0.0f));
-    renderer.draw(boids, style);
-    const Image image(target.readRgba(), kWidth, kHeight);
+    const Image image = drawBoids(renderer, view, target, camera, boids, style);
     int drawn = 0;
     for (std::size_t i = 0; i < positions.size(); ++i) {
       // The boid's colour at its pixel or next to it (a bird's body is a pixel or two wide here).
