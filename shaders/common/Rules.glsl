@@ -71,11 +71,11 @@ NeighbourSums noNeighbours() { return NeighbourSums(vec3(0.0), vec3(0.0), vec3(0
 #if TOPOLOGICAL
 // Topological neighbours (sim::NeighbourSums::nearest): this thread's K nearest same-group
 // candidates so far, nearest first, as private arrays beside the sums (one boid per thread). The
-// slot stands for the id, read only to break a tie in distance.
+// slot stands for the id, read only to break a tie in distance, and for the offset and heading,
+// read again from it when the list is summed (finishNeighbours): two values a neighbour instead of
+// eight, which had put the arrays in scratch memory on AMD's RDNA3.
 float nearestDistance2[MAX_TOPOLOGICAL_NEIGHBOURS];
 uint nearestSlot[MAX_TOPOLOGICAL_NEIGHBOURS];
-vec3 nearestOffset[MAX_TOPOLOGICAL_NEIGHBOURS];
-vec3 nearestHeading[MAX_TOPOLOGICAL_NEIGHBOURS];
 #endif
 
 struct BoidView {
@@ -88,11 +88,12 @@ struct BoidView {
   uint group;
 };
 
-// The id and the heading of the boid in sorted slot `slot`, defined by the including shader.
-// accumulateNeighbour needs id_j only for coincident boids and f_j only within R, so it takes j's
-// slot and reads them on demand.
+// The id, the heading and the position of the boid in sorted slot `slot`, defined by the including
+// shader. accumulateNeighbour needs id_j only for coincident boids and f_j only within R, so it
+// takes j's slot and reads them on demand; the topological sums read p_j again.
 uint readId(uint slot);
 vec3 readHeading(uint slot);
+vec3 readPosition(uint slot);
 
 #if TOPOLOGICAL
 // sim::nearer: ranked by squared distance, ties by id.
@@ -100,8 +101,8 @@ bool nearer(float d2a, uint slota, float d2b, uint slotb) {
   return d2a < d2b || (d2a == d2b && readId(slota) < readId(slotb));
 }
 
-// sim::offerNearest.
-void offerNearest(float d2, uint slot, vec3 d, vec3 fj, inout NeighbourSums sums) {
+// sim::offerNearest (the offset and heading stay behind: the slot finds them again).
+void offerNearest(float d2, uint slot, inout NeighbourSums sums) {
   uint k = P.topologicalNeighbours;
   uint at = sums.nearestCount;
   while (at > 0u && nearer(d2, slot, nearestDistance2[at - 1u], nearestSlot[at - 1u])) --at;
@@ -109,24 +110,25 @@ void offerNearest(float d2, uint slot, vec3 d, vec3 fj, inout NeighbourSums sums
   for (uint r = min(sums.nearestCount, k - 1u); r > at; --r) {
     nearestDistance2[r] = nearestDistance2[r - 1u];
     nearestSlot[r] = nearestSlot[r - 1u];
-    nearestOffset[r] = nearestOffset[r - 1u];
-    nearestHeading[r] = nearestHeading[r - 1u];
   }
   nearestDistance2[at] = d2;
   nearestSlot[at] = slot;
-  nearestOffset[at] = d;
-  nearestHeading[at] = fj;
   if (sums.nearestCount < k) ++sums.nearestCount;
 }
 #endif
 
-// sim::finishNeighbours: topological neighbours summed nearest first.
-void finishNeighbours(inout NeighbourSums sums) {
+vec3 imageOffset(vec3 pi, vec3 pj);
+
+// sim::finishNeighbours: topological neighbours summed nearest first. Each offset is the one the
+// candidate loop computed, bit for bit: the minimum image wherever the world wraps, which returns
+// the plain difference unchanged on the runs the loop did not image (|d| below half the world).
+void finishNeighbours(BoidView self, inout NeighbourSums sums) {
 #if TOPOLOGICAL
   if (P.topologicalNeighbours == 0u) return;
   for (uint r = 0u; r < sums.nearestCount; ++r) {
-    EXACT vec3 headingSum = sums.headingSum + nearestHeading[r];
-    EXACT vec3 offsetSum = sums.offsetSum + nearestOffset[r];
+    uint slot = nearestSlot[r];
+    EXACT vec3 headingSum = sums.headingSum + readHeading(slot);
+    EXACT vec3 offsetSum = sums.offsetSum + imageOffset(self.position, readPosition(slot));
     sums.headingSum = headingSum;
     sums.offsetSum = offsetSum;
   }
@@ -182,7 +184,7 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
   }
 #if TOPOLOGICAL
   if (sameGroup && P.topologicalNeighbours != 0u) {
-    offerNearest(d2, slotj, d, readHeading(slotj), sums);
+    offerNearest(d2, slotj, sums);
     return;
   }
 #endif

@@ -40,6 +40,7 @@ layout(std430, binding = BINDING_DRAWN_VELOCITIES) writeonly buffer DrawnVelocit
 
 uint readId(uint slot) { return sortedIds[slot]; }
 vec3 readHeading(uint slot) { return sortedHeadings[slot].xyz; }
+vec3 readPosition(uint slot) { return sortedPositions[slot].xyz; }
 
 void main() {
   uint s = globalInvocationIndex();
@@ -86,7 +87,7 @@ void main() {
       accumulateNeighbour(self, k, d, m, other.w == own.w, sums);
     }
   }
-  finishNeighbours(sums);
+  finishNeighbours(self, sums);
   self.velocity = sortedVelocities[s].xyz;
 #if LAB
   // The lab's unit: its spin rides in the w of its stored heading.
