@@ -112,7 +112,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
     std::fill(axis->begin() + std::ptrdiff_t(n), axis->end(), std::numeric_limits<float>::infinity());
   }
   sortedHeading_.resize(n);
-  sortedGroup_.resize(n);
+  sortedGroup_.resize(n + kSweepPadding);
   const std::uint32_t* order = cells_.order.data();
   const bool stored = params.storesHeading();  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
@@ -133,7 +133,7 @@ NearestBoids CpuSimulator::nearestBoids(const FlockState& now, std::span<const B
   if (cells_.order.size() != now.size() || cells_.cellStart.empty()) return NearestBoids(probes.size(), now.groups, k);
   const std::size_t n = now.size();
   return sim::nearestBoids(grid_, cells_, std::span(sortedX_).first(n), std::span(sortedY_).first(n),
-                           std::span(sortedZ_).first(n), sortedGroup_, now, probes, k);
+                           std::span(sortedZ_).first(n), std::span(sortedGroup_).first(n), now, probes, k);
 }
 
 void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs, FlockState& state) {

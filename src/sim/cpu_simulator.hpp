@@ -65,8 +65,9 @@ class CpuSimulator {
   std::vector<float> nextSpin_;                                        // only for the lab's units
   GridSpec grid_;  // of the last step
   CellOrder cells_;
-  // Positions in cell order, one array per axis, plus kSweepPadding infinities so that the
-  // neighbour sweep may read a vector past the last boid.
+  // Positions and groups in cell order, the positions one array per axis, each with kSweepPadding
+  // entries past the last boid (the positions' infinities) so that the neighbour sweep may read a
+  // vector past it.
   std::vector<float> sortedX_, sortedY_, sortedZ_;
   std::vector<glm::vec3> sortedHeading_;
   std::vector<std::uint32_t> sortedGroup_;

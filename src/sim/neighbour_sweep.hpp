@@ -23,7 +23,7 @@ namespace murmur::sim {
 inline constexpr std::size_t kSweepPadding = 16;
 
 // The flock in cell order (slot k = the k-th boid of CellOrder::order), positions padded by
-// kSweepPadding infinities.
+// kSweepPadding infinities and groups by kSweepPadding entries of any value.
 struct SortedFlock {
   const float* x;
   const float* y;
