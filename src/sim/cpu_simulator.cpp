@@ -80,6 +80,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();
   const float* z = sortedZ_.data();
+  const glm::vec3* sortedVelocity = sortedVelocity_.data();
   const glm::vec3* sortedHeading = sortedHeading_.data();
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   const std::uint32_t* order = cells_.order.data();
@@ -88,7 +89,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
   pool_.forChunks(n, boidChunk(n, 16), [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = order[k];
-      const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
+      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
       NeighbourSums sums;
       for (std::size_t m = 0; m < n; ++m) {
         if (m == k) continue;
@@ -111,6 +112,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
     axis->resize(n + kSweepPadding);
     std::fill(axis->begin() + std::ptrdiff_t(n), axis->end(), std::numeric_limits<float>::infinity());
   }
+  sortedVelocity_.resize(n);
   sortedHeading_.resize(n);
   sortedGroup_.resize(n + kSweepPadding);
   const std::uint32_t* order = cells_.order.data();
@@ -121,7 +123,8 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
       sortedX_[k] = state.position[i].x;
       sortedY_[k] = state.position[i].y;
       sortedZ_[k] = state.position[i].z;
-      sortedHeading_[k] = stored ? state.heading[i] : heading(state.velocity[i]);
+      sortedVelocity_[k] = state.velocity[i];
+      sortedHeading_[k] = stored ? state.heading[i] : heading(sortedVelocity_[k]);
       sortedGroup_[k] = state.group[i];
     }
   });
@@ -146,6 +149,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();
   const float* z = sortedZ_.data();
+  const glm::vec3* sortedVelocity = sortedVelocity_.data();
   const glm::vec3* sortedHeading = sortedHeading_.data();
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
@@ -154,7 +158,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = order[k];
-      const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
+      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
       NeighbourSums sums;
       sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums);
       finishNeighbours(ctx, sums);

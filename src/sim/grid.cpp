@@ -55,31 +55,15 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   cellStart[0] = 0;
 }
 
-AxisRuns neighbourRuns(int c, int cells, bool wrap) {
-  AxisRuns out;
-  if (!wrap) {
-    out.runs[0] = {std::max(c - 1, 0), std::min(c + 1, cells - 1), false};
-    out.count = 1;
-    return out;
-  }
-  if (cells <= 3) {  // every cell on this axis is a neighbour
-    out.runs[0] = {0, cells - 1, true};
-    out.count = 1;
-    return out;
-  }
-  const bool smallAxis = cells < 5;
-  if (c == 0) {
-    out.runs[0] = {0, 1, smallAxis};
-    out.runs[1] = {cells - 1, cells - 1, true};
-    out.count = 2;
-  } else if (c == cells - 1) {
-    out.runs[0] = {0, 0, true};
-    out.runs[1] = {cells - 2, cells - 1, smallAxis};
-    out.count = 2;
-  } else {
-    out.runs[0] = {c - 1, c + 1, smallAxis};
-    out.count = 1;
-  }
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, glm::vec3 p, float reach,
+                           int dims) {
+  SlotRuns out;
+  forEachNeighbourRange(
+      grid, order, c, dims,
+      [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
+        if (begin < end) out.runs[std::size_t(out.count++)] = {begin, end, imaged};
+      },
+      RowReach(grid, c, p, reach, dims));
   return out;
 }
 

@@ -128,23 +128,22 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
-  const glm::ivec3 cell = grid.cellCoord(self.position);
   const bool metric = !ctx.labUnits && ctx.topological == 0;
-  forEachNeighbourRange(
-      grid, cells, cell, dims,
-      [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-        if (metric) {
-          if (imaged)
-            sweepRun<true, true>(ctx, self, selfSlot, flock, begin, end, sums);
-          else
-            sweepRun<false, true>(ctx, self, selfSlot, flock, begin, end, sums);
-        } else if (imaged) {
-          sweepRun<true, false>(ctx, self, selfSlot, flock, begin, end, sums);
-        } else {
-          sweepRun<false, false>(ctx, self, selfSlot, flock, begin, end, sums);
-        }
-      },
-      RowReach(grid, cell, self.position, std::sqrt(ctx.searchRadius2), dims));
+  const SlotRuns runs = neighbourSlotRuns(grid, cells, grid.cellCoord(self.position), self.position,
+                                          std::sqrt(ctx.searchRadius2), dims);
+  for (int r = 0; r < runs.count; ++r) {
+    const SlotRun run = runs.runs[std::size_t(r)];
+    if (metric) {
+      if (run.imaged)
+        sweepRun<true, true>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+      else
+        sweepRun<false, true>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    } else if (run.imaged) {
+      sweepRun<true, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    } else {
+      sweepRun<false, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    }
+  }
 }
 
 const char* SweepTargetName() { return hwy::TargetName(HWY_TARGET); }
