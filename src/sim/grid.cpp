@@ -58,12 +58,21 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
 SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, glm::vec3 p, float reach,
                            int dims) {
   SlotRuns out;
+  // Without branches on which rows and runs are kept: they are as good as random (a fifth of the
+  // corner rows left out, a quarter of the runs empty in the density workload), and mispredicted
+  // they cost a fifth of a step. Every run is written and counted only when kept.
+  const RowReach reachable(grid, c, p, reach, dims);
+  bool keep = true;
   forEachNeighbourRange(
       grid, order, c, dims,
       [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-        if (begin < end) out.runs[std::size_t(out.count++)] = {begin, end, imaged};
+        out.runs[std::size_t(out.count)] = {begin, end, imaged};
+        out.count += static_cast<int>(keep & (begin < end));
       },
-      RowReach(grid, c, p, reach, dims));
+      [&](int y, int z, bool imaged) {
+        keep = reachable(y, z, imaged);
+        return true;
+      });
   return out;
 }
 
