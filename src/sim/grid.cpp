@@ -55,24 +55,28 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   cellStart[0] = 0;
 }
 
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, glm::vec3 p, float reach,
-                           int dims) {
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims) {
   SlotRuns out;
+  const glm::ivec3 c = grid.cellCoord(p);
   // Without branches on which rows and runs are kept: they are as good as random (a fifth of the
   // corner rows left out, a quarter of the runs empty in the density workload), and mispredicted
-  // they cost a fifth of a step. Every run is written and counted only when kept.
+  // they cost a fifth of a step. Every run is written and counted only when kept. The count and
+  // the row's verdict are locals: in `out` they would be reloaded after every run's store (a bool
+  // may alias them).
   const RowReach reachable(grid, c, p, reach, dims);
-  bool keep = true;
+  int count = 0;
+  int keep = 1;
   forEachNeighbourRange(
       grid, order, c, dims,
       [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-        out.runs[std::size_t(out.count)] = {begin, end, imaged};
-        out.count += static_cast<int>(keep & (begin < end));
+        out.runs[std::size_t(count)] = {begin, end, imaged};
+        count += keep & static_cast<int>(begin < end);
       },
       [&](int y, int z, bool imaged) {
-        keep = reachable(y, z, imaged);
+        keep = static_cast<int>(reachable(y, z, imaged));
         return true;
       });
+  out.count = count;
   return out;
 }
 

@@ -176,7 +176,7 @@ class RowReach {
   float gapY_[3] = {0.0f, 0.0f, 0.0f}, gapZ_[3] = {0.0f, 0.0f, 0.0f};
 };
 
-// The runs of sorted slots forEachNeighbourRange visits around boid p (in cell c) with RowReach's
+// The runs of sorted slots forEachNeighbourRange visits around boid p (in its cell) with RowReach's
 // rows (reach) left out, in its order, empty runs dropped: for the neighbour sweep, whose loop is
 // compiled for another instruction set and so cannot inline a visitor of this one (as a call per
 // run it cost a tenth of a step at 1M boids). At most 9 rows of 2 runs.
@@ -189,7 +189,6 @@ struct SlotRuns {
   std::array<SlotRun, 18> runs;
   int count = 0;
 };
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, glm::vec3 p, float reach,
-                           int dims);
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims);
 
 }  // namespace murmur::sim

@@ -128,22 +128,39 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
-  const bool metric = !ctx.labUnits && ctx.topological == 0;
-  const SlotRuns runs = neighbourSlotRuns(grid, cells, grid.cellCoord(self.position), self.position,
-                                          std::sqrt(ctx.searchRadius2), dims);
+  const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims);
+  if (ctx.labUnits || ctx.topological != 0) {
+    for (int r = 0; r < runs.count; ++r) {
+      const SlotRun run = runs.runs[std::size_t(r)];
+      if (run.imaged)
+        sweepRun<true, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+      else
+        sweepRun<false, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    }
+    return;
+  }
+  // The metric rule's sums in a local, copied back at the end: in `sums` (a reference, which the
+  // flock's headings might alias) every addition went through memory.
+  NeighbourSums local;
+  local.separation = sums.separation;
+  local.headingSum = sums.headingSum;
+  local.offsetSum = sums.offsetSum;
+  local.sameGroupCount = sums.sameGroupCount;
+  local.separating = sums.separating;
+  local.frontOccupied = sums.frontOccupied;
   for (int r = 0; r < runs.count; ++r) {
     const SlotRun run = runs.runs[std::size_t(r)];
-    if (metric) {
-      if (run.imaged)
-        sweepRun<true, true>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-      else
-        sweepRun<false, true>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-    } else if (run.imaged) {
-      sweepRun<true, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-    } else {
-      sweepRun<false, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-    }
+    if (run.imaged)
+      sweepRun<true, true>(ctx, self, selfSlot, flock, run.begin, run.end, local);
+    else
+      sweepRun<false, true>(ctx, self, selfSlot, flock, run.begin, run.end, local);
   }
+  sums.separation = local.separation;
+  sums.headingSum = local.headingSum;
+  sums.offsetSum = local.offsetSum;
+  sums.sameGroupCount = local.sameGroupCount;
+  sums.separating = local.separating;
+  sums.frontOccupied = local.frontOccupied;
 }
 
 const char* SweepTargetName() { return hwy::TargetName(HWY_TARGET); }
