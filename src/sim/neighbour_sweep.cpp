@@ -59,7 +59,8 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
     hn::Store(dx, df, ox);
     hn::Store(dy, df, oy);
     hn::Store(dz, df, oz);
-    if constexpr (!Metric) {
+    // A lone candidate (the usual run at the default scene's density) costs less one lane at a time.
+    if (!Metric || (bits & (bits - 1)) == 0) {
       for (; bits != 0; bits &= bits - 1) {
         const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
         const std::uint32_t j = m + lane;
