@@ -156,11 +156,12 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
+    CellRuns around;
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = order[k];
       const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
       NeighbourSums sums;
-      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums);
+      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums, around);
       finishNeighbours(ctx, sums);
       storeStep(ctx, self, state, sums);
     }

@@ -55,27 +55,41 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   cellStart[0] = 0;
 }
 
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims) {
-  SlotRuns out;
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
+                           CellRuns& around) {
   const glm::ivec3 c = grid.cellCoord(p);
+  const std::uint32_t cell = grid.cellIndex(c);
   // Without branches on which rows and runs are kept: they are as good as random (a fifth of the
   // corner rows left out, a quarter of the runs empty in the density workload), and mispredicted
-  // they cost a fifth of a step. Every run is written and counted only when kept. The count and
-  // the row's verdict are locals: in `out` they would be reloaded after every run's store (a bool
-  // may alias them).
+  // they cost a fifth of a step. Every run is written and counted only when kept. The counts are
+  // locals: in the structures they would be reloaded after every run's store (a bool may alias
+  // them).
+  if (around.cell != cell) {
+    around.cell = cell;
+    int count = 0, y = 0, z = 0;
+    bool rowImaged = false;
+    forEachNeighbourRange(
+        grid, order, c, dims,
+        [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
+          around.runs[std::size_t(count)] = {{begin, end, imaged}, y, z, rowImaged};
+          count += static_cast<int>(begin < end);
+        },
+        [&](int rowY, int rowZ, bool imaged) {
+          y = rowY;
+          z = rowZ;
+          rowImaged = imaged;
+          return true;
+        });
+    around.count = count;
+  }
   const RowReach reachable(grid, c, p, reach, dims);
+  SlotRuns out;
   int count = 0;
-  int keep = 1;
-  forEachNeighbourRange(
-      grid, order, c, dims,
-      [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-        out.runs[std::size_t(count)] = {begin, end, imaged};
-        count += keep & static_cast<int>(begin < end);
-      },
-      [&](int y, int z, bool imaged) {
-        keep = static_cast<int>(reachable(y, z, imaged));
-        return true;
-      });
+  for (int r = 0; r < around.count; ++r) {
+    const CellRuns::Run& run = around.runs[std::size_t(r)];
+    out.runs[std::size_t(count)] = run.slots;
+    count += static_cast<int>(reachable(run.y, run.z, run.rowImaged));
+  }
   out.count = count;
   return out;
 }

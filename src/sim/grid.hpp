@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -189,6 +190,21 @@ struct SlotRuns {
   std::array<SlotRun, 18> runs;
   int count = 0;
 };
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims);
+// The non-empty runs around one cell with their rows, kept while consecutive boids share the cell
+// (about 5 a cell in the neighbours18 workload): each of them then only tests its rows' reach. A
+// fresh one (no cell) for every CellOrder built and every loop over its boids.
+struct CellRuns {
+  struct Run {
+    SlotRun slots;
+    int y;
+    int z;
+    bool rowImaged;
+  };
+  std::uint32_t cell = std::numeric_limits<std::uint32_t>::max();
+  std::array<Run, 18> runs;
+  int count = 0;
+};
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
+                           CellRuns& around);
 
 }  // namespace murmur::sim

@@ -128,8 +128,9 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
 }
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
-  const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
+                     CellRuns& around) {
+  const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
   if (ctx.labUnits || ctx.topological != 0) {
     for (int r = 0; r < runs.count; ++r) {
       const SlotRun run = runs.runs[std::size_t(r)];
@@ -176,8 +177,9 @@ HWY_EXPORT(SweepNeighbours);
 HWY_EXPORT(SweepTargetName);
 
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
-  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, selfSlot, self, sums);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
+                     CellRuns& around) {
+  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, selfSlot, self, sums, around);
 }
 
 std::string simdTargetName() { return HWY_DYNAMIC_DISPATCH(SweepTargetName)(); }

@@ -34,9 +34,11 @@ struct SortedFlock {
 };
 
 // Folds every candidate within the search radius of `self` (in sorted slot selfSlot) into sums,
-// in slot order; the caller then finishes the sums (finishNeighbours).
+// in slot order; the caller then finishes the sums (finishNeighbours). around: the runs of the
+// last boid's cell (sim::CellRuns), reused while boids share a cell.
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
+                     CellRuns& around);
 
 // The instruction set the sweep dispatches to now ("AVX2", "SSE4", "EMU128", ...).
 std::string simdTargetName();
