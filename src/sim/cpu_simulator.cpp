@@ -80,6 +80,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();
   const float* z = sortedZ_.data();
+  const glm::vec3* sortedVelocity = sortedVelocity_.data();
   const glm::vec3* sortedHeading = sortedHeading_.data();
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   const std::uint32_t* order = cells_.order.data();
@@ -88,7 +89,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
   pool_.forChunks(n, boidChunk(n, 16), [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = order[k];
-      const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
+      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
       NeighbourSums sums;
       for (std::size_t m = 0; m < n; ++m) {
         if (m == k) continue;
@@ -111,8 +112,9 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
     axis->resize(n + kSweepPadding);
     std::fill(axis->begin() + std::ptrdiff_t(n), axis->end(), std::numeric_limits<float>::infinity());
   }
+  sortedVelocity_.resize(n);
   sortedHeading_.resize(n);
-  sortedGroup_.resize(n);
+  sortedGroup_.resize(n + kSweepPadding);
   const std::uint32_t* order = cells_.order.data();
   const bool stored = params.storesHeading();  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
@@ -121,7 +123,8 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
       sortedX_[k] = state.position[i].x;
       sortedY_[k] = state.position[i].y;
       sortedZ_[k] = state.position[i].z;
-      sortedHeading_[k] = stored ? state.heading[i] : heading(state.velocity[i]);
+      sortedVelocity_[k] = state.velocity[i];
+      sortedHeading_[k] = stored ? state.heading[i] : heading(sortedVelocity_[k]);
       sortedGroup_[k] = state.group[i];
     }
   });
@@ -133,7 +136,7 @@ NearestBoids CpuSimulator::nearestBoids(const FlockState& now, std::span<const B
   if (cells_.order.size() != now.size() || cells_.cellStart.empty()) return NearestBoids(probes.size(), now.groups, k);
   const std::size_t n = now.size();
   return sim::nearestBoids(grid_, cells_, std::span(sortedX_).first(n), std::span(sortedY_).first(n),
-                           std::span(sortedZ_).first(n), sortedGroup_, now, probes, k);
+                           std::span(sortedZ_).first(n), std::span(sortedGroup_).first(n), now, probes, k);
 }
 
 void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
@@ -146,17 +149,19 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();
   const float* z = sortedZ_.data();
+  const glm::vec3* sortedVelocity = sortedVelocity_.data();
   const glm::vec3* sortedHeading = sortedHeading_.data();
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
   // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
+    CellRuns around;
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t i = order[k];
-      const BoidView self{{x[k], y[k], z[k]}, state.velocity[i], sortedHeading[k], i, sortedGroup[k]};
+      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
       NeighbourSums sums;
-      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums);
+      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums, around);
       finishNeighbours(ctx, sums);
       storeStep(ctx, self, state, sums);
     }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -87,7 +88,34 @@ struct AxisRuns {
   int count = 0;
 };
 
-AxisRuns neighbourRuns(int c, int cells, bool wrap);
+// Inline: the neighbour sweep calls it three times a boid.
+inline AxisRuns neighbourRuns(int c, int cells, bool wrap) {
+  AxisRuns out;
+  if (!wrap) {
+    out.runs[0] = {std::max(c - 1, 0), std::min(c + 1, cells - 1), false};
+    out.count = 1;
+    return out;
+  }
+  if (cells <= 3) {  // every cell on this axis is a neighbour
+    out.runs[0] = {0, cells - 1, true};
+    out.count = 1;
+    return out;
+  }
+  const bool smallAxis = cells < 5;
+  if (c == 0) {
+    out.runs[0] = {0, 1, smallAxis};
+    out.runs[1] = {cells - 1, cells - 1, true};
+    out.count = 2;
+  } else if (c == cells - 1) {
+    out.runs[0] = {0, 0, true};
+    out.runs[1] = {cells - 2, cells - 1, smallAxis};
+    out.count = 2;
+  } else {
+    out.runs[0] = {c - 1, c + 1, smallAxis};
+    out.count = 1;
+  }
+  return out;
+}
 
 // Calls visit(beginSlot, endSlot, imaged) for each run of sorted slots in the cells around c
 // (3x3x3; in 2D 3x3), each cell exactly once even when a wrapped axis has fewer than 3 cells.
@@ -148,5 +176,35 @@ class RowReach {
   float reach2_;
   float gapY_[3] = {0.0f, 0.0f, 0.0f}, gapZ_[3] = {0.0f, 0.0f, 0.0f};
 };
+
+// The runs of sorted slots forEachNeighbourRange visits around boid p (in its cell) with RowReach's
+// rows (reach) left out, in its order, empty runs dropped: for the neighbour sweep, whose loop is
+// compiled for another instruction set and so cannot inline a visitor of this one (as a call per
+// run it cost a tenth of a step at 1M boids). At most 9 rows of 2 runs.
+struct SlotRun {
+  std::uint32_t begin;
+  std::uint32_t end;
+  bool imaged;
+};
+struct SlotRuns {
+  std::array<SlotRun, 18> runs;
+  int count = 0;
+};
+// The non-empty runs around one cell with their rows, kept while consecutive boids share the cell
+// (about 5 a cell in the neighbours18 workload): each of them then only tests its rows' reach. A
+// fresh one (no cell) for every CellOrder built and every loop over its boids.
+struct CellRuns {
+  struct Run {
+    SlotRun slots;
+    int y;
+    int z;
+    bool rowImaged;
+  };
+  std::uint32_t cell = std::numeric_limits<std::uint32_t>::max();
+  std::array<Run, 18> runs;
+  int count = 0;
+};
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
+                           CellRuns& around);
 
 }  // namespace murmur::sim

@@ -14,10 +14,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The candidates of one run of cells, slots [begin, end), folded into `self` (in slot selfSlot).
 // Inlined into the boid's loop (as a call it cost 30%: the sums went through memory).
-template <bool Imaged>
+// Metric (the metric rule, not the lab's units): accumulateNeighbour's arithmetic made on every
+// lane at once (distance, the front cone, the field of view, the separation push), so that what is
+// left one neighbour at a time is the sums' additions, in slot order as before. Each lane makes
+// the scalar function's operations in its order, so the sums are the same bytes; the few lanes it
+// does not cover (a coincident neighbour's push) are made one by one.
+template <bool Imaged, bool Metric>
 HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
               std::uint32_t begin, std::uint32_t end, NeighbourSums& sums) {
   const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
   using V = hn::Vec<decltype(df)>;
   constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
   const std::size_t lanes = hn::Lanes(df);
@@ -32,6 +38,13 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
     const V folded = hn::IfThenElse(hn::Ge(d, hn::Set(df, half)), hn::Sub(d, sizes), d);
     return hn::IfThenElse(hn::Lt(d, hn::Set(df, -half)), hn::Add(d, sizes), folded);
   };
+  const auto maskBits = [&](auto mask) {
+    std::uint8_t bytes[8] = {};
+    hn::StoreMaskBits(df, mask, bytes);
+    std::uint64_t bits;
+    std::memcpy(&bits, bytes, sizeof bits);
+    return bits;
+  };
   HWY_ALIGN float ox[kMaxLanes], oy[kMaxLanes], oz[kMaxLanes];
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
     const V dx = fold(hn::Sub(hn::LoadU(df, flock.x + m), px), ctx.worldSize.x);
@@ -40,36 +53,116 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
     const V d2 = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
     // Lanes past the run hold boids of other cells (or the padding): never candidates here.
     const auto within = hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m));
-    std::uint8_t maskBytes[8] = {};
-    hn::StoreMaskBits(df, within, maskBytes);
-    std::uint64_t bits;
-    std::memcpy(&bits, maskBytes, sizeof bits);
+    std::uint64_t bits = maskBits(within);
+    if (selfSlot - m < lanes) bits &= ~(std::uint64_t{1} << (selfSlot - m));
     if (bits == 0) continue;
     hn::Store(dx, df, ox);
     hn::Store(dy, df, oy);
     hn::Store(dz, df, oz);
-    for (; bits != 0; bits &= bits - 1) {
-      const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
-      const std::uint32_t j = m + lane;
-      if (j != selfSlot)
+    // A lone candidate (the usual run at the default scene's density) costs less one lane at a time.
+    if (!Metric || (bits & (bits - 1)) == 0) {
+      for (; bits != 0; bits &= bits - 1) {
+        const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
+        const std::uint32_t j = m + lane;
         accumulateNeighbour(ctx, self, {ox[lane], oy[lane], oz[lane]}, flock.heading[j], flock.id[j], flock.group[j],
                             sums);
+      }
+    } else {
+      const auto candidate = hn::LoadMaskBits(df, reinterpret_cast<const std::uint8_t*>(&bits));
+      const V dist = hn::Sqrt(d2);
+      const auto coincident = hn::Lt(dist, hn::Set(df, kEps));
+      // glm::dot(self.heading, d)
+      const V along = hn::Add(hn::Add(hn::Mul(hn::Set(df, self.heading.x), dx), hn::Mul(hn::Set(df, self.heading.y), dy)),
+                              hn::Mul(hn::Set(df, self.heading.z), dz));
+      if (ctx.needFront && !sums.frontOccupied) {
+        const auto front = hn::And(hn::Lt(d2, hn::Set(df, ctx.leaderRadius2)),
+                                   hn::Or(coincident, hn::Ge(along, hn::Mul(dist, hn::Set(df, kCos45)))));
+        if (!hn::AllFalse(df, hn::And(candidate, front))) sums.frontOccupied = true;
+      }
+      auto accepted = hn::And(candidate, hn::Lt(d2, hn::Set(df, ctx.radius2)));
+      if (ctx.limitedFov)
+        accepted = hn::And(accepted, hn::Or(coincident, hn::Not(hn::Lt(along, hn::Mul(dist, hn::Set(df, ctx.cosHalfFov))))));
+      std::uint64_t separating = maskBits(hn::And(accepted, hn::Lt(d2, hn::Set(df, ctx.separationRadius2))));
+      if (separating != 0) {
+        // away / max(dist, d_min) with away = -d / dist, times the comfort multiplier within the
+        // comfort distance.
+        const V minDistance = hn::Set(df, ctx.params->minDistance);
+        const V divisor = hn::IfThenElse(hn::Lt(dist, minDistance), minDistance, dist);
+        const auto comfort = hn::Lt(d2, hn::Set(df, ctx.comfortDistance2));
+        const V multiplier = hn::Set(df, ctx.params->comfortMultiplier);
+        const auto push = [&](V d) {
+          const V pushed = hn::Div(hn::Div(hn::Neg(d), dist), divisor);
+          return hn::IfThenElse(comfort, hn::Mul(pushed, multiplier), pushed);
+        };
+        HWY_ALIGN float sx[kMaxLanes], sy[kMaxLanes], sz[kMaxLanes];
+        hn::Store(push(dx), df, sx);
+        hn::Store(push(dy), df, sy);
+        hn::Store(push(dz), df, sz);
+        const std::uint64_t alone = separating & maskBits(coincident);
+        sums.separating = true;
+        for (; separating != 0; separating &= separating - 1) {
+          const unsigned lane = static_cast<unsigned>(__builtin_ctzll(separating));
+          if ((alone >> lane & 1) != 0) {
+            // The scalar rule's push away from a coincident neighbour (by id).
+            const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
+            const float d2j = glm::dot(d, d), distj = std::sqrt(d2j);
+            const glm::vec3 away(self.id < flock.id[m + lane] ? -1.0f : 1.0f, 0.0f, 0.0f);
+            glm::vec3 pushj = away / std::max(distj, ctx.params->minDistance);
+            if (d2j < ctx.comfortDistance2) pushj *= ctx.params->comfortMultiplier;
+            sums.separation += pushj;
+          } else {
+            sums.separation += glm::vec3(sx[lane], sy[lane], sz[lane]);
+          }
+        }
+      }
+      const auto groups = hn::LoadU(du, flock.group + m);
+      std::uint64_t same = maskBits(hn::And(accepted, hn::RebindMask(df, hn::Eq(groups, hn::Set(du, self.group)))));
+      for (; same != 0; same &= same - 1) {
+        const unsigned lane = static_cast<unsigned>(__builtin_ctzll(same));
+        sums.headingSum += flock.heading[m + lane];
+        sums.offsetSum += glm::vec3(ox[lane], oy[lane], oz[lane]);
+        ++sums.sameGroupCount;
+      }
     }
   }
 }
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
-  const glm::ivec3 cell = grid.cellCoord(self.position);
-  forEachNeighbourRange(
-      grid, cells, cell, dims,
-      [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-        if (imaged)
-          sweepRun<true>(ctx, self, selfSlot, flock, begin, end, sums);
-        else
-          sweepRun<false>(ctx, self, selfSlot, flock, begin, end, sums);
-      },
-      RowReach(grid, cell, self.position, std::sqrt(ctx.searchRadius2), dims));
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
+                     CellRuns& around) {
+  const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
+  if (ctx.labUnits || ctx.topological != 0) {
+    for (int r = 0; r < runs.count; ++r) {
+      const SlotRun run = runs.runs[std::size_t(r)];
+      if (run.imaged)
+        sweepRun<true, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+      else
+        sweepRun<false, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    }
+    return;
+  }
+  // The metric rule's sums in a local, copied back at the end: in `sums` (a reference, which the
+  // flock's headings might alias) every addition went through memory.
+  NeighbourSums local;
+  local.separation = sums.separation;
+  local.headingSum = sums.headingSum;
+  local.offsetSum = sums.offsetSum;
+  local.sameGroupCount = sums.sameGroupCount;
+  local.separating = sums.separating;
+  local.frontOccupied = sums.frontOccupied;
+  for (int r = 0; r < runs.count; ++r) {
+    const SlotRun run = runs.runs[std::size_t(r)];
+    if (run.imaged)
+      sweepRun<true, true>(ctx, self, selfSlot, flock, run.begin, run.end, local);
+    else
+      sweepRun<false, true>(ctx, self, selfSlot, flock, run.begin, run.end, local);
+  }
+  sums.separation = local.separation;
+  sums.headingSum = local.headingSum;
+  sums.offsetSum = local.offsetSum;
+  sums.sameGroupCount = local.sameGroupCount;
+  sums.separating = local.separating;
+  sums.frontOccupied = local.frontOccupied;
 }
 
 const char* SweepTargetName() { return hwy::TargetName(HWY_TARGET); }
@@ -84,8 +177,9 @@ HWY_EXPORT(SweepNeighbours);
 HWY_EXPORT(SweepTargetName);
 
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums) {
-  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, selfSlot, self, sums);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
+                     CellRuns& around) {
+  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, selfSlot, self, sums, around);
 }
 
 std::string simdTargetName() { return HWY_DYNAMIC_DISPATCH(SweepTargetName)(); }

@@ -23,7 +23,7 @@ namespace murmur::sim {
 inline constexpr std::size_t kSweepPadding = 16;
 
 // The flock in cell order (slot k = the k-th boid of CellOrder::order), positions padded by
-// kSweepPadding infinities.
+// kSweepPadding infinities and groups by kSweepPadding entries of any value.
 struct SortedFlock {
   const float* x;
   const float* y;
@@ -34,9 +34,11 @@ struct SortedFlock {
 };
 
 // Folds every candidate within the search radius of `self` (in sorted slot selfSlot) into sums,
-// in slot order; the caller then finishes the sums (finishNeighbours).
+// in slot order; the caller then finishes the sums (finishNeighbours). around: the runs of the
+// last boid's cell (sim::CellRuns), reused while boids share a cell.
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums);
+                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
+                     CellRuns& around);
 
 // The instruction set the sweep dispatches to now ("AVX2", "SSE4", "EMU128", ...).
 std::string simdTargetName();
