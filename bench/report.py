@@ -721,16 +721,16 @@ def traffic_table(traffic):
                      "B/cell (elements)", "B/cell (sectors)", "B/candidate, no cache"], rows)
 
 
-def card_table(machines, traffic):
+def card_table(machine, traffic):
     """Lower bounds of a steady step on named cards from their published bandwidth (a model): the
-    sector bytes of the density workload's cases that ran, scaled to 1M and 10M boids at the same
-    cells per boid (the workload keeps its density)."""
-    cases = sorted(((m, r) for m in machines for r in m.results
+    sector bytes of the largest density case of the result the byte model comes from, scaled to 1M
+    and 10M boids at the same cells per boid (the workload keeps its density)."""
+    cases = sorted((r for r in machine.results
                     if r.backend == "gpu" and r.error is None and r.workload == "density" and r.counter("cells")),
-                   key=lambda mr: mr[1].n)
+                   key=lambda r: r.n)
     if not cases:
         return None
-    m, r = cases[-1]
+    m, r = machine, cases[-1]
     per_boid = traffic.step(r.n, r.counter("cells"), None, True) / r.n
     rows = [[name, "%d" % gbs] + [fmt_ms(per_boid * n / (gbs * 1e9) * 1e3) for n in (10 ** 6, 10 ** 7)]
             for name, gbs in NAMED_CARDS]
@@ -902,7 +902,7 @@ def write_report(machines, out_dir):
                "index (a gather or scatter by id) costs a %d-byte sector, what a GPU moves. The hash and count "
                "run only after an upload or a grid change (the force pass does their work), the reduction only "
                "for a reader." % (source.label, SECTOR_BYTES), "", traffic_table(traffic), ""]
-        cards = card_table(machines, traffic)
+        cards = card_table(source, traffic)
         if cards:
             md += ["Lower bounds of a steady step from the sector bytes alone at each card's published memory "
                    "bandwidth: **a model, not a measurement** (no cache misses, no latency, no arithmetic; %s)." %

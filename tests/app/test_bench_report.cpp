@@ -131,6 +131,30 @@ TEST(BenchReport, TableListsBackendsAndSizesAndChartsHaveOneLinePerSeries) {
   EXPECT_NE(table.find("## Skipped"), std::string::npos);
 }
 
+// The byte model comes from the result (its context's flock_traffic and flock_steady_stages, as
+// murmur_bench writes gpu::FlockPipeline::trafficModel); the example GPU's is a small synthetic one:
+// per boid a 16-byte read in order, a 4-byte write at a scattered index and a 16-byte element read
+// and written, per cell 4 bytes, per candidate 16, and a reduction that is not part of a step. By
+// hand: 16 + 4 + 32 = 52 bytes a boid as elements, 16 + 32 + 32 = 80 as 32-byte sectors; at the
+// 1M case's 3,112,500 cells, 52 + 4 x 3.1125 = 64 and 92 bytes a boid; 92.45 MB at the H100 SXM5's
+// published 3,350 GB/s take 0.0276 ms (a model), ten times that at 10M.
+TEST(BenchReport, TheByteModelComesFromTheResultWithElementsAndSectors) {
+  const fs::path out = scratchDir("bench_report_bytes");
+  ASSERT_EQ(runReport(kFixtures + " --out '" + out.string() + "'"), 0);
+  const std::string table = readFile(out / "README.md");
+  EXPECT_NE(table.find("| scatter | grid/Reorder | yes | 20 | 48 | 0 | 0 | 0 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| reduce | flock/Reduce | no | 16 | 32 | 0 | 0 | 0 |"), std::string::npos);
+  EXPECT_NE(table.find("| a steady step |  |  | 52 | 80 | 4 | 4 | 16 |"), std::string::npos);
+  EXPECT_NE(table.find("| NVIDIA H100 SXM5 | 3350 | 0.0276 | 0.276 |"), std::string::npos);
+  EXPECT_NE(table.find("**a model, not a measurement**"), std::string::npos);
+  EXPECT_NE(table.find("| example-gpu | density | 1M | 64 | 92 | 64.5 |"), std::string::npos);
+  // The llvmpipe fixture predates the byte model: the floor table has rows of the example GPU only.
+  const std::size_t floor = table.find("## Memory-bandwidth floor");
+  const std::string floorSection = table.substr(floor, table.find("Assumptions:", floor) - floor);
+  EXPECT_EQ(countOf(floorSection, "\n| llvmpipe |"), 0u) << floorSection;
+  EXPECT_EQ(countOf(floorSection, "\n| example-gpu |"), 4u) << floorSection;
+}
+
 // Without matplotlib (hidden here by a stand-in package that fails to import) the tables are
 // written all the same, no chart is, and the README links none.
 TEST(BenchReport, WithoutMatplotlibWritesTheTablesAndSkipsTheCharts) {
