@@ -799,8 +799,10 @@ std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
       {"flock/ReduceGroups", &reduceGroupsProgram_},
   };
   std::vector<BufferTraffic> model;
-  for (const auto& [name, program] : programs) {
-    std::vector<GLuint> bound = program->storageBindings();
+  for (const auto& entry : programs) {
+    // Named, not a structured binding: Clang 14 cannot capture one in the lambda below.
+    const std::string_view name = entry.first;
+    const std::vector<GLuint> bound = entry.second->storageBindings();
     for (const TrafficRule& rule : kTrafficRules) {
       if (rule.program != name) continue;
       const BindingDescription buffer = describeBinding(rule.binding);
