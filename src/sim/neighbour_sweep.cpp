@@ -105,11 +105,8 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
           if ((alone >> lane & 1) != 0) {
             // The scalar rule's push away from a coincident neighbour (by id).
             const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
-            const float d2j = glm::dot(d, d), distj = std::sqrt(d2j);
-            const glm::vec3 away(self.id < flock.id[m + lane] ? -1.0f : 1.0f, 0.0f, 0.0f);
-            glm::vec3 pushj = away / std::max(distj, ctx.params->minDistance);
-            if (d2j < ctx.comfortDistance2) pushj *= ctx.params->comfortMultiplier;
-            sums.separation += pushj;
+            const float d2j = glm::dot(d, d);
+            sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), flock.id[m + lane]);
           } else {
             sums.separation += glm::vec3(sx[lane], sy[lane], sz[lane]);
           }
@@ -127,18 +124,25 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
   }
 }
 
+// Every run of `runs`, each with the minimum image or without.
+template <bool Metric>
+HWY_INLINE void sweepRuns(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                          const SortedFlock& flock, const SlotRuns& runs, NeighbourSums& sums) {
+  for (int r = 0; r < runs.count; ++r) {
+    const SlotRun run = runs.runs[std::size_t(r)];
+    if (run.imaged)
+      sweepRun<true, Metric>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    else
+      sweepRun<false, Metric>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+  }
+}
+
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
                      CellRuns& around) {
   const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
   if (ctx.labUnits || ctx.topological != 0) {
-    for (int r = 0; r < runs.count; ++r) {
-      const SlotRun run = runs.runs[std::size_t(r)];
-      if (run.imaged)
-        sweepRun<true, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-      else
-        sweepRun<false, false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-    }
+    sweepRuns<false>(ctx, self, selfSlot, flock, runs, sums);
     return;
   }
   // The metric rule's sums in a local, copied back at the end: in `sums` (a reference, which the
@@ -150,13 +154,7 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
   local.sameGroupCount = sums.sameGroupCount;
   local.separating = sums.separating;
   local.frontOccupied = sums.frontOccupied;
-  for (int r = 0; r < runs.count; ++r) {
-    const SlotRun run = runs.runs[std::size_t(r)];
-    if (run.imaged)
-      sweepRun<true, true>(ctx, self, selfSlot, flock, run.begin, run.end, local);
-    else
-      sweepRun<false, true>(ctx, self, selfSlot, flock, run.begin, run.end, local);
-  }
+  sweepRuns<true>(ctx, self, selfSlot, flock, runs, local);
   sums.separation = local.separation;
   sums.headingSum = local.headingSum;
   sums.offsetSum = local.offsetSum;

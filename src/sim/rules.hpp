@@ -180,6 +180,17 @@ struct BoidView {
 
 // Folds candidate j (offset d = d_ij, heading fj) into boid i's sums. The caller skips j == i, and
 // calls finishNeighbours after the last candidate.
+// j's term of the separation sum: u_ij / max(|d_ij|, d_min), u_ij = -d_ij / |d_ij| (coincident
+// boids part by id), times the comfort multiplier within the comfort distance. d2 = d.d, dist = its
+// square root.
+inline glm::vec3 separationPush(const StepContext& ctx, const BoidView& self, glm::vec3 d, float d2, float dist,
+                                std::uint32_t idj) {
+  const glm::vec3 away = dist < kEps ? glm::vec3(self.id < idj ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist;
+  glm::vec3 push = away / std::max(dist, ctx.params->minDistance);
+  if (d2 < ctx.comfortDistance2) push *= ctx.params->comfortMultiplier;
+  return push;
+}
+
 inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, glm::vec3 d, glm::vec3 fj,
                                 std::uint32_t idj, std::uint32_t groupj, NeighbourSums& sums) {
   const float d2 = glm::dot(d, d);
@@ -192,11 +203,7 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   if (!(d2 < ctx.radius2)) return;
   if (ctx.limitedFov && !coincident && along < dist * ctx.cosHalfFov) return;
   if (d2 < ctx.separationRadius2) {
-    const glm::vec3 away =
-        coincident ? glm::vec3(self.id < idj ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist;
-    glm::vec3 push = away / std::max(dist, ctx.params->minDistance);
-    if (d2 < ctx.comfortDistance2) push *= ctx.params->comfortMultiplier;
-    sums.separation += push;
+    sums.separation += separationPush(ctx, self, d, d2, dist, idj);
     sums.separating = true;
     if (ctx.labUnits)
       sums.lateralSeparation += awaySign(glm::dot(d, labSide(self.heading))) / std::max(dist, ctx.params->minDistance);
