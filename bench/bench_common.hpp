@@ -16,10 +16,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "gpu/context.hpp"
+#include "gpu/flock_pipeline.hpp"
 #include "sim/flock.hpp"
 #include "sim/scene.hpp"
 
@@ -134,6 +136,9 @@ std::string gpuClocks(const gpu::ContextInfo& info);
 // bench_astar.cpp and bench_output.cpp, registered by main() once the options are parsed.
 void registerCpuBenchmarks();
 void registerGpuBenchmarks();
+// The flock pipeline's byte model (gpu::FlockPipeline::trafficModel) from the pipeline the GPU
+// suite steps (made here when no case has yet); empty when it cannot be made.
+std::vector<gpu::BufferTraffic> flockTraffic();
 void registerPerceptionBenchmarks();
 void registerRenderBenchmarks();
 void registerAStarBenchmarks();

@@ -122,8 +122,8 @@ std::unique_ptr<GpuRig>& rigSlot() {
   return rig;
 }
 
-// The rig, or null with the benchmark skipped on the reason.
-GpuRig* rig(benchmark::State& state) {
+// The rig, made on the first call; null when it cannot be made (`error` says why).
+GpuRig* sharedRig(std::string& error) {
   static std::string rigError;
   std::unique_ptr<GpuRig>& slot = rigSlot();
   if (!slot && rigError.empty()) {
@@ -139,8 +139,16 @@ GpuRig* rig(benchmark::State& state) {
       }
     }
   }
-  if (!slot) state.SkipWithError(rigError.c_str());
+  error = rigError;
   return slot.get();
+}
+
+// The rig, or null with the benchmark skipped on the reason.
+GpuRig* rig(benchmark::State& state) {
+  std::string error;
+  GpuRig* made = sharedRig(error);
+  if (made == nullptr) state.SkipWithError(error.c_str());
+  return made;
 }
 
 std::uint32_t pipelineMaxCells(const gpu::ContextInfo& info) {
@@ -430,6 +438,12 @@ std::vector<GpuPlan> plans(Sweep sweep) {
 }
 
 }  // namespace
+
+std::vector<gpu::BufferTraffic> flockTraffic() {
+  std::string error;
+  const GpuRig* made = sharedRig(error);
+  return made != nullptr ? made->pipeline.trafficModel() : std::vector<gpu::BufferTraffic>{};
+}
 
 void registerGpuBenchmarks() {
   for (const GpuPlan& plan : plans(options().sweep)) {

@@ -24,7 +24,6 @@
 #include "build_info.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "sim/neighbour_sweep.hpp"
-#include "world/backend.hpp"
 
 namespace {
 
@@ -146,11 +145,10 @@ void addMachineContext(const Options& options) {
 
 // The pipeline's byte model (gpu::FlockPipeline::trafficModel) for bench/report.py, one line per
 // program and buffer: "stage program buffer elementBytes unit accesses scattered", lines joined by ';'.
-std::string trafficContext(murmur::gpu::Context& context) {
-  const murmur::gpu::FlockPipeline pipeline(context, murmur::world::shaderLibrary(), murmur::gpu::Arithmetic::Fast);
+std::string trafficContext() {
   static constexpr std::string_view kUnits[] = {"boid", "cell", "candidate", "step"};
   std::vector<std::string> lines;
-  for (const murmur::gpu::BufferTraffic& t : pipeline.trafficModel())
+  for (const murmur::gpu::BufferTraffic& t : murmur::bench::flockTraffic())
     lines.push_back(fmt::format("{} {} {} {} {} {} {}", murmur::gpu::FlockPipeline::stageName(t.stage), t.program,
                                 t.buffer, t.elementBytes, kUnits[static_cast<std::size_t>(t.unit)], t.accesses,
                                 t.scattered ? 1 : 0));
@@ -182,7 +180,7 @@ void addGlContext(const Options& options, bool selected) {
   benchmark::AddCustomContext("gl_max_boids", std::to_string(murmur::gpu::FlockPipeline::maxBoids(info)));
   benchmark::AddCustomContext("gl_timestamp_bits", std::to_string(info.timestampBits));
   benchmark::AddCustomContext("device_slug", murmur::bench::deviceSlug(info.renderer));
-  benchmark::AddCustomContext("flock_traffic", trafficContext(*context));
+  benchmark::AddCustomContext("flock_traffic", trafficContext());
   murmur::bench::glContextInHeader() = true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -13,40 +14,65 @@
 
 namespace murmur::gpu {
 namespace layout {
+namespace {
+
+// Every storage binding of the flock shaders: the define the shaders name it by, the name of its
+// buffer (this file's layout comment, the byte model's lines) and the size of one element.
+struct StorageBindingInfo {
+  StorageBinding binding;
+  std::string_view define;
+  std::string_view buffer;
+  std::uint32_t elementBytes;
+};
+
+constexpr StorageBindingInfo kStorageBindings[] = {
+    {kPositions, "BINDING_POSITIONS", "positions", 16},
+    {kVelocities, "BINDING_VELOCITIES", "velocities", 16},
+    {kCellOf, "BINDING_CELL_OF", "cellOf", 4},
+    {kRankInCell, "BINDING_RANK_IN_CELL", "rankInCell", 4},
+    {kCellCounts, "BINDING_CELL_COUNTS", "cellCounts", 4},
+    {kCellStarts, "BINDING_CELL_STARTS", "cellStarts", 4},
+    {kUnsortedIds, "BINDING_UNSORTED_IDS", "unsortedIds", 4},
+    {kSortedIds, "BINDING_SORTED_IDS", "sortedIds", 4},
+    {kSortedPositions, "BINDING_SORTED_POSITIONS", "sortedPositions", 16},
+    {kSortedHeadings, "BINDING_SORTED_HEADINGS", "sortedHeadings", 16},
+    {kInputs, "BINDING_INPUTS", "inputs", 16},
+    {kPartials, "BINDING_PARTIALS", "partials", sizeof(GroupPartial)},
+    {kSummaries, "BINDING_SUMMARIES", "summaries", sizeof(GroupSummary)},
+    {kScanIn, "BINDING_SCAN_IN", "scanIn", 4},
+    {kScanOut, "BINDING_SCAN_OUT", "scanOut", 4},
+    {kScanSums, "BINDING_SCAN_SUMS", "scanSums", 4},
+    {kWalls, "BINDING_WALLS", "walls", 4},
+    {kNearestProbes, "BINDING_NEAREST_PROBES", "nearestProbes", sizeof(NearestProbe)},
+    {kNearestIds, "BINDING_NEAREST_IDS", "nearestIds", 4},
+    {kNearestSamples, "BINDING_NEAREST_SAMPLES", "nearestSamples", 16},
+    {kHeadings, "BINDING_HEADINGS", "headings", 16},
+    {kDrawnVelocities, "BINDING_DRAWN_VELOCITIES", "drawnVelocities", 16},
+    {kBoidIds, "BINDING_BOID_IDS", "boidIds", 4},
+    {kSortedVelocities, "BINDING_SORTED_VELOCITIES", "sortedVelocities", 16},
+    {kSlotOf, "BINDING_SLOT_OF", "slotOf", 4},
+    {kSampleIds, "BINDING_SAMPLE_IDS", "sampleIds", 4},
+    {kSamplePositions, "BINDING_SAMPLE_POSITIONS", "samplePositions", 16},
+};
+static_assert(std::size(kStorageBindings) == kStorageBindingCount, "one line per storage binding");
+
+// The line of kStorageBindings for a binding point.
+const StorageBindingInfo& storageBinding(GLuint binding) {
+  const auto* found = std::find_if(std::begin(kStorageBindings), std::end(kStorageBindings),
+                                   [binding](const StorageBindingInfo& b) { return b.binding == binding; });
+  if (found == std::end(kStorageBindings)) throw std::logic_error(fmt::format("no storage binding {}", binding));
+  return *found;
+}
+
+}  // namespace
 
 Defines bindingDefines() {
-  return {
-      {"BINDING_POSITIONS", std::to_string(kPositions)},
-      {"BINDING_VELOCITIES", std::to_string(kVelocities)},
-      {"BINDING_CELL_OF", std::to_string(kCellOf)},
-      {"BINDING_RANK_IN_CELL", std::to_string(kRankInCell)},
-      {"BINDING_CELL_COUNTS", std::to_string(kCellCounts)},
-      {"BINDING_CELL_STARTS", std::to_string(kCellStarts)},
-      {"BINDING_UNSORTED_IDS", std::to_string(kUnsortedIds)},
-      {"BINDING_SORTED_IDS", std::to_string(kSortedIds)},
-      {"BINDING_SORTED_POSITIONS", std::to_string(kSortedPositions)},
-      {"BINDING_SORTED_HEADINGS", std::to_string(kSortedHeadings)},
-      {"BINDING_INPUTS", std::to_string(kInputs)},
-      {"BINDING_PARTIALS", std::to_string(kPartials)},
-      {"BINDING_SUMMARIES", std::to_string(kSummaries)},
-      {"BINDING_SCAN_IN", std::to_string(kScanIn)},
-      {"BINDING_SCAN_OUT", std::to_string(kScanOut)},
-      {"BINDING_SCAN_SUMS", std::to_string(kScanSums)},
-      {"BINDING_WALLS", std::to_string(kWalls)},
-      {"BINDING_NEAREST_PROBES", std::to_string(kNearestProbes)},
-      {"BINDING_NEAREST_IDS", std::to_string(kNearestIds)},
-      {"BINDING_NEAREST_SAMPLES", std::to_string(kNearestSamples)},
-      {"BINDING_HEADINGS", std::to_string(kHeadings)},
-      {"BINDING_DRAWN_VELOCITIES", std::to_string(kDrawnVelocities)},
-      {"BINDING_BOID_IDS", std::to_string(kBoidIds)},
-      {"BINDING_SORTED_VELOCITIES", std::to_string(kSortedVelocities)},
-      {"BINDING_SLOT_OF", std::to_string(kSlotOf)},
-      {"BINDING_SAMPLE_IDS", std::to_string(kSampleIds)},
-      {"BINDING_SAMPLE_POSITIONS", std::to_string(kSamplePositions)},
-      {"STEP_PARAMS_BINDING", std::to_string(kStepParams)},
-      {"MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours)},
-      {"PASS_PARAMS_BINDING", std::to_string(kPassParams)},
-  };
+  Defines defines;
+  for (const StorageBindingInfo& b : kStorageBindings) defines.emplace_back(b.define, std::to_string(b.binding));
+  defines.emplace_back("STEP_PARAMS_BINDING", std::to_string(kStepParams));
+  defines.emplace_back("MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours));
+  defines.emplace_back("PASS_PARAMS_BINDING", std::to_string(kPassParams));
+  return defines;
 }
 
 }  // namespace layout
@@ -675,39 +701,6 @@ std::vector<glm::vec3> FlockPipeline::positionSample() {
 
 namespace {
 
-// A buffer's name (gpu/flock_layout.hpp) and element size, by binding point.
-struct BindingDescription {
-  std::string_view name;
-  std::uint32_t elementBytes;
-};
-
-BindingDescription describeBinding(GLuint binding) {
-  using namespace layout;
-  switch (binding) {
-    case kPositions: return {"positions", 16};
-    case kVelocities: return {"velocities", 16};
-    case kBoidIds: return {"boidIds", 4};
-    case kCellOf: return {"cellOf", 4};
-    case kRankInCell: return {"rankInCell", 4};
-    case kCellCounts: return {"cellCounts", 4};
-    case kCellStarts: return {"cellStarts", 4};
-    case kUnsortedIds: return {"unsortedIds", 4};
-    case kSortedIds: return {"sortedIds", 4};
-    case kSortedPositions: return {"sortedPositions", 16};
-    case kSortedVelocities: return {"sortedVelocities", 16};
-    case kSortedHeadings: return {"sortedHeadings", 16};
-    case kSlotOf: return {"slotOf", 4};
-    case kInputs: return {"inputs", 16};
-    case kWalls: return {"walls", 4};
-    case kPartials: return {"partials", sizeof(GroupPartial)};
-    case kSummaries: return {"summaries", sizeof(GroupSummary)};
-    case kScanIn: return {"scanIn", 4};
-    case kScanOut: return {"scanOut", 4};
-    case kScanSums: return {"scanSums", 4};
-    default: return {"", 0};
-  }
-}
-
 // How each program of a step touches each storage buffer it binds, in a steady step: the state in
 // the last sort's slot order, so that a boid's slot moves little from one step to the next and
 // every per-boid access but the readers' by id follows the threads' order. Elements that the
@@ -805,10 +798,11 @@ std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
     const std::vector<GLuint> bound = entry.second->storageBindings();
     for (const TrafficRule& rule : kTrafficRules) {
       if (rule.program != name) continue;
-      const BindingDescription buffer = describeBinding(rule.binding);
+      const layout::StorageBindingInfo& buffer = layout::storageBinding(rule.binding);
       if (std::find(bound.begin(), bound.end(), rule.binding) == bound.end())
-        throw std::logic_error(fmt::format("the byte model has {} move '{}', which it does not bind", name, buffer.name));
-      model.push_back({rule.stage, name, buffer.name, buffer.elementBytes, rule.unit, rule.accesses, rule.scattered});
+        throw std::logic_error(
+            fmt::format("the byte model has {} move '{}', which it does not bind", name, buffer.buffer));
+      model.push_back({rule.stage, name, buffer.buffer, buffer.elementBytes, rule.unit, rule.accesses, rule.scattered});
     }
     for (const GLuint binding : bound) {
       const bool described = std::any_of(std::begin(kTrafficRules), std::end(kTrafficRules), [&](const TrafficRule& rule) {
@@ -816,7 +810,7 @@ std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
       });
       if (!described && !declaredByParams(binding))
         throw std::logic_error(fmt::format("{} binds storage block {} ('{}'), which the byte model does not describe",
-                                           name, binding, describeBinding(binding).name));
+                                           name, binding, layout::storageBinding(binding).buffer));
     }
   }
   return model;

@@ -210,8 +210,8 @@ class FlockPipeline {
   // Called once a frame, the figures are a frame old (older only while the GPU lags a frame).
   const std::vector<sim::GroupSummary>& recentGroupSummaries();
   // The positions of sim::positionSampleRuns' boids (what the headless demo's following camera
-  // frames): their runs copied on the GPU, then one blocking read of at most 64 KiB, where
-  // download() would read the whole flock.
+  // frames): gathered by id on the GPU (query/PositionsById), then one blocking read of at most
+  // 64 KiB, where download() would read the whole flock.
   std::vector<glm::vec3> positionSample();
 
   std::size_t size() const { return count_; }
