@@ -23,7 +23,7 @@
 namespace murmur::bench {
 namespace {
 
-constexpr std::array<Workload, 4> kWorkloads = {{
+constexpr std::array<Workload, 5> kWorkloads = {{
     {"density",
      "defaultDensityScene(N): the default scene's density (10,000 boids in 200 x 100 x 200, containing), "
      "the world grows with N; 21 candidates a boid at 1k, 10 at 64k, 9 at 1M",
@@ -36,6 +36,10 @@ constexpr std::array<Workload, 4> kWorkloads = {{
      "fixedCandidateScene(N, 200): wrap-around world whose 27 cells around a boid hold about 200 boids "
      "(31 within R), fov 360",
      [](std::uint32_t n) { return sim::fixedCandidateScene(n, 200.0f); }},
+    {"packed",
+     "packedFlockScene(N): a ball as packed as scenes/murmuration.toml's flock (about 330 others within R), "
+     "containing, fov 300, separation within R/4: the topological rule's dense case",
+     [](std::uint32_t n) { return sim::packedFlockScene(n); }},
     {"world",
      "defaultWorldScene(N): the default 200 x 100 x 200 world for every N, density grows with N; 1.2 "
      "candidates a boid at 1k, 84 at 64k",

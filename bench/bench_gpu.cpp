@@ -480,10 +480,12 @@ void registerGpuBenchmarks() {
         ->Iterations(kStageIterations);
   }
   // The topological rule (K = 7, as starlings) against the metric one: the force pass, where they
-  // differ, side by side, at the default scene's density and with about 18 boids within R.
-  for (const std::string_view name : {"density", "neighbours18"}) {
+  // differ, side by side, at the default scene's density, with about 18 boids within R and packed
+  // as the murmuration (100,000 boids only, as bench_cpu.cpp's).
+  for (const std::string_view name : {"density", "neighbours18", "packed"}) {
     const Workload& w = workload(name);
-    for (const std::uint32_t n : {100'000u, 1'000'000u})
+    for (const std::uint32_t n : {100'000u, 1'000'000u}) {
+      if (name == "packed" && n >= 1'000'000u) continue;
       for (const std::uint32_t k : {0u, 7u})
         registerGlBenchmark(fmt::format("neighbour-rule/{}/gpu:forces/k:{}/n:{}", name, k, n),
                             [&w, n, k](benchmark::State& state) {
@@ -493,6 +495,7 @@ void registerGpuBenchmarks() {
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime()
             ->Iterations(n >= 1'000'000u ? 8 : kStageIterations);
+    }
   }
   // What the book's leader radius costs the force pass when it exceeds R (bench_cpu.cpp's
   // leader-radius): R against 1.6 R.

@@ -87,6 +87,31 @@ uint reachableRows(ivec3 c, vec3 p, float searchRadius2, bool threeD) {
   return mask;
 }
 
+// reachableRows made per cell, for the topological sweep (whose reach shrinks to a few units):
+// the cells of the 3x3x3 block around c that may hold a boid within the reach (squared: reach2),
+// as a mask with bit 3 (3 (dz + 1) + dy + 1) + dx + 1 for the cell at c + (dx, dy, dz). (Cells of
+// imaged runs are always kept by the caller.)
+uint reachableCells(ivec3 c, vec3 p, float reach2, bool threeD) {
+  float limit = reach2 * 1.0001;
+  vec3 gx = vec3(rowGap(0, c.x, p, false), 0.0, rowGap(0, c.x, p, true));
+  vec3 gy = threeD ? vec3(rowGap(1, c.y, p, false), 0.0, rowGap(1, c.y, p, true)) : vec3(0.0);
+  vec3 gz = vec3(rowGap(2, c.z, p, false), 0.0, rowGap(2, c.z, p, true));
+  uint mask = 0u;
+  for (int dz = 0; dz < 3; ++dz)
+    for (int dy = 0; dy < 3; ++dy)
+      for (int dx = 0; dx < 3; ++dx)
+        if (!(gx[dx] * gx[dx] + gy[dy] * gy[dy] + gz[dz] * gz[dz] > limit)) mask |= 1u << uint(9 * dz + 3 * dy + dx);
+  return mask;
+}
+
+// The rows (reachableRows' mask) that hold a cell of reachableCells' mask.
+uint rowsOfCells(uint cells) {
+  uint rows = 0u;
+  for (int row = 0; row < 9; ++row)
+    if ((cells >> uint(3 * row) & 7u) != 0u) rows |= 1u << uint(row);
+  return rows;
+}
+
 // Whether row (y, z), not imaged, is in reachableRows' mask for the block around c.
 bool rowReachable(uint mask, int y, int z, ivec3 c) {
   return (mask >> uint(3 * (z - c.z + 1) + y - c.y + 1) & 1u) != 0u;

@@ -154,9 +154,28 @@ NeighbourConstants neighbourConstants() {
                             P.minDistance, P.needFront != 0u, P.limitedFov != 0u);
 }
 
+#if TOPOLOGICAL
+// The squared distance within which a candidate may still change boid i's sums under the
+// topological rule (as the CPU's sweep, src/sim/neighbour_sweep.cpp): the K-th nearest's once
+// there are K, else R^2; at least Rs^2, and RL^2 while the front cone is tested and empty.
+float topologicalReach2(NeighbourConstants k, NeighbourSums sums) {
+  uint kth = P.topologicalNeighbours;
+  float nearest = sums.nearestCount == kth ? nearestDistance2[kth - 1u] : k.radius2;
+  float front = k.needFront && !sums.frontOccupied ? k.leaderRadius2 : 0.0;
+  return max(max(nearest, k.separationRadius2), front);
+}
+#endif
+
+// sim::NeighbourTerms: which of j's terms accumulateNeighbour folds in (all but for the two passes
+// of the topological sweep, flock/StepBody.glsl). A constant at every call but those, so the
+// compiler folds the tests away.
+const uint kAllTerms = 0u;
+const uint kAllButSeparation = 1u;
+const uint kAllButNearest = 2u;
+
 // Folds candidate j (offset d = d_ij, in sorted slot slotj, of i's group or not) into boid i's
 // sums; the caller skips j == i and calls finishNeighbours after the last candidate.
-void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj, bool sameGroup,
+void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj, bool sameGroup, uint terms,
                          inout NeighbourSums sums) {
   EXACT float d2 = dot3(d, d);
   if (!(d2 < k.searchRadius2)) return;
@@ -168,7 +187,7 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
   if (!(d2 < k.radius2)) return;
   EXACT float fovEdge = dist * k.cosHalfFov;
   if (k.limitedFov && !coincident && along < fovEdge) return;
-  if (d2 < k.separationRadius2) {
+  if (terms != kAllButSeparation && d2 < k.separationRadius2) {
     EXACT vec3 away = coincident ? vec3(readId(self.slot) < readId(slotj) ? -1.0 : 1.0, 0.0, 0.0) : -d / dist;
     EXACT vec3 term = away / max(dist, k.minDistance);
     // The comfort distance (off by default) is read from the block here, not held through the loop
@@ -184,7 +203,7 @@ void accumulateNeighbour(BoidView self, NeighbourConstants k, vec3 d, uint slotj
   }
 #if TOPOLOGICAL
   if (sameGroup && P.topologicalNeighbours != 0u) {
-    offerNearest(d2, slotj, sums);
+    if (terms != kAllButNearest) offerNearest(d2, slotj, sums);
     return;
   }
 #endif

@@ -57,7 +57,30 @@ void main() {
   bool gridWrap = P.wrap != 0u;
   // In 2D the y axis is inactive (one cell, every d.y = 0): it never needs the image.
   bool yWrap = gridWrap && P.dims == 3u;
+#if TOPOLOGICAL
+  // The topological sweep (as the CPU's, src/sim/neighbour_sweep.cpp): the own cell first, offered
+  // to the K nearest and tested for the front cone, which usually fills both; then only the rows
+  // and cells within the reach that leaves (which shrinks as nearer boids come), the own cell's
+  // candidates not offered again. Which K are nearest depends on no order and the separation
+  // still sums in slot order, so the result is the whole block's.
+  uint ownCell = cellIndex(c);
+  uint ownBegin = cellStarts[ownCell], ownEnd = cellStarts[ownCell + 1u];
+  float reach2 = topologicalReach2(k, sums);
+  for (uint m = ownBegin; m < ownEnd; ++m) {
+    if (m == s) continue;
+    vec4 other = sortedPositions[m];
+    EXACT vec3 d = other.xyz - self.position;
+    // The minimum image changes an offset within the cell only on a wrapped axis of one cell.
+    if (gridWrap) d = minimumImage(d, worldSize);
+    if (dot3(d, d) > reach2) continue;
+    accumulateNeighbour(self, k, d, m, other.w == own.w, kAllButSeparation, sums);
+    reach2 = topologicalReach2(k, sums);
+  }
+  uint cells = reachableCells(c, self.position, reach2, P.dims == 3u);
+  uint rows = rowsOfCells(cells);
+#else
   uint rows = reachableRows(c, self.position, k.searchRadius2, P.dims == 3u);
+#endif
   // The block's runs of cells as one list of segments (a row's x runs within its row, rows by y
   // within z): two loops, not six, so that a wave's threads whose rows differ in length wait for
   // each other once per segment, not at every level of the nest. Each segment finds its runs again
@@ -75,16 +98,33 @@ void main() {
     if (!rowImaged && !rowReachable(rows, y, z, c)) continue;  // wholly beyond the search radius
     AxisRuns xs = neighbourRuns(c.x, P.gridCells.x, gridWrap);
     CellRun run = segment == row * xRuns ? xs.runs[0] : xs.runs[1];
+    bool imaged = run.imaged || rowImaged;
+#if TOPOLOGICAL
+    // A run not imaged holds c's column: its end cells wholly beyond the reach are left out.
+    if (!imaged) {
+      uint rowCells = cells >> uint(3 * (3 * (z - c.z + 1) + y - c.y + 1));
+      if ((rowCells & 1u) == 0u) run.first = max(run.first, c.x);
+      if ((rowCells & 4u) == 0u) run.last = min(run.last, c.x);
+    }
+#endif
+#if TOPOLOGICAL
+    reach2 = topologicalReach2(k, sums);
+#endif
     uint begin = cellStarts[cellIndex(ivec3(run.first, y, z))];
     uint end = cellStarts[cellIndex(ivec3(run.last, y, z)) + 1u];
-    bool imaged = run.imaged || rowImaged;
     for (uint m = begin; m < end; ++m) {
       if (m == s) continue;
       vec4 other = sortedPositions[m];
       EXACT vec3 d = other.xyz - self.position;
       if (imaged) d = minimumImage(d, worldSize);
       // Groups compared as the floats they are stored as (exact below 2^24): no conversion.
-      accumulateNeighbour(self, k, d, m, other.w == own.w, sums);
+#if TOPOLOGICAL
+      if (dot3(d, d) > reach2) continue;
+      bool offered = m >= ownBegin && m < ownEnd;
+      accumulateNeighbour(self, k, d, m, other.w == own.w, offered ? kAllButNearest : kAllTerms, sums);
+#else
+      accumulateNeighbour(self, k, d, m, other.w == own.w, kAllTerms, sums);
+#endif
     }
   }
   finishNeighbours(self, sums);

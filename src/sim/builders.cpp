@@ -274,6 +274,22 @@ Scene fixedCandidateScene(std::uint32_t count, float candidates, int dims) {
   return wrapAroundBox(count, dims, side);
 }
 
+Scene packedFlockScene(std::uint32_t count) {
+  Scene scene;
+  scene.count = count;
+  const float r = scene.model.perceptionRadius;
+  scene.model.separationRadius = 0.25f * r;
+  scene.model.fovDegrees = 300.0f;
+  scene.spawn = Spawn::Sphere;
+  scene.spawnSpacing = r * (1.4f / 6.0f);
+  // The ball's radius for the count (spawnBallRadii), within half the world's side less the band.
+  const double ball = std::cbrt(3.0 * double(count) / (4.0 * std::numbers::pi)) * double(scene.spawnSpacing);
+  const float half = static_cast<float>(ball) * 1.25f + scene.model.margin + r;
+  scene.model.worldMin = glm::vec3(-half);
+  scene.model.worldMax = glm::vec3(half);
+  return scene;
+}
+
 Scene defaultWorldScene(std::uint32_t count, int dims) {
   Scene scene;
   scene.count = count;

@@ -51,6 +51,12 @@ Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims = 3);
 // candidates = 200 at a million boids is the dense fixed-density case of the GPU benchmarks.
 Scene fixedCandidateScene(std::uint32_t count, float candidates, int dims = 3);
 
+// A flock packed as scenes/murmuration.toml's: a ball (spawn = "sphere") of one boid per cube of
+// side 0.233 R (the scene's spacing 1.4 at R = 6), about 330 others within R of each, separation
+// within R / 4 and fov 300 (the scene's), in a containing cube that holds the ball clear of its
+// band: the dense case of the topological rule, whose sweep then leaves out most cells.
+Scene packedFlockScene(std::uint32_t count);
+
 // The default model and world (200 x 100 x 200, containing) with `count` boids: the fixed-world
 // workload, where density (and the candidates per boid) grows with N.
 Scene defaultWorldScene(std::uint32_t count, int dims = 3);

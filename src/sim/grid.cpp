@@ -94,4 +94,51 @@ SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const g
   return out;
 }
 
+SlotRuns nearSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach, int dims) {
+  const glm::ivec3 c = grid.cellCoord(p);
+  const float reach2 = reach * reach * 1.0001f;
+  // Per axis, the squared gaps to the cells at c - 1, c and c + 1 (cellGaps).
+  std::array<std::array<float, 3>, 3> gap2{};
+  for (int axis = 0; axis < 3; ++axis) {
+    if ((axis == 1 && dims == 2) || (grid.wrap && grid.cells[axis] < 5)) continue;
+    const std::array<float, 2> gaps = cellGaps(grid, c, p, axis);
+    gap2[std::size_t(axis)] = {gaps[0] * gaps[0], 0.0f, gaps[1] * gaps[1]};
+  }
+  // The gap to cell q of an axis, q within one cell of c (across the seam when wrapping).
+  const auto gapTo = [&](int axis, int q) {
+    int delta = q - c[axis];
+    if (delta > 1) delta -= grid.cells[axis];
+    if (delta < -1) delta += grid.cells[axis];
+    return gap2[std::size_t(axis)][std::size_t(std::clamp(delta, -1, 1) + 1)];
+  };
+  const AxisRuns xs = neighbourRuns(c.x, grid.cells.x, grid.wrap);
+  const AxisRuns ys = neighbourRuns(c.y, grid.cells.y, grid.wrap && dims == 3);
+  const AxisRuns zs = neighbourRuns(c.z, grid.cells.z, grid.wrap);
+  const std::uint32_t* cellStart = order.cellStart.data();
+  SlotRuns out;
+  for (int iz = 0; iz < zs.count; ++iz)
+    for (int z = zs.runs[iz].first; z <= zs.runs[iz].last; ++z) {
+      const float gz2 = gapTo(2, z);
+      if (gz2 > reach2) continue;
+      for (int iy = 0; iy < ys.count; ++iy)
+        for (int y = ys.runs[iy].first; y <= ys.runs[iy].last; ++y) {
+          const float row2 = gz2 + gapTo(1, y);
+          if (row2 > reach2) continue;
+          for (int ix = 0; ix < xs.count; ++ix) {
+            // The cells kept of a run are those next to c's column: trimmed from its ends.
+            int first = xs.runs[ix].first, last = xs.runs[ix].last;
+            while (first <= last && row2 + gapTo(0, first) > reach2) ++first;
+            while (last >= first && row2 + gapTo(0, last) > reach2) --last;
+            if (first > last) continue;
+            const std::uint32_t begin = cellStart[grid.cellIndex({first, y, z})];
+            const std::uint32_t end = cellStart[grid.cellIndex({last, y, z}) + 1];
+            if (begin < end)
+              out.runs[std::size_t(out.count++)] = {begin, end,
+                                                    xs.runs[ix].imaged || ys.runs[iy].imaged || zs.runs[iz].imaged};
+          }
+        }
+    }
+  return out;
+}
+
 }  // namespace murmur::sim

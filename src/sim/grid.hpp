@@ -146,23 +146,30 @@ void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::iv
   forEachNeighbourRange(grid, order, c, dims, std::forward<Visit>(visit), [](int, int, bool) { return true; });
 }
 
+// The gaps from p to the cells below and above its cell c on one axis (the distance to the near
+// face of each, 0 where p lies on it), less a margin that float rounding of the cell bounds and of
+// the offsets cannot cross: a boid of such a cell lies at least that far from p along the axis.
+inline std::array<float, 2> cellGaps(const GridSpec& grid, glm::ivec3 c, glm::vec3 p, int axis) {
+  const float size = grid.cellSize[axis], origin = grid.origin[axis], x = p[axis];
+  const float slack = 1e-5f * (std::abs(origin) + std::abs(x) + size);
+  const float lo = origin + float(c[axis]) * size, hi = lo + size;
+  return {std::max(x - lo - slack, 0.0f), std::max(hi - x - slack, 0.0f)};
+}
+
 // Whether a row of cells (y, z; a run along x) around boid p's cell c may hold a boid within
-// `reach` of p: false only when the row's slab lies wholly farther, by a margin that float rounding
-// of the cell bounds and of the offsets cannot cross, so leaving such rows out changes no result
-// (in 3D, 21% of each corner row on average). Rows across a wrap seam (imaged) are always kept;
-// the others lie at c - 1, c or c + 1 on each axis.
+// `reach` of p: false only when the row's slab lies wholly farther (cellGaps), so leaving such rows
+// out changes no result (in 3D, 21% of each corner row on average). Rows across a wrap seam
+// (imaged) are always kept; the others lie at c - 1, c or c + 1 on each axis.
 class RowReach {
  public:
   RowReach(const GridSpec& grid, glm::ivec3 c, glm::vec3 p, float reach, int dims)
       : c_(c), reach2_(reach * reach * 1.0001f) {
     for (int axis : {1, 2}) {
       if (axis == 1 && dims == 2) continue;  // one cell; every row at gap 0
-      const float size = grid.cellSize[axis], origin = grid.origin[axis], x = p[axis];
-      const float slack = 1e-5f * (std::abs(origin) + std::abs(x) + size);
-      const float lo = origin + float(c[axis]) * size, hi = lo + size;
+      const std::array<float, 2> gaps = cellGaps(grid, c, p, axis);
       float* gap = axis == 1 ? gapY_ : gapZ_;
-      gap[0] = std::max(x - lo - slack, 0.0f);  // to the row below: its top is this cell's bottom
-      gap[2] = std::max(hi - x - slack, 0.0f);  // to the row above
+      gap[0] = gaps[0];  // to the row below: its top is this cell's bottom
+      gap[2] = gaps[1];  // to the row above
     }
   }
   bool operator()(int y, int z, bool imaged) const {
@@ -206,5 +213,12 @@ struct CellRuns {
 };
 SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
                            CellRuns& around);
+
+// The runs of sorted slots of the cells around boid p that may hold a boid within `reach` (at most
+// the grid's search radius) of p, in forEachNeighbourRange's order, empty runs dropped: RowReach's
+// test made for each cell, so a row also loses its end cells that lie wholly farther (on an axis
+// that wraps with fewer than 5 cells every cell is kept). For the topological rule's sweep, whose
+// reach shrinks to its K-th nearest boid (sim/neighbour_sweep).
+SlotRuns nearSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach, int dims);
 
 }  // namespace murmur::sim

@@ -11,6 +11,39 @@
 HWY_BEFORE_NAMESPACE();
 namespace murmur::sim::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using FloatTag = hn::ScalableTag<float>;
+using FloatVec = hn::Vec<FloatTag>;
+constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+// The offsets d = p_j - p of the candidates in slots [m, m + lanes), and (returned) their d.d,
+// each lane made as sim::offset and glm::dot make them (the minimum image per lane:
+// sim::foldComponent). Out-parameters, not a struct: scalable vectors (SVE, RVV) cannot be members.
+template <bool Imaged>
+HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& flock, std::uint32_t m, glm::vec3 p,
+                                     FloatVec& dx, FloatVec& dy, FloatVec& dz) {
+  const FloatTag df;
+  const auto fold = [&](FloatVec d, float size) {
+    if constexpr (!Imaged) return d;
+    const float half = 0.5f * size;
+    const FloatVec sizes = hn::Set(df, size);
+    const FloatVec folded = hn::IfThenElse(hn::Ge(d, hn::Set(df, half)), hn::Sub(d, sizes), d);
+    return hn::IfThenElse(hn::Lt(d, hn::Set(df, -half)), hn::Add(d, sizes), folded);
+  };
+  dx = fold(hn::Sub(hn::LoadU(df, flock.x + m), hn::Set(df, p.x)), ctx.worldSize.x);
+  dy = fold(hn::Sub(hn::LoadU(df, flock.y + m), hn::Set(df, p.y)), ctx.worldSize.y);
+  dz = fold(hn::Sub(hn::LoadU(df, flock.z + m), hn::Set(df, p.z)), ctx.worldSize.z);
+  return hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+}
+
+// A mask's lanes as bits, lane 0 lowest.
+template <class Mask>
+HWY_INLINE std::uint64_t maskBits(Mask mask) {
+  std::uint8_t bytes[8] = {};
+  hn::StoreMaskBits(FloatTag(), mask, bytes);
+  std::uint64_t bits;
+  std::memcpy(&bits, bytes, sizeof bits);
+  return bits;
+}
 
 // The candidates of one run of cells, slots [begin, end), folded into `self` (in slot selfSlot).
 // Inlined into the boid's loop (as a call it cost 30%: the sums went through memory).
@@ -22,35 +55,15 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <bool Imaged, bool Metric>
 HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
               std::uint32_t begin, std::uint32_t end, NeighbourSums& sums) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToUnsigned<decltype(df)> du;
-  using V = hn::Vec<decltype(df)>;
-  constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+  const FloatTag df;
+  const hn::RebindToUnsigned<FloatTag> du;
+  using V = FloatVec;
   const std::size_t lanes = hn::Lanes(df);
-  const glm::vec3 p = self.position;
-  const V px = hn::Set(df, p.x), py = hn::Set(df, p.y), pz = hn::Set(df, p.z);
   const V r2 = hn::Set(df, ctx.searchRadius2);
-  // sim::foldComponent per lane: d - size where d >= size/2, d + size where d < -size/2.
-  const auto fold = [&](V d, float size) {
-    if constexpr (!Imaged) return d;
-    const float half = 0.5f * size;
-    const V sizes = hn::Set(df, size);
-    const V folded = hn::IfThenElse(hn::Ge(d, hn::Set(df, half)), hn::Sub(d, sizes), d);
-    return hn::IfThenElse(hn::Lt(d, hn::Set(df, -half)), hn::Add(d, sizes), folded);
-  };
-  const auto maskBits = [&](auto mask) {
-    std::uint8_t bytes[8] = {};
-    hn::StoreMaskBits(df, mask, bytes);
-    std::uint64_t bits;
-    std::memcpy(&bits, bytes, sizeof bits);
-    return bits;
-  };
   HWY_ALIGN float ox[kMaxLanes], oy[kMaxLanes], oz[kMaxLanes];
+  FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
-    const V dx = fold(hn::Sub(hn::LoadU(df, flock.x + m), px), ctx.worldSize.x);
-    const V dy = fold(hn::Sub(hn::LoadU(df, flock.y + m), py), ctx.worldSize.y);
-    const V dz = fold(hn::Sub(hn::LoadU(df, flock.z + m), pz), ctx.worldSize.z);
-    const V d2 = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+    const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
     // Lanes past the run hold boids of other cells (or the padding): never candidates here.
     const auto within = hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m));
     std::uint64_t bits = maskBits(within);
@@ -137,11 +150,98 @@ HWY_INLINE void sweepRuns(const StepContext& ctx, const BoidView& self, std::uin
   }
 }
 
+// The topological rule (ctx.topological = K; docs/model.md): alignment and cohesion take the K
+// nearest same-group boids in view within R, separation and the front cone stay metric. Which K
+// are nearest and whether the front cone holds a boid depend on no order, and the separation sums
+// in slot order over the boids within Rs, so the sweep may leave out every boid farther than the
+// K-th nearest so far, Rs and, while the front cone is tested and still empty, RL. First the
+// boid's own cell (when it holds many) is offered to the K nearest and tested for the front cone,
+// which usually fills both; then only the cells within the reach that leaves are swept, in slot
+// order, each candidate folded in as by accumulateNeighbour but those of the own cell not offered
+// again. Only the candidates a vector finds within the reach (which shrinks as nearer boids come)
+// are folded in one by one.
+
+// The squared distance within which a candidate may still change boid i's sums: the K-th
+// nearest's once there are K (only a nearer one, or one as near with a lower id, takes its place),
+// else R^2; at least Rs^2, and RL^2 while the front cone is tested and empty.
+HWY_INLINE float topologicalReach2(const StepContext& ctx, const NeighbourSums& sums) {
+  const float kth = sums.nearestCount == ctx.topological ? sums.nearest[ctx.topological - 1].distance2 : ctx.radius2;
+  const float front = ctx.needFront && !sums.frontOccupied ? ctx.leaderRadius2 : 0.0f;
+  return std::max(std::max(kth, ctx.separationRadius2), front);
+}
+
+// The candidates of slots [begin, end) within the reach, folded into `self`'s sums as Terms says;
+// with Terms = All those in [ownBegin, ownEnd) (offered already) as AllButNearest.
+template <bool Imaged, NeighbourTerms Terms>
+HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end, std::uint32_t ownBegin,
+                             std::uint32_t ownEnd, NeighbourSums& sums) {
+  const FloatTag df;
+  const std::size_t lanes = hn::Lanes(df);
+  const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
+  HWY_ALIGN float ox[kMaxLanes], oy[kMaxLanes], oz[kMaxLanes];
+  FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
+  for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
+    const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
+    const FloatVec reach2 = hn::Set(df, topologicalReach2(ctx, sums));
+    std::uint64_t bits = maskBits(hn::And(hn::And(hn::Lt(d2, r2), hn::Le(d2, reach2)), hn::FirstN(df, end - m)));
+    if (selfSlot - m < lanes) bits &= ~(std::uint64_t{1} << (selfSlot - m));
+    if (bits == 0) continue;
+    hn::Store(dx, df, ox);
+    hn::Store(dy, df, oy);
+    hn::Store(dz, df, oz);
+    for (; bits != 0; bits &= bits - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
+      const std::uint32_t j = m + lane;
+      const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
+      if (Terms == NeighbourTerms::All && (j < ownBegin || j >= ownEnd))
+        accumulateNeighbour<NeighbourTerms::All>(ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
+      else
+        accumulateNeighbour<Terms == NeighbourTerms::All ? NeighbourTerms::AllButNearest : Terms>(
+            ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
+    }
+  }
+}
+
+HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
+                                 const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self,
+                                 NeighbourSums& sums, CellRuns& around) {
+  const std::uint32_t cell = grid.cellIndex(grid.cellCoord(self.position));
+  std::uint32_t ownBegin = cells.cellStart[cell], ownEnd = cells.cellStart[cell + 1];
+  SlotRuns runs;
+  if (ownEnd - ownBegin > kSeedingCellPerNeighbour * ctx.topological) {
+    // The own cell's offsets need the minimum image only on a wrapped axis of one cell; elsewhere
+    // folding leaves them as they are.
+    constexpr NeighbourTerms kFirst = NeighbourTerms::AllButSeparation;
+    if (ctx.wrap)
+      sweepNearRun<true, kFirst>(ctx, self, selfSlot, flock, ownBegin, ownEnd, ownBegin, ownEnd, sums);
+    else
+      sweepNearRun<false, kFirst>(ctx, self, selfSlot, flock, ownBegin, ownEnd, ownBegin, ownEnd, sums);
+    runs = nearSlotRuns(grid, cells, self.position, std::sqrt(topologicalReach2(ctx, sums)), dims);
+  } else {
+    // A sparse cell would leave the reach at about R: the whole block, its runs kept while boids
+    // share the cell, every candidate offered in it.
+    runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
+    ownBegin = ownEnd = 0;
+  }
+  for (int r = 0; r < runs.count; ++r) {
+    const SlotRun run = runs.runs[std::size_t(r)];
+    if (run.imaged)
+      sweepNearRun<true, NeighbourTerms::All>(ctx, self, selfSlot, flock, run.begin, run.end, ownBegin, ownEnd, sums);
+    else
+      sweepNearRun<false, NeighbourTerms::All>(ctx, self, selfSlot, flock, run.begin, run.end, ownBegin, ownEnd, sums);
+  }
+}
+
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
                      CellRuns& around) {
+  if (ctx.topological != 0) {
+    sweepTopological(ctx, grid, cells, dims, flock, selfSlot, self, sums, around);
+    return;
+  }
   const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
-  if (ctx.labUnits || ctx.topological != 0) {
+  if (ctx.labUnits) {
     sweepRuns<false>(ctx, self, selfSlot, flock, runs, sums);
     return;
   }

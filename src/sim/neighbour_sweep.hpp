@@ -22,6 +22,11 @@ namespace murmur::sim {
 // position arrays carry that much padding of infinities past the last boid.
 inline constexpr std::size_t kSweepPadding = 16;
 
+// The topological rule's sweep offers a boid's own cell first, and then leaves out the cells
+// beyond the reach that leaves, only when that cell holds more than this many boids per neighbour
+// (K): fewer seldom bring the reach much below R, and the whole block is swept instead.
+inline constexpr std::uint32_t kSeedingCellPerNeighbour = 2;
+
 // The flock in cell order (slot k = the k-th boid of CellOrder::order), positions padded by
 // kSweepPadding infinities and groups by kSweepPadding entries of any value.
 struct SortedFlock {

@@ -178,8 +178,6 @@ struct BoidView {
   std::uint32_t group;
 };
 
-// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums. The caller skips j == i, and
-// calls finishNeighbours after the last candidate.
 // j's term of the separation sum: u_ij / max(|d_ij|, d_min), u_ij = -d_ij / |d_ij| (coincident
 // boids part by id), times the comfort multiplier within the comfort distance. d2 = d.d, dist = its
 // square root.
@@ -191,6 +189,14 @@ inline glm::vec3 separationPush(const StepContext& ctx, const BoidView& self, gl
   return push;
 }
 
+// Folds candidate j (offset d = d_ij, heading fj) into boid i's sums. The caller skips j == i, and
+// calls finishNeighbours after the last candidate. Terms: which of j's terms it folds in: all of
+// them, or, for the two passes of the topological rule's grid sweep (sim/neighbour_sweep), those
+// that depend on no order (the first pass: the front cone and the offer to the K nearest) or all
+// but the offer (the second, for the candidates the first offered).
+enum class NeighbourTerms { All, AllButSeparation, AllButNearest };
+
+template <NeighbourTerms Terms = NeighbourTerms::All>
 inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, glm::vec3 d, glm::vec3 fj,
                                 std::uint32_t idj, std::uint32_t groupj, NeighbourSums& sums) {
   const float d2 = glm::dot(d, d);
@@ -202,14 +208,14 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
   if (!(d2 < ctx.radius2)) return;
   if (ctx.limitedFov && !coincident && along < dist * ctx.cosHalfFov) return;
-  if (d2 < ctx.separationRadius2) {
+  if (Terms != NeighbourTerms::AllButSeparation && d2 < ctx.separationRadius2) {
     sums.separation += separationPush(ctx, self, d, d2, dist, idj);
     sums.separating = true;
     if (ctx.labUnits)
       sums.lateralSeparation += awaySign(glm::dot(d, labSide(self.heading))) / std::max(dist, ctx.params->minDistance);
   }
   if (sameGroup && ctx.topological != 0) {
-    offerNearest(ctx.topological, {d2, idj, d, fj}, sums);
+    if (Terms != NeighbourTerms::AllButNearest) offerNearest(ctx.topological, {d2, idj, d, fj}, sums);
   } else if (sameGroup) {
     sums.headingSum += fj;
     sums.offsetSum += d;

@@ -1,11 +1,15 @@
 #include "sim/run_cost.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "sim/grid.hpp"
+#include "sim/neighbour_sweep.hpp"
 
 namespace murmur::sim {
 
@@ -21,20 +25,42 @@ RunCost estimateRunCost(const ModelParams& params, std::span<const glm::vec3> po
     const glm::ivec3 c = grid.cellCoord(p);
     if (inCell[grid.cellIndex(c)]++ == 0) occupied.push_back(c);
   }
+  // The topological rule's sweep (sim/neighbour_sweep), where the cell holds more than
+  // kSeedingCellPerNeighbour K boids, tests its own cell, then the cells within its reach: about
+  // the radius that holds K + 1 boids at the cell's density, or Rs where larger (the front cone,
+  // when tested, is usually filled within it). A boid evenly placed in its cell has the cell across
+  // a face within that reach with odds reach / width (at most 1), on each axis.
+  const std::uint32_t k = params.topologicalNeighbours;
+  glm::vec3 cellVolumeAxes = grid.cellSize;
+  if (params.dims == 2) cellVolumeAxes.y = 1.0f;
+  const float cellVolume = cellVolumeAxes.x * cellVolumeAxes.y * cellVolumeAxes.z;
   double tests = 0.0;
   for (const glm::ivec3& c : occupied) {
+    const std::uint32_t own = inCell[grid.cellIndex(c)];
+    glm::vec3 odds(1.0f);
+    const bool seeded = k != 0 && own > kSeedingCellPerNeighbour * k;
+    if (seeded) {
+      const double density = double(own) / double(cellVolume);
+      const double holdsK = params.dims == 3 ? std::cbrt(3.0 * double(k + 1) / (4.0 * std::numbers::pi * density))
+                                             : std::sqrt(double(k + 1) / (std::numbers::pi * density));
+      const double reach = std::min(std::max(holdsK, double(params.separationRadius)), double(params.searchRadius()));
+      for (int axis = 0; axis < 3; ++axis)
+        if (!(grid.wrap && grid.cells[axis] < 5)) odds[axis] = float(std::min(reach / double(grid.cellSize[axis]), 1.0));
+    }
     // The same cells the searches visit, each once even where a wrapped axis has fewer than 3.
     const AxisRuns xs = neighbourRuns(c.x, grid.cells.x, grid.wrap);
     const AxisRuns ys = neighbourRuns(c.y, grid.cells.y, grid.wrap && params.dims == 3);
     const AxisRuns zs = neighbourRuns(c.z, grid.cells.z, grid.wrap);
-    double around = 0.0;
+    const auto weight = [&](int axis, int q) { return q == c[axis] ? 1.0 : double(odds[axis]); };
+    double around = seeded ? double(own) : 0.0;  // the topological sweep's first pass
     for (int iz = 0; iz < zs.count; ++iz)
       for (int z = zs.runs[iz].first; z <= zs.runs[iz].last; ++z)
         for (int iy = 0; iy < ys.count; ++iy)
           for (int y = ys.runs[iy].first; y <= ys.runs[iy].last; ++y)
             for (int ix = 0; ix < xs.count; ++ix)
-              for (int x = xs.runs[ix].first; x <= xs.runs[ix].last; ++x) around += inCell[grid.cellIndex({x, y, z})];
-    tests += double(inCell[grid.cellIndex(c)]) * around;
+              for (int x = xs.runs[ix].first; x <= xs.runs[ix].last; ++x)
+                around += weight(0, x) * weight(1, y) * weight(2, z) * inCell[grid.cellIndex({x, y, z})];
+    tests += double(own) * around;
   }
   cost.candidatesPerBoid = tests / double(positions.size());
   return cost;

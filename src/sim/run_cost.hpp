@@ -1,7 +1,9 @@
 #pragma once
 // What a run will cost, known before it starts (docs/model.md, "Limits"): the neighbour search tests
 // every boid in the 3x3x3 cells (3x3 in 2D) around each boid, so its cost per step is the sum over
-// cells of (boids in the cell) x (boids in the cells around it), counted here on the starting flock.
+// cells of (boids in the cell) x (boids in the cells around it), counted here on the starting flock
+// (with topological neighbours, the cells around it weighted by the odds that the sweep's reach
+// takes them in, plus the own cell's first pass: an estimate, not a count).
 // A flock at the model's spacing tests tens to a few hundred candidates per boid; one spawned packed
 // into a small region (a huge count in a map's rooms) tests thousands to millions, every step, and a
 // run that passes every other limit could take days. The count at the start stands for the run: a

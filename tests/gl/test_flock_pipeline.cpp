@@ -421,6 +421,16 @@ std::vector<Case> modelCases() {
     cases.push_back(makeCase("3d-wrap-topological-k7", scene, 2));
     addSpecialBoids(cases.back());
   }
+  {
+    // Topological neighbours packed as the murmuration (about 250 within R): the sweep's reach
+    // shrinks to a few units and leaves out most cells. Containing, fov 300.
+    sim::Scene scene = sim::fixedNeighbourScene(3000, 250.0f, 3);
+    scene.model.boundary = sim::Boundary::Contain;
+    scene.model.margin = 2.0f;
+    scene.model.fovDegrees = 300.0f;
+    scene.model.topologicalNeighbours = 7;
+    cases.push_back(makeCase("3d-contain-topological-k7-packed", scene, 2));
+  }
   return cases;
 }
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <string>
 
 #include <glm/geometric.hpp>
 
@@ -115,17 +117,22 @@ INSTANTIATE_TEST_SUITE_P(
                               1.5f, 0.0f, UnitModel::Lab},
                       // The comfort distance's multiplier, and coincident boids, in the vectorised sums.
                       Variant{"wrap3d_groups2_comfort_coincident", 3, Boundary::Wrap, 360.0f, 2, GoalMode::All,
-                              30.0f, 0.5f, 0.0f, UnitModel::Boids, 0.3f, true}),
+                              30.0f, 0.5f, 0.0f, UnitModel::Boids, 0.3f, true},
+                      // Packed as the murmuration (hundreds within R): the topological sweep leaves
+                      // out most cells (contain: 6 cells an axis) or none (wrap: 3, every cell imaged).
+                      Variant{"contain3d_fov300_groups2_packed", 3, Boundary::Contain, 300.0f, 2, GoalMode::Front,
+                              250.0f},
+                      Variant{"wrap3d_fov300_packed", 3, Boundary::Wrap, 300.0f, 1, GoalMode::Front, 250.0f}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
 // has and this CPU runs: EMU128, SSE2-level SSSE3/SSE4, AVX2, AVX-512) and whatever the thread
 // count, over 50 steps, and the same as the all-pairs search. Which sets ran is printed: nothing is
 // skipped silently, and the widest is the one the sweep used before (restored at the end).
-TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
-  const Scene scene = denseScene(GetParam(), 1500);
+void expectEveryInstructionSetAndThreadCountGivesTheSameBytes(const Variant& variant, const Scene& scene,
+                                                              std::initializer_list<int> threadCounts) {
   const StepInputs inputs = staticInputs(scene, scene.groups);
-  const FlockState start = spawnVariant(GetParam(), scene);
+  const FlockState start = spawnVariant(variant, scene);
   FlockState naive = start;
   CpuSimulator naiveSim(NeighbourSearch::Naive);
   for (int s = 0; s < 50; ++s) naiveSim.step(scene.model, inputs, naive);
@@ -137,7 +144,7 @@ TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
   for (const SimdTarget& target : targets) {
     forceSimdTarget(target.bits);
     ASSERT_EQ(simdTargetName(), target.name);
-    for (int threads : {1, 2, 3}) {
+    for (int threads : threadCounts) {
       SCOPED_TRACE(target.name + " threads " + std::to_string(threads));
       FlockState grid = start;
       CpuSimulator gridSim(NeighbourSearch::Grid, threads);
@@ -151,7 +158,21 @@ TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
   }
   forceSimdTarget(0);
   EXPECT_EQ(simdTargetName(), widest);
-  std::printf("[ SIMD     ] %s: ran%s\n", GetParam().name, ran.c_str());
+  std::printf("[ SIMD     ] %s%s: ran%s\n", variant.name, scene.model.topologicalNeighbours != 0 ? " (K = 7)" : "",
+              ran.c_str());
+}
+
+TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
+  expectEveryInstructionSetAndThreadCountGivesTheSameBytes(GetParam(), denseScene(GetParam(), 1500), {1, 2, 3});
+}
+
+// The topological rule's sweep (sim/neighbour_sweep: its own cell first, then the cells within a
+// shrinking reach) likewise.
+TEST_P(GridEqualsNaive, TopologicalEveryInstructionSetAndThreadCountGivesTheSameBytes) {
+  Scene scene = denseScene(GetParam(), 1500);
+  scene.model.topologicalNeighbours = 7;
+  scene.model.unitModel = UnitModel::Boids;  // the lab's units have no topological neighbours (refused)
+  expectEveryInstructionSetAndThreadCountGivesTheSameBytes(GetParam(), scene, {1, 2});
 }
 
 // The leader flags a step records, and the group summaries' counts of them, equal the rule applied

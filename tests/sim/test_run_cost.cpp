@@ -73,6 +73,23 @@ TEST(RunCost, MatchesTheBuildersFixedCandidateScene) {
   EXPECT_NEAR(estimateRunCost(scene.model, flock.position, 1).candidatesPerBoid, 200.0, 30.0);
 }
 
+// The topological rule's sweep takes in only the cells within its shrinking reach: on a flock as
+// packed as the murmuration's the estimate falls to a few cells' worth (its own twice, and the
+// near parts of those around it).
+TEST(RunCost, TopologicalNeighboursCountTheCellsWithinTheSweepsReach) {
+  Scene scene = packedFlockScene(20000);
+  const FlockState flock = spawnFlock(scene);
+  const double metric = estimateRunCost(scene.model, flock.position, 1).candidatesPerBoid;
+  scene.model.topologicalNeighbours = 7;
+  const double topological = estimateRunCost(scene.model, flock.position, 1).candidatesPerBoid;
+  // Cells of R = 5 at one boid per 1.167^3: 79 a cell inside the ball; the reach that holds 8 of
+  // them, 1.45 (above Rs = 1.25), takes in a neighbour across a face with odds 0.29:
+  // (1 + 2 x 0.29)^3 = 3.9 cells, plus the own cell's first pass: 4.9 cells, 390 candidates
+  // (fewer in the ball's partly filled edge cells), against 27 cells for the metric rule.
+  EXPECT_NEAR(topological, 390.0, 80.0) << "metric " << metric;
+  EXPECT_LT(topological * 3.0, metric);
+}
+
 std::string refusal(const RunCost& cost) {
   try {
     checkRunCost(cost, "s.toml", "--force");

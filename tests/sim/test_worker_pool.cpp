@@ -155,5 +155,66 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
   }
 }
 
+
+// The topological sweep's runs (nearSlotRuns): every boid within the reach of p lies in one of
+// them; they are disjoint, in increasing slot order (the order the sums run in) and within p's
+// 3x3x3 cells; and a reach below R leaves cells out (the test would otherwise pass with runs of
+// the whole block). With R = 9 a wrapped axis has 4 cells: every cell is kept there.
+TEST(NearSlotRuns, HoldEveryBoidWithinReachInSlotOrder) {
+  struct Case {
+    int dims;
+    Boundary boundary;
+    float radius;
+  };
+  for (const Case& c : {Case{3, Boundary::Contain, 3.0f}, Case{3, Boundary::Wrap, 3.0f}, Case{2, Boundary::Contain, 3.0f},
+                        Case{2, Boundary::Wrap, 3.0f}, Case{3, Boundary::Wrap, 9.0f}}) {
+    SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R " << c.radius);
+    ModelParams params = gridParams(c.dims, c.boundary);
+    params.perceptionRadius = c.radius;
+    const GridSpec grid = makeGridSpec(params);
+    const float spill = c.boundary == Boundary::Wrap ? 0.0f : 2.0f;
+    const std::vector<glm::vec3> positions = randomPositions(4000, params, 13, spill);
+    WorkerPool pool(1);
+    CellOrder cells;
+    cells.build(grid, positions, pool);
+    std::size_t kept = 0, block = 0;
+    for (std::size_t i = 0; i < positions.size(); i += 5) {
+      const glm::vec3 p = positions[i];
+      std::vector<bool> inBlock(positions.size(), false);
+      forEachNeighbourRange(grid, cells, grid.cellCoord(p), c.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {
+        for (std::uint32_t s = begin; s < end; ++s) inBlock[s] = true;
+        block += end - begin;
+      });
+      for (const float reach : {0.2f * c.radius, 0.5f * c.radius, c.radius}) {
+        const SlotRuns runs = nearSlotRuns(grid, cells, p, reach, c.dims);
+        std::vector<bool> inRuns(positions.size(), false);
+        for (int r = 0; r < runs.count; ++r) {
+          const SlotRun run = runs.runs[std::size_t(r)];
+          ASSERT_LT(run.begin, run.end);
+          if (r > 0) {
+            ASSERT_LE(runs.runs[std::size_t(r - 1)].end, run.begin);
+          }
+          for (std::uint32_t s = run.begin; s < run.end; ++s) {
+            ASSERT_TRUE(inBlock[s]) << "slot " << s;
+            inRuns[s] = true;
+          }
+          if (reach < c.radius) kept += run.end - run.begin;
+        }
+        for (std::uint32_t s = 0; s < positions.size(); ++s) {
+          glm::vec3 d = positions[cells.order[s]] - p;
+          if (c.boundary == Boundary::Wrap) d = minimumImage(d, params.worldSize());
+          if (glm::dot(d, d) < reach * reach) {
+            ASSERT_TRUE(inRuns[s]) << "boid " << cells.order[s] << " within " << reach << " of boid " << i;
+          }
+        }
+      }
+    }
+    // Two reaches below R: without cells left out the runs would hold twice the block.
+    if (c.radius < 9.0f) {
+      EXPECT_LT(kept, block) << "cells are left out";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace murmur::sim
