@@ -72,7 +72,9 @@ void main() {
     EXACT vec3 d = other.xyz - self.position;
     // The minimum image changes an offset within the cell only on a wrapped axis of one cell.
     if (gridWrap) d = minimumImage(d, worldSize);
-    if (dot3(d, d) > reach2) continue;
+    // Squared as accumulateNeighbour squares it (EXACT), so that no candidate it would take is left out.
+    EXACT float d2 = dot3(d, d);
+    if (d2 > reach2) continue;
     accumulateNeighbour(self, k, d, m, other.w == own.w, kAllButSeparation, sums);
     reach2 = topologicalReach2(k, sums);
   }
@@ -119,7 +121,8 @@ void main() {
       if (imaged) d = minimumImage(d, worldSize);
       // Groups compared as the floats they are stored as (exact below 2^24): no conversion.
 #if TOPOLOGICAL
-      if (dot3(d, d) > reach2) continue;
+      EXACT float d2 = dot3(d, d);
+      if (d2 > reach2) continue;
       bool offered = m >= ownBegin && m < ownEnd;
       accumulateNeighbour(self, k, d, m, other.w == own.w, offered ? kAllButNearest : kAllTerms, sums);
 #else
