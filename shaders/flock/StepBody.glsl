@@ -108,8 +108,6 @@ void main() {
       if ((rowCells & 1u) == 0u) run.first = max(run.first, c.x);
       if ((rowCells & 4u) == 0u) run.last = min(run.last, c.x);
     }
-#endif
-#if TOPOLOGICAL
     reach2 = topologicalReach2(k, sums);
 #endif
     uint begin = cellStarts[cellIndex(ivec3(run.first, y, z))];
