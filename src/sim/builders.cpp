@@ -282,9 +282,12 @@ Scene packedFlockScene(std::uint32_t count) {
   scene.model.fovDegrees = 300.0f;
   scene.spawn = Spawn::Sphere;
   scene.spawnSpacing = r * (1.4f / 6.0f);
-  // The ball's radius for the count (spawnBallRadii), within half the world's side less the band.
-  const double ball = std::cbrt(3.0 * double(count) / (4.0 * std::numbers::pi)) * double(scene.spawnSpacing);
-  const float half = static_cast<float>(ball) * 1.25f + scene.model.margin + r;
+  // The ball's radius for the count (spawnBallRadii), in a world too large to cap it; the world then
+  // holds it clear of the containment band.
+  const float provisional = 0.5f * float(count) * scene.spawnSpacing + r;
+  scene.model.worldMin = glm::vec3(-provisional);
+  scene.model.worldMax = glm::vec3(provisional);
+  const float half = spawnBallRadii(scene).x * 1.25f + scene.model.margin + r;
   scene.model.worldMin = glm::vec3(-half);
   scene.model.worldMax = glm::vec3(half);
   return scene;

@@ -45,6 +45,17 @@ HWY_INLINE std::uint64_t maskBits(Mask mask) {
   return bits;
 }
 
+// The lanes of slots [m, m + lanes) that `within` takes and that are candidates of boid i (in slot
+// selfSlot) in the run [m, end): lanes past the run hold boids of other cells (or the padding),
+// and i is no neighbour of itself.
+template <class Mask>
+HWY_INLINE std::uint64_t candidateBits(Mask within, std::uint32_t m, std::uint32_t end, std::uint32_t selfSlot) {
+  const FloatTag df;
+  std::uint64_t bits = maskBits(hn::And(within, hn::FirstN(df, end - m)));
+  if (selfSlot - m < hn::Lanes(df)) bits &= ~(std::uint64_t{1} << (selfSlot - m));
+  return bits;
+}
+
 // The candidates of one run of cells, slots [begin, end), folded into `self` (in slot selfSlot).
 // Inlined into the boid's loop (as a call it cost 30%: the sums went through memory).
 // Metric (the metric rule, not the lab's units): accumulateNeighbour's arithmetic made on every
@@ -64,10 +75,7 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
   FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
     const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
-    // Lanes past the run hold boids of other cells (or the padding): never candidates here.
-    const auto within = hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m));
-    std::uint64_t bits = maskBits(within);
-    if (selfSlot - m < lanes) bits &= ~(std::uint64_t{1} << (selfSlot - m));
+    std::uint64_t bits = candidateBits(hn::Lt(d2, r2), m, end, selfSlot);
     if (bits == 0) continue;
     hn::Store(dx, df, ox);
     hn::Store(dy, df, oy);
@@ -184,8 +192,7 @@ HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
     const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
     const FloatVec reach2 = hn::Set(df, topologicalReach2(ctx, sums));
-    std::uint64_t bits = maskBits(hn::And(hn::And(hn::Lt(d2, r2), hn::Le(d2, reach2)), hn::FirstN(df, end - m)));
-    if (selfSlot - m < lanes) bits &= ~(std::uint64_t{1} << (selfSlot - m));
+    std::uint64_t bits = candidateBits(hn::And(hn::Lt(d2, r2), hn::Le(d2, reach2)), m, end, selfSlot);
     if (bits == 0) continue;
     hn::Store(dx, df, ox);
     hn::Store(dy, df, oy);
