@@ -23,6 +23,7 @@
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/boid_buffers.hpp"
+#include "render/boid_renderer.hpp"
 #include "render/camera.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/offscreen.hpp"
@@ -30,6 +31,7 @@
 #include "render/scene_view.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
+#include "sim/metrics.hpp"
 
 namespace murmur::bench {
 namespace {
@@ -103,7 +105,7 @@ render::FrameOptions lookOptions(const sim::Scene& scene, bool murmuration) {
 }
 
 // Drawing alone, the flock uploaded once, the camera framing the world; optionsFor(scene) gives the
-// frame's options.
+// frame's options, silhouette points drawn at the share the demo gives that view.
 template <class OptionsFor>
 void drawOnly(benchmark::State& state, std::uint32_t n, OptionsFor optionsFor) {
   RenderRig* r = rig(state);
@@ -111,8 +113,10 @@ void drawOnly(benchmark::State& state, std::uint32_t n, OptionsFor optionsFor) {
   const sim::Scene scene = sim::defaultDensityScene(n);
   const render::Camera camera = prepareView(*r, scene);
   render::HostBoidBuffers boids;
-  boids.upload(sim::spawnFlock(scene));
-  const render::FrameOptions options = optionsFor(scene);
+  const sim::FlockState flock = sim::spawnFlock(scene);
+  boids.upload(flock);
+  render::FrameOptions options = optionsFor(scene);
+  options.boids.pointShare = render::silhouettePointShare(camera, sim::samplePositions(flock), n, options.boids);
   drawFrame(*r, camera, boids.buffers(), options);  // warm-up: shader variants, first touches
   glFinish();
   for (auto _ : state) {

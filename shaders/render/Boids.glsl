@@ -29,6 +29,7 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
   uint uFirstCommand;
   uint uPhase;
   bool uHasSlots;  // boid i of the range is element boidSlot[i] of the arrays (render::BoidBuffers::slot)
+  float uPointShare;  // points only: the share of silhouette points drawn (render::BoidStyle::pointShare)
 };
 
 // The element of the boid arrays that holds boid i of the range; the functions below take elements.

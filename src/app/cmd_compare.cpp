@@ -117,7 +117,8 @@ class CompareCommand final : public Command {
         makeBackendFor("--reference", arithmeticOf(reference_), device_, nullptr, &referenceChoice);
     std::unique_ptr<world::FlockBackend> candidateBackend =
         makeBackendFor("--candidate", arithmeticOf(candidate_), device_, nullptr, &candidateChoice);
-    const world::WorldDescription description = describeWorld(scene_).world;
+    // One flock for both backends: the scene's count (boids.gpu_count sizes a flock for a GPU alone).
+    const world::WorldDescription description = describeWorld(scene_, false).world;
     world::World referenceWorld(description, std::move(referenceBackend));
     world::World candidateWorld(description, std::move(candidateBackend));
     world::FlockBackend* const reference = &referenceWorld.backend();

@@ -83,7 +83,8 @@ class RunCommand final : public Command {
     // The backend first: a bad --backend fails before the scene is loaded.
     std::string autoChoice;
     std::unique_ptr<world::FlockBackend> chosen = makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice);
-    world::World world(describeWorld(scene_).world, std::move(chosen));
+    const bool onGpu = chosen->gpuPipeline() != nullptr;
+    world::World world(describeWorld(scene_, onGpu).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
     checkRunCost(world, steps, scene_);

@@ -17,17 +17,25 @@
 
 namespace murmur::app {
 
-DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, int device,
-                         gpu::Context& context)
-    : DemoSession(describeWorld(scene), backend, device, context) {
+DemoSession::Start DemoSession::start(const SceneOptions& scene, const std::string& backend, int device,
+                                      gpu::Context& context) {
+  Start start;
+  start.backend = makeBackendFor("--backend", backend, device, &context, &start.autoChoice);
+  start.described = describeWorld(scene, start.backend->gpuPipeline() != nullptr);
+  return start;
+}
+
+DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context)
+    : DemoSession(start(scene, backend, device, context), device, context) {
   dataDir_ = scene.dataDir;
 }
 
-DemoSession::DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context)
+DemoSession::DemoSession(Start start, int device, gpu::Context& context)
     : context_(context),
       device_(device),
-      view_(std::move(described.view)),
-      world_(std::move(described.world), makeBackendFor("--backend", backend, device, &context, &autoChoice_)),
+      view_(std::move(start.described.view)),
+      autoChoice_(std::move(start.autoChoice)),
+      world_(std::move(start.described.world), std::move(start.backend)),
       shaders_(world::shaderLibrary()),
       renderer_(shaders_) {
   startView();
@@ -52,23 +60,23 @@ bool DemoSession::hasPredator() const {
 
 namespace {
 
-// The box of a flock's boids between the 2nd and 98th percentile on each axis (a few strays do not
-// widen it), at least a few boid lengths across (a tight knot is not blown up to fill the
-// screen); nullopt for no boids.
-std::optional<std::pair<glm::vec3, glm::vec3>> flockBox(const std::vector<glm::vec3>& positions, float boidSize) {
-  if (positions.empty()) return std::nullopt;
-  glm::vec3 low, high;
-  std::vector<float> values(positions.size());
-  for (int axis = 0; axis < 3; ++axis) {
-    for (std::size_t i = 0; i < positions.size(); ++i) values[i] = positions[i][axis];
-    const std::size_t lo = values.size() / 50, hi = values.size() - 1 - values.size() / 50;
-    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(lo), values.end());
-    low[axis] = values[lo];
-    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(hi), values.end());
-    high[axis] = values[hi];
-  }
-  const glm::vec3 margin(2.0f * boidSize);
-  return std::pair{low - margin, high + margin};
+// How a camera films a flock: the outline of a sample of it fills this share of the view (the sky
+// around it frames it), leaving out this share of the sample at each side of each screen axis (10
+// of 4,096: a long thin tail of the flock stays in view, a few strays do not set the view).
+constexpr float kFlockFill = 0.8f;
+constexpr float kFlockTrim = 0.0025f;
+
+// What a camera that films the flock frames: a sample of its boids and, so that a tight knot is
+// not blown up to fill the screen, the corners of a cube 4 boid lengths wide at their mean.
+std::vector<glm::vec3> flockOutline(std::vector<glm::vec3> sample, float boidSize) {
+  if (sample.empty()) return sample;
+  glm::dvec3 sum(0.0);
+  for (const glm::vec3& position : sample) sum += glm::dvec3(position);
+  const glm::vec3 mean(sum / double(sample.size()));
+  for (int corner = 0; corner < 8; ++corner)
+    sample.push_back(mean + 2.0f * boidSize * glm::vec3((corner & 1) ? 1.0f : -1.0f, (corner & 2) ? 1.0f : -1.0f,
+                                                        (corner & 4) ? 1.0f : -1.0f));
+  return sample;
 }
 
 // An agent's trail (newest point first) into the overlay's trails, split where it jumped more than
@@ -86,19 +94,42 @@ void addTrail(render::Overlay& overlay, const std::vector<glm::vec3>& trail, glm
   if (piece.points.size() >= 2) overlay.trails.push_back(std::move(piece));
 }
 
-// Seconds a following camera lags behind the flock: smooth, without losing it.
-constexpr double kFollowSeconds = 1.0;
+// Seconds a following camera lags behind the flock: smooth, without losing it. It backs away three
+// times as fast (a flock that spreads or turns towards the camera is not cut by the frame's edge).
+constexpr double kFollowSeconds = 0.5;
+
+// What is left of the old view after `seconds` of following (exponential smoothing); 0: none.
+float followKeep(double seconds) {
+  return seconds > 0.0 ? float(std::exp(-seconds / kFollowSeconds)) : 0.0f;
+}
 
 }  // namespace
 
+bool DemoSession::drawsSilhouettePoints() const {
+  return options_.boids.colouring == render::BoidColouring::Silhouette && render::drawsPoints(options_.boids, boidCount());
+}
+
+void DemoSession::setPointShare(const std::vector<glm::vec3>& sample, float keep) {
+  const float share = render::silhouettePointShare(camera_, sample, boidCount(), options_.boids);
+  options_.boids.pointShare = glm::mix(share, options_.boids.pointShare, keep);
+}
+
 void DemoSession::frameFlock() {
-  framedFlock_ = flockBox(world_.backend().state().position, options_.boids.size);
-  if (framedFlock_) camera_.frameBox(framedFlock_->first, framedFlock_->second);
+  // A sample frames the flock as well as all of it, at a 64 KiB read instead of the whole state's.
+  const std::vector<glm::vec3> sample = world_.backend().positionSample();
+  if (sample.empty()) return;
+  framedFlock_ = flockOutline(sample, options_.boids.size);
+  camera_.framePoints(*framedFlock_, kFlockFill, kFlockTrim);
+  setPointShare(sample, 0.0f);
+}
+
+void DemoSession::updatePointShare(double seconds) {
+  if (drawsSilhouettePoints()) setPointShare(world_.backend().positionSample(), followKeep(seconds));
 }
 
 void DemoSession::refitView() {
   if (framedFlock_)
-    camera_.frameBox(framedFlock_->first, framedFlock_->second);
+    camera_.framePoints(*framedFlock_, kFlockFill, kFlockTrim);
   else
     frameWorld();
 }
@@ -111,20 +142,26 @@ void DemoSession::frameScene() {
 }
 
 void DemoSession::moveCamera(double seconds) {
-  if (view_.cameraMotion == render::CameraMotion::Fixed) return;
+  const bool moves = view_.cameraMotion != render::CameraMotion::Fixed;
+  if (!moves && !drawsSilhouettePoints()) return;
   // A sample of 4,096 boids frames the flock as well as all of them, at a 64 KiB read instead of
   // the whole state's (a headless frame waits for its pixels anyway).
-  const auto box = flockBox(world_.backend().positionSample(), options_.boids.size);
-  if (!box) return;
+  const std::vector<glm::vec3> sample = world_.backend().positionSample();
+  if (sample.empty()) return;
+  const float keep = followKeep(seconds);
+  if (moves) follow(sample, seconds, keep);
+  setPointShare(sample, keep);
+}
+
+void DemoSession::follow(const std::vector<glm::vec3>& sample, double seconds, float keep) {
   render::Camera framed = camera_;
   if (view_.cameraMotion == render::CameraMotion::Orbit)
     framed.setOrbit(camera_.target(), camera_.distance(),
                     camera_.yaw() + glm::radians(render::kOrbitDegreesPerSecond) * float(seconds), camera_.pitch());
-  framed.frameBox(box->first, box->second);
-  // Exponential smoothing: what is left of the old view after `seconds`.
-  const float keep = seconds > 0.0 ? float(std::exp(-seconds / kFollowSeconds)) : 0.0f;
+  framed.framePoints(flockOutline(sample, options_.boids.size), kFlockFill, kFlockTrim);
+  const float keepDistance = framed.distance() > camera_.distance() ? keep * keep * keep : keep;
   framed.setOrbit(glm::mix(framed.target(), camera_.target(), keep),
-                  glm::mix(framed.distance(), camera_.distance(), keep), framed.yaw(), framed.pitch());
+                  glm::mix(framed.distance(), camera_.distance(), keepDistance), framed.yaw(), framed.pitch());
   camera_ = framed;
 }
 
@@ -244,7 +281,7 @@ void DemoSession::loadScene(const std::string& path) {
   SceneOptions options;
   options.scene = path;
   options.dataDir = dataDir_;
-  DescribedWorld described = describeWorld(options);
+  DescribedWorld described = describeWorld(options, world_.backend().gpuPipeline() != nullptr);
   world_.load(std::move(described.world));
   view_ = std::move(described.view);
   startView();

@@ -49,8 +49,9 @@ class DemoSession {
   // The camera of the scene's [render] section again (by default: the whole world box in view), in
   // the part of the viewport right of the camera's left inset (what a panel leaves free).
   void frameWorld();
-  // The camera turned as it is, moved to fit the flock (its boids between the 2nd and 98th
-  // percentile on each axis: a few strays do not shrink it) right of the camera's left inset.
+  // The camera turned as it is, moved to film the flock right of the camera's left inset: a sample
+  // of its boids (sim::positionSampleRuns) fills kFlockFill of the view, leaving out kFlockTrim of
+  // them at each side (a few strays do not shrink it). Sets the silhouette point share for that view.
   void frameFlock();
   // How the scene's view starts: the flock framed when its camera moves with the flock ([render]
   // camera = "follow" or "orbit", the default of 3D scenes), else the world.
@@ -59,8 +60,14 @@ class DemoSession {
   // and inset as they are now: without reading the flock back, so without waiting for the GPU.
   void refitView();
   // One move of the scene's camera motion (render::CameraMotion) for a headless frame, `seconds`
-  // of simulated time after the previous one (0: the first frame, which frames the flock at once).
+  // of simulated time after the previous one (0: the first frame, which frames the flock at once),
+  // and the share of silhouette points drawn for the new view (updatePointShare).
   void moveCamera(double seconds);
+  // The share of silhouette points drawn (render::silhouettePointShare) for the view as it is now,
+  // from a sample of the flock (a read-back on the gpu backend), approached as the following camera
+  // approaches the flock, `seconds` after the last; nothing to do unless points are drawn as
+  // silhouettes. frameFlock sets it at once.
+  void updatePointShare(double seconds);
 
   world::World& world() { return world_; }
   const world::World& world() const { return world_; }
@@ -83,7 +90,14 @@ class DemoSession {
   const std::string& autoChoice() const { return autoChoice_; }
 
  private:
-  DemoSession(DescribedWorld described, const std::string& backend, int device, gpu::Context& context);
+  // The backend first (its kind sets the count of a scene with boids.gpu_count), then the world.
+  struct Start {
+    std::unique_ptr<world::FlockBackend> backend;
+    std::string autoChoice;
+    DescribedWorld described;
+  };
+  static Start start(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
+  DemoSession(Start start, int device, gpu::Context& context);
   // After the world (re)loaded: the flock at its start, view_'s boid style and overlay options,
   // its camera on the world.
   void startView();
@@ -120,7 +134,13 @@ class DemoSession {
   render::HostBoidBuffers hostBuffers_;  // the state of a cpu backend, uploaded when it changed
   bool hostBuffersCurrent_ = false;
   render::Camera camera_;
-  std::optional<std::pair<glm::vec3, glm::vec3>> framedFlock_;  // the box frameFlock fitted last; none: the world
+  // What frameFlock fitted last (render::Camera::framePoints' points); none: the world.
+  std::optional<std::vector<glm::vec3>> framedFlock_;
+  bool drawsSilhouettePoints() const;
+  // The share for the view from `sample`, `keep` of the old one kept.
+  void setPointShare(const std::vector<glm::vec3>& sample, float keep);
+  // The following camera's move towards framing `sample`, `keep` of the old view kept.
+  void follow(const std::vector<glm::vec3>& sample, double seconds, float keep);
   render::FrameOptions options_;
 };
 

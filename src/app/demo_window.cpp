@@ -120,6 +120,7 @@ class WindowDemo {
       applyRequests();
       simulate(frameSeconds, accumulator);
       followGroup(frameSeconds);
+      refreshPointShare(frameSeconds);
       drawFrame();
       if (options_.exitAfterSteps && session_.steps() >= stepLimit_) window_.requestClose();
       if (options_.maxFps > 0.0)
@@ -300,6 +301,15 @@ class WindowDemo {
     camera.setTarget(glm::mix(camera.target(), sum / float(count), blend));
   }
 
+  // The share of silhouette points drawn follows the flock's shape and the view once a second while
+  // the flock's state is on the host; on the gpu backend the sample it needs is a read-back, which
+  // a frame does not wait for: there it is set when the flock is framed (at the start, C).
+  void refreshPointShare(double frameSeconds) {
+    pointShareAge_ += frameSeconds;
+    if (pointShareAge_ < 1.0 || session_.backend().gpuPipeline() != nullptr) return;
+    session_.updatePointShare(std::exchange(pointShareAge_, 0.0));
+  }
+
   void drawFrame() {
     const glm::ivec2 size = window_.framebufferSize();
     if (size.x > 0 && size.y > 0) {  // minimised: nothing to draw into
@@ -455,6 +465,7 @@ class WindowDemo {
   double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> stageMeans_;
   std::uint64_t frameLoopWaits_ = 0;  // blocking GPU waits over run()'s frames
+  double pointShareAge_ = 0.0;        // seconds since refreshPointShare last set the share
 };
 
 }  // namespace

@@ -76,10 +76,11 @@ std::vector<std::filesystem::path> shippedScenes() {
   return scenes;
 }
 
-DescribedWorld describeWorld(const SceneOptions& options) {
+DescribedWorld describeWorld(const SceneOptions& options, bool gpuBackend) {
   DescribedWorld described;
   sim::Scene& scene = described.world.scene;
   scene = sim::loadScene(findScene(options.scene, dataDirectories(options)).string(), kSceneSections);
+  if (gpuBackend && scene.gpuCount > 0) scene.count = scene.gpuCount;
   if (options.boids != kUnset) {
     if (!options.init.empty())
       throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");

@@ -45,14 +45,15 @@ std::vector<std::filesystem::path> shippedScenes();
 
 // The world the options describe, and how its scene wants to be looked at.
 struct DescribedWorld {
-  world::WorldDescription world;  // the scene with --boids and --seed applied, --init, dataDirectories()
+  world::WorldDescription world;  // the scene with its count, --seed applied, --init, dataDirectories()
   render::SceneView view;         // the scene's [render] section (checked by every command alike)
 };
 
 // Loads the scene with every module's sections (kSceneSections; InputError on bad input), applies
 // --boids (not with --init) and --seed, reads its [render] section. The world checks the rest when it
-// loads (world::World).
-DescribedWorld describeWorld(const SceneOptions& options);
+// loads (world::World). For a flock on the gpu backend (`gpuBackend`), the scene's boids.gpu_count,
+// when it has one, is its count (unless --boids or --init says otherwise).
+DescribedWorld describeWorld(const SceneOptions& options, bool gpuBackend);
 
 // Refuses (InputError) a run of `steps` steps (0: open-ended) whose estimated cost
 // (sim/run_cost.hpp) is over the limits, unless --force was given.

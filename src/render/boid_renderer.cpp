@@ -1,6 +1,9 @@
 #include "render/boid_renderer.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,7 +55,8 @@ gpu::Defines boidDefines() {
                   {"COLOUR_SILHOUETTE", std::to_string(std::uint32_t(BoidColouring::Silhouette)) + "u"},
                   {"SILHOUETTE_COLOUR", fmt::format("vec3({}, {}, {})", kSilhouetteColour.r, kSilhouetteColour.g,
                                                     kSilhouetteColour.b)},
-                  {"LEADER_RED", std::to_string(std::uint32_t(LeaderMark::Red)) + "u"}});
+                  {"LEADER_RED", std::to_string(std::uint32_t(LeaderMark::Red)) + "u"},
+                  {"BIRD_AREA_SHARE", fmt::format("{}", kBirdAreaShare)}});
   return defines;
 }
 
@@ -110,10 +114,44 @@ BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxB
   placeholder_.fill(0);
 }
 
+bool drawsPoints(const BoidStyle& style, std::size_t boids) {
+  return style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids > kMaxAutoBirds);
+}
+
+float silhouettePointShare(const Camera& camera, std::span<const glm::vec3> sample, std::size_t boids,
+                           const BoidStyle& style) {
+  if (sample.empty() || style.colouring != BoidColouring::Silhouette || !drawsPoints(style, boids)) return 1.0f;
+  const float patch = float(std::max(camera.width(), camera.height())) / 32.0f;
+  const int columns = int(std::ceil(float(camera.width()) / patch)), rows = int(std::ceil(float(camera.height()) / patch));
+  std::vector<double> depth(std::size_t(columns) * std::size_t(rows), 0.0);
+  const glm::mat4 viewProjection = camera.viewProjection();
+  const double boidsPerSample = double(boids) / double(sample.size()), patchArea = double(patch) * double(patch);
+  for (const glm::vec3& position : sample) {
+    // As render/BoidPoint.vert.glsl sizes and shades it (leaders, a little larger, aside).
+    const glm::vec4 clip = viewProjection * glm::vec4(position, 1.0f);
+    if (clip.w <= 0.0f) continue;
+    const std::optional<glm::vec2> pixel = camera.project(position);
+    if (!pixel || pixel->x < 0.0f || pixel->y < 0.0f || pixel->x >= float(camera.width()) ||
+        pixel->y >= float(camera.height()))
+      continue;
+    const float pixels = style.size * camera.pixelsPerUnitAtDepthOne() / std::max(clip.w, 1e-4f);
+    const float pointPixels = std::clamp(pixels, style.minPointPixels, 64.0f);
+    const float share = std::min(pixels / pointPixels, 1.0f);
+    const double coverage = kBirdAreaShare * share * share;
+    const double disc = 0.25 * std::numbers::pi * double(pointPixels) * double(pointPixels);
+    depth[std::size_t(int(pixel->y / patch)) * std::size_t(columns) + std::size_t(int(pixel->x / patch))] +=
+        -std::log1p(-coverage) * disc / patchArea * boidsPerSample;
+  }
+  std::erase(depth, 0.0);
+  if (depth.empty()) return 1.0f;
+  const auto quantile = depth.begin() + std::ptrdiff_t(kPointDepthQuantile * double(depth.size() - 1));
+  std::nth_element(depth.begin(), quantile, depth.end());
+  return float(std::clamp(double(kPointDepthTarget) / *quantile, 1e-4, 1.0));
+}
+
 void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) {
   if (boids.count == 0) return;
-  const bool points =
-      style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids.count > kMaxAutoBirds);
+  const bool points = drawsPoints(style, boids.count);
   const BoidDrawParams params{style.size,
                               points ? style.minPointPixels : style.minBirdPixels,
                               static_cast<std::uint32_t>(boids.groupSource),
@@ -127,7 +165,8 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) {
                               0,
                               0,
                               std::uint32_t{boids.slot != 0},
-                              {0, 0, 0}};
+                              style.pointShare,
+                              {0, 0}};
   // Compute shaders may have just written the buffers.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   if (points)

@@ -5,13 +5,17 @@
 // view, near or far; a count, a prefix sum and a write, to keep the boids' order) and two indirect
 // draws that pull the records by vertex index, the full mesh
 // (11 triangles) for near birds and a 4-triangle one for far birds; points are one draw.
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
+#include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/boid_buffers.hpp"
+#include "render/camera.hpp"
 #include "render/view_uniforms.hpp"
 
 namespace murmur::render {
@@ -53,7 +57,33 @@ struct BoidStyle {
   // covers about the same pixels at that size. 0: every bird gets the full mesh.
   float detailBirdPixels = 14.0f;
   float minPointPixels = 3.0f;  // and far points this wide
+  // Silhouette points: the share of the boids drawn, each as dark as before (chosen by a hash of
+  // its index: the same boids every frame). A deep flock drawn whole adds up to black; drawn in part,
+  // its density shows. silhouettePointShare gives the share a view needs; 1: every boid.
+  float pointShare = 1.0f;
 };
+
+// Whether a draw of `boids` boids in this style draws points (else birds).
+bool drawsPoints(const BoidStyle& style, std::size_t boids);
+
+// The darkness a silhouette point adds where it lies: the share of its disc a bird of its
+// projected size covers (a bird is slender: about a third of its length squared), so that far
+// birds add up along the line of sight as the flock's density.
+inline constexpr float kBirdAreaShare = 0.35f;
+
+// The optical depth (-ln of the sky's share left) that silhouettePointShare gives the darkest
+// parts of a flock: about 8% of the sky shows through there, and every part lighter shows lighter.
+inline constexpr float kPointDepthTarget = 2.5f;
+// The part of the flock's screen that kPointDepthTarget holds for: its densest 15% is darker.
+inline constexpr float kPointDepthQuantile = 0.85f;
+
+// BoidStyle::pointShare for a flock of `boids` seen by `camera`, estimated from a sample of their
+// positions (sim::positionSampleRuns' boids: positions spread over the ids): the optical depth the
+// whole flock's silhouette points would add up to, per patch of the screen (a 32nd of its larger
+// side), and the share that brings the kPointDepthQuantile-th of the patches the sample reaches to
+// kPointDepthTarget. 1 when that is less than every boid, or the style draws no silhouette points.
+float silhouettePointShare(const Camera& camera, std::span<const glm::vec3> sample, std::size_t boids,
+                           const BoidStyle& style);
 
 // std140 mirror of BoidStyleBlock (shaders/render/Boids.glsl): the constants of one draw.
 struct BoidDrawParams {
@@ -70,7 +100,8 @@ struct BoidDrawParams {
   std::uint32_t firstCommand; // birds only: the range's near draw command (its far one follows)
   std::uint32_t phase;        // birds only: the bird pass's (BirdInstances.comp.glsl)
   std::uint32_t hasSlots;     // a GLSL bool: BoidBuffers::slot is bound (boids found through it)
-  std::uint32_t pad[3];
+  float pointShare;           // points only: BoidStyle::pointShare
+  std::uint32_t pad[2];
 };
 static_assert(sizeof(BoidDrawParams) == 64, "std140 layout of BoidStyleBlock");
 

@@ -4,6 +4,9 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include <glm/common.hpp>
 #include <glm/gtc/matrix_transform.hpp>
@@ -39,62 +42,97 @@ void Camera::setFieldOfView(float verticalDegrees) {
 }
 
 void Camera::frameBox(glm::vec3 min, glm::vec3 max) {
-  const glm::vec3 centre = 0.5f * (min + max);
-  sceneRadius_ = std::max(0.5f * glm::length(max - min), 1.0f);
   std::array<glm::vec3, 8> corners;
   for (int i = 0; i < 8; ++i)
     corners[i] = glm::vec3((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
-  constexpr float kFill = 0.94f;
+  framePoints(corners, 0.94f, 0.0f);
+}
+
+void Camera::framePoints(std::span<const glm::vec3> points, float fill, float trim) {
+  if (points.empty()) return;
+  const std::size_t lowRank = std::min(std::size_t(trim * float(points.size())), points.size() - 1);
+  const std::size_t highRank = points.size() - 1 - lowRank;
+  // Where to start from: the box of the points on the world's axes, trimmed as the outline is.
+  glm::vec3 min, max;
+  {
+    std::vector<float> values(points.size());
+    for (int axis = 0; axis < 3; ++axis) {
+      for (std::size_t i = 0; i < points.size(); ++i) values[i] = points[i][axis];
+      std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(lowRank), values.end());
+      min[axis] = values[lowRank];
+      std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(highRank), values.end());
+      max[axis] = values[highRank];
+    }
+  }
+  const glm::vec3 centre = 0.5f * (min + max);
+  sceneRadius_ = std::max(0.5f * glm::length(max - min), 1.0f);
   const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
   const float aspect = framedAspect();
+  // The points' outline on screen per axis: the (trim)-th and (1 - trim)-th of their coordinates
+  // along it (the extremes without trim), with their depths.
+  std::vector<std::pair<float, float>> along(points.size());  // (screen coordinate, depth)
+  struct Outline {
+    glm::vec2 lo, hi, loDepth, hiDepth;
+  };
+  auto outline = [&](auto&& coordinates) {
+    Outline result{};
+    for (int axis = 0; axis < 2; ++axis) {
+      for (std::size_t i = 0; i < points.size(); ++i) along[i] = coordinates(points[i], axis);
+      const auto rank = [&](std::size_t r) {
+        std::nth_element(along.begin(), along.begin() + std::ptrdiff_t(r), along.end());
+        return along[r];
+      };
+      std::tie(result.lo[axis], result.loDepth[axis]) = rank(lowRank);
+      std::tie(result.hi[axis], result.hiDepth[axis]) = rank(highRank);
+    }
+    return result;
+  };
   if (orthographic_) {
     // No perspective: the outline's half-extents along screen right and up set the visible height.
-    glm::vec2 extent(0.0f);
-    for (const glm::vec3& corner : corners)
-      extent = glm::max(extent, glm::abs(glm::vec2(glm::dot(corner - centre, right()), glm::dot(corner - centre, up()))));
-    target_ = centre;
-    const float halfHeight = std::max(extent.y, extent.x / aspect) / kFill;
+    const Outline box = outline([&](glm::vec3 point, int axis) {
+      return std::pair{glm::dot(point - centre, axis == 0 ? right() : up()), 1.0f};
+    });
+    target_ = centre + 0.5f * (box.lo.x + box.hi.x) * right() + 0.5f * (box.lo.y + box.hi.y) * up();
+    const glm::vec2 extent = 0.5f * (box.hi - box.lo);
+    const float halfHeight = std::max(std::max(extent.y, extent.x / aspect) / fill, 1e-3f);
     // The visible half-height is distance * tan(fov / 2), as in the perspective view's target plane.
     distance_ = halfHeight / tanY;
     return;
   }
-  // The box's outline on screen, centred by moving the target (a box seen from above projects
-  // lower than its centre): its larger half-extent in normalised device coordinates, infinite
-  // while a corner is behind the near plane.
+  // The outline on screen, centred by moving the target (a box seen from above projects lower than
+  // its centre): its larger half-extent in normalised device coordinates, infinite while more
+  // points are behind the near plane than the outline leaves out (those behind are left out first).
   const float tanX = tanY * aspect;
   auto centredExtent = [&](float distance) {
     target_ = centre;
     distance_ = distance;
     float extent = 0.0f;
     for (int round = 0; round < 3; ++round) {
-      // Per axis: the lowest and highest corner on screen, and their depths.
-      glm::vec2 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-      glm::vec2 loDepth(1.0f), hiDepth(1.0f);
       const glm::mat4 viewProjection = framedProjection() * view();
-      for (const glm::vec3& corner : corners) {
-        const glm::vec4 clip = viewProjection * glm::vec4(corner, 1.0f);
-        if (clip.w <= nearPlane()) return std::numeric_limits<float>::infinity();
-        for (int axis = 0; axis < 2; ++axis) {
-          const float ndc = clip[axis] / clip.w;
-          if (ndc < lo[axis]) lo[axis] = ndc, loDepth[axis] = clip.w;
-          if (ndc > hi[axis]) hi[axis] = ndc, hiDepth[axis] = clip.w;
-        }
-      }
-      extent = 0.5f * std::max(hi.x - lo.x, hi.y - lo.y);
+      std::size_t behind = 0;
+      const Outline box = outline([&](glm::vec3 point, int axis) {
+        const glm::vec4 clip = viewProjection * glm::vec4(point, 1.0f);
+        if (clip.w > nearPlane()) return std::pair{clip[axis] / clip.w, clip.w};
+        behind += std::size_t(axis == 0);
+        // Left out at the low end of both axes: no pixel, no depth to slide by.
+        return std::pair{-std::numeric_limits<float>::infinity(), 1.0f};
+      });
+      if (behind > lowRank) return std::numeric_limits<float>::infinity();
+      extent = 0.5f * std::max(box.hi.x - box.lo.x, box.hi.y - box.lo.y);
       // Sliding the camera by s units moves a point at depth w by s / (w tan) on screen: the
       // slide that makes the two extremes symmetric.
       const glm::vec2 tangent(tanX, tanY);
-      const glm::vec2 slide = (lo + hi) / (1.0f / (loDepth * tangent) + 1.0f / (hiDepth * tangent));
+      const glm::vec2 slide = (box.lo + box.hi) / (1.0f / (box.loDepth * tangent) + 1.0f / (box.hiDepth * tangent));
       target_ += slide.x * right() + slide.y * up();
     }
     return extent;
   };
-  // The extent shrinks as the distance grows: bisect for the distance where it fills kFill of the
-  // view, starting from one where the bounding sphere fits.
-  float near = 0.0f, far = sceneRadius_ / std::sin(std::min(std::atan(tanX), std::atan(tanY)));
+  // The extent shrinks as the distance grows: bisect for the distance where it fills `fill` of
+  // the view, starting from one where the bounding sphere fits.
+  float near = 0.0f, far = sceneRadius_ / std::sin(std::min(std::atan(tanX), std::atan(tanY))) / std::min(fill, 1.0f);
   for (int i = 0; i < 24; ++i) {
     const float middle = 0.5f * (near + far);
-    (centredExtent(middle) > kFill ? near : far) = middle;
+    (centredExtent(middle) > fill ? near : far) = middle;
   }
   centredExtent(far);
 }

@@ -6,6 +6,7 @@
 // pan) and the tests (project) both use it.
 #include <algorithm>
 #include <optional>
+#include <span>
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
@@ -31,6 +32,10 @@ class Camera {
   // Puts the target at the centre of the box and moves back until the whole box fits the view;
   // yaw and pitch stay. The clip range follows the box's size from then on.
   void frameBox(glm::vec3 min, glm::vec3 max);
+  // Frames points as frameBox frames the box's corners: their outline centred on the screen and
+  // filling `fill` of the view (0..1), where the outline leaves out the share `trim` of the points
+  // at each end of each screen axis (a few strays do not set the view; 0: every point).
+  void framePoints(std::span<const glm::vec3> points, float fill, float trim);
 
   void orbit(float deltaYaw, float deltaPitch);  // pitch stays within +-90 degrees
   void zoom(float factor);                       // distance *= factor

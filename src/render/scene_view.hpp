@@ -49,7 +49,7 @@ inline constexpr sim::SceneSection kSceneSections[] = {{"render", false}};
 // following the flock's centre (the mouse still turns and zooms it).
 enum class CameraMotion {
   Fixed,   // as the scene's camera keys set it
-  Follow,  // glides (about a second behind) to frame the flock as it moves and spreads
+  Follow,  // glides (half a second behind) to frame the flock as it moves and spreads
   Orbit,   // follows, and turns about the flock at kOrbitDegreesPerSecond of simulated time
 };
 inline constexpr float kOrbitDegreesPerSecond = 6.0f;

@@ -56,6 +56,9 @@ struct Scene {
   std::string path;  // file it came from, "" when built in code
   ModelParams model;
   std::uint32_t count = 10000;  // boids.count
+  // boids.gpu_count: the count when the flock runs on the gpu backend (a scene sized for a GPU that
+  // a CPU runs smaller); 0, the default: count. The app applies it (--boids and --init override it).
+  std::uint32_t gpuCount = 0;
   std::uint32_t groups = 1;     // boids.groups, >= 1
   std::uint64_t seed = 1;       // sim.seed
   std::uint64_t steps = 0;      // sim.steps, 0: run until closed / told otherwise

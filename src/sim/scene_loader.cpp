@@ -111,6 +111,8 @@ void readSim(TableReader& sim, Scene& scene) {
 void readBoids(TableReader& boids, Scene& scene) {
   scene.count =
       static_cast<std::uint32_t>(integerInRange(boids, "count", scene.count, 0, kMaxBoids, kCountRule));
+  scene.gpuCount =
+      static_cast<std::uint32_t>(integerInRange(boids, "gpu_count", scene.gpuCount, 0, kMaxBoids, kCountRule));
   scene.groups =
       static_cast<std::uint32_t>(integerInRange(boids, "groups", scene.groups, 1, kMaxGroups, kGroupsRule));
   readParams(boids, "boids", scene.model);
@@ -509,6 +511,7 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   }
   // [boids]
   if (scene.count > kMaxBoids) fail("boids.count", kCountRule);
+  if (scene.gpuCount > kMaxBoids) fail("boids.gpu_count", kCountRule);
   if (scene.groups < 1 || scene.groups > kMaxGroups) fail("boids.groups", kGroupsRule);
   // A parameter at most another (min_speed, separation_radius).
   for (const ModelParam& param : modelParams()) {

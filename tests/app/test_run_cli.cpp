@@ -138,6 +138,26 @@ TEST(RunCli, TooManyBoidsForTheGpuNamesCountAndLimit) {
   EXPECT_FALSE(fs::exists(dir / "out.csv"));
 }
 
+// A scene sized for a GPU: boids.gpu_count is the count on the gpu backend (llvmpipe's here), the
+// cpu backends run boids.count, and --boids sets the count on both.
+TEST(RunCli, GpuCountSizesTheFlockOnTheGpuBackend) {
+  const fs::path dir = scratchDir("run_gpu_count");
+  std::ofstream(dir / "sized.toml") << "[boids]\ncount = 120\ngpu_count = 340\n";
+  const auto boids = [&](const std::string& args) {
+    const CliResult r = runMurmur("run --scene " + (dir / "sized.toml").string() + " --steps 1 --json " + args);
+    EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.err;
+    const std::size_t at = r.out.find("\"boids\":");
+    return at == std::string::npos ? std::string("none") : r.out.substr(at + 8, r.out.find_first_of(",}", at) - at - 8);
+  };
+  EXPECT_EQ(boids("--backend gpu"), "340");
+  EXPECT_EQ(boids("--backend gpu-exact"), "340");
+  EXPECT_EQ(boids("--backend cpu"), "120");
+  EXPECT_EQ(boids("--backend gpu --boids 50"), "50");
+  EXPECT_EQ(boids("--backend cpu --boids 50"), "50");
+  std::ofstream(dir / "bad.toml") << "[boids]\ncount = 120\ngpu_count = -3\n";
+  expectBadInput(runMurmur("run --scene " + (dir / "bad.toml").string() + " --steps 1 --backend cpu"), "gpu_count");
+}
+
 TEST(RunCli, BadSceneNamesFileLineAndKey) {
   const fs::path dir = scratchDir("run_bad_scene");
   std::ofstream(dir / "bad.toml") << "[world]\ndims = 3\n\n[perception]\nradius = -1\n";

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "gl_test_env.hpp"
 #include "render_image.hpp"
@@ -213,6 +215,77 @@ TEST_F(RenderTest, SilhouettePointsDarkenWithTheBirdsBehindEachOther) {
   EXPECT_LT(twenty, 0.6f * sky) << "a dense line of sight is dark";
   options_.boids.colouring = BoidColouring::Group;
   EXPECT_EQ(nearestGroup(render(flock({at}, {2})).at(pixel)), 2u) << "a coloured point is opaque";
+}
+
+// A deep flock of silhouette points drawn whole is black wherever it lies, its density lost: three
+// patches against the sky, with 1, 4 and 16 times the birds per area (the lightest alone deep
+// enough to let through under 1% of the sky), come out the same near black. Drawn at the share
+// silhouettePointShare gives (a share of the boids, each as dark as before), the densest is dark
+// and the others lighter the fewer birds they hold. The share halves with twice the boids behind
+// the same sample, and birds or coloured points are all drawn.
+TEST_F(RenderTest, SilhouettePointsOfADeepFlockShowItsDensity) {
+  // Looking level at the horizon's glow, without perspective: x right and y up on screen.
+  camera_.setOrbit(glm::vec3(0.0f), 100.0f, 0.0f, 0.0f);
+  camera_.setOrthographic(true);
+  options_.boids.shape = BoidShape::Points;
+  options_.boids.colouring = BoidColouring::Silhouette;
+  options_.atmosphere.sky = Sky::Dusk;
+  const float unitsPerPixel = 1.0f / camera_.pixelsPerUnitAtDepthOne();
+  options_.boids.size = 3.0f * unitsPerPixel;  // the smallest point: a bird covers 0.35 of its disc
+  // Patches 40 pixels square side by side across the middle of the screen, 10 units deep.
+  const int patchPixels = 40;
+  const std::array<int, 3> density{1, 4, 16};
+  std::vector<glm::vec3> positions;
+  std::uint32_t seed = 12345;
+  const auto uniform = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return float(seed >> 8) / 16777216.0f - 0.5f;
+  };
+  const auto middleOf = [&](int patch) { return glm::vec3(float((patch - 1) * patchPixels) * unitsPerPixel, 0.0f, 0.0f); };
+  for (int patch = 0; patch < 3; ++patch) {
+    // 1.7 birds a pixel at the lightest: a depth of 1.7 x -ln(1 - 0.35) x the disc's 7.07 pixels = 5.2.
+    const int birds = int(1.7f * float(patchPixels * patchPixels) * float(density[std::size_t(patch)]));
+    for (int i = 0; i < birds; ++i)
+      positions.push_back(middleOf(patch) + glm::vec3(uniform() * float(patchPixels) * unitsPerPixel,
+                                                      uniform() * float(patchPixels) * unitsPerPixel, 10.0f * uniform()));
+  }
+  const sim::FlockState state = flock(positions, std::vector<std::uint32_t>(positions.size(), 0));
+  const Image sky = render(flock({}, {}));
+  const Image whole = render(state);
+  // The mean luminance of a patch's middle 20 x 20 pixels, from the birds' own (0: the whole flock's
+  // densest patch) to the sky's (1): the share of the sky that shows through.
+  const auto mean = [&](const Image& image, int patch) {
+    const glm::vec2 centre = *camera_.project(middleOf(patch));
+    double sum = 0.0;
+    for (int y = -10; y < 10; ++y)
+      for (int x = -10; x < 10; ++x) sum += luminance(image.at(centre + glm::vec2(x, y)));
+    return sum / 400.0;
+  };
+  const double birdLevel = mean(whole, 2);
+  const auto skyShown = [&](const Image& image, int patch) {
+    return (mean(image, patch) - birdLevel) / (mean(sky, patch) - birdLevel);
+  };
+  ASSERT_LT(birdLevel, 0.5 * mean(sky, 2));
+  for (int patch = 0; patch < 2; ++patch) EXPECT_LT(skyShown(whole, patch), 0.06) << "drawn whole, patch " << patch;
+
+  const float share = silhouettePointShare(camera_, positions, positions.size(), options_.boids);
+  // The densest patch holds about a third of the patches the sample reaches (15% of which are
+  // darker than kPointDepthTarget): its depth, 16 x 5.2, brought to 2.5.
+  EXPECT_GT(share, 0.7f * kPointDepthTarget / (16.0f * 5.2f));
+  EXPECT_LT(share, 1.3f * kPointDepthTarget / (16.0f * 5.2f));
+  EXPECT_FLOAT_EQ(silhouettePointShare(camera_, positions, 2 * positions.size(), options_.boids), 0.5f * share);
+  options_.boids.pointShare = share;
+  const Image shared = render(state);
+  const double light = skyShown(shared, 0), middle = skyShown(shared, 1), dark = skyShown(shared, 2);
+  EXPECT_LT(dark, 0.3) << "the densest patch is dark";
+  EXPECT_GT(middle, dark + 0.2);
+  EXPECT_GT(light, middle + 0.2);
+  EXPECT_GT(light, 0.7) << "the lightest lets most of the sky through";
+
+  for (const BoidStyle& other : {BoidStyle{.shape = BoidShape::Birds, .colouring = BoidColouring::Silhouette},
+                                 BoidStyle{.shape = BoidShape::Points, .colouring = BoidColouring::Group}})
+    EXPECT_EQ(silhouettePointShare(camera_, positions, positions.size(), other), 1.0f);
+  EXPECT_EQ(silhouettePointShare(camera_, {}, positions.size(), options_.boids), 1.0f);
 }
 
 // By group, a leader is red (LeaderMark::Red, the lab's) or its group's colour lit up

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <glm/common.hpp>
@@ -86,6 +87,59 @@ TEST(Camera, FrameBoxFillsTheViewWithTheWholeBox) {
   EXPECT_NEAR(min.x + max.x, 200.0f, 8.0f);
   EXPECT_NEAR(min.y + max.y, 100.0f, 4.0f);
   EXPECT_TRUE(max.x - min.x > 180.0f || max.y - min.y > 90.0f) << max.x - min.x << " x " << max.y - min.y;
+}
+
+// A flock is framed by its points' outline on screen: a cloud of 1,000 points with 10 strays far
+// off to its right (1%) is centred and fills 80% of the view across, the strays left out; the same
+// points with nothing left out put the strays in view. Framing a box is framing its 8 corners.
+TEST(Camera, FramePointsCentresTheOutlineLeavingOutTheStrays) {
+  Camera camera = testCamera();
+  std::vector<glm::vec3> points;
+  for (int i = 0; i < 1000; ++i) {  // a flat slab 60 x 4 x 30, spread evenly
+    const float u = float(i % 40) / 39.0f, v = float((i / 40) % 25) / 24.0f, w = float(i % 7) / 6.0f;
+    points.emplace_back(-30.0f + 60.0f * u, 10.0f + 4.0f * w, 5.0f + 30.0f * v);
+  }
+  std::vector<glm::vec3> withStrays = points;
+  // Far to the right of the cloud and beyond it, as the camera looks.
+  for (int i = 0; i < 10; ++i)
+    withStrays.push_back(glm::vec3(0.0f, 12.0f, 20.0f) + 300.0f * camera.right() + (100.0f + float(i)) * camera.forward());
+  // The outline on screen leaving out `left` points at each end of each axis.
+  const auto outline = [&](const std::vector<glm::vec3>& shown, std::size_t left) {
+    glm::vec2 lo, hi;
+    for (int axis = 0; axis < 2; ++axis) {
+      std::vector<float> along;
+      for (const glm::vec3& p : shown) along.push_back((*camera.project(p))[axis]);
+      std::sort(along.begin(), along.end());
+      lo[axis] = along[left], hi[axis] = along[along.size() - 1 - left];
+    }
+    return std::pair{lo, hi};
+  };
+  camera.framePoints(withStrays, 0.8f, 0.01f);
+  const auto [lo, hi] = outline(withStrays, 10);
+  EXPECT_NEAR(0.5f * (lo.x + hi.x), 100.0f, 0.5f) << "centred across";
+  EXPECT_NEAR(0.5f * (lo.y + hi.y), 50.0f, 0.5f) << "and up and down";
+  EXPECT_NEAR(std::max((hi.x - lo.x) / 200.0f, (hi.y - lo.y) / 100.0f), 0.8f, 0.005f) << "filling 80% of the view";
+  const auto [cloudLo, cloudHi] = outline(points, 0);
+  EXPECT_GT(cloudLo.x, 0.0f) << "the whole cloud in view";
+  EXPECT_LT(cloudHi.x, 200.0f);
+  EXPECT_GT(cloudLo.y, 0.0f);
+  EXPECT_LT(cloudHi.y, 100.0f);
+  EXPECT_GT(camera.project(withStrays.back())->x, 200.0f) << "the strays are off screen";
+
+  camera.framePoints(withStrays, 0.8f, 0.0f);
+  const auto [allLo, allHi] = outline(withStrays, 0);
+  EXPECT_GE(allLo.x, 0.0f);
+  EXPECT_LE(allHi.x, 200.0f) << "nothing trimmed: the strays are in view";
+
+  const glm::vec3 boxLo(-10.0f, 0.0f, -20.0f), boxHi(30.0f, 5.0f, 10.0f);
+  Camera byBox = testCamera(), byCorners = testCamera();
+  byBox.frameBox(boxLo, boxHi);
+  std::vector<glm::vec3> corners;
+  for (int i = 0; i < 8; ++i)
+    corners.emplace_back((i & 1) ? boxHi.x : boxLo.x, (i & 2) ? boxHi.y : boxLo.y, (i & 4) ? boxHi.z : boxLo.z);
+  byCorners.framePoints(corners, 0.94f, 0.0f);
+  EXPECT_EQ(byBox.distance(), byCorners.distance());
+  EXPECT_EQ(byBox.target(), byCorners.target());
 }
 
 // Closed shapes face outwards: counter-clockwise seen from outside, normals pointing away.

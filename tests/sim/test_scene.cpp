@@ -357,7 +357,7 @@ TEST(SceneErrors, UnknownRootKey) {
 TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
   EXPECT_TRUE(rejects(
       "[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
-      "unknown key (accepted: count, groups, mass, max_speed, min_speed, max_force, radius, body_length, "
+      "unknown key (accepted: count, gpu_count, groups, mass, max_speed, min_speed, max_force, radius, body_length, "
       "turn_rate)"));
 }
 
