@@ -105,7 +105,8 @@ render::FrameOptions lookOptions(const sim::Scene& scene, bool murmuration) {
 }
 
 // Drawing alone, the flock uploaded once, the camera framing the world; optionsFor(scene) gives the
-// frame's options, silhouette points drawn at the share the demo gives that view.
+// frame's options, silhouette points drawn at the share the demo gives that view (counter
+// point_share).
 template <class OptionsFor>
 void drawOnly(benchmark::State& state, std::uint32_t n, OptionsFor optionsFor) {
   RenderRig* r = rig(state);
@@ -124,6 +125,7 @@ void drawOnly(benchmark::State& state, std::uint32_t n, OptionsFor optionsFor) {
     glFinish();
   }
   setFrameCounters(state, n);
+  state.counters["point_share"] = options.boids.pointShare;
 }
 
 void stepAndDrawGpu(benchmark::State& state, std::uint32_t n) {
