@@ -105,10 +105,6 @@ float followKeep(double seconds) {
 
 }  // namespace
 
-bool DemoSession::drawsSilhouettePoints() const {
-  return options_.boids.colouring == render::BoidColouring::Silhouette && render::drawsPoints(options_.boids, boidCount());
-}
-
 void DemoSession::setPointShare(const std::vector<glm::vec3>& sample, float keep) {
   const float share = render::silhouettePointShare(camera_, sample, boidCount(), options_.boids);
   options_.boids.pointShare = glm::mix(share, options_.boids.pointShare, keep);
@@ -124,7 +120,8 @@ void DemoSession::frameFlock() {
 }
 
 void DemoSession::updatePointShare(double seconds) {
-  if (drawsSilhouettePoints()) setPointShare(world_.backend().positionSample(), followKeep(seconds));
+  if (render::drawsSilhouettePoints(options_.boids, boidCount()))
+    setPointShare(world_.backend().positionSample(), followKeep(seconds));
 }
 
 void DemoSession::refitView() {
@@ -143,7 +140,7 @@ void DemoSession::frameScene() {
 
 void DemoSession::moveCamera(double seconds) {
   const bool moves = view_.cameraMotion != render::CameraMotion::Fixed;
-  if (!moves && !drawsSilhouettePoints()) return;
+  if (!moves && !render::drawsSilhouettePoints(options_.boids, boidCount())) return;
   // A sample of 4,096 boids frames the flock as well as all of them, at a 64 KiB read instead of
   // the whole state's (a headless frame waits for its pixels anyway).
   const std::vector<glm::vec3> sample = world_.backend().positionSample();

@@ -136,7 +136,6 @@ class DemoSession {
   render::Camera camera_;
   // What frameFlock fitted last (render::Camera::framePoints' points); none: the world.
   std::optional<std::vector<glm::vec3>> framedFlock_;
-  bool drawsSilhouettePoints() const;
   // The share for the view from `sample`, `keep` of the old one kept.
   void setPointShare(const std::vector<glm::vec3>& sample, float keep);
   // The following camera's move towards framing `sample`, `keep` of the old view kept.

@@ -118,9 +118,13 @@ bool drawsPoints(const BoidStyle& style, std::size_t boids) {
   return style.shape == BoidShape::Points || (style.shape == BoidShape::Auto && boids > kMaxAutoBirds);
 }
 
+bool drawsSilhouettePoints(const BoidStyle& style, std::size_t boids) {
+  return style.colouring == BoidColouring::Silhouette && drawsPoints(style, boids);
+}
+
 float silhouettePointShare(const Camera& camera, std::span<const glm::vec3> sample, std::size_t boids,
                            const BoidStyle& style) {
-  if (sample.empty() || style.colouring != BoidColouring::Silhouette || !drawsPoints(style, boids)) return 1.0f;
+  if (sample.empty() || !drawsSilhouettePoints(style, boids)) return 1.0f;
   const float patch = float(std::max(camera.width(), camera.height())) / 32.0f;
   const int columns = int(std::ceil(float(camera.width()) / patch)), rows = int(std::ceil(float(camera.height()) / patch));
   std::vector<double> depth(std::size_t(columns) * std::size_t(rows), 0.0);

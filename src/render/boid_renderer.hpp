@@ -65,6 +65,8 @@ struct BoidStyle {
 
 // Whether a draw of `boids` boids in this style draws points (else birds).
 bool drawsPoints(const BoidStyle& style, std::size_t boids);
+// Whether it draws them as silhouettes: the points silhouettePointShare thins.
+bool drawsSilhouettePoints(const BoidStyle& style, std::size_t boids);
 
 // The darkness a silhouette point adds where it lies: the share of its disc a bird of its
 // projected size covers (a bird is slender: about a third of its length squared), so that far
