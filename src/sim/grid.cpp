@@ -55,24 +55,67 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   cellStart[0] = 0;
 }
 
+namespace {
+
+// Whether the block around c is one run of cells per row, none needing the minimum image: always
+// in a contained world; in a wrapped one away from the seams, on axes of 5 cells or more (as
+// neighbourRuns decides; in 2D the y axis is inactive).
+bool plainBlock(const GridSpec& grid, glm::ivec3 c, int dims) {
+  if (!grid.wrap) return true;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (axis == 1 && dims == 2) continue;
+    if (grid.cells[axis] < 5 || c[axis] < 1 || c[axis] > grid.cells[axis] - 2) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
                            CellRuns& around) {
   const glm::ivec3 c = grid.cellCoord(p);
   const std::uint32_t cell = grid.cellIndex(c);
+  const RowReach reachable(grid, c, p, reach, dims);
+  SlotRuns out;
   // Without branches on which rows and runs are kept: they are as good as random (a fifth of the
   // corner rows left out, a quarter of the runs empty in the density workload), and mispredicted
   // they cost a fifth of a step. Every run is written and counted only when kept. The counts are
   // locals: in the structures they would be reloaded after every run's store (a bool may alias
   // them).
+  int count = 0;
+  if (around.cell != cell && plainBlock(grid, c, dims)) {
+    // The rows read straight from the cell starts, in forEachNeighbourRange's order, and kept
+    // while they are read: a sparse flock (a boid or less a cell) builds the runs for nearly
+    // every boid, and the general walk below cost it a quarter of a step.
+    const std::uint32_t* cellStart = order.cellStart.data();
+    const int x0 = std::max(c.x - 1, 0), x1 = std::min(c.x + 1, grid.cells.x - 1);
+    const int y0 = std::max(c.y - 1, 0), y1 = std::min(c.y + 1, grid.cells.y - 1);
+    const int z0 = std::max(c.z - 1, 0), z1 = std::min(c.z + 1, grid.cells.z - 1);
+    int cached = 0;
+    for (int z = z0; z <= z1; ++z)
+      for (int y = y0; y <= y1; ++y) {
+        const std::uint32_t row = grid.cellIndex({0, y, z});
+        const SlotRun run{cellStart[row + std::uint32_t(x0)], cellStart[row + std::uint32_t(x1) + 1], false};
+        const bool occupied = run.begin < run.end;
+        around.runs[std::size_t(cached)] = {run, y, z, false};
+        cached += static_cast<int>(occupied);
+        out.runs[std::size_t(count)] = run;
+        count += static_cast<int>(occupied & reachable(y, z, false));
+      }
+    around.cell = cell;
+    around.count = cached;
+    out.count = count;
+    return out;
+  }
   if (around.cell != cell) {
     around.cell = cell;
-    int count = 0, y = 0, z = 0;
+    int cached = 0, y = 0, z = 0;
     bool rowImaged = false;
     forEachNeighbourRange(
         grid, order, c, dims,
         [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
-          around.runs[std::size_t(count)] = {{begin, end, imaged}, y, z, rowImaged};
-          count += static_cast<int>(begin < end);
+          around.runs[std::size_t(cached)] = {{begin, end, imaged}, y, z, rowImaged};
+          cached += static_cast<int>(begin < end);
         },
         [&](int rowY, int rowZ, bool imaged) {
           y = rowY;
@@ -80,11 +123,8 @@ SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const g
           rowImaged = imaged;
           return true;
         });
-    around.count = count;
+    around.count = cached;
   }
-  const RowReach reachable(grid, c, p, reach, dims);
-  SlotRuns out;
-  int count = 0;
   for (int r = 0; r < around.count; ++r) {
     const CellRuns::Run& run = around.runs[std::size_t(r)];
     out.runs[std::size_t(count)] = run.slots;

@@ -199,7 +199,9 @@ struct SlotRuns {
 };
 // The non-empty runs around one cell with their rows, kept while consecutive boids share the cell
 // (about 5 a cell in the neighbours18 workload): each of them then only tests its rows' reach. A
-// fresh one (no cell) for every CellOrder built and every loop over its boids.
+// fresh one (no cell) for every CellOrder built and every loop over its boids. neighbourSlotRuns
+// fills it from the cell starts directly where the block needs no minimum image, else by
+// forEachNeighbourRange's general walk.
 struct CellRuns {
   struct Run {
     SlotRun slots;

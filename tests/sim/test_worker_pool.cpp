@@ -156,27 +156,84 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
 }
 
 
+// 4,000 boids sorted on the grid of R in a 40-unit world, contained (some a little outside it) or
+// wrapped, 3D or 2D: the cases of the slot-run tests. With R = 9 a wrapped axis has 4 cells.
+struct RunCase {
+  int dims;
+  Boundary boundary;
+  float radius;
+};
+constexpr RunCase kRunCases[] = {{3, Boundary::Contain, 3.0f}, {3, Boundary::Wrap, 3.0f}, {2, Boundary::Contain, 3.0f},
+                                 {2, Boundary::Wrap, 3.0f}, {3, Boundary::Wrap, 9.0f}};
+struct SortedBoids {
+  ModelParams params;
+  GridSpec grid;
+  std::vector<glm::vec3> positions;
+  CellOrder cells;
+};
+SortedBoids sortedBoids(const RunCase& c, unsigned seed) {
+  SortedBoids out;
+  out.params = gridParams(c.dims, c.boundary);
+  out.params.perceptionRadius = c.radius;
+  out.grid = makeGridSpec(out.params);
+  out.positions = randomPositions(4000, out.params, seed, c.boundary == Boundary::Wrap ? 0.0f : 2.0f);
+  WorkerPool pool(1);
+  out.cells.build(out.grid, out.positions, pool);
+  return out;
+}
+
+// The runs the neighbour sweep tests are forEachNeighbourRange's non-empty runs in its order, the
+// rows RowReach leaves out dropped: read straight from the cell starts where the block needs no
+// minimum image (contained worlds, and wrapped ones away from the seams), by the general walk
+// elsewhere (seams, axes of under 5 cells), kept while consecutive boids share a cell and reused
+// with another reach.
+TEST(NeighbourSlotRuns, AreTheGeneralWalksRowsWithinReachInItsOrder) {
+  for (const RunCase& c : kRunCases) {
+    SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R " << c.radius);
+    const auto [params, grid, positions, cells] = sortedBoids(c, 17);
+    CellRuns around;
+    std::size_t reused = 0, rowsLeftOut = 0;
+    for (std::uint32_t k = 0; k < positions.size(); ++k) {
+      const glm::vec3 p = positions[cells.order[k]];
+      const glm::ivec3 cell = grid.cellCoord(p);
+      const float reach = k % 3 == 0 ? 0.6f * c.radius : c.radius;
+      const RowReach reachable(grid, cell, p, reach, c.dims);
+      std::vector<SlotRun> expected;
+      forEachNeighbourRange(
+          grid, cells, cell, c.dims,
+          [&](std::uint32_t begin, std::uint32_t end, bool imaged) {
+            if (begin < end) expected.push_back({begin, end, imaged});
+          },
+          [&](int y, int z, bool imaged) {
+            const bool kept = reachable(y, z, imaged);
+            rowsLeftOut += kept ? 0 : 1;
+            return kept;
+          });
+      reused += around.cell == grid.cellIndex(cell) ? 1 : 0;
+      const SlotRuns runs = neighbourSlotRuns(grid, cells, p, reach, c.dims, around);
+      ASSERT_EQ(runs.count, int(expected.size())) << "slot " << k;
+      for (std::size_t r = 0; r < expected.size(); ++r) {
+        ASSERT_EQ(runs.runs[r].begin, expected[r].begin) << "slot " << k << " run " << r;
+        ASSERT_EQ(runs.runs[r].end, expected[r].end) << "slot " << k << " run " << r;
+        ASSERT_EQ(runs.runs[r].imaged, expected[r].imaged) << "slot " << k << " run " << r;
+      }
+    }
+    EXPECT_GT(reused, 500u) << "boids share cells";
+    // On an axis of under 5 wrapped cells every row is imaged, and kept.
+    if (grid.cells.x >= 5) {
+      EXPECT_GT(rowsLeftOut, 0u) << "rows are left out";
+    }
+  }
+}
+
 // The topological sweep's runs (nearSlotRuns): every boid within the reach of p lies in one of
 // them; they are disjoint, in increasing slot order (the order the sums run in) and within p's
 // 3x3x3 cells; and a reach below R leaves cells out (the test would otherwise pass with runs of
 // the whole block). With R = 9 a wrapped axis has 4 cells: every cell is kept there.
 TEST(NearSlotRuns, HoldEveryBoidWithinReachInSlotOrder) {
-  struct Case {
-    int dims;
-    Boundary boundary;
-    float radius;
-  };
-  for (const Case& c : {Case{3, Boundary::Contain, 3.0f}, Case{3, Boundary::Wrap, 3.0f}, Case{2, Boundary::Contain, 3.0f},
-                        Case{2, Boundary::Wrap, 3.0f}, Case{3, Boundary::Wrap, 9.0f}}) {
+  for (const RunCase& c : kRunCases) {
     SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R " << c.radius);
-    ModelParams params = gridParams(c.dims, c.boundary);
-    params.perceptionRadius = c.radius;
-    const GridSpec grid = makeGridSpec(params);
-    const float spill = c.boundary == Boundary::Wrap ? 0.0f : 2.0f;
-    const std::vector<glm::vec3> positions = randomPositions(4000, params, 13, spill);
-    WorkerPool pool(1);
-    CellOrder cells;
-    cells.build(grid, positions, pool);
+    const auto [params, grid, positions, cells] = sortedBoids(c, 13);
     std::size_t kept = 0, block = 0;
     for (std::size_t i = 0; i < positions.size(); i += 5) {
       const glm::vec3 p = positions[i];
