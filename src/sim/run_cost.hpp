@@ -19,15 +19,16 @@
 
 namespace murmur::sim {
 
-// Candidate tests of one step beyond this (about a minute a step on one core): refused, whatever the
+// Candidate tests of one step beyond this (about 40 s a step on one core): refused, whatever the
 // length of the run (the demo's window runs open-ended).
 inline constexpr double kMaxStepCandidateTests = 1e10;
-// Candidate tests of a whole run (boids x steps x candidates per boid) beyond this (about two hours
-// on one core): refused.
+// Candidate tests of a whole run (boids x steps x candidates per boid) beyond this (about an hour on
+// one core): refused.
 inline constexpr double kMaxRunCandidateTests = 1e12;
 // Candidate tests a second on one core of the reference machine (AMD EPYC, the cpu backend's
-// neighbours18 benchmark at one thread, bench/README.md): turns the counts into a time people read.
-inline constexpr double kReferenceTestsPerSecond = 1.4e8;
+// neighbours18 benchmark at one thread, bench/README.md: 2.8e8 at 16k and 64k boids, 2.0e8 at
+// 256k, with the vector sweep of 2026-11): turns the counts into a time people read.
+inline constexpr double kReferenceTestsPerSecond = 2.5e8;
 
 struct RunCost {
   std::uint64_t boids = 0;
