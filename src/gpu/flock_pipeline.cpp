@@ -673,12 +673,16 @@ const std::vector<sim::GroupSummary>& FlockPipeline::recentGroupSummaries() {
 }
 
 std::vector<glm::vec3> FlockPipeline::positionSample() {
-  std::vector<std::uint32_t> ids;
-  for (const sim::IdRun& run : sim::positionSampleRuns(count_))
-    for (std::size_t i = run.first; i < run.first + run.count; ++i) ids.push_back(static_cast<std::uint32_t>(i));
-  if (ids.empty()) return {};
-  const std::size_t bytes = ids.size() * sizeof(glm::vec4);
-  sampleIds_.write(std::span<const std::uint32_t>(ids));
+  if (sampleIdsFor_ != count_) {
+    std::vector<std::uint32_t> ids;
+    for (const sim::IdRun& run : sim::positionSampleRuns(count_))
+      for (std::size_t i = run.first; i < run.first + run.count; ++i) ids.push_back(static_cast<std::uint32_t>(i));
+    if (!ids.empty()) sampleIds_.write(std::span<const std::uint32_t>(ids));
+    sampleIdsFor_ = count_;
+    sampleSize_ = ids.size();
+  }
+  if (sampleSize_ == 0) return {};
+  const std::size_t bytes = sampleSize_ * sizeof(glm::vec4);
   const Buffer& gathered = samplePositions_.reserve(bytes);
   mapSlotsIfStale();
   {
@@ -687,14 +691,14 @@ std::vector<glm::vec3> FlockPipeline::positionSample() {
     slotOf_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSlotOf);
     sampleIds_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSampleIds);
     gathered.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kSamplePositions);
-    passParams_.set(layout::PassParams(static_cast<std::uint32_t>(ids.size()), 0u, 0u, 0u));
-    dispatchCompute(positionsByIdProgram_, ids.size(), sizes_.grid, maxGroupsX_);
+    passParams_.set(layout::PassParams(static_cast<std::uint32_t>(sampleSize_), 0u, 0u, 0u));
+    dispatchCompute(positionsByIdProgram_, sampleSize_, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   }
   sample_.begin(bytes);
   sample_.copy(gathered, 0, 0, bytes);
   sample_.end();
-  std::vector<glm::vec4> read(ids.size());
+  std::vector<glm::vec4> read(sampleSize_);
   std::memcpy(read.data(), sample_.read(), bytes);
   return std::vector<glm::vec3>(read.begin(), read.end());
 }

@@ -28,6 +28,7 @@
 // in-cell order makes every step reproducible run to run.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <span>
@@ -314,6 +315,9 @@ class FlockPipeline {
   PerceptionRequest perceptionRequest_;
   Readback sample_{"position sample read-back"};  // positionSample()
   DynamicBuffer sampleIds_{"position sample ids"}, samplePositions_{"position sample"};
+  // The flock size sampleIds_ holds the sample of (they change only with it), and how many.
+  std::size_t sampleIdsFor_ = std::numeric_limits<std::size_t>::max();
+  std::size_t sampleSize_ = 0;
   Readback display_{"group summaries read-back"};  // recentGroupSummaries()
   std::uint32_t displayGroups_ = 0;                 // the groups of display_'s request
   std::vector<sim::GroupSummary> recentSummaries_;

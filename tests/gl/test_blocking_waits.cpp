@@ -100,6 +100,14 @@ TEST(BlockingWaits, ThePositionSampleIsOneSmallRead) {
     EXPECT_EQ(sample.size(), 4096u) << "64 runs of 64 boids";
     EXPECT_EQ(sample, sim::samplePositions(pipeline.download())) << "frame " << frame;
   }
+  // The sample's ids are uploaded once for a flock size, and again when the size changes.
+  for (const std::uint32_t count : {300u, 6000u}) {
+    pipeline.upload(sim::spawnFlock(sim::defaultDensityScene(count, 3)));
+    pipeline.step(scene.model, {});
+    const std::vector<glm::vec3> sample = pipeline.positionSample();
+    EXPECT_EQ(sample.size(), std::min<std::size_t>(count, 4096u)) << count << " boids";
+    EXPECT_EQ(sample, sim::samplePositions(pipeline.download())) << count << " boids";
+  }
 }
 
 // The counter counts: a buffer read is a wait, and a query result that is not ready yet is one.
