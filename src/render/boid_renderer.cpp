@@ -133,8 +133,7 @@ float silhouettePointShare(const Camera& camera, std::span<const glm::vec3> samp
   for (const glm::vec3& position : sample) {
     // As render/BoidPoint.vert.glsl sizes and shades it (leaders, a little larger, aside).
     const glm::vec4 clip = viewProjection * glm::vec4(position, 1.0f);
-    if (clip.w <= 0.0f) continue;
-    const std::optional<glm::vec2> pixel = camera.project(position);
+    const std::optional<glm::vec2> pixel = camera.pixelOf(clip);
     if (!pixel || pixel->x < 0.0f || pixel->y < 0.0f || pixel->x >= float(camera.width()) ||
         pixel->y >= float(camera.height()))
       continue;

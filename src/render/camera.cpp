@@ -214,7 +214,10 @@ glm::mat4 Camera::viewProjection() const {
 }
 
 std::optional<glm::vec2> Camera::project(glm::vec3 worldPoint) const {
-  const glm::vec4 clip = viewProjection() * glm::vec4(worldPoint, 1.0f);
+  return pixelOf(viewProjection() * glm::vec4(worldPoint, 1.0f));
+}
+
+std::optional<glm::vec2> Camera::pixelOf(glm::vec4 clip) const {
   if (clip.w <= 0.0f) return std::nullopt;
   const glm::vec2 ndc = glm::vec2(clip) / clip.w;
   return glm::vec2((0.5f * ndc.x + 0.5f) * float(width_), (0.5f - 0.5f * ndc.y) * float(height_));

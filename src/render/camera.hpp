@@ -70,6 +70,9 @@ class Camera {
   // pixel (i, j) covering [i, i+1) x [j, j+1) (the row order of OffscreenTarget::readRgba). nullopt
   // when the point is behind the camera. Points outside the viewport give pixels outside it.
   std::optional<glm::vec2> project(glm::vec3 worldPoint) const;
+  // The same pixel of a point already in clip space (viewProjection() times it): for callers that
+  // need its w (the eye depth) too.
+  std::optional<glm::vec2> pixelOf(glm::vec4 clip) const;
 
  private:
   glm::vec3 target_{0.0f};
