@@ -18,14 +18,16 @@
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
+#include "sim/worker_pool.hpp"
 
 namespace murmur::bench {
 namespace {
 
-// variant: the model's options a case switches on beyond the workload's (StepVariant).
+// variant: the model's options a case switches on beyond the workload's (StepVariant); warmupSteps:
+// untimed steps first (on the spawned flock, which the timed steps start from again).
 void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
                  sim::NeighbourSearch search, int threads, bool recordLeaders = true,
-                 StepVariant variant = {}) {
+                 StepVariant variant = {}, int warmupSteps = kWarmupSteps) {
   const PreparedCase& prepared = prepare(workload, n);
   sim::ModelParams params = prepared.scene.model;
   variant.apply(params);
@@ -33,10 +35,10 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   inputs.recordLeaders = recordLeaders;
   sim::FlockState flock = prepared.flock;
   sim::CpuSimulator simulator(search, threads);
-  for (int k = 0; k < kWarmupSteps; ++k) simulator.step(params, inputs, flock);  // sizes the scratch
+  for (int k = 0; k < warmupSteps; ++k) simulator.step(params, inputs, flock);  // sizes the scratch
   flock = prepared.flock;
   int episode = 0;
-  double gridSeconds = 0.0, stepSeconds = 0.0;
+  double gridSeconds = 0.0, stepSeconds = 0.0, waitedSeconds = 0.0, threadSteps = 0.0;
   for (auto _ : state) {
     if (episode == kEpisodeSteps) {
       state.PauseTiming();
@@ -47,15 +49,22 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     simulator.step(params, inputs, flock);
     gridSeconds += simulator.lastStepTimes().grid;
     stepSeconds += simulator.lastStepTimes().grid + simulator.lastStepTimes().forces;
+    threadSteps += simulator.lastStepTimes().threads;
+    waitedSeconds += simulator.lastStepTimes().waited;
     ++episode;
     benchmark::DoNotOptimize(flock.position.data());
   }
   // The grid build's share of the step (the rest: forces and integration).
   state.counters["grid_share"] = stepSeconds > 0.0 ? gridSeconds / stepSeconds : 0.0;
+  // The share of the step the calling thread waited for late threads (sim::WorkerPool).
+  state.counters["wait_share"] = stepSeconds > 0.0 ? waitedSeconds / stepSeconds : 0.0;
   const double candidates =
       search == sim::NeighbourSearch::Naive ? static_cast<double>(n) - 1.0 : prepared.candidatesPerBoid;
   setStepCounters(state, n, candidates, search == sim::NeighbourSearch::Naive ? 0u : prepared.cells);
   state.counters["threads"] = simulator.threads();
+  // The threads the steps ran on, on average: fewer than `threads` where running on the calling
+  // thread alone was found faster (sim::ThreadChoice; the busy-core cases).
+  state.counters["threads_used"] = threadSteps / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
 }
 
 struct CpuPlan {
@@ -199,7 +208,9 @@ void addTurnRateCost(int threads) {
 
 // A busy loop pinned to the last core while the case runs: another process holding a core, as on a
 // shared machine. The threaded step must not be slower there than the single-threaded one (no
-// thread spinning while it waits, no fixed share of the work stuck behind a descheduled thread).
+// thread spinning while it waits, no fixed share of the work stuck behind a descheduled thread,
+// and one thread where that is found faster: the steady state is timed, after the simulator's
+// first trial of one thread, sim::ThreadChoice).
 class BusyCore {
  public:
   BusyCore()
@@ -225,7 +236,10 @@ void addBusyCore(const Workload& workload, std::uint32_t n, int threads) {
   benchmark::RegisterBenchmark(fmt::format("busy-core/{}/cpu/threads:{}/n:{}", workload.name, threads, n).c_str(),
                                [&workload, n, threads](benchmark::State& state) {
                                  const BusyCore busy;
-                                 runCpuSteps(state, workload, n, sim::NeighbourSearch::Grid, threads);
+                                 const sim::ThreadChoice choice(threads);
+                                 const int warmup =
+                                     threads > 1 ? int(choice.firstWait() + sim::ThreadChoice::kTrialSteps) : kWarmupSteps;
+                                 runCpuSteps(state, workload, n, sim::NeighbourSearch::Grid, threads, true, {}, warmup);
                                })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();

@@ -20,11 +20,15 @@ std::string_view toString(NeighbourSearch search) {
   return search == NeighbourSearch::Naive ? "cpu-naive" : "cpu";
 }
 
-CpuSimulator::CpuSimulator(NeighbourSearch search, int threads) : search_(search), pool_(threads) {}
+CpuSimulator::CpuSimulator(NeighbourSearch search, int threads)
+    : search_(search), pool_(threads), threadChoice_(pool_.threads()) {}
 
 void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
   const auto start = std::chrono::steady_clock::now();
   times_.grid = 0.0;
+  pool_.setSerial(threadChoice_.serial());
+  times_.threads = threadChoice_.serial() ? 1 : pool_.threads();
+  const double waitedBefore = pool_.waitedSeconds();
   const std::size_t n = state.size();
   state.leader.resize(n);
   nextPosition_.resize(n);
@@ -51,7 +55,10 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   state.velocity.swap(nextVelocity_);
   if (stored) state.heading.swap(nextHeading_);
   if (lab) state.spin.swap(nextSpin_);
-  times_.forces = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - times_.grid;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  times_.forces = seconds - times_.grid;
+  times_.waited = pool_.waitedSeconds() - waitedBefore;
+  threadChoice_.record(seconds);
 }
 
 void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, FlockState& state,

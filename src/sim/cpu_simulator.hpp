@@ -38,10 +38,14 @@ class CpuSimulator {
   NearestBoids nearestBoids(const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) const;
 
   // Where the last step's wall time went: building the grid (cell order and the cell-ordered
-  // copies) and the rest (forces, integration, the heading pass), seconds.
+  // copies) and the rest (forces, integration, the heading pass), seconds; of that, the time the
+  // calling thread waited for late threads (WorkerPool::waitedSeconds); and the threads it ran on
+  // (the pool's, or 1 where sim::ThreadChoice found one faster).
   struct StepTimes {
     double grid = 0.0;
     double forces = 0.0;
+    double waited = 0.0;
+    int threads = 1;
   };
   StepTimes lastStepTimes() const { return times_; }
 
@@ -59,6 +63,7 @@ class CpuSimulator {
 
   NeighbourSearch search_;
   WorkerPool pool_;
+  ThreadChoice threadChoice_;  // after pool_, whose threads it is made with
   StepTimes times_;
   // Scratch reused between steps (no allocation per step once sized).
   std::vector<glm::vec3> nextPosition_, nextVelocity_, nextHeading_;  // nextHeading_: only with stored headings

@@ -1,6 +1,7 @@
 #include "sim/worker_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -60,9 +61,11 @@ void WorkerPool::run(std::size_t n, std::size_t chunk, void* body, Invoke invoke
   work(generation_);
   // Chunks still held by a worker: sleep until the last one is done (its thread may be waiting for
   // a core; this thread gives its own up meanwhile).
-  for (std::size_t seen = done_.load(std::memory_order_acquire); seen < chunks;
-       seen = done_.load(std::memory_order_acquire))
-    awaitChange(done_, seen);
+  std::size_t seen = done_.load(std::memory_order_acquire);
+  if (seen == chunks) return;
+  const auto start = std::chrono::steady_clock::now();
+  for (; seen < chunks; seen = done_.load(std::memory_order_acquire)) awaitChange(done_, seen);
+  waitedSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void WorkerPool::work(std::uint32_t generation) {
@@ -83,6 +86,30 @@ void WorkerPool::work(std::uint32_t generation) {
                                             std::min(n_.load(std::memory_order_relaxed), begin + chunk));
     if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) done_.notify_all();
   }
+}
+
+void ThreadChoice::record(double seconds) {
+  if (threads_ <= 1) return;
+  if (trialStepsLeft_ == 0) {
+    // A mean of the last 8 or so steps: recent enough to see the machine change within a wait,
+    // smooth enough that one late step does not decide.
+    chosenSeconds_ = timed_ ? chosenSeconds_ + (seconds - chosenSeconds_) / 8.0 : seconds;
+    timed_ = true;
+    if (--untilTrial_ == 0) {
+      trialStepsLeft_ = kTrialSteps;
+      trialSeconds_ = 0.0;
+    }
+    return;
+  }
+  trialSeconds_ += seconds;
+  if (--trialStepsLeft_ > 0) return;
+  if (trialSeconds_ / kTrialSteps < chosenSeconds_) {
+    serial_ = !serial_;
+    wait_ = firstWait();
+    chosenSeconds_ = trialSeconds_ / kTrialSteps;  // the trial's steps are the new choice's first
+  }
+  untilTrial_ = wait_;
+  wait_ = std::min(2 * wait_, longestWait());
 }
 
 void WorkerPool::workerLoop(std::stop_token stop) {

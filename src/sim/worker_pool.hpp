@@ -13,6 +13,7 @@
 // kernel (std::atomic::wait, a futex on Linux).
 //
 // Results never depend on the thread count: loops given to forChunks must write disjoint outputs.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,13 @@ class WorkerPool {
 
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
 
+  // While set, every loop runs on the caller alone and the workers sleep (ThreadChoice below). Set
+  // between loops, never during one; results do not change.
+  void setSerial(bool serial) { serial_ = serial; }
+  // Seconds the calling thread has waited, over all loops so far, for chunks other threads held
+  // after it ran out of chunks to claim: what late threads cost.
+  double waitedSeconds() const { return waitedSeconds_; }
+
   // body(begin, end) over [0, n) in chunks of at most `chunk` items, on every thread of the pool
   // (the caller included); returns when every chunk has run. A loop of one chunk, or any loop on a
   // pool of one thread, is one call body(0, n) on the caller. Not reentrant: one loop at a time.
@@ -38,7 +46,7 @@ class WorkerPool {
   void forChunks(std::size_t n, std::size_t chunk, Body&& body) {
     if (n == 0) return;
     if (chunk == 0) chunk = 1;
-    if (workers_.empty() || n <= chunk) {
+    if (workers_.empty() || serial_ || n <= chunk) {
       body(std::size_t{0}, n);
       return;
     }
@@ -66,7 +74,45 @@ class WorkerPool {
   std::atomic<std::uint32_t> published_{0};  // the generation workers wait on
   std::atomic<std::size_t> done_{0};         // chunks finished in the current loop
   std::uint32_t generation_ = 0;
+  bool serial_ = false;
+  double waitedSeconds_ = 0.0;
   std::vector<std::jthread> workers_;
+};
+
+// Whether a run's next step goes threaded or on the calling thread alone: whichever was faster when
+// last tried. Claimed chunks keep a late thread from holding up more than its chunk, but where
+// another process holds a core the scheduler also shares that core between it and one of ours, and
+// then a threaded step can be slower than one thread's (the busy-core benchmark, neighbours18 at
+// 16k boids: 7.9 ms against 6.7 in one run, 7.3 against 7.0 in another; the calling thread waited
+// for the other only 4% of the step: the wait is no signal). So now and then kTrialSteps steps run
+// the other way, and the way whose steps were faster on average (the trial's against the last 8 or
+// so steps) is kept. A trial costs at most kTrialSteps steps as long again times the threads, so
+// trials come after firstWait() steps, 1% of the time at worst, the wait doubling after each trial
+// that keeps the choice (up to 8 times as long) and starting again after one that changes it.
+class ThreadChoice {
+ public:
+  static constexpr std::uint32_t kTrialSteps = 4;
+
+  // threads: the pool's (1: never a trial).
+  explicit ThreadChoice(int threads) : threads_(threads), wait_(2 * firstWait()), untilTrial_(firstWait()) {}
+
+  std::uint32_t firstWait() const { return 100u * kTrialSteps * std::uint32_t(std::max(threads_ - 1, 1)); }
+  std::uint32_t longestWait() const { return 8u * firstWait(); }
+
+  // Whether the coming step runs on the calling thread alone.
+  bool serial() const { return trialStepsLeft_ > 0 ? !serial_ : serial_; }
+  // The coming step's wall time, once it has run (seconds).
+  void record(double seconds);
+
+ private:
+  int threads_;
+  bool serial_ = false;
+  std::uint32_t wait_;
+  std::uint32_t untilTrial_;
+  std::uint32_t trialStepsLeft_ = 0;
+  double chosenSeconds_ = 0.0;  // the chosen way's recent steps, smoothed
+  bool timed_ = false;          // chosenSeconds_ holds a step
+  double trialSeconds_ = 0.0;   // the trial's steps so far, summed
 };
 
 }  // namespace murmur::sim

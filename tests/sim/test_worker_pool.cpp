@@ -156,6 +156,77 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
 }
 
 
+// Steps of a run as ThreadChoice (for 2 threads) decides them, threaded ones taking `threaded`
+// seconds, serial ones `serial`; which ran serially.
+std::vector<bool> chooseThreads(ThreadChoice& choice, std::size_t steps, double threaded, double serial) {
+  std::vector<bool> ran;
+  for (std::size_t s = 0; s < steps; ++s) {
+    ran.push_back(choice.serial());
+    choice.record(ran.back() ? serial : threaded);
+  }
+  return ran;
+}
+std::size_t serialSteps(const std::vector<bool>& ran, std::size_t from = 0) {
+  return std::size_t(std::count(ran.begin() + std::ptrdiff_t(from), ran.end(), true));
+}
+
+// The steps run the faster way, and trials of the other come after 400 steps (2 threads), then
+// 800, 1,600 and 3,200 at most: threaded on a quiet machine (20 serial steps in 10,000), serially on
+// a busy one, and back and forth as the machine changes, each found by the next trial.
+TEST(ThreadChoice, RunsTheFasterWayAndTriesTheOtherNowAndThen) {
+  constexpr std::size_t kTrial = ThreadChoice::kTrialSteps;
+  const std::size_t trials[] = {400, 1204, 2808, 6012, 9216};
+  {
+    ThreadChoice quiet(2);
+    EXPECT_EQ(quiet.firstWait(), 400u);
+    const std::vector<bool> ran = chooseThreads(quiet, 10000, 5e-3, 9e-3);
+    for (const std::size_t trial : trials) {
+      EXPECT_FALSE(ran[trial - 1]) << trial;
+      EXPECT_TRUE(ran[trial] && ran[trial + kTrial - 1]) << trial;
+      EXPECT_FALSE(ran[trial + kTrial]) << trial;
+    }
+    EXPECT_EQ(serialSteps(ran), std::size(trials) * kTrial);
+  }
+  {
+    // Noise within the choice does not flip it: threaded steps of 5 and 7 ms in turn against 9.
+    ThreadChoice noisy(2);
+    std::size_t serial = 0;
+    for (int s = 0; s < 10000; ++s) {
+      const bool alone = noisy.serial();
+      serial += alone ? 1 : 0;
+      noisy.record(alone ? 9e-3 : (s % 2 == 0 ? 5e-3 : 7e-3));
+    }
+    EXPECT_EQ(serial, std::size(trials) * kTrial);
+  }
+  {
+    ThreadChoice busy(2);
+    const std::vector<bool> ran = chooseThreads(busy, 10000, 10e-3, 6e-3);
+    EXPECT_FALSE(ran[399]);
+    EXPECT_TRUE(ran[400] && ran[404] && ran[803] && !ran[804] && !ran[807] && ran[808]) << "serial from the first trial";
+    // Threaded: the first 400 steps and the trials after 400, 800, 1,600, 3,200 and 3,200 serial steps.
+    EXPECT_EQ(serialSteps(ran), 10000u - 400u - 5u * kTrial);
+  }
+  {
+    ThreadChoice changing(2);
+    EXPECT_EQ(serialSteps(chooseThreads(changing, 5000, 5e-3, 9e-3)), 3u * kTrial);  // at 400, 1204, 2808
+    // A core gets busy: the next trial (at most the longest wait away) finds it; serial from then
+    // on but for the trials of threads.
+    const std::size_t found = changing.longestWait() + kTrial;
+    const std::vector<bool> busy = chooseThreads(changing, 5000, 10e-3, 6e-3);
+    EXPECT_GE(serialSteps(busy, found), 5000u - found - 2u * kTrial);
+    // And quiet again: threaded from the next trial of threads on (2,028 steps in), but for the
+    // trials of one thread after 400, 800 and 1,600 steps.
+    const std::vector<bool> quietAgain = chooseThreads(changing, 5000, 5e-3, 9e-3);
+    EXPECT_TRUE(quietAgain[2027] && !quietAgain[2028] && !quietAgain[2032]);
+    EXPECT_TRUE(quietAgain[2432] && quietAgain[3236] && quietAgain[4840]);
+    EXPECT_EQ(serialSteps(quietAgain, 2028), 3u * kTrial);
+  }
+  {
+    ThreadChoice one(1);
+    EXPECT_EQ(serialSteps(chooseThreads(one, 5000, 10e-3, 6e-3)), 0u) << "one thread: nothing to try";
+  }
+}
+
 // 4,000 boids sorted on the grid of R in a 40-unit world, contained (some a little outside it) or
 // wrapped, 3D or 2D: the cases of the slot-run tests. With R = 9 a wrapped axis has 4 cells.
 struct RunCase {
