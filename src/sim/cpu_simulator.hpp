@@ -51,6 +51,8 @@ class CpuSimulator {
 
   NeighbourSearch search() const { return search_; }
   int threads() const { return pool_.threads(); }
+  // The threads the steps run on now: threads(), or 1 where sim::ThreadChoice found one faster.
+  int threadsInUse() const { return threadChoice_.chosenSerial() ? 1 : pool_.threads(); }
 
  private:
   void stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state);

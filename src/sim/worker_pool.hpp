@@ -101,6 +101,8 @@ class ThreadChoice {
 
   // Whether the coming step runs on the calling thread alone.
   bool serial() const { return trialStepsLeft_ > 0 ? !serial_ : serial_; }
+  // Whether the steps run on the calling thread alone but for trials (the way last found faster).
+  bool chosenSerial() const { return serial_; }
   // The coming step's wall time, once it has run (seconds).
   void record(double seconds);
 

@@ -34,7 +34,12 @@ class CpuFlockBackend final : public FlockBackend {
   sim::FlockState state() override { return state_; }
   std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(state_); }
   std::vector<glm::vec3> positionSample() override { return sim::samplePositions(state_); }
-  std::string device() const override { return fmt::format("CPU, {} threads", simulator_.threads()); }
+  // "CPU, 2 threads"; "CPU, 1 of 2 threads (...)" while one thread is found faster (sim::ThreadChoice).
+  std::string device() const override {
+    const int threads = simulator_.threads(), inUse = simulator_.threadsInUse();
+    if (inUse == threads) return fmt::format("CPU, {} thread{}", threads, threads == 1 ? "" : "s");
+    return fmt::format("CPU, {} of {} threads (one thread ran faster here)", inUse, threads);
+  }
 
  private:
   sim::CpuSimulator simulator_;

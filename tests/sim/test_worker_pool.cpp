@@ -186,6 +186,7 @@ TEST(ThreadChoice, RunsTheFasterWayAndTriesTheOtherNowAndThen) {
       EXPECT_FALSE(ran[trial + kTrial]) << trial;
     }
     EXPECT_EQ(serialSteps(ran), std::size(trials) * kTrial);
+    EXPECT_FALSE(quiet.chosenSerial());
   }
   {
     // Noise within the choice does not flip it: threaded steps of 5 and 7 ms in turn against 9.
@@ -205,6 +206,7 @@ TEST(ThreadChoice, RunsTheFasterWayAndTriesTheOtherNowAndThen) {
     EXPECT_TRUE(ran[400] && ran[404] && ran[803] && !ran[804] && !ran[807] && ran[808]) << "serial from the first trial";
     // Threaded: the first 400 steps and the trials after 400, 800, 1,600, 3,200 and 3,200 serial steps.
     EXPECT_EQ(serialSteps(ran), 10000u - 400u - 5u * kTrial);
+    EXPECT_TRUE(busy.chosenSerial()) << "what the backend reports as 1 of 2 threads";
   }
   {
     ThreadChoice changing(2);
