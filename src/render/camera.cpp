@@ -69,18 +69,26 @@ void Camera::framePoints(std::span<const glm::vec3> points, float fill, float tr
   const float tanY = std::tan(0.5f * glm::radians(fovYDegrees_));
   const float aspect = framedAspect();
   // The points' outline on screen per axis: the (trim)-th and (1 - trim)-th of their coordinates
-  // along it (the extremes without trim), with their depths.
-  std::vector<std::pair<float, float>> along(points.size());  // (screen coordinate, depth)
+  // along it (the extremes without trim), with their depths. place(point) gives a point's screen
+  // coordinates and its depth, once for both axes.
+  std::array<std::vector<std::pair<float, float>>, 2> along;  // per axis: (screen coordinate, depth)
+  along[0].resize(points.size());
+  along[1].resize(points.size());
   struct Outline {
     glm::vec2 lo, hi, loDepth, hiDepth;
   };
-  auto outline = [&](auto&& coordinates) {
+  auto outline = [&](auto&& place) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto [screen, depth] = place(points[i]);
+      along[0][i] = {screen.x, depth};
+      along[1][i] = {screen.y, depth};
+    }
     Outline result{};
     for (int axis = 0; axis < 2; ++axis) {
-      for (std::size_t i = 0; i < points.size(); ++i) along[i] = coordinates(points[i], axis);
+      auto& values = along[std::size_t(axis)];
       const auto rank = [&](std::size_t r) {
-        std::nth_element(along.begin(), along.begin() + std::ptrdiff_t(r), along.end());
-        return along[r];
+        std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(r), values.end());
+        return values[r];
       };
       std::tie(result.lo[axis], result.loDepth[axis]) = rank(lowRank);
       std::tie(result.hi[axis], result.hiDepth[axis]) = rank(highRank);
@@ -89,8 +97,8 @@ void Camera::framePoints(std::span<const glm::vec3> points, float fill, float tr
   };
   if (orthographic_) {
     // No perspective: the outline's half-extents along screen right and up set the visible height.
-    const Outline box = outline([&](glm::vec3 point, int axis) {
-      return std::pair{glm::dot(point - centre, axis == 0 ? right() : up()), 1.0f};
+    const Outline box = outline([&](glm::vec3 point) {
+      return std::pair{glm::vec2(glm::dot(point - centre, right()), glm::dot(point - centre, up())), 1.0f};
     });
     target_ = centre + 0.5f * (box.lo.x + box.hi.x) * right() + 0.5f * (box.lo.y + box.hi.y) * up();
     const glm::vec2 extent = 0.5f * (box.hi - box.lo);
@@ -110,12 +118,12 @@ void Camera::framePoints(std::span<const glm::vec3> points, float fill, float tr
     for (int round = 0; round < 3; ++round) {
       const glm::mat4 viewProjection = framedProjection() * view();
       std::size_t behind = 0;
-      const Outline box = outline([&](glm::vec3 point, int axis) {
+      const Outline box = outline([&](glm::vec3 point) {
         const glm::vec4 clip = viewProjection * glm::vec4(point, 1.0f);
-        if (clip.w > nearPlane()) return std::pair{clip[axis] / clip.w, clip.w};
-        behind += std::size_t(axis == 0);
+        if (clip.w > nearPlane()) return std::pair{glm::vec2(clip) / clip.w, clip.w};
+        ++behind;
         // Left out at the low end of both axes: no pixel, no depth to slide by.
-        return std::pair{-std::numeric_limits<float>::infinity(), 1.0f};
+        return std::pair{glm::vec2(-std::numeric_limits<float>::infinity()), 1.0f};
       });
       if (behind > lowRank) return std::numeric_limits<float>::infinity();
       extent = 0.5f * std::max(box.hi.x - box.lo.x, box.hi.y - box.lo.y);
