@@ -1,8 +1,9 @@
 #pragma once
 // Exclusive prefix sum of uint32 values on the GPU, for any count: a block scan per level
 // (shaders/grid/Scan.comp.glsl: blockSize() values per work group) whose block totals are scanned
-// by the next level, recursively, then added back (ScanAdd.comp.glsl). 2^24 values take three
-// levels; no level ever runs a single-thread loop over the blocks.
+// by the next level, recursively, then added back (ScanAdd.comp.glsl). Up to 2^24 values (a
+// grid's largest count of cells) take two levels; no level ever runs a single-thread loop over
+// the blocks.
 #include <cstdint>
 #include <vector>
 
@@ -18,7 +19,7 @@ class PrefixSum {
  public:
   // groupSize: threads per work group (a power of two); itemsPerThread values each.
   PrefixSum(const Context& context, const ShaderLibrary& shaders, std::uint32_t groupSize = 256,
-            std::uint32_t itemsPerThread = 4);
+            std::uint32_t itemsPerThread = 16);
 
   // out[i] = in[0] + ... + in[i-1] for i < count (out[0] = 0). in and out may be the same buffer;
   // both hold at least count values. Records GPU commands only (no wait); the caller puts a

@@ -76,7 +76,7 @@ TEST(FlockPipelineFeatures, EachInputSwitchesOnItsTerm) {
 // A step's passes (gpu::dispatchCount). After an upload: hash, count, the scan (2 levels - 1
 // dispatches), the ids' scatter, the reorder and the forces. On the next steps the last force pass
 // has hashed and counted what it wrote, so only the scan, scatter, reorder and forces run: 6 for a
-// grid of up to 2^20 cells. After stateReplaced() (the state written into the pipeline's buffers in
+// grid of 4,096 to 2^24 - 1 cells. After stateReplaced() (the state written into the pipeline's buffers in
 // id order, as the benchmarks restore it), and on a new grid, hash and count run again.
 // The state stays the CPU's bit for bit all along (on llvmpipe): the folded counts are the counts.
 TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
@@ -91,17 +91,17 @@ TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
     cpu.step(params, {}, cpuState);
     return dispatchCount() - before;
   };
-  // gpu::PrefixSum: 1024 values a block, a level per factor of 1024, each level but the top a scan
+  // gpu::PrefixSum: 4096 values a block, a level per factor of 4096, each level but the top a scan
   // and an add-back.
   const auto steady = [&gpu] {
     const std::uint64_t values = std::uint64_t(gpu.grid().cellCount()) + 1;
-    const std::uint64_t scan = values <= 1024 ? 1 : values <= 1024 * 1024 ? 3 : 5;
+    const std::uint64_t scan = values <= 4096 ? 1 : values <= 4096 * 4096 ? 3 : 5;
     return scan + 2 + 1;  // the scan, the ids' scatter and the reorder, the forces
   };
   // (Each step's count is taken before steady() looks at the grid that step made.)
   std::uint64_t dispatches = stepBoth(scene.model);
   EXPECT_EQ(dispatches, 2 + steady()) << "hash and count after the upload";
-  ASSERT_EQ(steady(), 6u) << "a grid of 1025 to 2^20 cells (" << gpu.grid().cellCount() << ")";
+  ASSERT_EQ(steady(), 6u) << "a grid of 4,096 to 2^24 - 1 cells (" << gpu.grid().cellCount() << ")";
   for (int s = 0; s < 4; ++s) EXPECT_EQ(stepBoth(scene.model), 6u) << "step " << s;
   {
     // The state copied back in id order: the pipeline takes its slots for ids again.
@@ -242,9 +242,9 @@ TEST(FlockLayout, StepParamsOffsetsMatchTheDriver) {
 
 TEST(PrefixSum, MatchesTheHostForEverySizeAndLevelCount) {
   PrefixSum scan(test::glContext(), test::shaderLibrary());
-  ASSERT_EQ(scan.blockSize(), 1024u);
+  ASSERT_EQ(scan.blockSize(), 4096u);
   sim::Pcg32 rng(7);
-  for (std::uint32_t count : {1u, 5u, 1023u, 1024u, 1025u, 4099u, 1024u * 1024u + 17u}) {
+  for (std::uint32_t count : {1u, 5u, 4095u, 4096u, 4097u, 16411u, 4096u * 4096u + 17u}) {
     std::vector<std::uint32_t> values(count);
     for (std::uint32_t& v : values) v = rng.next() % 50;
     const Buffer in = Buffer::fromSpan("scan input", std::span<const std::uint32_t>(values));
@@ -258,17 +258,18 @@ TEST(PrefixSum, MatchesTheHostForEverySizeAndLevelCount) {
       running += values[i];
     }
   }
-  EXPECT_EQ(scan.levels(1024u * 1024u + 17u), 3u);
+  EXPECT_EQ(scan.levels(4096u * 4096u), 2u);
+  EXPECT_EQ(scan.levels(4096u * 4096u + 17u), 3u);
 }
 
 TEST(PrefixSum, WorksInPlace) {
   PrefixSum scan(test::glContext(), test::shaderLibrary());
-  std::vector<std::uint32_t> values(5000, 1u);
+  std::vector<std::uint32_t> values(10000, 1u);
   const Buffer buffer = Buffer::fromSpan("scan values", std::span<const std::uint32_t>(values));
-  scan.exclusiveScan(buffer, buffer, 5000);
+  scan.exclusiveScan(buffer, buffer, 10000);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  const std::vector<std::uint32_t> result = buffer.download<std::uint32_t>(5000);
-  for (std::uint32_t i = 0; i < 5000; ++i) ASSERT_EQ(result[i], i);
+  const std::vector<std::uint32_t> result = buffer.download<std::uint32_t>(10000);
+  for (std::uint32_t i = 0; i < 10000; ++i) ASSERT_EQ(result[i], i);
 }
 
 // ---------------------------------------------------------------------------------------------
