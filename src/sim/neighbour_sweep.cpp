@@ -58,11 +58,11 @@ HWY_INLINE std::uint64_t candidateBits(Mask within, std::uint32_t m, std::uint32
 
 // The candidates of one run of cells, slots [begin, end), folded into `self` (in slot selfSlot).
 // Inlined into the boid's loop (as a call it cost 30%: the sums went through memory).
-// Metric (the metric rule, not the lab's units): accumulateNeighbour's arithmetic made on every
-// lane at once (distance, the front cone, the field of view, the separation push), so that what is
-// left one neighbour at a time is the sums' additions, in slot order as before. Each lane makes
-// the scalar function's operations in its order, so the sums are the same bytes; the few lanes it
-// does not cover (a coincident neighbour's push) are made one by one.
+// Metric (the metric rule, not the lab's units): accumulateNeighbour's tests made on every lane at
+// once (distance, the front cone, the field of view), so that what is left one neighbour at a time
+// is the separation push (sim::separationPush itself: a few neighbours a boid, where a vector of
+// pushes cost as much) and the sums' additions, in slot order as before. Each lane makes the
+// scalar function's operations in its order, so the sums are the same bytes.
 template <bool Imaged, bool Metric>
 HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
               std::uint32_t begin, std::uint32_t end, NeighbourSums& sums) {
@@ -105,32 +105,12 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
         accepted = hn::And(accepted, hn::Or(coincident, hn::Not(hn::Lt(along, hn::Mul(dist, hn::Set(df, ctx.cosHalfFov))))));
       std::uint64_t separating = maskBits(hn::And(accepted, hn::Lt(d2, hn::Set(df, ctx.separationRadius2))));
       if (separating != 0) {
-        // away / max(dist, d_min) with away = -d / dist, times the comfort multiplier within the
-        // comfort distance.
-        const V minDistance = hn::Set(df, ctx.params->minDistance);
-        const V divisor = hn::IfThenElse(hn::Lt(dist, minDistance), minDistance, dist);
-        const auto comfort = hn::Lt(d2, hn::Set(df, ctx.comfortDistance2));
-        const V multiplier = hn::Set(df, ctx.params->comfortMultiplier);
-        const auto push = [&](V d) {
-          const V pushed = hn::Div(hn::Div(hn::Neg(d), dist), divisor);
-          return hn::IfThenElse(comfort, hn::Mul(pushed, multiplier), pushed);
-        };
-        HWY_ALIGN float sx[kMaxLanes], sy[kMaxLanes], sz[kMaxLanes];
-        hn::Store(push(dx), df, sx);
-        hn::Store(push(dy), df, sy);
-        hn::Store(push(dz), df, sz);
-        const std::uint64_t alone = separating & maskBits(coincident);
         sums.separating = true;
         for (; separating != 0; separating &= separating - 1) {
           const unsigned lane = static_cast<unsigned>(__builtin_ctzll(separating));
-          if ((alone >> lane & 1) != 0) {
-            // The scalar rule's push away from a coincident neighbour (by id).
-            const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
-            const float d2j = glm::dot(d, d);
-            sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), flock.id[m + lane]);
-          } else {
-            sums.separation += glm::vec3(sx[lane], sy[lane], sz[lane]);
-          }
+          const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
+          const float d2j = glm::dot(d, d);
+          sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), flock.id[m + lane]);
         }
       }
       const auto groups = hn::LoadU(du, flock.group + m);
