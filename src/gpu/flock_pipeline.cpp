@@ -756,7 +756,6 @@ constexpr TrafficRule kTrafficRules[] = {
     {FlockStage::Forces, "flock/Step", layout::kSortedIds, kStep, 1},  // only for boids closer than 1e-6
     {FlockStage::Forces, "flock/Step", layout::kSortedPositions, kBoid, 1},
     {FlockStage::Forces, "flock/Step", layout::kSortedPositions, kCandidate, 1},
-    {FlockStage::Forces, "flock/Step", layout::kSortedHeadings, kBoid, 1},
     {FlockStage::Forces, "flock/Step", layout::kSortedHeadings, kCandidate, 1},
     {FlockStage::Forces, "flock/Step", layout::kSortedVelocities, kBoid, 1},
     {FlockStage::Forces, "flock/Step", layout::kPositions, kBoid, 1},
