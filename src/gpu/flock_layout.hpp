@@ -61,7 +61,7 @@ enum StorageBinding : GLuint {
   kSummaries = 12,  // GroupSummary per group
   kScanIn = 13,     // gpu::PrefixSum
   kScanOut = 14,
-  kScanSums = 15,
+  kScanStatus = 15,
   kWalls = 16,      // uint per wall cell (sim::WallGrid), 1 = blocked
   // The nearest-boids query (query/NearestBoids.comp.glsl), per (probe, group) in probe-major order:
   kNearestProbes = 17,    // NearestProbe per probe

@@ -41,7 +41,7 @@ constexpr StorageBindingInfo kStorageBindings[] = {
     {kSummaries, "BINDING_SUMMARIES", "summaries", sizeof(GroupSummary)},
     {kScanIn, "BINDING_SCAN_IN", "scanIn", 4},
     {kScanOut, "BINDING_SCAN_OUT", "scanOut", 4},
-    {kScanSums, "BINDING_SCAN_SUMS", "scanSums", 4},
+    {kScanStatus, "BINDING_SCAN_STATUS", "scanStatus", 4},
     {kWalls, "BINDING_WALLS", "walls", 4},
     {kNearestProbes, "BINDING_NEAREST_PROBES", "nearestProbes", sizeof(NearestProbe)},
     {kNearestIds, "BINDING_NEAREST_IDS", "nearestIds", 4},
@@ -730,13 +730,12 @@ constexpr TrafficRule kTrafficRules[] = {
     {FlockStage::Count, "grid/Count", layout::kCellOf, kBoid, 1},
     {FlockStage::Count, "grid/Count", layout::kRankInCell, kBoid, 1},
     {FlockStage::Count, "grid/Count", layout::kCellCounts, kCell, 3},  // cleared, then each atomic's cell
-    // cells + 1 values: the block scan reads the counts and writes the starts, the add-back reads
-    // and writes the starts again; the block sums are a thousandth of that.
+    // cells + 1 values: the one-pass scan reads the counts and writes the starts; the status words
+    // (one a block of 4,096) are a thousandth of that. The look-back's fallback, which reads a
+    // block's counts again, only runs for a block not yet at its first sum after many looks.
     {FlockStage::Scan, "grid/Scan", layout::kScanIn, kCell, 1},
     {FlockStage::Scan, "grid/Scan", layout::kScanOut, kCell, 1},
-    {FlockStage::Scan, "grid/Scan", layout::kScanSums, kStep, 1},
-    {FlockStage::Scan, "grid/ScanAdd", layout::kScanOut, kCell, 2},
-    {FlockStage::Scan, "grid/ScanAdd", layout::kScanSums, kStep, 1},
+    {FlockStage::Scan, "grid/Scan", layout::kScanStatus, kStep, 1},
     {FlockStage::Scatter, "grid/ScatterIds", layout::kCellOf, kBoid, 1},
     {FlockStage::Scatter, "grid/ScatterIds", layout::kRankInCell, kBoid, 1},
     {FlockStage::Scatter, "grid/ScatterIds", layout::kBoidIds, kBoid, 1},
@@ -786,7 +785,6 @@ std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
       {"grid/CellIndex", &hashProgram_},
       {"grid/Count", &countProgram_},
       {"grid/Scan", &prefixSum_.scanProgram()},
-      {"grid/ScanAdd", &prefixSum_.addProgram()},
       {"grid/ScatterIds", &scatterIdsProgram_},
       {"grid/Reorder", &reorderProgram_},
       {"flock/Step", &forcePrograms_.at({ForcePass::Metric, 0u})},

@@ -4,7 +4,7 @@
 //
 //   hash     cell of every boid (grid/CellIndex)
 //   count    per-cell counts by atomics, each boid's arrival rank (grid/Count)
-//   scan     exclusive prefix sum of the counts: cell starts (gpu::PrefixSum, multi-level)
+//   scan     exclusive prefix sum of the counts: cell starts (gpu::PrefixSum, one pass)
 //   scatter  ids into their cells (grid/ScatterIds), then each boid to its stable slot (by id
 //            within a cell, as sim::CellOrder) with position, group, velocity and heading
 //            (grid/Reorder): the "coherent grid", neighbour reads are contiguous

@@ -1,11 +1,9 @@
 #pragma once
-// Exclusive prefix sum of uint32 values on the GPU, for any count: a block scan per level
-// (shaders/grid/Scan.comp.glsl: blockSize() values per work group) whose block totals are scanned
-// by the next level, recursively, then added back (ScanAdd.comp.glsl). Up to 2^24 values (a
-// grid's largest count of cells) take two levels; no level ever runs a single-thread loop over
-// the blocks.
+// Exclusive prefix sum of uint32 values on the GPU, in one dispatch for any count
+// (shaders/grid/Scan.comp.glsl: blockSize() values per work group, each block adding the totals
+// of the blocks before it by a decoupled look-back with a fallback, so that no block waits on
+// another being scheduled). A status word per block, cleared before each scan, carries the totals.
 #include <cstdint>
-#include <vector>
 
 #include <glm/vec4.hpp>
 
@@ -17,32 +15,30 @@ namespace murmur::gpu {
 
 class PrefixSum {
  public:
-  // groupSize: threads per work group (a power of two); itemsPerThread values each.
+  // groupSize: threads per work group (a power of two); itemsPerThread values each; lookBackPolls:
+  // how many times a block reads an empty predecessor's status before summing that block's values
+  // itself (0: always itself, which tests use to exercise the fallback).
   PrefixSum(const Context& context, const ShaderLibrary& shaders, std::uint32_t groupSize = 256,
-            std::uint32_t itemsPerThread = 16);
+            std::uint32_t itemsPerThread = 16, std::uint32_t lookBackPolls = 1024);
 
-  // out[i] = in[0] + ... + in[i-1] for i < count (out[0] = 0). in and out may be the same buffer;
-  // both hold at least count values. Records GPU commands only (no wait); the caller puts a
-  // glMemoryBarrier before reading out.
+  // out[i] = in[0] + ... + in[i-1] for i < count (out[0] = 0). in and out are different buffers
+  // (the fallback reads other blocks' inputs while they write), each holding at least count
+  // values, and the sum of all of them is below 2^30. Records GPU commands only (no wait); the
+  // caller puts a glMemoryBarrier before reading out.
   void exclusiveScan(const Buffer& in, const Buffer& out, std::uint32_t count);
 
   std::uint32_t blockSize() const { return groupSize_ * itemsPerThread_; }
-  // Scan levels `count` values take (1 when count fits one block).
-  std::uint32_t levels(std::uint32_t count) const;
-  // grid/Scan (each level's block scan) and grid/ScanAdd (the add-back): the pipeline's byte model.
+  // grid/Scan: the pipeline's byte model.
   const Program& scanProgram() const { return scan_; }
-  const Program& addProgram() const { return add_; }
 
  private:
-  void scanLevel(const Buffer& in, const Buffer& out, std::uint32_t count, std::size_t level);
-
   std::uint32_t groupSize_;
   std::uint32_t itemsPerThread_;
+  std::uint32_t lookBackPolls_;
   int maxGroupsX_;
   Program scan_;
-  Program add_;
-  UniformBlock<glm::uvec4> params_;  // layout::PassParams: x the count of the level
-  std::vector<Buffer> blockSums_;  // per level, grown on demand
+  UniformBlock<glm::uvec4> params_;  // layout::PassParams: x the count, y the look-back's polls
+  Buffer status_;                    // the next ticket, then a status word per block; grown on demand
 };
 
 }  // namespace murmur::gpu
