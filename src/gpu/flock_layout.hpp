@@ -114,7 +114,8 @@ struct NearestProbe {
 };
 static_assert(sizeof(NearestProbe) == 48);
 
-// std140, 16 bytes: the constants of one dispatch at kPassParams. The scan reads x (the count);
+// std140, 16 bytes: the constants of one dispatch at kPassParams. The scan reads x (the count), y
+// (the look-back's polls before its fallback);
 // the reduction (flock/Reduction.glsl) x boids, y groups, z blocks; the nearest-boids query
 // (NearestParams) x groups, y lists, z k. Scalars of a std140 block lie 4 bytes apart.
 using PassParams = glm::uvec4;
