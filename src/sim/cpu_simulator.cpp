@@ -33,6 +33,7 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   state.leader.resize(n);
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
+  nextLeader_.resize(n);
   // The stored heading exists only while the turn rate is on or the units are the lab's: it starts
   // as the velocity's. A lab unit's spin starts at 0.
   const bool stored = params.storesHeading();
@@ -51,32 +52,45 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
     stepNaive(params, inputs, state);
   else
     stepGrid(params, inputs, state);
-  state.position.swap(nextPosition_);
-  state.velocity.swap(nextVelocity_);
-  if (stored) state.heading.swap(nextHeading_);
-  if (lab) state.spin.swap(nextSpin_);
+  storeInIdOrder(stored, lab, state);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times_.forces = seconds - times_.grid;
   times_.waited = pool_.waitedSeconds() - waitedBefore;
   threadChoice_.record(seconds);
 }
 
-void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, FlockState& state,
+void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot, const FlockState& state,
                              const NeighbourSums& sums) {
-  const std::uint32_t i = self.id;
   if (ctx.labUnits) {
-    const LabUnit next = stepLabUnit(ctx, self, state.spin[i], sums);
-    nextPosition_[i] = next.position;
-    nextVelocity_[i] = next.velocity;
-    nextHeading_[i] = next.heading;
-    nextSpin_[i] = next.spin;
+    const LabUnit next = stepLabUnit(ctx, self, state.spin[self.id], sums);
+    nextPosition_[slot] = next.position;
+    nextVelocity_[slot] = next.velocity;
+    nextHeading_[slot] = next.heading;
+    nextSpin_[slot] = next.spin;
   } else {
     const BoidUpdate next = stepBoid(ctx, self, sums);
-    nextPosition_[i] = next.position;
-    nextVelocity_[i] = next.velocity;
-    if (ctx.turning) nextHeading_[i] = next.heading;
+    nextPosition_[slot] = next.position;
+    nextVelocity_[slot] = next.velocity;
+    if (ctx.turning) nextHeading_[slot] = next.heading;
   }
-  state.leader[i] = leaderFlag(ctx, sums);
+  nextLeader_[slot] = leaderFlag(ctx, sums);
+}
+
+void CpuSimulator::storeInIdOrder(bool stored, bool lab, FlockState& state) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t n = state.size();
+  const std::uint32_t* slotOf = cells_.slotOf.data();
+  pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t k = slotOf[i];
+      state.position[i] = nextPosition_[k];
+      state.velocity[i] = nextVelocity_[k];
+      state.leader[i] = nextLeader_[k];
+      if (stored) state.heading[i] = nextHeading_[k];
+      if (lab) state.spin[i] = nextSpin_[k];
+    }
+  });
+  times_.grid += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
@@ -104,7 +118,7 @@ void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs
                             sortedGroup[m], sums);
       }
       finishNeighbours(ctx, sums);
-      storeStep(ctx, self, state, sums);
+      storeStep(ctx, self, k, state, sums);
     }
   });
 }
@@ -170,7 +184,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
       NeighbourSums sums;
       sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums, around);
       finishNeighbours(ctx, sums);
-      storeStep(ctx, self, state, sums);
+      storeStep(ctx, self, k, state, sums);
     }
   });
 }

@@ -37,8 +37,8 @@ class CpuSimulator {
   // grid's, as before any step). The GPU pipeline answers the same from its own grid.
   NearestBoids nearestBoids(const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) const;
 
-  // Where the last step's wall time went: building the grid (cell order and the cell-ordered
-  // copies) and the rest (forces, integration, the heading pass), seconds; of that, the time the
+  // Where the last step's wall time went: building the grid (cell order, the cell-ordered copies
+  // and the results gathered back into id order) and the rest (forces, integration, the heading pass), seconds; of that, the time the
   // calling thread waited for late threads (WorkerPool::waitedSeconds); and the threads it ran on
   // (the pool's, or 1 where sim::ThreadChoice found one faster).
   struct StepTimes {
@@ -57,9 +57,12 @@ class CpuSimulator {
  private:
   void stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state);
   void stepGrid(const ModelParams& params, const StepInputs& inputs, FlockState& state);
-  // Boid self's new state from its sums (a boid's step, or a lab unit's) into the next buffers,
-  // and its leader flag.
-  void storeStep(const StepContext& ctx, const BoidView& self, FlockState& state, const NeighbourSums& sums);
+  // Boid self's new state from its sums (a boid's step, or a lab unit's) and its leader flag into
+  // the next buffers at its sorted slot.
+  void storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot, const FlockState& state,
+                 const NeighbourSums& sums);
+  // The next buffers (cell order) gathered into state (id order).
+  void storeInIdOrder(bool stored, bool lab, FlockState& state);
   // Builds cells_ and the cell-ordered copies of position, velocity, heading and group.
   void sortByCell(const ModelParams& params, const FlockState& state);
 
@@ -68,8 +71,12 @@ class CpuSimulator {
   ThreadChoice threadChoice_;  // after pool_, whose threads it is made with
   StepTimes times_;
   // Scratch reused between steps (no allocation per step once sized).
+  // The step's results in cell order (slot k: boid cells_.order[k]), gathered into id order at its
+  // end (storeInIdOrder): written by id from the force loop, a cache miss each at large flocks,
+  // they held the loop up (docs/architecture.md).
   std::vector<glm::vec3> nextPosition_, nextVelocity_, nextHeading_;  // nextHeading_: only with stored headings
   std::vector<float> nextSpin_;                                        // only for the lab's units
+  std::vector<std::uint8_t> nextLeader_;
   GridSpec grid_;  // of the last step
   CellOrder cells_;
   // Positions and groups in cell order, the positions one array per axis, each with kSweepPadding

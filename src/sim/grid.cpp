@@ -47,10 +47,15 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
   for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
   order.resize(n);
+  slotOf.resize(n);
   // cellStart doubles as the cursor (no second table of cellCount entries to allocate and fill):
   // after the placement each entry has advanced to the next cell's start, so shifting the table
   // up by one restores the starts.
-  for (std::size_t i = 0; i < n; ++i) order[cellStart[cellOf[i]]++] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t slot = cellStart[cellOf[i]]++;
+    order[slot] = static_cast<std::uint32_t>(i);
+    slotOf[i] = slot;
+  }
   std::copy_backward(cellStart.begin(), cellStart.end() - 1, cellStart.end());
   cellStart[0] = 0;
 }

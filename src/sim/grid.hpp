@@ -68,6 +68,7 @@ struct CellOrder {
   std::vector<std::uint32_t> cellOf;     // per boid id: its cell index
   std::vector<std::uint32_t> cellStart;  // per cell: first sorted slot; cellCount + 1 entries
   std::vector<std::uint32_t> order;      // per sorted slot: the boid id
+  std::vector<std::uint32_t> slotOf;     // per boid id: its sorted slot (order's inverse)
 
   // The cells on the pool's threads, the sort on the caller's: the same result on any thread count.
   void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool);

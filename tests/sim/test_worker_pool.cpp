@@ -94,7 +94,8 @@ std::vector<glm::vec3> randomPositions(std::size_t n, const ModelParams& params,
 }
 
 // The cell order is the stable counting sort by cell (ids increasing within a cell), whatever the
-// thread count; cellStart brackets each cell's ids.
+// thread count; cellStart brackets each cell's ids; slotOf is the order's inverse (the CPU step
+// gathers its results into id order through it).
 TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
   const ModelParams params = gridParams(3, Boundary::Contain);
   const GridSpec grid = makeGridSpec(params);
@@ -114,6 +115,8 @@ TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
     for (std::uint32_t c = 0; c < grid.cellCount(); ++c)
       for (std::uint32_t s = cells.cellStart[c]; s < cells.cellStart[c + 1]; ++s)
         ASSERT_EQ(cells.cellOf[cells.order[s]], c) << threads << " cell " << c;
+    ASSERT_EQ(cells.slotOf.size(), positions.size());
+    for (std::uint32_t s = 0; s < positions.size(); ++s) ASSERT_EQ(cells.slotOf[cells.order[s]], s) << threads;
   }
 }
 
