@@ -13,6 +13,10 @@ namespace {
 // holds back delays the step by little, large enough that claiming costs nothing.
 constexpr std::size_t kForceChunk = 128;
 
+// How many boids ahead the gathers between id order and cell order (sortByCell, storeInIdOrder)
+// ask for the position and velocity they will read: at large flocks those reads miss the caches,
+// and asked for early they come sooner (density at 1M boids: about 6% of a one-thread step).
+constexpr std::size_t kGatherAhead = 16;
 
 }  // namespace
 
@@ -82,6 +86,11 @@ void CpuSimulator::storeInIdOrder(bool stored, bool lab, FlockState& state) {
   const std::uint32_t* slotOf = cells_.slotOf.data();
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + kGatherAhead < end) {
+        const std::uint32_t ahead = slotOf[i + kGatherAhead];
+        __builtin_prefetch(&nextPosition_[ahead]);
+        __builtin_prefetch(&nextVelocity_[ahead]);
+      }
       const std::uint32_t k = slotOf[i];
       state.position[i] = nextPosition_[k];
       state.velocity[i] = nextVelocity_[k];
@@ -140,6 +149,11 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   const bool stored = params.storesHeading();  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
+      if (k + kGatherAhead < end) {
+        const std::uint32_t ahead = order[k + kGatherAhead];
+        __builtin_prefetch(&state.position[ahead]);
+        __builtin_prefetch(&state.velocity[ahead]);
+      }
       const std::uint32_t i = order[k];
       sortedX_[k] = state.position[i].x;
       sortedY_[k] = state.position[i].y;
