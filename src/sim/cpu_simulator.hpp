@@ -38,9 +38,10 @@ class CpuSimulator {
   NearestBoids nearestBoids(const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) const;
 
   // Where the last step's wall time went: building the grid (cell order, the cell-ordered copies
-  // and the results gathered back into id order) and the rest (forces, integration, the heading pass), seconds; of that, the time the
-  // calling thread waited for late threads (WorkerPool::waitedSeconds); and the threads it ran on
-  // (the pool's, or 1 where sim::ThreadChoice found one faster).
+  // and the results gathered back into id order) and the rest (forces, integration, the heading
+  // pass), seconds; of that, the time the calling thread waited for late threads
+  // (WorkerPool::waitedSeconds); and the threads it ran on (the pool's, or 1 where
+  // sim::ThreadChoice found one faster).
   struct StepTimes {
     double grid = 0.0;
     double forces = 0.0;
@@ -70,10 +71,10 @@ class CpuSimulator {
   WorkerPool pool_;
   ThreadChoice threadChoice_;  // after pool_, whose threads it is made with
   StepTimes times_;
-  // Scratch reused between steps (no allocation per step once sized).
-  // The step's results in cell order (slot k: boid cells_.order[k]), gathered into id order at its
-  // end (storeInIdOrder): written by id from the force loop, a cache miss each at large flocks,
-  // they held the loop up (docs/architecture.md).
+  // Scratch reused between steps (no allocation per step once sized). The step's results in cell
+  // order (slot k: boid cells_.order[k]), gathered into id order at its end (storeInIdOrder):
+  // written by id from the force loop, a cache miss each at large flocks, they held the loop up
+  // (docs/architecture.md).
   std::vector<glm::vec3> nextPosition_, nextVelocity_, nextHeading_;  // nextHeading_: only with stored headings
   std::vector<float> nextSpin_;                                        // only for the lab's units
   std::vector<std::uint8_t> nextLeader_;
