@@ -7,9 +7,9 @@
 // its predecessors' words back to the nearest inclusive prefix. Two things keep it from ever
 // waiting forever, whatever a device's scheduling: blocks take their index from a ticket in the
 // order they start, so a block only waits on blocks already running; and a predecessor whose word
-// is still empty after uPolls looks is summed from its values by the waiting group itself
-// (a decoupled fallback), which is why the input is read-only and
-// must not be the output. Totals must stay below 2^30 (the status word's flag takes two bits).
+// is still empty after uPolls looks is summed from its values by the waiting group itself (a
+// decoupled fallback), which is why the input is read-only and must not be the output. Totals must
+// stay below 2^30 (the status word's flag takes two bits).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/WorkgroupSum.glsl"
@@ -28,11 +28,17 @@ const uint kValueMask = kBlockTotal - 1u;
 shared uint sharedBlock;
 shared uint sharedStatus;
 
+// The first of the ITEMS values this thread takes of block b.
+uint threadBase(uint b) { return (b * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x) * uint(ITEMS); }
+
+// Value i of the input, 0 past its end (the last block's tail).
+uint valueAt(uint i) { return i < uCount ? valuesIn[i] : 0u; }
+
 // The sum of block b's values; every thread of the group calls it (barriers).
 uint blockTotal(uint b) {
-  uint base = (b * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x) * uint(ITEMS);
+  uint base = threadBase(b);
   uint sum = 0u;
-  for (int k = 0; k < ITEMS; ++k) sum += base + uint(k) < uCount ? valuesIn[base + uint(k)] : 0u;
+  for (int k = 0; k < ITEMS; ++k) sum += valueAt(base + uint(k));
   workgroupInclusiveSum(sum);
   uint total = workgroupSums[WORKGROUP_SIZE - 1];
   barrier();  // every thread has read the total before workgroupSums is written again
@@ -47,11 +53,11 @@ void main() {
   uint blockSize = uint(WORKGROUP_SIZE * ITEMS);
   if (block >= (uCount + blockSize - 1u) / blockSize) return;  // whole group: past the end
 
-  uint base = (block * uint(WORKGROUP_SIZE) + t) * uint(ITEMS);
+  uint base = threadBase(block);
   uint values[ITEMS];
   uint total = 0u;
   for (int k = 0; k < ITEMS; ++k) {
-    values[k] = base + uint(k) < uCount ? valuesIn[base + uint(k)] : 0u;
+    values[k] = valueAt(base + uint(k));
     total += values[k];
   }
   uint upToHere = workgroupInclusiveSum(total);
