@@ -55,11 +55,10 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   }
   // Each pipeline (fast and exact arithmetic): hash, count, scatter ids, reorder (plain and
   // turning), reduce, reduce groups, nearest boids, slots by id, positions by id, scan (11 compute
-  // shaders), and the
-  // force passes (metric and topological, each plain and turning: 4, without optional terms and
-  // with all; the lab's units: 1, whatever the terms); the renderer: sky, shapes, lines, near birds,
-  // far birds, points, sampled boids' lines (7 vertex + fragment pairs), the bird instances, the
-  // bird lists and the boid sampler (3 compute shaders).
+  // shaders), and the force passes (metric and topological, each plain and turning: 4, without
+  // optional terms and with all; the lab's units: 1, whatever the terms); the renderer: sky, shapes,
+  // lines, near birds, far birds, points, sampled boids' lines (7 vertex + fragment pairs), the bird
+  // instances, the bird lists and the boid sampler (3 compute shaders).
   ASSERT_EQ(stages.size(), 2u * (11u + 2u * 4u + 1u) + 3u + 2u * 7u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {
