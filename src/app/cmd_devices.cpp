@@ -34,7 +34,7 @@ class DevicesCommand final : public Command {
   int run() override {
     checkDeviceIndex(device_);
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
-    fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (no EGL_EXT_device_enumeration)" : "");
+    fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (EGL offers no EGL_EXT_device_base or EGL_EXT_device_enumeration, or lists no device)" : "");
     const std::vector<int> order = gpu::preferredDeviceOrder(devices);
     for (const gpu::EglDevice& d : devices)
       fmt::print("  {}: {} [{}: {}]{}\n", d.index, d.name, gpu::deviceKindName(d.type.kind), d.type.why,

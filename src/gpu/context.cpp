@@ -58,7 +58,9 @@ bool hasExtension(const char* list, std::string_view name) {
 // What EGL offers before any display exists (client extensions). Read once per load: glad resets
 // its extension flags to a display's own extensions whenever it loads for a display.
 struct ClientEgl {
-  bool enumerateDevices = false;  // EGL_EXT_device_enumeration + EGL_EXT_device_query
+  // EGL_EXT_device_enumeration + EGL_EXT_device_query, or EGL_EXT_device_base, the older name of
+  // the pair and the only one NVIDIA's driver reports (behind libglvnd with no Mesa beside it)
+  bool enumerateDevices = false;
   bool platformDevice = false;    // EGL_EXT_platform_device
   bool surfaceless = false;       // EGL_MESA_platform_surfaceless
 };
@@ -68,8 +70,9 @@ ClientEgl loadEglClient() {
   if (gladLoaderLoadEGL(EGL_NO_DISPLAY) == 0)
     throw ContextError("cannot load libEGL.so.1 (install libegl1 and a driver: Mesa or the NVIDIA driver)");
   ClientEgl client;
-  client.enumerateDevices = GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_device_query &&
-                            eglQueryDevicesEXT != nullptr && eglQueryDeviceStringEXT != nullptr;
+  const bool pair = GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_device_query;
+  client.enumerateDevices = (pair || GLAD_EGL_EXT_device_base) && eglQueryDevicesEXT != nullptr &&
+                            eglQueryDeviceStringEXT != nullptr;
   client.platformDevice = GLAD_EGL_EXT_platform_device != 0;
   client.surfaceless = GLAD_EGL_MESA_platform_surfaceless != 0;
   return client;
@@ -419,8 +422,8 @@ std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
   if (deviceIndex >= 0) {
     if (!devicePlatform)
       throw ContextError("EGL device " + std::to_string(deviceIndex) +
-                         " asked for, but EGL offers no device enumeration (EGL_EXT_device_enumeration, "
-                         "EGL_EXT_platform_device)");
+                         " asked for, but EGL offers no device enumeration (EGL_EXT_device_base or "
+                         "EGL_EXT_device_enumeration, and EGL_EXT_platform_device)");
     if (static_cast<std::size_t>(deviceIndex) >= devices.size())
       throw ContextError("EGL device " + std::to_string(deviceIndex) + " does not exist (" +
                          std::to_string(devices.size()) + " devices; `murmur devices` lists them)");
@@ -447,9 +450,9 @@ std::unique_ptr<Context> createHeadlessContext(int deviceIndex, bool debug) {
     if (client.surfaceless) {
       try {
         return tryDisplay(platformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY),
-                          "EGL surfaceless (Mesa)", debug);
+                          "EGL surfaceless platform", debug);
       } catch (const ContextError& e) {
-        note("EGL surfaceless (Mesa)", e.what());
+        note("EGL surfaceless platform", e.what());
       }
     } else {
       note("EGL surfaceless", "no EGL_MESA_platform_surfaceless");
