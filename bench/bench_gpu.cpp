@@ -41,6 +41,8 @@
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/gl_objects.hpp"
 #include "gpu/shader_library.hpp"
+#include "sim/grid.hpp"
+#include "sim/worker_pool.hpp"
 #include "world/backend.hpp"
 
 namespace murmur::bench {
@@ -52,10 +54,37 @@ constexpr std::size_t kRing = kInFlight + 1;
 // spawned-state copy that episodes restore from and the 4 of the identity ids they restore.
 constexpr std::uint64_t kDeviceBytesPerBoid = gpu::layout::kBytesPerBoid + 32 + 4;
 // Host bytes a boid takes while a case is prepared and uploaded (spawned state, grid for the
-// candidate count, upload staging): generous.
+// candidate count, the copy numbered in cell order and its sort, upload staging): generous.
 constexpr std::uint64_t kHostBytesPerBoid = 160;
 
 using Clock = std::chrono::steady_clock;
+
+// The flock numbered in the cell order of `grid` (the pipeline's sort is sim::CellOrder's, bit for
+// bit): restored in id order, it is then in the order a running flock keeps between steps (each
+// step writes the state at its sorted slots). With the spawn's own numbering, spatially random,
+// the first step of every episode sorted a random permutation of the whole flock, which a run does
+// once: at 10,000,000 boids on an H100 that one step in kEpisodeSteps made the scatter stage 4.4 ms
+// of a mean step of 8.7 (bench/results/nvidia-h100-80gb-hbm3/README.md). The ids only order the
+// boids of a cell, so the workload is the same flock.
+sim::FlockState numberedInCellOrder(const sim::FlockState& flock, const sim::GridSpec& grid) {
+  sim::WorkerPool pool;
+  sim::CellOrder cells;
+  cells.build(grid, flock.position, pool);
+  sim::FlockState numbered;
+  numbered.groups = flock.groups;
+  const auto gather = [&cells](const auto& from, auto& to) {
+    if (from.empty()) return;
+    to.resize(from.size());
+    for (std::size_t slot = 0; slot < cells.order.size(); ++slot) to[slot] = from[cells.order[slot]];
+  };
+  gather(flock.position, numbered.position);
+  gather(flock.velocity, numbered.velocity);
+  gather(flock.group, numbered.group);
+  gather(flock.leader, numbered.leader);
+  gather(flock.heading, numbered.heading);
+  gather(flock.spin, numbered.spin);
+  return numbered;
+}
 
 std::uint64_t hostAvailableBytes() {
   std::ifstream meminfo("/proc/meminfo");
@@ -92,13 +121,14 @@ struct GpuRig {
     pipeline.stateReplaced();
   }
 
-  // Uploads the case (once while it stays loaded) and snapshots it. Throws gpu::CapacityError.
-  void load(const PreparedCase& prepared) {
+  // Uploads the case numbered in the cell order of `grid` (once while it stays loaded) and
+  // snapshots it. Throws gpu::CapacityError.
+  void load(const PreparedCase& prepared, const sim::GridSpec& grid) {
     if (loadedKey == prepared.key) return;
     loadedKey.clear();
     initialPositions = gpu::Buffer();
     initialVelocities = gpu::Buffer();
-    pipeline.upload(prepared.flock);
+    pipeline.upload(numberedInCellOrder(prepared.flock, grid));
     const std::size_t bytes = pipeline.size() * sizeof(glm::vec4);
     gpu::takeGlError();
     initialPositions = gpu::Buffer("bench initial positions", bytes, 0);
@@ -241,7 +271,7 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   }
   const PreparedCase& prepared = prepare(workload, n, pipelineMaxCells(info));
   try {
-    r->load(prepared);
+    r->load(prepared, sim::makeGridSpec(prepared.scene.model, pipelineMaxCells(info)));
   } catch (const gpu::CapacityError& e) {
     state.SkipWithError(e.what());
     return;
