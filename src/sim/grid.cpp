@@ -1,6 +1,7 @@
 #include "sim/grid.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace murmur::sim {
@@ -37,27 +38,73 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   const std::size_t n = positions.size();
   const std::uint32_t cellCount = grid.cellCount();
   cellOf.resize(n);
-  pool.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) cellOf[i] = grid.cellIndex(grid.cellCoord(positions[i]));
-  });
-  // The counting sort itself stays on one thread: 1-3% of a one-thread step at any size (the
-  // grid_share counter of murmur_bench), where a parallel one that stays stable in id costs more
-  // work than it saves (atomic counts and cursors, then each cell sorted: 7x on one thread).
-  cellStart.assign(std::size_t(cellCount) + 1, 0u);
-  for (std::size_t i = 0; i < n; ++i) ++cellStart[cellOf[i] + 1];
-  for (std::uint32_t c = 0; c < cellCount; ++c) cellStart[c + 1] += cellStart[c];
   order.resize(n);
   slotOf.resize(n);
-  // cellStart doubles as the cursor (no second table of cellCount entries to allocate and fill):
-  // after the placement each entry has advanced to the next cell's start, so shifting the table
-  // up by one restores the starts.
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t slot = cellStart[cellOf[i]]++;
-    order[slot] = static_cast<std::uint32_t>(i);
-    slotOf[i] = slot;
+  cellStart.resize(std::size_t(cellCount) + 1);
+  // A stable counting sort in two passes, each parallel (issue 22: one pass on one thread was half
+  // of a 16-thread step at 1M boids): the boids by bucket (a run of 2^shift cells) in chunks of
+  // kSortChunk ids, each chunk writing its own ranges, then each bucket's boids by cell. The chunks
+  // and buckets depend on n and the grid alone, so the result is the same on any thread count; and
+  // a bucket's cells, starts and slots fit in the caches where the one pass sorted them across the
+  // whole grid's tables.
+  const int shift = std::max(0, static_cast<int>(std::bit_width(std::max(cellCount, 1u) - 1u)) - kSortBucketBits);
+  const std::size_t buckets = ((std::size_t(cellCount) - 1) >> shift) + 1;
+  const std::size_t chunks = (n + kSortChunk - 1) / kSortChunk;
+  // Per chunk and bucket: the chunk's boids in the bucket, then where the first of them goes.
+  bucketSlots.assign(chunks * buckets, 0u);
+  byBucket.resize(n);
+  pool.forChunks(chunks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+      std::uint32_t* counts = bucketSlots.data() + k * buckets;
+      for (std::size_t i = k * kSortChunk, end = std::min(n, i + kSortChunk); i < end; ++i) {
+        const std::uint32_t c = grid.cellIndex(grid.cellCoord(positions[i]));
+        cellOf[i] = c;
+        ++counts[c >> shift];
+      }
+    }
+  });
+  std::vector<std::uint32_t> bucketStart(buckets + 1);
+  std::uint32_t next = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    bucketStart[b] = next;
+    for (std::size_t k = 0; k < chunks; ++k) {
+      std::uint32_t& slot = bucketSlots[k * buckets + b];
+      const std::uint32_t count = slot;
+      slot = next;
+      next += count;
+    }
   }
-  std::copy_backward(cellStart.begin(), cellStart.end() - 1, cellStart.end());
+  bucketStart[buckets] = next;
+  pool.forChunks(chunks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+      std::uint32_t* slots = bucketSlots.data() + k * buckets;
+      for (std::size_t i = k * kSortChunk, end = std::min(n, i + kSortChunk); i < end; ++i)
+        byBucket[slots[cellOf[i] >> shift]++] = static_cast<std::uint32_t>(i);
+    }
+  });
+  // Each bucket writes only cellStart[c + 1] of its cells c: first the count of c, then its start
+  // (the cursor of the placement), which the placement advances to c's end, the start of c + 1.
   cellStart[0] = 0;
+  pool.forChunks(buckets, std::max<std::size_t>(1, buckets / 64), [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      const std::uint32_t c0 = static_cast<std::uint32_t>(b << shift);
+      const std::uint32_t c1 = static_cast<std::uint32_t>(std::min<std::size_t>(cellCount, (b + 1) << shift));
+      std::fill(cellStart.begin() + c0 + 1, cellStart.begin() + c1 + 1, 0u);
+      for (std::uint32_t s = bucketStart[b]; s < bucketStart[b + 1]; ++s) ++cellStart[cellOf[byBucket[s]] + 1];
+      std::uint32_t start = bucketStart[b];
+      for (std::uint32_t c = c0; c < c1; ++c) {
+        const std::uint32_t count = cellStart[c + 1];
+        cellStart[c + 1] = start;
+        start += count;
+      }
+      for (std::uint32_t s = bucketStart[b]; s < bucketStart[b + 1]; ++s) {
+        const std::uint32_t i = byBucket[s];
+        const std::uint32_t slot = cellStart[cellOf[i] + 1]++;
+        order[slot] = i;
+        slotOf[i] = slot;
+      }
+    }
+  });
 }
 
 namespace {

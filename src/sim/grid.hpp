@@ -70,8 +70,14 @@ struct CellOrder {
   std::vector<std::uint32_t> order;      // per sorted slot: the boid id
   std::vector<std::uint32_t> slotOf;     // per boid id: its sorted slot (order's inverse)
 
-  // The cells on the pool's threads, the sort on the caller's: the same result on any thread count.
+  // On the pool's threads: the same result on any thread count.
   void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool);
+
+  // The sort's first pass (build): ids by buckets of cells, and per chunk of ids the slot of its
+  // next boid in each bucket. Kept between builds to spare the allocations.
+  std::vector<std::uint32_t> byBucket, bucketSlots;
+  static constexpr std::size_t kSortChunk = 32768;  // ids a chunk of the first pass
+  static constexpr int kSortBucketBits = 10;        // at most 2^10 buckets
 };
 
 // Neighbour cells along one axis, as runs of consecutive cell coordinates [first, last].

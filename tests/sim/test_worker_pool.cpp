@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -93,13 +94,8 @@ std::vector<glm::vec3> randomPositions(std::size_t n, const ModelParams& params,
   return positions;
 }
 
-// The cell order is the stable counting sort by cell (ids increasing within a cell), whatever the
-// thread count; cellStart brackets each cell's ids; slotOf is the order's inverse (the CPU step
-// gathers its results into id order through it).
-TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
-  const ModelParams params = gridParams(3, Boundary::Contain);
-  const GridSpec grid = makeGridSpec(params);
-  const std::vector<glm::vec3> positions = randomPositions(50000, params, 7, 2.0f);
+// The cell order of `positions` on 1, 2 and 5 threads against std::stable_sort by cell.
+void expectStableSortByCell(const GridSpec& grid, const std::vector<glm::vec3>& positions) {
   std::vector<std::uint32_t> expected(positions.size());
   std::iota(expected.begin(), expected.end(), 0u);
   std::stable_sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -117,6 +113,22 @@ TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
         ASSERT_EQ(cells.cellOf[cells.order[s]], c) << threads << " cell " << c;
     ASSERT_EQ(cells.slotOf.size(), positions.size());
     for (std::uint32_t s = 0; s < positions.size(); ++s) ASSERT_EQ(cells.slotOf[cells.order[s]], s) << threads;
+  }
+}
+
+// The cell order is the stable counting sort by cell (ids increasing within a cell), whatever the
+// thread count; cellStart brackets each cell's ids; slotOf is the order's inverse (the CPU step
+// gathers its results into id order through it). Flocks of no boid, one, and two and seven of the
+// sort's chunks of ids; a grid of more cells than the sort has buckets, not a multiple of them.
+TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
+  ModelParams params = gridParams(3, Boundary::Contain);
+  params.perceptionRadius = params.leaderRadius = 1.5f;  // 26^3 cells
+  const GridSpec grid = makeGridSpec(params);
+  ASSERT_GT(grid.cellCount(), 1u << CellOrder::kSortBucketBits);
+  ASSERT_NE(std::popcount(grid.cellCount()), 1);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{50000}, 6 * CellOrder::kSortChunk + 5}) {
+    SCOPED_TRACE(n);
+    expectStableSortByCell(grid, randomPositions(n, params, 7, 2.0f));
   }
 }
 
