@@ -43,20 +43,22 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   cellStart.resize(std::size_t(cellCount) + 1);
   // A stable counting sort in two passes, each parallel (issue 22: one pass on one thread was half
   // of a 16-thread step at 1M boids): the boids by bucket (a run of 2^shift cells) in chunks of
-  // kSortChunk ids, each chunk writing its own ranges, then each bucket's boids by cell. The chunks
-  // and buckets depend on n and the grid alone, so the result is the same on any thread count; and
-  // a bucket's cells, starts and slots fit in the caches where the one pass sorted them across the
-  // whole grid's tables.
+  // ids, each chunk writing its own ranges, then each bucket's boids by cell. The chunks and
+  // buckets depend on n and the grid alone, so the result is the same on any thread count; and a
+  // bucket's cells, starts and slots fit in the caches where the one pass sorted them across the
+  // whole grid's tables. At most kSortChunks chunks of at least kParallelMinBoids ids (a small
+  // flock sorts on the calling thread, as it steps).
   const int shift = std::max(0, static_cast<int>(std::bit_width(std::max(cellCount, 1u) - 1u)) - kSortBucketBits);
   const std::size_t buckets = ((std::size_t(cellCount) - 1) >> shift) + 1;
-  const std::size_t chunks = (n + kSortChunk - 1) / kSortChunk;
+  const std::size_t chunkIds = std::max(kParallelMinBoids, (n + kSortChunks - 1) / kSortChunks);
+  const std::size_t chunks = (n + chunkIds - 1) / chunkIds;
   // Per chunk and bucket: the chunk's boids in the bucket, then where the first of them goes.
   bucketSlots.assign(chunks * buckets, 0u);
   byBucket.resize(n);
   pool.forChunks(chunks, 1, [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
       std::uint32_t* counts = bucketSlots.data() + k * buckets;
-      for (std::size_t i = k * kSortChunk, end = std::min(n, i + kSortChunk); i < end; ++i) {
+      for (std::size_t i = k * chunkIds, end = std::min(n, i + chunkIds); i < end; ++i) {
         const std::uint32_t c = grid.cellIndex(grid.cellCoord(positions[i]));
         cellOf[i] = c;
         ++counts[c >> shift];
@@ -78,14 +80,15 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   pool.forChunks(chunks, 1, [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
       std::uint32_t* slots = bucketSlots.data() + k * buckets;
-      for (std::size_t i = k * kSortChunk, end = std::min(n, i + kSortChunk); i < end; ++i)
+      for (std::size_t i = k * chunkIds, end = std::min(n, i + chunkIds); i < end; ++i)
         byBucket[slots[cellOf[i] >> shift]++] = static_cast<std::uint32_t>(i);
     }
   });
   // Each bucket writes only cellStart[c + 1] of its cells c: first the count of c, then its start
   // (the cursor of the placement), which the placement advances to c's end, the start of c + 1.
   cellStart[0] = 0;
-  pool.forChunks(buckets, std::max<std::size_t>(1, buckets / 64), [&](std::size_t first, std::size_t last) {
+  const std::size_t bucketChunk = chunks > 1 ? std::max<std::size_t>(1, buckets / kSortChunks) : buckets;
+  pool.forChunks(buckets, bucketChunk, [&](std::size_t first, std::size_t last) {
     for (std::size_t b = first; b < last; ++b) {
       const std::uint32_t c0 = static_cast<std::uint32_t>(b << shift);
       const std::uint32_t c1 = static_cast<std::uint32_t>(std::min<std::size_t>(cellCount, (b + 1) << shift));

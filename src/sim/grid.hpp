@@ -76,8 +76,8 @@ struct CellOrder {
   // The sort's first pass (build): ids by buckets of cells, and per chunk of ids the slot of its
   // next boid in each bucket. Kept between builds to spare the allocations.
   std::vector<std::uint32_t> byBucket, bucketSlots;
-  static constexpr std::size_t kSortChunk = 32768;  // ids a chunk of the first pass
-  static constexpr int kSortBucketBits = 10;        // at most 2^10 buckets
+  static constexpr std::size_t kSortChunks = 64;  // at most, of ids in the first pass, of buckets in the second
+  static constexpr int kSortBucketBits = 10;       // at most 2^10 buckets
 };
 
 // Neighbour cells along one axis, as runs of consecutive cell coordinates [first, last].

@@ -118,15 +118,16 @@ void expectStableSortByCell(const GridSpec& grid, const std::vector<glm::vec3>& 
 
 // The cell order is the stable counting sort by cell (ids increasing within a cell), whatever the
 // thread count; cellStart brackets each cell's ids; slotOf is the order's inverse (the CPU step
-// gathers its results into id order through it). Flocks of no boid, one, and two and seven of the
-// sort's chunks of ids; a grid of more cells than the sort has buckets, not a multiple of them.
+// gathers its results into id order through it). Flocks of no boid, one, one chunk of ids, a few
+// and the most; a grid of more cells than the sort has buckets, not a multiple of them.
 TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
   ModelParams params = gridParams(3, Boundary::Contain);
   params.perceptionRadius = params.leaderRadius = 1.5f;  // 26^3 cells
   const GridSpec grid = makeGridSpec(params);
   ASSERT_GT(grid.cellCount(), 1u << CellOrder::kSortBucketBits);
   ASSERT_NE(std::popcount(grid.cellCount()), 1);
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{50000}, 6 * CellOrder::kSortChunk + 5}) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, kParallelMinBoids, 3 * kParallelMinBoids + 5,
+                              CellOrder::kSortChunks * kParallelMinBoids + 7}) {
     SCOPED_TRACE(n);
     expectStableSortByCell(grid, randomPositions(n, params, 7, 2.0f));
   }
