@@ -78,6 +78,7 @@ struct CellOrder {
   std::vector<std::uint32_t> byBucket, bucketSlots;
   static constexpr std::size_t kSortChunks = 64;  // at most, of ids in the first pass, of buckets in the second
   static constexpr int kSortBucketBits = 10;       // at most 2^10 buckets
+  static constexpr std::size_t kSortBucketBoids = 1024;  // boids a bucket, about
 };
 
 // Neighbour cells along one axis, as runs of consecutive cell coordinates [first, last].
