@@ -68,7 +68,7 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
       }
     }
   });
-  std::vector<std::uint32_t> bucketStart(buckets + 1);
+  bucketStart.resize(buckets + 1);
   std::uint32_t next = 0;
   for (std::size_t b = 0; b < buckets; ++b) {
     bucketStart[b] = next;

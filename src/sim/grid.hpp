@@ -73,9 +73,10 @@ struct CellOrder {
   // On the pool's threads: the same result on any thread count.
   void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool);
 
-  // The sort's first pass (build): ids by buckets of cells, and per chunk of ids the slot of its
-  // next boid in each bucket. Kept between builds to spare the allocations.
-  std::vector<std::uint32_t> byBucket, bucketSlots;
+  // The sort's first pass (build): ids by buckets of cells, per chunk of ids the slot of its next
+  // boid in each bucket, and each bucket's first slot. Kept between builds to spare the
+  // allocations (a step allocates nothing once sized).
+  std::vector<std::uint32_t> byBucket, bucketSlots, bucketStart;
   static constexpr std::size_t kSortChunks = 64;  // at most, of ids in the first pass, of buckets in the second
   static constexpr int kSortBucketBits = 10;       // at most 2^10 buckets
   static constexpr std::size_t kSortBucketBoids = 1024;  // boids a bucket, about
