@@ -56,21 +56,15 @@ HWY_INLINE std::uint64_t candidateBits(Mask within, std::uint32_t m, std::uint32
   return bits;
 }
 
-// The candidates of one run of cells, slots [begin, end), folded into `self` (in slot selfSlot).
-// Inlined into the boid's loop (as a call it cost 30%: the sums went through memory).
-// Metric (the metric rule, not the lab's units): accumulateNeighbour's tests made on every lane at
-// once (distance, the front cone, the field of view), so that what is left one neighbour at a time
-// is the separation push (sim::separationPush itself: a few neighbours a boid, where a vector of
-// pushes cost as much) and the sums' additions, in slot order as before. Each lane makes the
-// scalar function's operations in its order, so the sums are the same bytes.
-template <bool Imaged, bool Metric>
-HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
-              std::uint32_t begin, std::uint32_t end, NeighbourSums& sums) {
+// The lab's units: the candidates of one run of cells, slots [begin, end), folded into `self` (in
+// slot selfSlot) one by one with the scalar function. Inlined into the boid's loop (as a call it
+// cost 30%: the sums went through memory).
+template <bool Imaged>
+HWY_INLINE void sweepLabRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                            const SortedFlock& flock, std::uint32_t begin, std::uint32_t end, NeighbourSums& sums) {
   const FloatTag df;
-  const hn::RebindToUnsigned<FloatTag> du;
-  using V = FloatVec;
   const std::size_t lanes = hn::Lanes(df);
-  const V r2 = hn::Set(df, ctx.searchRadius2);
+  const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
   HWY_ALIGN float ox[kMaxLanes], oy[kMaxLanes], oz[kMaxLanes];
   FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
@@ -80,61 +74,110 @@ HWY_INLINE void sweepRun(const StepContext& ctx, const BoidView& self, std::uint
     hn::Store(dx, df, ox);
     hn::Store(dy, df, oy);
     hn::Store(dz, df, oz);
-    // A lone candidate (the usual run at the default scene's density) costs less one lane at a time.
-    if (!Metric || (bits & (bits - 1)) == 0) {
-      for (; bits != 0; bits &= bits - 1) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
-        const std::uint32_t j = m + lane;
-        accumulateNeighbour(ctx, self, {ox[lane], oy[lane], oz[lane]}, flock.heading[j], flock.id[j], flock.group[j],
-                            sums);
-      }
-    } else {
-      const auto candidate = hn::LoadMaskBits(df, reinterpret_cast<const std::uint8_t*>(&bits));
-      const V dist = hn::Sqrt(d2);
-      const auto coincident = hn::Lt(dist, hn::Set(df, kEps));
-      // glm::dot(self.heading, d)
-      const V along = hn::Add(hn::Add(hn::Mul(hn::Set(df, self.heading.x), dx), hn::Mul(hn::Set(df, self.heading.y), dy)),
-                              hn::Mul(hn::Set(df, self.heading.z), dz));
-      if (ctx.needFront && !sums.frontOccupied) {
-        const auto front = hn::And(hn::Lt(d2, hn::Set(df, ctx.leaderRadius2)),
-                                   hn::Or(coincident, hn::Ge(along, hn::Mul(dist, hn::Set(df, kCos45)))));
-        if (!hn::AllFalse(df, hn::And(candidate, front))) sums.frontOccupied = true;
-      }
-      auto accepted = hn::And(candidate, hn::Lt(d2, hn::Set(df, ctx.radius2)));
-      if (ctx.limitedFov)
-        accepted = hn::And(accepted, hn::Or(coincident, hn::Not(hn::Lt(along, hn::Mul(dist, hn::Set(df, ctx.cosHalfFov))))));
-      std::uint64_t separating = maskBits(hn::And(accepted, hn::Lt(d2, hn::Set(df, ctx.separationRadius2))));
-      if (separating != 0) {
-        sums.separating = true;
-        for (; separating != 0; separating &= separating - 1) {
-          const unsigned lane = static_cast<unsigned>(__builtin_ctzll(separating));
-          const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
-          const float d2j = glm::dot(d, d);
-          sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), flock.id[m + lane]);
-        }
-      }
-      const auto groups = hn::LoadU(du, flock.group + m);
-      std::uint64_t same = maskBits(hn::And(accepted, hn::RebindMask(df, hn::Eq(groups, hn::Set(du, self.group)))));
-      for (; same != 0; same &= same - 1) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctzll(same));
-        sums.headingSum += flock.heading[m + lane];
-        sums.offsetSum += glm::vec3(ox[lane], oy[lane], oz[lane]);
-        ++sums.sameGroupCount;
-      }
+    for (; bits != 0; bits &= bits - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
+      const std::uint32_t j = m + lane;
+      accumulateNeighbour(ctx, self, {ox[lane], oy[lane], oz[lane]}, flock.heading[j], flock.id[j], flock.group[j],
+                          sums);
     }
   }
 }
 
-// Every run of `runs`, each with the minimum image or without.
-template <bool Metric>
-HWY_INLINE void sweepRuns(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
-                          const SortedFlock& flock, const SlotRuns& runs, NeighbourSums& sums) {
-  for (int r = 0; r < runs.count; ++r) {
-    const SlotRun run = runs.runs[std::size_t(r)];
-    if (run.imaged)
-      sweepRun<true, Metric>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-    else
-      sweepRun<false, Metric>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+// The metric rule's candidates within the search radius of one boid, gathered from its runs in
+// slot order: their offsets, d.d, groups and slots, packed by a vector's compress.
+constexpr std::uint32_t kWithinCapacity = 256;
+struct WithinCandidates {
+  HWY_ALIGN float dx[kWithinCapacity + kMaxLanes];
+  HWY_ALIGN float dy[kWithinCapacity + kMaxLanes];
+  HWY_ALIGN float dz[kWithinCapacity + kMaxLanes];
+  HWY_ALIGN float d2[kWithinCapacity + kMaxLanes];
+  HWY_ALIGN std::uint32_t group[kWithinCapacity + kMaxLanes];
+  HWY_ALIGN std::uint32_t slot[kWithinCapacity + kMaxLanes];
+  std::uint32_t count = 0;
+};
+
+// Folds the gathered candidates into the sums, a vector of them at a time: accumulateNeighbour's
+// tests (the distance, the front cone, the field of view) on every lane at once, then one at a
+// time, in slot order, the separation push (sim::separationPush itself: a few neighbours a boid,
+// where a vector of pushes cost as much) and the sums' additions. Each lane makes the scalar
+// function's operations in its order, so the sums are the same bytes.
+HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, const SortedFlock& flock,
+                           const WithinCandidates& within, NeighbourSums& sums) {
+  const FloatTag df;
+  const hn::RebindToUnsigned<FloatTag> du;
+  using V = FloatVec;
+  const std::size_t lanes = hn::Lanes(df);
+  for (std::uint32_t k = 0; k < within.count; k += static_cast<std::uint32_t>(lanes)) {
+    const auto candidate = hn::FirstN(df, within.count - k);
+    const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k), dz = hn::Load(df, within.dz + k);
+    const V d2 = hn::Load(df, within.d2 + k);
+    const V dist = hn::Sqrt(d2);
+    const auto coincident = hn::Lt(dist, hn::Set(df, kEps));
+    // glm::dot(self.heading, d)
+    const V along = hn::Add(hn::Add(hn::Mul(hn::Set(df, self.heading.x), dx), hn::Mul(hn::Set(df, self.heading.y), dy)),
+                            hn::Mul(hn::Set(df, self.heading.z), dz));
+    if (ctx.needFront && !sums.frontOccupied) {
+      const auto front = hn::And(hn::Lt(d2, hn::Set(df, ctx.leaderRadius2)),
+                                 hn::Or(coincident, hn::Ge(along, hn::Mul(dist, hn::Set(df, kCos45)))));
+      if (!hn::AllFalse(df, hn::And(candidate, front))) sums.frontOccupied = true;
+    }
+    auto accepted = hn::And(candidate, hn::Lt(d2, hn::Set(df, ctx.radius2)));
+    if (ctx.limitedFov)
+      accepted = hn::And(accepted, hn::Or(coincident, hn::Not(hn::Lt(along, hn::Mul(dist, hn::Set(df, ctx.cosHalfFov))))));
+    std::uint64_t separating = maskBits(hn::And(accepted, hn::Lt(d2, hn::Set(df, ctx.separationRadius2))));
+    if (separating != 0) {
+      sums.separating = true;
+      for (; separating != 0; separating &= separating - 1) {
+        const unsigned at = k + static_cast<unsigned>(__builtin_ctzll(separating));
+        const glm::vec3 d{within.dx[at], within.dy[at], within.dz[at]};
+        const float d2j = glm::dot(d, d);
+        sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), flock.id[within.slot[at]]);
+      }
+    }
+    const auto groups = hn::Load(du, within.group + k);
+    std::uint64_t same = maskBits(hn::And(accepted, hn::RebindMask(df, hn::Eq(groups, hn::Set(du, self.group)))));
+    for (; same != 0; same &= same - 1) {
+      const unsigned at = k + static_cast<unsigned>(__builtin_ctzll(same));
+      sums.headingSum += flock.heading[within.slot[at]];
+      sums.offsetSum += glm::vec3(within.dx[at], within.dy[at], within.dz[at]);
+      ++sums.sameGroupCount;
+    }
+  }
+}
+
+// The metric rule: the candidates of every run within the search radius gathered (without a
+// branch on which lanes are), then folded in (foldWithin), in slot order as before; a boid with
+// more than kWithinCapacity of them folds them in as the buffer fills.
+template <bool Imaged>
+HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
+                             WithinCandidates& within, NeighbourSums& sums) {
+  const FloatTag df;
+  const hn::RebindToUnsigned<FloatTag> du;
+  const std::size_t lanes = hn::Lanes(df);
+  const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
+  const auto selfSlots = hn::Set(du, selfSlot);
+  // Iota made once: made in the loop (Highway writes it lane by lane and loads it), its load waited
+  // on the stores on every vector.
+  const auto lanesFromZero = hn::Iota(du, 0);
+  FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
+  for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
+    const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
+    const auto slots = hn::Add(hn::Set(du, m), lanesFromZero);
+    const auto take = hn::And(hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m)), hn::RebindMask(df, hn::Ne(slots, selfSlots)));
+    const auto takeU = hn::RebindMask(du, take);
+    const std::uint32_t n = within.count;
+    hn::StoreU(hn::Compress(dx, take), df, within.dx + n);
+    hn::StoreU(hn::Compress(dy, take), df, within.dy + n);
+    hn::StoreU(hn::Compress(dz, take), df, within.dz + n);
+    hn::StoreU(hn::Compress(d2, take), df, within.d2 + n);
+    hn::StoreU(hn::Compress(hn::LoadU(du, flock.group + m), takeU), du, within.group + n);
+    hn::StoreU(hn::Compress(slots, takeU), du, within.slot + n);
+    within.count = n + static_cast<std::uint32_t>(hn::CountTrue(df, take));
+    if (within.count > kWithinCapacity - lanes) {
+      foldWithin(ctx, self, flock, within, sums);
+      within.count = 0;
+    }
   }
 }
 
@@ -229,7 +272,13 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
   }
   const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
   if (ctx.labUnits) {
-    sweepRuns<false>(ctx, self, selfSlot, flock, runs, sums);
+    for (int r = 0; r < runs.count; ++r) {
+      const SlotRun run = runs.runs[std::size_t(r)];
+      if (run.imaged)
+        sweepLabRun<true>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+      else
+        sweepLabRun<false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+    }
     return;
   }
   // The metric rule's sums in a local, copied back at the end: in `sums` (a reference, which the
@@ -241,7 +290,15 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
   local.sameGroupCount = sums.sameGroupCount;
   local.separating = sums.separating;
   local.frontOccupied = sums.frontOccupied;
-  sweepRuns<true>(ctx, self, selfSlot, flock, runs, local);
+  WithinCandidates within;
+  for (int r = 0; r < runs.count; ++r) {
+    const SlotRun run = runs.runs[std::size_t(r)];
+    if (run.imaged)
+      gatherWithin<true>(ctx, self, selfSlot, flock, run.begin, run.end, within, local);
+    else
+      gatherWithin<false>(ctx, self, selfSlot, flock, run.begin, run.end, within, local);
+  }
+  foldWithin(ctx, self, flock, within, local);
   sums.separation = local.separation;
   sums.headingSum = local.headingSum;
   sums.offsetSum = local.offsetSum;
