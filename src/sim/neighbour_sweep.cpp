@@ -83,34 +83,59 @@ HWY_INLINE void sweepLabRun(const StepContext& ctx, const BoidView& self, std::u
   }
 }
 
+// Packing a vector's taken lanes to its front: AVX-512 (and the scalable sets) has an instruction
+// for it. Below that, Highway 1.0.3's Compress copies its 1 KiB table of lane orders onto the stack
+// on every call (GCC builds the function's local constexpr array each time: the step ran 4x slower
+// under AVX2 than with the per-run sweep before), so the lanes' order comes from kTakenFirst, once
+// per vector, and moves all five vectors.
+constexpr bool kNativeCompress = HWY_TARGET <= HWY_AVX3 || HWY_HAVE_SCALABLE;
+static_assert(kNativeCompress || kMaxLanes <= 8, "kTakenFirst orders at most 8 lanes");
+// For each mask of up to 8 lanes, the lanes it takes (lowest first), then the others: for 4
+// lanes the first 4 of its mask's row.
+struct LaneOrders {
+  std::uint32_t lanes[256][8];
+};
+constexpr LaneOrders takenFirst() {
+  LaneOrders orders{};
+  for (std::uint32_t mask = 0; mask < 256; ++mask) {
+    std::uint32_t at = 0;
+    for (std::uint32_t lane = 0; lane < 8; ++lane)
+      if (mask >> lane & 1u) orders.lanes[mask][at++] = lane;
+    for (std::uint32_t lane = 0; lane < 8; ++lane)
+      if (!(mask >> lane & 1u)) orders.lanes[mask][at++] = lane;
+  }
+  return orders;
+}
+static constexpr LaneOrders kTakenFirstOrders = takenFirst();
+static constexpr const std::uint32_t (&kTakenFirst)[256][8] = kTakenFirstOrders.lanes;
+
 // The metric rule's candidates within the search radius of one boid, gathered from its runs in
-// slot order: their offsets, d.d, groups and slots, packed by a vector's compress.
+// slot order: their offsets, groups and slots, packed by a vector's compress (d.d is made again
+// from the offsets: a compress and a store less on every vector of candidates).
 constexpr std::uint32_t kWithinCapacity = 256;
 struct WithinCandidates {
   HWY_ALIGN float dx[kWithinCapacity + kMaxLanes];
   HWY_ALIGN float dy[kWithinCapacity + kMaxLanes];
   HWY_ALIGN float dz[kWithinCapacity + kMaxLanes];
-  HWY_ALIGN float d2[kWithinCapacity + kMaxLanes];
   HWY_ALIGN std::uint32_t group[kWithinCapacity + kMaxLanes];
   HWY_ALIGN std::uint32_t slot[kWithinCapacity + kMaxLanes];
-  std::uint32_t count = 0;
 };
 
-// Folds the gathered candidates into the sums, a vector of them at a time: accumulateNeighbour's
+// Folds the first `count` gathered candidates into the sums, a vector of them at a time: accumulateNeighbour's
 // tests (the distance, the front cone, the field of view) on every lane at once, then one at a
 // time, in slot order, the separation push (sim::separationPush itself: a few neighbours a boid,
 // where a vector of pushes cost as much) and the sums' additions. Each lane makes the scalar
 // function's operations in its order, so the sums are the same bytes.
 HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, const SortedFlock& flock,
-                           const WithinCandidates& within, NeighbourSums& sums) {
+                           const WithinCandidates& within, std::uint32_t count, NeighbourSums& sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   using V = FloatVec;
   const std::size_t lanes = hn::Lanes(df);
-  for (std::uint32_t k = 0; k < within.count; k += static_cast<std::uint32_t>(lanes)) {
-    const auto candidate = hn::FirstN(df, within.count - k);
+  for (std::uint32_t k = 0; k < count; k += static_cast<std::uint32_t>(lanes)) {
+    const auto candidate = hn::FirstN(df, count - k);
     const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k), dz = hn::Load(df, within.dz + k);
-    const V d2 = hn::Load(df, within.d2 + k);
+    const V d2 = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));  // as candidateOffsets
     const V dist = hn::Sqrt(d2);
     const auto coincident = hn::Lt(dist, hn::Set(df, kEps));
     // glm::dot(self.heading, d)
@@ -145,13 +170,14 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, const S
   }
 }
 
-// The metric rule: the candidates of every run within the search radius gathered (without a
-// branch on which lanes are), then folded in (foldWithin), in slot order as before; a boid with
-// more than kWithinCapacity of them folds them in as the buffer fills.
+// The metric rule: the candidates of a run within the search radius added to the `count` gathered
+// (without a branch on which lanes are), to be folded in (foldWithin) in slot order as before; a
+// boid with more than kWithinCapacity of them folds them in as the buffer fills. Returns the new
+// count (a local of the caller's: kept in `within`, it went through memory on every vector).
 template <bool Imaged>
-HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
-                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
-                             WithinCandidates& within, NeighbourSums& sums) {
+HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                                      const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
+                                      WithinCandidates& within, std::uint32_t count, NeighbourSums& sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   const std::size_t lanes = hn::Lanes(df);
@@ -165,20 +191,30 @@ HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView& self, std::
     const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
     const auto slots = hn::Add(hn::Set(du, m), lanesFromZero);
     const auto take = hn::And(hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m)), hn::RebindMask(df, hn::Ne(slots, selfSlots)));
-    const auto takeU = hn::RebindMask(du, take);
-    const std::uint32_t n = within.count;
-    hn::StoreU(hn::Compress(dx, take), df, within.dx + n);
-    hn::StoreU(hn::Compress(dy, take), df, within.dy + n);
-    hn::StoreU(hn::Compress(dz, take), df, within.dz + n);
-    hn::StoreU(hn::Compress(d2, take), df, within.d2 + n);
-    hn::StoreU(hn::Compress(hn::LoadU(du, flock.group + m), takeU), du, within.group + n);
-    hn::StoreU(hn::Compress(slots, takeU), du, within.slot + n);
-    within.count = n + static_cast<std::uint32_t>(hn::CountTrue(df, take));
-    if (within.count > kWithinCapacity - lanes) {
-      foldWithin(ctx, self, flock, within, sums);
-      within.count = 0;
+    const auto groups = hn::LoadU(du, flock.group + m);
+    if constexpr (kNativeCompress) {
+      const auto takeU = hn::RebindMask(du, take);
+      hn::StoreU(hn::Compress(dx, take), df, within.dx + count);
+      hn::StoreU(hn::Compress(dy, take), df, within.dy + count);
+      hn::StoreU(hn::Compress(dz, take), df, within.dz + count);
+      hn::StoreU(hn::Compress(groups, takeU), du, within.group + count);
+      hn::StoreU(hn::Compress(slots, takeU), du, within.slot + count);
+    } else {
+      const auto order = hn::SetTableIndices(du, kTakenFirst[maskBits(take)]);
+      const auto pack = [&](FloatVec v) { return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order)); };
+      hn::StoreU(pack(dx), df, within.dx + count);
+      hn::StoreU(pack(dy), df, within.dy + count);
+      hn::StoreU(pack(dz), df, within.dz + count);
+      hn::StoreU(hn::TableLookupLanes(groups, order), du, within.group + count);
+      hn::StoreU(hn::TableLookupLanes(slots, order), du, within.slot + count);
+    }
+    count += static_cast<std::uint32_t>(hn::CountTrue(df, take));
+    if (count > kWithinCapacity - lanes) {
+      foldWithin(ctx, self, flock, within, count, sums);
+      count = 0;
     }
   }
+  return count;
 }
 
 // The topological rule (ctx.topological = K; docs/model.md): alignment and cohesion take the K
@@ -291,14 +327,13 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
   local.separating = sums.separating;
   local.frontOccupied = sums.frontOccupied;
   WithinCandidates within;
+  std::uint32_t count = 0;
   for (int r = 0; r < runs.count; ++r) {
     const SlotRun run = runs.runs[std::size_t(r)];
-    if (run.imaged)
-      gatherWithin<true>(ctx, self, selfSlot, flock, run.begin, run.end, within, local);
-    else
-      gatherWithin<false>(ctx, self, selfSlot, flock, run.begin, run.end, within, local);
+    count = run.imaged ? gatherWithin<true>(ctx, self, selfSlot, flock, run.begin, run.end, within, count, local)
+                       : gatherWithin<false>(ctx, self, selfSlot, flock, run.begin, run.end, within, count, local);
   }
-  foldWithin(ctx, self, flock, within, local);
+  foldWithin(ctx, self, flock, within, count, local);
   sums.separation = local.separation;
   sums.headingSum = local.headingSum;
   sums.offsetSum = local.offsetSum;
