@@ -126,14 +126,17 @@ struct WithinCandidates {
 // time, in slot order, the separation push (sim::separationPush itself: a few neighbours a boid,
 // where a vector of pushes cost as much) and the sums' additions. Each lane makes the scalar
 // function's operations in its order, so the sums are the same bytes.
-HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, const SortedFlock& flock,
+HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
                            const WithinCandidates& within, std::uint32_t count, NeighbourSums& sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   using V = FloatVec;
   const std::size_t lanes = hn::Lanes(df);
   for (std::uint32_t k = 0; k < count; k += static_cast<std::uint32_t>(lanes)) {
-    const auto candidate = hn::FirstN(df, count - k);
+    // Boid i itself was gathered too (tested here, on a couple of vectors, rather than on every
+    // vector of its runs).
+    const auto candidate = hn::And(hn::FirstN(df, count - k),
+                                   hn::RebindMask(df, hn::Ne(hn::Load(du, within.slot + k), hn::Set(du, selfSlot))));
     const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k), dz = hn::Load(df, within.dz + k);
     const V d2 = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));  // as candidateOffsets
     const V dist = hn::Sqrt(d2);
@@ -182,7 +185,6 @@ HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& se
   const hn::RebindToUnsigned<FloatTag> du;
   const std::size_t lanes = hn::Lanes(df);
   const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
-  const auto selfSlots = hn::Set(du, selfSlot);
   // Iota made once: made in the loop (Highway writes it lane by lane and loads it), its load waited
   // on the stores on every vector.
   const auto lanesFromZero = hn::Iota(du, 0);
@@ -190,7 +192,7 @@ HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& se
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
     const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
     const auto slots = hn::Add(hn::Set(du, m), lanesFromZero);
-    const auto take = hn::And(hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m)), hn::RebindMask(df, hn::Ne(slots, selfSlots)));
+    const auto take = hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m));
     const auto groups = hn::LoadU(du, flock.group + m);
     if constexpr (kNativeCompress) {
       const auto takeU = hn::RebindMask(du, take);
@@ -210,7 +212,7 @@ HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& se
     }
     count += static_cast<std::uint32_t>(hn::CountTrue(df, take));
     if (count > kWithinCapacity - lanes) {
-      foldWithin(ctx, self, flock, within, count, sums);
+      foldWithin(ctx, self, selfSlot, flock, within, count, sums);
       count = 0;
     }
   }
@@ -333,7 +335,7 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
     count = run.imaged ? gatherWithin<true>(ctx, self, selfSlot, flock, run.begin, run.end, within, count, local)
                        : gatherWithin<false>(ctx, self, selfSlot, flock, run.begin, run.end, within, count, local);
   }
-  foldWithin(ctx, self, flock, within, count, local);
+  foldWithin(ctx, self, selfSlot, flock, within, count, local);
   sums.separation = local.separation;
   sums.headingSum = local.headingSum;
   sums.offsetSum = local.offsetSum;
