@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
+#include "sim/neighbour_sweep.hpp"
 #include "sim/worker_pool.hpp"
 
 namespace murmur::bench {
@@ -207,6 +210,30 @@ void addTurnRateCost(int threads) {
         ->UseRealTime();
 }
 
+// The CPU grid step under every instruction set the neighbour sweep was built for and this CPU runs
+// (sim::availableSimdTargets: AVX-512, AVX2, SSE4, ...), one thread, side by side in one run: the
+// release bundle runs on any x86-64, and most CPUs it meets have no AVX-512, so the narrower sets'
+// speed is part of the product (an AVX2 slowdown of 4x once went unseen by cases that ran the
+// widest only). Each case restores the set it found (murmur_bench --simd may have chosen one).
+void addSimdWidths() {
+  constexpr std::uint32_t n = 16'000;
+  for (const std::string_view name : {"neighbours18", "density"})
+    for (const sim::SimdTarget& target : sim::availableSimdTargets()) {
+      const Workload& w = workload(name);
+      benchmark::RegisterBenchmark(
+          fmt::format("simd/{}/cpu:{}/threads:1/n:{}", w.name, target.name, n).c_str(),
+          [&w, target](benchmark::State& state) {
+            const std::string found = sim::simdTargetName();
+            sim::forceSimdTarget(target.bits);
+            runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, 1);
+            for (const sim::SimdTarget& t : sim::availableSimdTargets())
+              if (t.name == found) sim::forceSimdTarget(t.bits);
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+}
+
 // A busy loop pinned to the last core while the case runs: another process holding a core, as on a
 // shared machine. The threaded step must not be slower there than the single-threaded one (no
 // thread spinning while it waits, no fixed share of the work stuck behind a descheduled thread,
@@ -254,6 +281,7 @@ void registerCpuBenchmarks() {
   addNeighbourRuleCost(omp_get_max_threads());
   addLeaderRadiusCost(omp_get_max_threads());
   addTurnRateCost(omp_get_max_threads());
+  addSimdWidths();
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {
     const Workload& w = workload(plan.workload);
