@@ -15,6 +15,12 @@ using FloatTag = hn::ScalableTag<float>;
 using FloatVec = hn::Vec<FloatTag>;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
+// glm::dot(a, b) on every lane, in its order ((ax bx + ay by) + az bz, no fused multiply-add): the
+// sums and tests of the vector sweep are then the same floats as the scalar rule's.
+HWY_INLINE FloatVec dotLanes(FloatVec ax, FloatVec ay, FloatVec az, FloatVec bx, FloatVec by, FloatVec bz) {
+  return hn::Add(hn::Add(hn::Mul(ax, bx), hn::Mul(ay, by)), hn::Mul(az, bz));
+}
+
 // The offsets d = p_j - p of the candidates in slots [m, m + lanes), and (returned) their d.d,
 // each lane made as sim::offset and glm::dot make them (the minimum image per lane:
 // sim::foldComponent). Out-parameters, not a struct: scalable vectors (SVE, RVV) cannot be members.
@@ -32,7 +38,7 @@ HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& 
   dx = fold(hn::Sub(hn::LoadU(df, flock.x + m), hn::Set(df, p.x)), ctx.worldSize.x);
   dy = fold(hn::Sub(hn::LoadU(df, flock.y + m), hn::Set(df, p.y)), ctx.worldSize.y);
   dz = fold(hn::Sub(hn::LoadU(df, flock.z + m), hn::Set(df, p.z)), ctx.worldSize.z);
-  return hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+  return dotLanes(dx, dy, dz, dx, dy, dz);
 }
 
 // A mask's lanes as bits, lane 0 lowest.
@@ -106,8 +112,7 @@ constexpr LaneOrders takenFirst() {
   }
   return orders;
 }
-static constexpr LaneOrders kTakenFirstOrders = takenFirst();
-static constexpr const std::uint32_t (&kTakenFirst)[256][8] = kTakenFirstOrders.lanes;
+static constexpr LaneOrders kTakenFirst = takenFirst();
 
 // The metric rule's candidates within the search radius of one boid, gathered from its runs in
 // slot order: their offsets, groups and slots, packed by a vector's compress (d.d is made again
@@ -138,12 +143,11 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
     const auto candidate = hn::And(hn::FirstN(df, count - k),
                                    hn::RebindMask(df, hn::Ne(hn::Load(du, within.slot + k), hn::Set(du, selfSlot))));
     const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k), dz = hn::Load(df, within.dz + k);
-    const V d2 = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));  // as candidateOffsets
+    const V d2 = dotLanes(dx, dy, dz, dx, dy, dz);
     const V dist = hn::Sqrt(d2);
     const auto coincident = hn::Lt(dist, hn::Set(df, kEps));
-    // glm::dot(self.heading, d)
-    const V along = hn::Add(hn::Add(hn::Mul(hn::Set(df, self.heading.x), dx), hn::Mul(hn::Set(df, self.heading.y), dy)),
-                            hn::Mul(hn::Set(df, self.heading.z), dz));
+    const V along = dotLanes(hn::Set(df, self.heading.x), hn::Set(df, self.heading.y), hn::Set(df, self.heading.z), dx, dy,
+                             dz);  // glm::dot(self.heading, d)
     if (ctx.needFront && !sums.frontOccupied) {
       const auto front = hn::And(hn::Lt(d2, hn::Set(df, ctx.leaderRadius2)),
                                  hn::Or(coincident, hn::Ge(along, hn::Mul(dist, hn::Set(df, kCos45)))));
@@ -202,7 +206,7 @@ HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& se
       hn::StoreU(hn::Compress(groups, takeU), du, within.group + count);
       hn::StoreU(hn::Compress(slots, takeU), du, within.slot + count);
     } else {
-      const auto order = hn::SetTableIndices(du, kTakenFirst[maskBits(take)]);
+      const auto order = hn::SetTableIndices(du, kTakenFirst.lanes[maskBits(take)]);
       const auto pack = [&](FloatVec v) { return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order)); };
       hn::StoreU(pack(dx), df, within.dx + count);
       hn::StoreU(pack(dy), df, within.dy + count);
