@@ -5,6 +5,7 @@
 #include <hwy/highway.h>
 
 #include "sim/neighbour_sweep.hpp"
+#include "sim/scene_loader.hpp"
 
 #include <cstring>
 
@@ -122,9 +123,13 @@ struct WithinCandidates {
   HWY_ALIGN float dx[kWithinCapacity + kMaxLanes];
   HWY_ALIGN float dy[kWithinCapacity + kMaxLanes];
   HWY_ALIGN float dz[kWithinCapacity + kMaxLanes];
-  HWY_ALIGN std::uint32_t group[kWithinCapacity + kMaxLanes];
-  HWY_ALIGN std::uint32_t slot[kWithinCapacity + kMaxLanes];
+  HWY_ALIGN std::uint32_t slot[kWithinCapacity + kMaxLanes];  // with kSameGroup set or not
 };
+// Set in a gathered slot whose boid is of the sweeping boid's group: one vector packed less than
+// the group itself (slots stay below it: kMaxBoids).
+constexpr std::uint32_t kSameGroup = 1u << 31;
+static_assert(kMaxBoids < std::int64_t{kSameGroup});
+constexpr std::uint32_t gatheredSlot(std::uint32_t word) { return word & ~kSameGroup; }
 
 // Folds the first `count` gathered candidates into the sums, a vector of them at a time: accumulateNeighbour's
 // tests (the distance, the front cone, the field of view) on every lane at once, then one at a
@@ -139,9 +144,10 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
   const std::size_t lanes = hn::Lanes(df);
   for (std::uint32_t k = 0; k < count; k += static_cast<std::uint32_t>(lanes)) {
     // Boid i itself was gathered too (tested here, on a couple of vectors, rather than on every
-    // vector of its runs).
+    // vector of its runs); its word has kSameGroup.
+    const auto slots = hn::Load(du, within.slot + k);
     const auto candidate = hn::And(hn::FirstN(df, count - k),
-                                   hn::RebindMask(df, hn::Ne(hn::Load(du, within.slot + k), hn::Set(du, selfSlot))));
+                                   hn::RebindMask(df, hn::Ne(slots, hn::Set(du, selfSlot | kSameGroup))));
     const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k), dz = hn::Load(df, within.dz + k);
     const V d2 = dotLanes(dx, dy, dz, dx, dy, dz);
     const V dist = hn::Sqrt(d2);
@@ -163,14 +169,15 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
         const unsigned at = k + static_cast<unsigned>(__builtin_ctzll(separating));
         const glm::vec3 d{within.dx[at], within.dy[at], within.dz[at]};
         const float d2j = glm::dot(d, d);
-        sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), flock.id[within.slot[at]]);
+        const std::uint32_t id = flock.id[gatheredSlot(within.slot[at])];
+        sums.separation += separationPush(ctx, self, d, d2j, std::sqrt(d2j), id);
       }
     }
-    const auto groups = hn::Load(du, within.group + k);
-    std::uint64_t same = maskBits(hn::And(accepted, hn::RebindMask(df, hn::Eq(groups, hn::Set(du, self.group)))));
+    const auto sameGroup = hn::RebindMask(df, hn::TestBit(slots, hn::Set(du, kSameGroup)));
+    std::uint64_t same = maskBits(hn::And(accepted, sameGroup));
     for (; same != 0; same &= same - 1) {
       const unsigned at = k + static_cast<unsigned>(__builtin_ctzll(same));
-      sums.headingSum += flock.heading[within.slot[at]];
+      sums.headingSum += flock.heading[gatheredSlot(within.slot[at])];
       sums.offsetSum += glm::vec3(within.dx[at], within.dy[at], within.dz[at]);
       ++sums.sameGroupCount;
     }
@@ -195,24 +202,23 @@ HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& se
   FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
     const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
-    const auto slots = hn::Add(hn::Set(du, m), lanesFromZero);
     const auto take = hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m));
-    const auto groups = hn::LoadU(du, flock.group + m);
+    const auto sameGroup = hn::Eq(hn::LoadU(du, flock.group + m), hn::Set(du, self.group));
+    const auto sameGroupBits = hn::And(hn::VecFromMask(du, sameGroup), hn::Set(du, kSameGroup));
+    const auto slotWords = hn::Or(hn::Add(hn::Set(du, m), lanesFromZero), sameGroupBits);
     if constexpr (kNativeCompress) {
       const auto takeU = hn::RebindMask(du, take);
       hn::StoreU(hn::Compress(dx, take), df, within.dx + count);
       hn::StoreU(hn::Compress(dy, take), df, within.dy + count);
       hn::StoreU(hn::Compress(dz, take), df, within.dz + count);
-      hn::StoreU(hn::Compress(groups, takeU), du, within.group + count);
-      hn::StoreU(hn::Compress(slots, takeU), du, within.slot + count);
+      hn::StoreU(hn::Compress(slotWords, takeU), du, within.slot + count);
     } else {
       const auto order = hn::SetTableIndices(du, kTakenFirst.lanes[maskBits(take)]);
       const auto pack = [&](FloatVec v) { return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order)); };
       hn::StoreU(pack(dx), df, within.dx + count);
       hn::StoreU(pack(dy), df, within.dy + count);
       hn::StoreU(pack(dz), df, within.dz + count);
-      hn::StoreU(hn::TableLookupLanes(groups, order), du, within.group + count);
-      hn::StoreU(hn::TableLookupLanes(slots, order), du, within.slot + count);
+      hn::StoreU(hn::TableLookupLanes(slotWords, order), du, within.slot + count);
     }
     count += static_cast<std::uint32_t>(hn::CountTrue(df, take));
     if (count > kWithinCapacity - lanes) {
