@@ -192,13 +192,22 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;
-    for (std::size_t k = first; k < last; ++k) {
-      const std::uint32_t i = order[k];
-      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
-      NeighbourSums sums;
-      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), self, sums, around);
-      finishNeighbours(ctx, sums);
-      storeStep(ctx, self, k, state, sums);
+    for (std::size_t k = first; k < last;) {
+      // The boids from k on in k's cell (kSweepBatch at most) swept together.
+      const std::size_t cellEnd = cells_.cellStart[cells_.cellOfSlot[k] + 1];
+      const std::size_t batch = std::min({cellEnd, last, k + kSweepBatch}) - k;
+      BoidView selves[kSweepBatch];
+      NeighbourSums sums[kSweepBatch];
+      for (std::size_t b = 0; b < batch; ++b)
+        selves[b] = {{x[k + b], y[k + b], z[k + b]}, sortedVelocity[k + b], sortedHeading[k + b], order[k + b],
+                     sortedGroup[k + b]};
+      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), std::span(selves, batch),
+                      std::span(sums, batch), around);
+      for (std::size_t b = 0; b < batch; ++b) {
+        finishNeighbours(ctx, sums[b]);
+        storeStep(ctx, selves[b], k + b, state, sums[b]);
+      }
+      k += batch;
     }
   });
 }

@@ -40,6 +40,7 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
   cellOf.resize(n);
   order.resize(n);
   slotOf.resize(n);
+  cellOfSlot.resize(n);
   cellStart.resize(std::size_t(cellCount) + 1);
   // A stable counting sort in two passes, each parallel (issue 22: one pass on one thread was half
   // of a 16-thread step at 1M boids): the boids by bucket (a run of 2^shift cells) in chunks of
@@ -105,9 +106,11 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
       }
       for (std::uint32_t s = bucketStart[b]; s < bucketStart[b + 1]; ++s) {
         const std::uint32_t i = byBucket[s];
-        const std::uint32_t slot = cellStart[cellOf[i] + 1]++;
+        const std::uint32_t cell = cellOf[i];
+        const std::uint32_t slot = cellStart[cell + 1]++;
         order[slot] = i;
         slotOf[i] = slot;
+        cellOfSlot[slot] = cell;
       }
     }
   });
@@ -129,11 +132,11 @@ bool plainBlock(const GridSpec& grid, glm::ivec3 c, int dims) {
 
 }  // namespace
 
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
-                           CellRuns& around) {
-  const glm::ivec3 c = grid.cellCoord(p);
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
+                           int dims, CellRuns& around) {
+  const glm::ivec3 c = grid.cellCoord(low);
   const std::uint32_t cell = grid.cellIndex(c);
-  const RowReach reachable(grid, c, p, reach, dims);
+  const RowReach reachable(grid, c, low, high, reach, dims);
   SlotRuns out;
   // Without branches on which rows and runs are kept: they are as good as random (a fifth of the
   // corner rows left out, a quarter of the runs empty in the density workload), and mispredicted

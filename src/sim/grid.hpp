@@ -65,10 +65,11 @@ inline std::size_t boidChunk(std::size_t n, std::size_t chunk) { return n < kPar
 // Boids sorted by cell: a counting sort, stable in id, so every sum over neighbours visits them in
 // the same order whatever the thread count.
 struct CellOrder {
-  std::vector<std::uint32_t> cellOf;     // per boid id: its cell index
-  std::vector<std::uint32_t> cellStart;  // per cell: first sorted slot; cellCount + 1 entries
-  std::vector<std::uint32_t> order;      // per sorted slot: the boid id
-  std::vector<std::uint32_t> slotOf;     // per boid id: its sorted slot (order's inverse)
+  std::vector<std::uint32_t> cellOf;      // per boid id: its cell index
+  std::vector<std::uint32_t> cellStart;   // per cell: first sorted slot; cellCount + 1 entries
+  std::vector<std::uint32_t> order;       // per sorted slot: the boid id
+  std::vector<std::uint32_t> slotOf;      // per boid id: its sorted slot (order's inverse)
+  std::vector<std::uint32_t> cellOfSlot;  // per sorted slot: its boid's cell (which boids share it)
 
   // On the pool's threads: the same result on any thread count.
   void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool);
@@ -172,13 +173,17 @@ inline std::array<float, 2> cellGaps(const GridSpec& grid, glm::ivec3 c, glm::ve
 class RowReach {
  public:
   RowReach(const GridSpec& grid, glm::ivec3 c, glm::vec3 p, float reach, int dims)
+      : RowReach(grid, c, p, p, reach, dims) {}
+  // For the points of the box [low, high] in cell c (boids of one cell swept together): the rows
+  // that may hold a boid within reach of any of them (a few more where the nearest point to a row
+  // is a corner of the box no boid is at).
+  RowReach(const GridSpec& grid, glm::ivec3 c, glm::vec3 low, glm::vec3 high, float reach, int dims)
       : c_(c), reach2_(reach * reach * 1.0001f) {
     for (int axis : {1, 2}) {
       if (axis == 1 && dims == 2) continue;  // one cell; every row at gap 0
-      const std::array<float, 2> gaps = cellGaps(grid, c, p, axis);
       float* gap = axis == 1 ? gapY_ : gapZ_;
-      gap[0] = gaps[0];  // to the row below: its top is this cell's bottom
-      gap[2] = gaps[1];  // to the row above
+      gap[0] = cellGaps(grid, c, low, axis)[0];   // to the row below: its top is this cell's bottom
+      gap[2] = cellGaps(grid, c, high, axis)[1];  // to the row above
     }
   }
   bool operator()(int y, int z, bool imaged) const {
@@ -193,10 +198,11 @@ class RowReach {
   float gapY_[3] = {0.0f, 0.0f, 0.0f}, gapZ_[3] = {0.0f, 0.0f, 0.0f};
 };
 
-// The runs of sorted slots forEachNeighbourRange visits around boid p (in its cell) with RowReach's
-// rows (reach) left out, in its order, empty runs dropped: for the neighbour sweep, whose loop is
-// compiled for another instruction set and so cannot inline a visitor of this one (as a call per
-// run it cost a tenth of a step at 1M boids). At most 9 rows of 2 runs.
+// The runs of sorted slots forEachNeighbourRange visits around the boids of one cell (p, or the box
+// [low, high] of several) with RowReach's rows (reach) left out, in its order, empty runs
+// dropped: for the neighbour sweep, whose loop is compiled for another instruction set and so
+// cannot inline a visitor of this one (as a call per run it cost a tenth of a step at 1M boids).
+// At most 9 rows of 2 runs.
 struct SlotRun {
   std::uint32_t begin;
   std::uint32_t end;
@@ -222,8 +228,12 @@ struct CellRuns {
   std::array<Run, 18> runs;
   int count = 0;
 };
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, const glm::vec3& p, float reach, int dims,
-                           CellRuns& around);
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
+                           int dims, CellRuns& around);
+inline SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach, int dims,
+                                  CellRuns& around) {
+  return neighbourSlotRuns(grid, order, p, p, reach, dims, around);
+}
 
 // The runs of sorted slots of the cells around boid p that may hold a boid within `reach` (at most
 // the grid's search radius) of p, in forEachNeighbourRange's order, empty runs dropped: RowReach's

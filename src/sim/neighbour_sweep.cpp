@@ -26,8 +26,8 @@ HWY_INLINE FloatVec dotLanes(FloatVec ax, FloatVec ay, FloatVec az, FloatVec bx,
 // each lane made as sim::offset and glm::dot make them (the minimum image per lane:
 // sim::foldComponent). Out-parameters, not a struct: scalable vectors (SVE, RVV) cannot be members.
 template <bool Imaged>
-HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& flock, std::uint32_t m, glm::vec3 p,
-                                     FloatVec& dx, FloatVec& dy, FloatVec& dz) {
+HWY_INLINE FloatVec offsetsFrom(const StepContext& ctx, FloatVec x, FloatVec y, FloatVec z, glm::vec3 p, FloatVec& dx,
+                                FloatVec& dy, FloatVec& dz) {
   const FloatTag df;
   const auto fold = [&](FloatVec d, float size) {
     if constexpr (!Imaged) return d;
@@ -36,10 +36,18 @@ HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& 
     const FloatVec folded = hn::IfThenElse(hn::Ge(d, hn::Set(df, half)), hn::Sub(d, sizes), d);
     return hn::IfThenElse(hn::Lt(d, hn::Set(df, -half)), hn::Add(d, sizes), folded);
   };
-  dx = fold(hn::Sub(hn::LoadU(df, flock.x + m), hn::Set(df, p.x)), ctx.worldSize.x);
-  dy = fold(hn::Sub(hn::LoadU(df, flock.y + m), hn::Set(df, p.y)), ctx.worldSize.y);
-  dz = fold(hn::Sub(hn::LoadU(df, flock.z + m), hn::Set(df, p.z)), ctx.worldSize.z);
+  dx = fold(hn::Sub(x, hn::Set(df, p.x)), ctx.worldSize.x);
+  dy = fold(hn::Sub(y, hn::Set(df, p.y)), ctx.worldSize.y);
+  dz = fold(hn::Sub(z, hn::Set(df, p.z)), ctx.worldSize.z);
   return dotLanes(dx, dy, dz, dx, dy, dz);
+}
+
+template <bool Imaged>
+HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& flock, std::uint32_t m, glm::vec3 p,
+                                     FloatVec& dx, FloatVec& dy, FloatVec& dz) {
+  const FloatTag df;
+  return offsetsFrom<Imaged>(ctx, hn::LoadU(df, flock.x + m), hn::LoadU(df, flock.y + m), hn::LoadU(df, flock.z + m), p,
+                             dx, dy, dz);
 }
 
 // A mask's lanes as bits, lane 0 lowest.
@@ -184,14 +192,16 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
   }
 }
 
-// The metric rule: the candidates of a run within the search radius added to the `count` gathered
-// (without a branch on which lanes are), to be folded in (foldWithin) in slot order as before; a
-// boid with more than kWithinCapacity of them folds them in as the buffer fills. Returns the new
-// count (a local of the caller's: kept in `within`, it went through memory on every vector).
-template <bool Imaged>
-HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
-                                      const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
-                                      WithinCandidates& within, std::uint32_t count, NeighbourSums& sums) {
+// The metric rule for the B boids of one cell (selves, in slots firstSlot...): the candidates of
+// a run within the search radius of each added to its `counts[b]` gathered (without a branch on
+// which lanes are), to be folded in (foldWithin) in slot order as before; a boid with more than
+// kWithinCapacity of them folds them in as its buffer fills. Each vector of candidates is loaded
+// once for all B. The counts are the caller's locals (kept in `within`, they went through memory on
+// every vector).
+template <bool Imaged, int B>
+HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView* selves, std::uint32_t firstSlot,
+                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
+                             WithinCandidates* within, std::uint32_t* counts, NeighbourSums* sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   const std::size_t lanes = hn::Lanes(df);
@@ -199,34 +209,81 @@ HWY_INLINE std::uint32_t gatherWithin(const StepContext& ctx, const BoidView& se
   // Iota made once: made in the loop (Highway writes it lane by lane and loads it), its load waited
   // on the stores on every vector.
   const auto lanesFromZero = hn::Iota(du, 0);
-  FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
-    const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
-    const auto take = hn::And(hn::Lt(d2, r2), hn::FirstN(df, end - m));
-    const auto sameGroup = hn::Eq(hn::LoadU(du, flock.group + m), hn::Set(du, self.group));
-    const auto sameGroupBits = hn::And(hn::VecFromMask(du, sameGroup), hn::Set(du, kSameGroup));
-    const auto slotWords = hn::Or(hn::Add(hn::Set(du, m), lanesFromZero), sameGroupBits);
-    if constexpr (kNativeCompress) {
-      const auto takeU = hn::RebindMask(du, take);
-      hn::StoreU(hn::Compress(dx, take), df, within.dx + count);
-      hn::StoreU(hn::Compress(dy, take), df, within.dy + count);
-      hn::StoreU(hn::Compress(dz, take), df, within.dz + count);
-      hn::StoreU(hn::Compress(slotWords, takeU), du, within.slot + count);
-    } else {
-      const auto order = hn::SetTableIndices(du, kTakenFirst.lanes[maskBits(take)]);
-      const auto pack = [&](FloatVec v) { return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order)); };
-      hn::StoreU(pack(dx), df, within.dx + count);
-      hn::StoreU(pack(dy), df, within.dy + count);
-      hn::StoreU(pack(dz), df, within.dz + count);
-      hn::StoreU(hn::TableLookupLanes(slotWords, order), du, within.slot + count);
-    }
-    count += static_cast<std::uint32_t>(hn::CountTrue(df, take));
-    if (count > kWithinCapacity - lanes) {
-      foldWithin(ctx, self, selfSlot, flock, within, count, sums);
-      count = 0;
+    const FloatVec x = hn::LoadU(df, flock.x + m), y = hn::LoadU(df, flock.y + m), z = hn::LoadU(df, flock.z + m);
+    const auto groups = hn::LoadU(du, flock.group + m);
+    const auto slots = hn::Add(hn::Set(du, m), lanesFromZero);
+    const auto inRun = hn::FirstN(df, end - m);
+    for (int b = 0; b < B; ++b) {
+      FloatVec dx, dy, dz;
+      const FloatVec d2 = offsetsFrom<Imaged>(ctx, x, y, z, selves[b].position, dx, dy, dz);
+      const auto take = hn::And(hn::Lt(d2, r2), inRun);
+      const auto sameGroup = hn::Eq(groups, hn::Set(du, selves[b].group));
+      const auto slotWords = hn::Or(slots, hn::And(hn::VecFromMask(du, sameGroup), hn::Set(du, kSameGroup)));
+      WithinCandidates& to = within[b];
+      const std::uint32_t count = counts[b];
+      if constexpr (kNativeCompress) {
+        hn::StoreU(hn::Compress(dx, take), df, to.dx + count);
+        hn::StoreU(hn::Compress(dy, take), df, to.dy + count);
+        hn::StoreU(hn::Compress(dz, take), df, to.dz + count);
+        hn::StoreU(hn::Compress(slotWords, hn::RebindMask(du, take)), du, to.slot + count);
+      } else {
+        const auto order = hn::SetTableIndices(du, kTakenFirst.lanes[maskBits(take)]);
+        const auto pack = [&](FloatVec v) { return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order)); };
+        hn::StoreU(pack(dx), df, to.dx + count);
+        hn::StoreU(pack(dy), df, to.dy + count);
+        hn::StoreU(pack(dz), df, to.dz + count);
+        hn::StoreU(hn::TableLookupLanes(slotWords, order), du, to.slot + count);
+      }
+      counts[b] = count + static_cast<std::uint32_t>(hn::CountTrue(df, take));
+      if (counts[b] > kWithinCapacity - lanes) {
+        foldWithin(ctx, selves[b], firstSlot + std::uint32_t(b), flock, to, counts[b], sums[b]);
+        counts[b] = 0;
+      }
     }
   }
-  return count;
+}
+
+// The sums the metric rule makes (the topological rule's nearest list, which it leaves alone, is
+// the bulk of NeighbourSums).
+HWY_INLINE void copyMetricSums(const NeighbourSums& from, NeighbourSums& to) {
+  to.separation = from.separation;
+  to.headingSum = from.headingSum;
+  to.offsetSum = from.offsetSum;
+  to.sameGroupCount = from.sameGroupCount;
+  to.separating = from.separating;
+  to.frontOccupied = from.frontOccupied;
+}
+
+// The metric rule for the B boids of one cell: the runs that may hold a candidate of any of them
+// (their box's rows), swept once.
+template <int B>
+HWY_INLINE void sweepMetric(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
+                            const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves,
+                            NeighbourSums* sums, CellRuns& around) {
+  glm::vec3 low = selves[0].position, high = low;
+  for (int b = 1; b < B; ++b) {
+    low = glm::min(low, selves[b].position);
+    high = glm::max(high, selves[b].position);
+  }
+  const SlotRuns runs = neighbourSlotRuns(grid, cells, low, high, std::sqrt(ctx.searchRadius2), dims, around);
+  // The sums in locals, copied back at the end: in `sums` (which the flock's headings might
+  // alias) every addition went through memory.
+  NeighbourSums local[B];
+  for (int b = 0; b < B; ++b) copyMetricSums(sums[b], local[b]);
+  WithinCandidates within[B];
+  std::uint32_t counts[B] = {};
+  for (int r = 0; r < runs.count; ++r) {
+    const SlotRun run = runs.runs[std::size_t(r)];
+    if (run.imaged)
+      gatherWithin<true, B>(ctx, selves, firstSlot, flock, run.begin, run.end, within, counts, local);
+    else
+      gatherWithin<false, B>(ctx, selves, firstSlot, flock, run.begin, run.end, within, counts, local);
+  }
+  for (int b = 0; b < B; ++b) {
+    foldWithin(ctx, selves[b], firstSlot + std::uint32_t(b), flock, within[b], counts[b], local[b]);
+    copyMetricSums(local[b], sums[b]);
+  }
 }
 
 // The topological rule (ctx.topological = K; docs/model.md): alignment and cohesion take the K
@@ -312,46 +369,37 @@ HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, c
 }
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
-                     CellRuns& around) {
-  if (ctx.topological != 0) {
-    sweepTopological(ctx, grid, cells, dims, flock, selfSlot, self, sums, around);
-    return;
-  }
-  const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
-  if (ctx.labUnits) {
-    for (int r = 0; r < runs.count; ++r) {
-      const SlotRun run = runs.runs[std::size_t(r)];
-      if (run.imaged)
-        sweepLabRun<true>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
-      else
-        sweepLabRun<false>(ctx, self, selfSlot, flock, run.begin, run.end, sums);
+                     const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves, std::uint32_t count,
+                     NeighbourSums* sums, CellRuns& around) {
+  if (ctx.topological != 0 || ctx.labUnits) {
+    for (std::uint32_t b = 0; b < count; ++b) {
+      const BoidView& self = selves[b];
+      const std::uint32_t selfSlot = firstSlot + b;
+      if (ctx.topological != 0) {
+        sweepTopological(ctx, grid, cells, dims, flock, selfSlot, self, sums[b], around);
+        continue;
+      }
+      const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
+      for (int r = 0; r < runs.count; ++r) {
+        const SlotRun run = runs.runs[std::size_t(r)];
+        if (run.imaged)
+          sweepLabRun<true>(ctx, self, selfSlot, flock, run.begin, run.end, sums[b]);
+        else
+          sweepLabRun<false>(ctx, self, selfSlot, flock, run.begin, run.end, sums[b]);
+      }
     }
     return;
   }
-  // The metric rule's sums in a local, copied back at the end: in `sums` (a reference, which the
-  // flock's headings might alias) every addition went through memory.
-  NeighbourSums local;
-  local.separation = sums.separation;
-  local.headingSum = sums.headingSum;
-  local.offsetSum = sums.offsetSum;
-  local.sameGroupCount = sums.sameGroupCount;
-  local.separating = sums.separating;
-  local.frontOccupied = sums.frontOccupied;
-  WithinCandidates within;
-  std::uint32_t count = 0;
-  for (int r = 0; r < runs.count; ++r) {
-    const SlotRun run = runs.runs[std::size_t(r)];
-    count = run.imaged ? gatherWithin<true>(ctx, self, selfSlot, flock, run.begin, run.end, within, count, local)
-                       : gatherWithin<false>(ctx, self, selfSlot, flock, run.begin, run.end, within, count, local);
+  switch (count) {
+    case 1: return sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 2: return sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 3: return sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 4: return sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 5: return sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 6: return sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 7: return sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    default: return sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
   }
-  foldWithin(ctx, self, selfSlot, flock, within, count, local);
-  sums.separation = local.separation;
-  sums.headingSum = local.headingSum;
-  sums.offsetSum = local.offsetSum;
-  sums.sameGroupCount = local.sameGroupCount;
-  sums.separating = local.separating;
-  sums.frontOccupied = local.frontOccupied;
 }
 
 const char* SweepTargetName() { return hwy::TargetName(HWY_TARGET); }
@@ -366,9 +414,10 @@ HWY_EXPORT(SweepNeighbours);
 HWY_EXPORT(SweepTargetName);
 
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self, NeighbourSums& sums,
-                     CellRuns& around) {
-  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, selfSlot, self, sums, around);
+                     const SortedFlock& flock, std::uint32_t firstSlot, std::span<const BoidView> selves,
+                     std::span<NeighbourSums> sums, CellRuns& around) {
+  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, firstSlot, selves.data(),
+                                        static_cast<std::uint32_t>(selves.size()), sums.data(), around);
 }
 
 std::string simdTargetName() { return HWY_DYNAMIC_DISPATCH(SweepTargetName)(); }

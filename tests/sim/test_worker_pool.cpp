@@ -109,17 +109,20 @@ void expectStableSortByCell(const GridSpec& grid, const std::vector<glm::vec3>& 
     ASSERT_EQ(cells.cellStart.size(), std::size_t(grid.cellCount()) + 1);
     EXPECT_EQ(cells.cellStart.back(), positions.size());
     for (std::uint32_t c = 0; c < grid.cellCount(); ++c)
-      for (std::uint32_t s = cells.cellStart[c]; s < cells.cellStart[c + 1]; ++s)
+      for (std::uint32_t s = cells.cellStart[c]; s < cells.cellStart[c + 1]; ++s) {
         ASSERT_EQ(cells.cellOf[cells.order[s]], c) << threads << " cell " << c;
+        ASSERT_EQ(cells.cellOfSlot[s], c) << threads << " slot " << s;
+      }
     ASSERT_EQ(cells.slotOf.size(), positions.size());
     for (std::uint32_t s = 0; s < positions.size(); ++s) ASSERT_EQ(cells.slotOf[cells.order[s]], s) << threads;
   }
 }
 
 // The cell order is the stable counting sort by cell (ids increasing within a cell), whatever the
-// thread count; cellStart brackets each cell's ids; slotOf is the order's inverse (the CPU step
-// gathers its results into id order through it). Flocks of no boid, one, one chunk of ids, a few
-// and the most; a grid of more cells than the sort has buckets, not a multiple of them.
+// thread count; cellStart brackets each cell's ids, cellOfSlot names them; slotOf is the order's
+// inverse (the CPU step gathers its results into id order through it). Flocks of no boid, one, one
+// chunk of ids, a few and the most; a grid of more cells than the sort has buckets, not a multiple
+// of them.
 TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
   ModelParams params = gridParams(3, Boundary::Contain);
   params.perceptionRadius = params.leaderRadius = 1.5f;  // 26^3 cells
@@ -171,6 +174,41 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
   }
 }
 
+
+// The rows a box's RowReach leaves out (the boids of one cell swept together: sim/neighbour_sweep)
+// hold no boid within R of any boid of the box, and rows are left out.
+TEST(RowReach, NoRowLeftOutForABoxHoldsABoidWithinReachOfItsPoints) {
+  const ModelParams params = gridParams(3, Boundary::Contain);
+  const GridSpec grid = makeGridSpec(params);
+  const std::vector<glm::vec3> positions = randomPositions(20000, params, 13, 2.0f);
+  WorkerPool pool(1);
+  CellOrder cells;
+  cells.build(grid, positions, pool);
+  const float r2 = params.perceptionRadius * params.perceptionRadius;
+  std::size_t boxes = 0, leftOut = 0;
+  for (std::uint32_t k = 0; k + 2 < positions.size(); k += 5) {
+    const glm::vec3 a = positions[cells.order[k]], b = positions[cells.order[k + 1]], c = positions[cells.order[k + 2]];
+    const glm::ivec3 home = grid.cellCoord(a);
+    if (grid.cellCoord(b) != home || grid.cellCoord(c) != home) continue;
+    ++boxes;
+    const RowReach reach(grid, home, glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c),
+                         params.perceptionRadius, 3);
+    forEachNeighbourRange(grid, cells, home, 3, [](std::uint32_t, std::uint32_t, bool) {},
+                          [&](int y, int z, bool imaged) {
+                            if (reach(y, z, imaged)) return true;
+                            ++leftOut;
+                            for (const glm::vec3& s : positions) {
+                              const glm::ivec3 cs = grid.cellCoord(s);
+                              if (cs.y != y || cs.z != z) continue;
+                              for (const glm::vec3& p : {a, b, c})
+                                EXPECT_GE(glm::dot(s - p, s - p), r2) << "slot " << k;
+                            }
+                            return false;
+                          });
+  }
+  EXPECT_GT(boxes, 100u);
+  EXPECT_GT(leftOut, 0u);
+}
 
 // Steps of a run as ThreadChoice (for 2 threads) decides them, threaded ones taking `threaded`
 // seconds, serial ones `serial`; which ran serially.
