@@ -214,7 +214,9 @@ void addTurnRateCost(int threads) {
 // (sim::availableSimdTargets: AVX-512, AVX2, SSE4, ...), one thread, side by side in one run: the
 // release bundle runs on any x86-64, and most CPUs it meets have no AVX-512, so the narrower sets'
 // speed is part of the product (an AVX2 slowdown of 4x once went unseen by cases that ran the
-// widest only). Each case restores the set it found (murmur_bench --simd may have chosen one).
+// widest only). Each case restores the set it found (murmur_bench --simd may have chosen one; once
+// it looked for it among the sets available, which while a set is forced is that set only, and so
+// left the last case's, SCALAR, to every case after it: a quick sweep timed those at scalar speed).
 void addSimdWidths() {
   constexpr std::uint32_t n = 16'000;
   for (const std::string_view name : {"neighbours18", "density"})
@@ -223,11 +225,10 @@ void addSimdWidths() {
       benchmark::RegisterBenchmark(
           fmt::format("simd/{}/cpu:{}/threads:1/n:{}", w.name, target.name, n).c_str(),
           [&w, target](benchmark::State& state) {
-            const std::string found = sim::simdTargetName();
+            const std::int64_t found = sim::forcedSimdTarget();
             sim::forceSimdTarget(target.bits);
             runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, 1);
-            for (const sim::SimdTarget& t : sim::availableSimdTargets())
-              if (t.name == found) sim::forceSimdTarget(t.bits);
+            sim::forceSimdTarget(found);
           })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();

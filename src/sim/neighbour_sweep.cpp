@@ -428,7 +428,16 @@ std::vector<SimdTarget> availableSimdTargets() {
   return targets;
 }
 
-void forceSimdTarget(std::int64_t bits) { hwy::SetSupportedTargetsForTest(bits); }
+namespace {
+std::int64_t forcedTarget = 0;  // Highway keeps its mock to itself
+}  // namespace
+
+void forceSimdTarget(std::int64_t bits) {
+  forcedTarget = bits;
+  hwy::SetSupportedTargetsForTest(bits);
+}
+
+std::int64_t forcedSimdTarget() { return forcedTarget; }
 
 }  // namespace murmur::sim
 #endif  // HWY_ONCE

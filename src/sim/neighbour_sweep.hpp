@@ -56,13 +56,15 @@ void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
 std::string simdTargetName();
 
 // For tests and benchmarks: the instruction sets compiled into this binary that this CPU runs
-// (Highway's target bits and names, widest first), and a way to make the sweep use only one of
-// them (0 restores the widest).
+// (Highway's target bits and names, widest first; while one is forced, that one only), a way to
+// make the sweep use only one of them (0 restores the widest), and the one forced last (0: none),
+// to restore after forcing another.
 struct SimdTarget {
   std::int64_t bits;
   std::string name;
 };
 std::vector<SimdTarget> availableSimdTargets();
 void forceSimdTarget(std::int64_t bits);
+std::int64_t forcedSimdTarget();
 
 }  // namespace murmur::sim

@@ -162,6 +162,31 @@ void expectEveryInstructionSetAndThreadCountGivesTheSameBytes(const Variant& var
               ran.c_str());
 }
 
+// Forcing one set and then the one forced before (forcedSimdTarget) dispatches as before, whether
+// a set was forced before or none was: the benchmark's simd/ cases restore so (they once looked the
+// set up among availableSimdTargets(), which then lists the forced set only, and left every later
+// case on the last one's, SCALAR).
+TEST(SimdTargets, ForcingOneThenThePreviousDispatchesAsBefore) {
+  const std::vector<SimdTarget> targets = availableSimdTargets();
+  ASSERT_GE(targets.size(), 2u);
+  ASSERT_EQ(forcedSimdTarget(), 0);
+  const std::string widest = simdTargetName();
+  for (const std::int64_t before : {std::int64_t{0}, targets.back().bits}) {
+    forceSimdTarget(before);
+    const std::string dispatched = simdTargetName();
+    for (const SimdTarget& target : targets) {
+      const std::int64_t found = forcedSimdTarget();
+      forceSimdTarget(target.bits);
+      EXPECT_EQ(simdTargetName(), target.name);
+      EXPECT_EQ(availableSimdTargets().size(), 1u) << target.name;
+      forceSimdTarget(found);
+      EXPECT_EQ(simdTargetName(), dispatched) << "after " << target.name;
+    }
+  }
+  forceSimdTarget(0);
+  EXPECT_EQ(simdTargetName(), widest);
+}
+
 TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
   expectEveryInstructionSetAndThreadCountGivesTheSameBytes(GetParam(), denseScene(GetParam(), 1500), {1, 2, 3});
 }
