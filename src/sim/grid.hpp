@@ -159,11 +159,13 @@ void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::iv
 // The gaps from p to the cells below and above its cell c on one axis (the distance to the near
 // face of each, 0 where p lies on it), less a margin that float rounding of the cell bounds and of
 // the offsets cannot cross: a boid of such a cell lies at least that far from p along the axis.
+// A NaN coordinate (its boid sorted into cell 0) gives 0, which leaves nothing out: std::max keeps
+// its first argument unless the second is greater.
 inline std::array<float, 2> cellGaps(const GridSpec& grid, glm::ivec3 c, glm::vec3 p, int axis) {
   const float size = grid.cellSize[axis], origin = grid.origin[axis], x = p[axis];
   const float slack = 1e-5f * (std::abs(origin) + std::abs(x) + size);
   const float lo = origin + float(c[axis]) * size, hi = lo + size;
-  return {std::max(x - lo - slack, 0.0f), std::max(hi - x - slack, 0.0f)};
+  return {std::max(0.0f, x - lo - slack), std::max(0.0f, hi - x - slack)};
 }
 
 // Whether a row of cells (y, z; a run along x) around boid p's cell c may hold a boid within

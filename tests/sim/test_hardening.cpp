@@ -173,6 +173,15 @@ TEST(GridLimits, HugeWorldOrTinyRadiusNeverCollapsesTheGrid) {
   // Far and non-finite positions land in edge cells (no int conversion of 1e30 or NaN).
   const GridSpec spec = makeGridSpec(ModelParams{});
   EXPECT_EQ(spec.cellCoord(glm::vec3(1e30f, -1e30f, std::nanf(""))), glm::ivec3(spec.cells.x - 1, 0, 0));
+  // A NaN coordinate leaves no row out: the boids swept with it (sim::kSweepBatch, one cell) lose
+  // none of theirs. A point mid-cell leaves out the rows around it at a small reach.
+  const glm::ivec3 c(2, 2, 2);
+  const glm::vec3 mid = spec.origin + (glm::vec3(c) + 0.5f) * spec.cellSize;
+  const RowReach midCell(spec, c, mid, 0.01f, 3);
+  const RowReach withNaN(spec, c, glm::vec3(std::nanf("")), mid, 0.01f, 3);
+  EXPECT_FALSE(midCell(c.y - 1, c.z - 1, false));
+  EXPECT_TRUE(withNaN(c.y - 1, c.z - 1, false));
+  EXPECT_FALSE(withNaN(c.y + 1, c.z + 1, false));
 }
 
 TEST(GridLimits, WallCellOfAFarPointIsOutsideWithoutOverflow) {
