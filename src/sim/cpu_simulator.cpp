@@ -192,6 +192,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;
+    SweepScratch scratch;
     for (std::size_t k = first; k < last;) {
       // The boids from k on in k's cell (kSweepBatch at most) swept together.
       const std::size_t cellEnd = cells_.cellStart[cells_.cellOfSlot[k] + 1];
@@ -202,7 +203,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
         selves[b] = {{x[k + b], y[k + b], z[k + b]}, sortedVelocity[k + b], sortedHeading[k + b], order[k + b],
                      sortedGroup[k + b]};
       sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), std::span(selves, batch),
-                      std::span(sums, batch), around);
+                      std::span(sums, batch), around, scratch);
       for (std::size_t b = 0; b < batch; ++b) {
         finishNeighbours(ctx, sums[b]);
         storeStep(ctx, selves[b], k + b, state, sums[b]);

@@ -123,16 +123,28 @@ constexpr LaneOrders takenFirst() {
 }
 static constexpr LaneOrders kTakenFirst = takenFirst();
 
-// The metric rule's candidates within the search radius of one boid, gathered from its runs in
-// slot order: their offsets, groups and slots, packed by a vector's compress (d.d is made again
-// from the offsets: a compress and a store less on every vector of candidates).
-constexpr std::uint32_t kWithinCapacity = 256;
-struct WithinCandidates {
-  HWY_ALIGN float dx[kWithinCapacity + kMaxLanes];
-  HWY_ALIGN float dy[kWithinCapacity + kMaxLanes];
-  HWY_ALIGN float dz[kWithinCapacity + kMaxLanes];
-  HWY_ALIGN std::uint32_t slot[kWithinCapacity + kMaxLanes];  // with kSameGroup set or not
+static_assert(kMaxLanes <= kSweepPadding && HWY_MAX_BYTES <= kWithinAlignment, "WithinCandidates fits every vector");
+
+// The metric rule's sums, in locals while a batch is swept (in the caller's NeighbourSums, which
+// the flock's headings might alias, every addition went through memory; and NeighbourSums is
+// mostly the topological rule's nearest list).
+struct MetricSums {
+  glm::vec3 separation{0.0f};
+  glm::vec3 headingSum{0.0f};
+  glm::vec3 offsetSum{0.0f};
+  std::uint32_t sameGroupCount = 0;
+  bool separating = false;
+  bool frontOccupied = false;
 };
+template <class From, class To>
+HWY_INLINE void copyMetricSums(const From& from, To& to) {
+  to.separation = from.separation;
+  to.headingSum = from.headingSum;
+  to.offsetSum = from.offsetSum;
+  to.sameGroupCount = from.sameGroupCount;
+  to.separating = from.separating;
+  to.frontOccupied = from.frontOccupied;
+}
 // Set in a gathered slot whose boid is of the sweeping boid's group: one vector packed less than
 // the group itself (slots stay below it: kMaxBoids).
 constexpr std::uint32_t kSameGroup = 1u << 31;
@@ -145,7 +157,7 @@ constexpr std::uint32_t gatheredSlot(std::uint32_t word) { return word & ~kSameG
 // where a vector of pushes cost as much) and the sums' additions. Each lane makes the scalar
 // function's operations in its order, so the sums are the same bytes.
 HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
-                           const WithinCandidates& within, std::uint32_t count, NeighbourSums& sums) {
+                           const WithinCandidates& within, std::uint32_t count, MetricSums& sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   using V = FloatVec;
@@ -201,7 +213,7 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
 template <bool Imaged, int B>
 HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView* selves, std::uint32_t firstSlot,
                              const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
-                             WithinCandidates* within, std::uint32_t* counts, NeighbourSums* sums) {
+                             WithinCandidates* within, std::uint32_t* counts, MetricSums* sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   const std::size_t lanes = hn::Lanes(df);
@@ -244,34 +256,20 @@ HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView* selves, std
   }
 }
 
-// The sums the metric rule makes (the topological rule's nearest list, which it leaves alone, is
-// the bulk of NeighbourSums).
-HWY_INLINE void copyMetricSums(const NeighbourSums& from, NeighbourSums& to) {
-  to.separation = from.separation;
-  to.headingSum = from.headingSum;
-  to.offsetSum = from.offsetSum;
-  to.sameGroupCount = from.sameGroupCount;
-  to.separating = from.separating;
-  to.frontOccupied = from.frontOccupied;
-}
-
 // The metric rule for the B boids of one cell: the runs that may hold a candidate of any of them
 // (their box's rows), swept once.
 template <int B>
 HWY_INLINE void sweepMetric(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                             const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves,
-                            NeighbourSums* sums, CellRuns& around) {
+                            NeighbourSums* sums, CellRuns& around, WithinCandidates* within) {
   glm::vec3 low = selves[0].position, high = low;
   for (int b = 1; b < B; ++b) {
     low = glm::min(low, selves[b].position);
     high = glm::max(high, selves[b].position);
   }
   const SlotRuns runs = neighbourSlotRuns(grid, cells, low, high, std::sqrt(ctx.searchRadius2), dims, around);
-  // The sums in locals, copied back at the end: in `sums` (which the flock's headings might
-  // alias) every addition went through memory.
-  NeighbourSums local[B];
+  MetricSums local[B];
   for (int b = 0; b < B; ++b) copyMetricSums(sums[b], local[b]);
-  WithinCandidates within[B];
   std::uint32_t counts[B] = {};
   for (int r = 0; r < runs.count; ++r) {
     const SlotRun run = runs.runs[std::size_t(r)];
@@ -370,7 +368,7 @@ HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, c
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves, std::uint32_t count,
-                     NeighbourSums* sums, CellRuns& around) {
+                     NeighbourSums* sums, CellRuns& around, SweepScratch& scratch) {
   if (ctx.topological != 0 || ctx.labUnits) {
     for (std::uint32_t b = 0; b < count; ++b) {
       const BoidView& self = selves[b];
@@ -391,14 +389,14 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
     return;
   }
   switch (count) {
-    case 1: return sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    case 2: return sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    case 3: return sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    case 4: return sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    case 5: return sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    case 6: return sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    case 7: return sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
-    default: return sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around);
+    case 1: return sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 2: return sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 3: return sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 4: return sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 5: return sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 6: return sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 7: return sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    default: return sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
   }
 }
 
@@ -415,9 +413,9 @@ HWY_EXPORT(SweepTargetName);
 
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t firstSlot, std::span<const BoidView> selves,
-                     std::span<NeighbourSums> sums, CellRuns& around) {
+                     std::span<NeighbourSums> sums, CellRuns& around, SweepScratch& scratch) {
   HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, firstSlot, selves.data(),
-                                        static_cast<std::uint32_t>(selves.size()), sums.data(), around);
+                                        static_cast<std::uint32_t>(selves.size()), sums.data(), around, scratch);
 }
 
 std::string simdTargetName() { return HWY_DYNAMIC_DISPATCH(SweepTargetName)(); }

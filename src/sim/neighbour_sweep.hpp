@@ -44,13 +44,32 @@ struct SortedFlock {
 // boids a cell: 14% off a one-thread step with 8, 5% more than with 4).
 inline constexpr std::size_t kSweepBatch = 8;
 
+// The metric sweep's candidates within the search radius of one boid, gathered from its runs in
+// slot order: their offsets and slots, packed by a vector's compress (d.d is made again from the
+// offsets: a compress and a store less on every vector of candidates). Read up to a vector past
+// the last.
+inline constexpr std::uint32_t kWithinCapacity = 256;
+inline constexpr std::size_t kWithinAlignment = 64;  // the widest vector's
+struct WithinCandidates {
+  alignas(kWithinAlignment) float dx[kWithinCapacity + kSweepPadding];
+  alignas(kWithinAlignment) float dy[kWithinCapacity + kSweepPadding];
+  alignas(kWithinAlignment) float dz[kWithinCapacity + kSweepPadding];
+  alignas(kWithinAlignment) std::uint32_t slot[kWithinCapacity + kSweepPadding];  // kSameGroup (sweep) or not
+};
+// A batch's buffers (35 KB), kept by the caller for its loop: on the stack of every call (under
+// AddressSanitizer, which poisons and clears a frame's every byte on each call, one copy of them
+// for each batch size) they doubled the sanitizer job.
+struct SweepScratch {
+  WithinCandidates within[kSweepBatch];
+};
+
 // Folds every candidate within the search radius of each boid of `selves` (of one cell, at most
 // kSweepBatch, in consecutive sorted slots from firstSlot) into its sums (sums[b] for selves[b]),
 // in slot order; the caller then finishes the sums (finishNeighbours). around: the runs of the
 // last boids' cell (sim::CellRuns), reused while boids share a cell.
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t firstSlot, std::span<const BoidView> selves,
-                     std::span<NeighbourSums> sums, CellRuns& around);
+                     std::span<NeighbourSums> sums, CellRuns& around, SweepScratch& scratch);
 
 // The instruction set the sweep dispatches to now ("AVX2", "SSE4", "EMU128", ...).
 std::string simdTargetName();
