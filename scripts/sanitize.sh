@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The sanitizer job (.ci/run): builds only the core, sim, ai and world suites and the murmur command with
 # AddressSanitizer and UndefinedBehaviorSanitizer (float-cast-overflow included, every report fatal)
-# at -O1 in build-sanitize/, runs those suites, then replays every bad input of tests/data/bad/
-# through the command: each must end with exit code 2 and one line on stderr, and no report.
+# at -O1 in build-sanitize/, runs those suites (each in one shard a core), then replays every bad
+# input of tests/data/bad/ through the command: each must end with exit code 2 and one line on
+# stderr, and no report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -13,22 +14,40 @@ echo "sanitize: build took $((SECONDS - start)) s"
 
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=86
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
-build-sanitize/murmur_core_tests --gtest_brief=1
+# A suite in as many shards as the machine has cores, side by side (googletest's sharding: each
+# test in exactly one shard); each shard's output printed whole once all have ended, and the first
+# failing shard's exit code kept.
+sharded() {
+  local shards logs=() pids=() status=0
+  shards=$(nproc)
+  for ((index = 0; index < shards; ++index)); do
+    logs+=("$(mktemp)")
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$index "$@" >"${logs[index]}" 2>&1 &
+    pids+=($!)
+  done
+  for ((index = 0; index < shards; ++index)); do
+    wait "${pids[index]}" || { local code=$?; [ "$status" -ne 0 ] || status=$code; }
+    cat "${logs[index]}"
+    rm -f "${logs[index]}"
+  done
+  return "$status"
+}
+sharded build-sanitize/murmur_core_tests --gtest_brief=1
 # Less summarising than simulating is a Release property; sanitizers slow the two unevenly.
-build-sanitize/murmur_sim_tests --gtest_brief=1 --gtest_filter=-SparseSummary.AHundredThousandBoidRunSummarisesFasterThanItSimulates
+sharded build-sanitize/murmur_sim_tests --gtest_brief=1 --gtest_filter=-SparseSummary.AHundredThousandBoidRunSummarisesFasterThanItSimulates
 # The tests of MovingAI's own maps read them from $MURMUR_DATA_DIR; without it they are left out, as
 # CTest leaves them out (the ai suite's part of MURMUR_MOVINGAI_TESTS in tests/CMakeLists.txt).
 source scripts/data-env.sh
 if [[ -n "${MURMUR_DATA_DIR:-}" ]]; then
-  build-sanitize/murmur_ai_tests --gtest_brief=1
+  sharded build-sanitize/murmur_ai_tests --gtest_brief=1
 else
-  build-sanitize/murmur_ai_tests --gtest_brief=1 \
+  sharded build-sanitize/murmur_ai_tests --gtest_brief=1 \
     --gtest_filter=-MovingAiMap.LoadsDataMap:MovingAiScenario.FindsTheMapBesideTheScenarioFile:MovingAiScenarios.*
 fi
 # The murmuration scene's 45 simulated seconds of 20,000 boids check behaviour over time (70 s in
 # Release); the topological search it runs is covered under the sanitizers by the sim suite's
 # topological tests, at a fraction of the time.
-build-sanitize/murmur_world_tests --gtest_brief=1 --gtest_filter=-MurmurationScene.OneThinFlockTurnsOverTheRoost
+sharded build-sanitize/murmur_world_tests --gtest_brief=1 --gtest_filter=-MurmurationScene.OneThinFlockTurnsOverTheRoost
 
 # A bad input's command: scenes are run, state CSVs are given to --init, maps and scenarios to path.
 failures=0
