@@ -642,6 +642,9 @@ TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
 // V records in simulated time: at 4 frames a second in the window (8 steps a frame at most, about
 // half of real time), a 30 fps recording gets a frame per 1/30 s the flock flew, several per window
 // frame, and plays at the flock's speed (it once took one frame per window frame, a 7x speed-up).
+// The recording spans window frames counted, not seconds waited: after V, F12 is pressed and its
+// screenshot awaited 8 times, so at least 8 frames (7 of 8 steps, 0.93 s flown) lie between the
+// two Vs however slowly a loaded machine draws them (waiting 3 s once gave a single frame).
 TEST(DemoCli, RecordingsRunInSimulatedTime) {
   const Xvfb server;
   ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
@@ -657,11 +660,25 @@ TEST(DemoCli, RecordingsRunInSimulatedTime) {
   const std::string id = window.substr(0, window.find('\n'));
   EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
   EXPECT_EQ(std::system("xdotool key v"), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  const auto screenshots = [&dir] {
+    std::error_code ec;
+    return std::ranges::count_if(fs::directory_iterator(dir, ec), [](const fs::directory_entry& entry) {
+      return entry.path().extension() == ".png";
+    });
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  std::ptrdiff_t taken = 0;
+  while (taken < 8 && std::chrono::steady_clock::now() < deadline) {
+    EXPECT_EQ(std::system("xdotool key F12"), 0);
+    while (screenshots() <= taken && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    taken = screenshots();
+  }
   EXPECT_EQ(std::system("xdotool key v"), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
+  ASSERT_GE(taken, 8) << "the window drew too few frames in 120 s\n" << r.out;
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::size_t at = r.out.find("recording: ");
   ASSERT_NE(at, std::string::npos) << r.out;
