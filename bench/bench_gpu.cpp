@@ -106,7 +106,8 @@ struct GpuRig {
   gpu::Buffer initialPositions, initialVelocities;
   gpu::Program copy;  // bandwidth/gpu-copy, compiled on first use
 
-  explicit GpuRig(gpu::Context& c) : context(c), shaders(world::shaderLibrary()), pipeline(context, shaders, gpu::Arithmetic::Fast) {
+  explicit GpuRig(gpu::Context& c, gpu::WorkGroupSizes sizes = {})
+      : context(c), shaders(world::shaderLibrary()), pipeline(context, shaders, gpu::Arithmetic::Fast, sizes) {
     for (std::size_t k = 0; k < kRing; ++k) {
       begins[k] = gpu::Query("bench begin", GL_TIMESTAMP);
       ends[k] = gpu::Query("bench end", GL_TIMESTAMP);
@@ -179,6 +180,33 @@ GpuRig* rig(benchmark::State& state) {
   GpuRig* made = sharedRig(error);
   if (made == nullptr) state.SkipWithError(error.c_str());
   return made;
+}
+
+// The rig of the work-group study: a second pipeline built with other sizes, kept while the next
+// case asks for the same ones (one at a time, so the study holds at most one more flock).
+GpuRig* rig(benchmark::State& state, const gpu::WorkGroupSizes& sizes) {
+  if (sizes == gpu::WorkGroupSizes{}) return rig(state);
+  std::string error;
+  GpuRig* shared = sharedRig(error);
+  if (shared == nullptr) {
+    state.SkipWithError(error.c_str());
+    return nullptr;
+  }
+  static std::unique_ptr<GpuRig> study;
+  static gpu::WorkGroupSizes studySizes;
+  if (!study || !(studySizes == sizes)) {
+    study.reset();
+    try {
+      study = std::make_unique<GpuRig>(shared->context, sizes);
+      studySizes = sizes;
+      static const bool released = (onGlRelease([] { study.reset(); }), true);
+      (void)released;
+    } catch (const std::exception& e) {
+      state.SkipWithError(fmt::format("the flock pipeline does not build with these sizes: {}", e.what()).c_str());
+      return nullptr;
+    }
+  }
+  return study.get();
 }
 
 std::uint32_t pipelineMaxCells(const gpu::ContextInfo& info) {
@@ -260,9 +288,10 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
 // variant: the model's options a case switches on beyond the workload's (StepVariant).
+// sizes: the pipeline's work-group sizes (the defaults but for the work-group study).
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
-                 bool recordLeaders = true, StepVariant variant = {}) {
-  GpuRig* r = rig(state);
+                 bool recordLeaders = true, StepVariant variant = {}, gpu::WorkGroupSizes sizes = {}) {
+  GpuRig* r = rig(state, sizes);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
   if (const std::optional<std::string> reason = beyondDevice(info, n)) {
@@ -553,6 +582,38 @@ void registerGpuBenchmarks() {
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()
         ->Iterations(kStageIterations);
+  }
+  // The work-group sizes (docs/gpu.md, Work-group sizes), standard sweep only: each pass's time
+  // against its threads per group, the others at their defaults. The force pass on both metric
+  // workloads at 1M boids; the scatter (the grid passes' size) at 1M; the scan, whose look-back
+  // chain grows with the number of blocks, at the largest flock the sweep steps.
+  if (options().sweep == Sweep::Standard) {
+    struct Study {
+      std::string_view workload;
+      gpu::FlockStage stage;
+      std::uint32_t n;
+      std::uint32_t gpu::WorkGroupSizes::*size;
+      std::initializer_list<std::uint32_t> values;
+    };
+    for (const Study& study :
+         {Study{"density", gpu::FlockStage::Forces, 1'000'000, &gpu::WorkGroupSizes::forces, {32, 64, 128, 256, 512}},
+          Study{"neighbours18", gpu::FlockStage::Forces, 1'000'000, &gpu::WorkGroupSizes::forces, {32, 64, 128, 256, 512}},
+          Study{"density", gpu::FlockStage::Scatter, 1'000'000, &gpu::WorkGroupSizes::grid, {64, 128, 256, 512, 1024}},
+          Study{"density", gpu::FlockStage::Scan, 10'000'000, &gpu::WorkGroupSizes::scan, {128, 256, 512, 1024}}}) {
+      const Workload& w = workload(study.workload);
+      for (const std::uint32_t value : study.values) {
+        gpu::WorkGroupSizes sizes;
+        sizes.*study.size = value;
+        registerGlBenchmark(fmt::format("work-group/{}/gpu:{}/size:{}/n:{}", w.name,
+                                        gpu::FlockPipeline::stageName(study.stage), value, study.n),
+                            [&w, n = study.n, stage = static_cast<int>(study.stage), sizes](benchmark::State& state) {
+                              runGpuSteps(state, w, n, stage, true, {}, sizes);
+                            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->Iterations(kStageIterations);
+      }
+    }
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("{}/mib:{}", kBandwidthFamily, mib),

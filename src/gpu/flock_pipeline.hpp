@@ -60,6 +60,7 @@ struct WorkGroupSizes {
   std::uint32_t scan = 256;    // prefix sum: 16 values per thread; a power of two
   std::uint32_t reduce = 256;  // group reduction: 4 boids per thread; a power of two. Its cost grows
                                // with the number of groups (a shared-memory tree per group and block)
+  bool operator==(const WorkGroupSizes&) const = default;
 };
 
 // The grid of the latest step as the GPU built it (tests, debugging): the fields of
