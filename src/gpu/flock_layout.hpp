@@ -63,7 +63,8 @@ enum StorageBinding : GLuint {
   kScanOut = 14,
   kScanStatus = 15,
   kWalls = 16,      // uint per wall cell (sim::WallGrid), 1 = blocked
-  // The nearest-boids query (query/NearestBoids.comp.glsl), per (probe, group) in probe-major order:
+  // The nearest-boids query (query/NearestBoids.comp.glsl, query/NearestMerge.comp.glsl), per
+  // (probe, group) in probe-major order:
   kNearestProbes = 17,    // NearestProbe per probe
   kNearestIds = 18,       // uint: the count per (probe, group), then k ids per (probe, group)
   kNearestSamples = 19,   // vec4 position, vec4 velocity per (probe, group) and rank
@@ -75,7 +76,10 @@ enum StorageBinding : GLuint {
   // positionSample(): the ids asked for, and their positions (query/PositionsById.comp.glsl)
   kSampleIds = 25,
   kSamplePositions = 26,
-  kStorageBindingCount = 27,
+  // uint per (probe, group) and slice of its box: the count of the slice's k best, then (squared
+  // distance's bits, id) pairs, k a slice (query/NearestList.glsl)
+  kNearestPartials = 27,
+  kStorageBindingCount = 28,
 };
 
 // Uniform block binding points, numbered after the storage ones: GL keeps the two apart, Vulkan
@@ -109,7 +113,7 @@ static_assert(sizeof(GroupSummary) == 48);
 // std430, 48 bytes: one probe of the nearest-boids query.
 struct NearestProbe {
   glm::vec4 sphere;      //  0  xyz centre, w radius^2 (the float product, as sim::nearestBoids)
-  glm::ivec4 firstCell;  // 16  xyz: sim::probeCells(...).first, w unused
+  glm::ivec4 firstCell;  // 16  xyz: sim::probeCells(...).first, w the slices its box is cut into
   glm::ivec4 lastCell;   // 32  xyz: .last
 };
 static_assert(sizeof(NearestProbe) == 48);
@@ -117,7 +121,7 @@ static_assert(sizeof(NearestProbe) == 48);
 // std140, 16 bytes: the constants of one dispatch at kPassParams. The scan reads x (the count), y
 // (the look-back's polls before its fallback);
 // the reduction (flock/Reduction.glsl) x boids, y groups, z blocks; the nearest-boids query
-// (NearestParams) x groups, y lists, z k. Scalars of a std140 block lie 4 bytes apart.
+// (NearestParams) x groups, y lists, z k, w the slices a list has room for (the most of any probe). Scalars of a std140 block lie 4 bytes apart.
 using PassParams = glm::uvec4;
 
 // BINDING_*, STEP_PARAMS_BINDING and PASS_PARAMS_BINDING defines for every flock shader, and the

@@ -53,6 +53,7 @@ constexpr StorageBindingInfo kStorageBindings[] = {
     {kSlotOf, "BINDING_SLOT_OF", "slotOf", 4},
     {kSampleIds, "BINDING_SAMPLE_IDS", "sampleIds", 4},
     {kSamplePositions, "BINDING_SAMPLE_POSITIONS", "samplePositions", 16},
+    {kNearestPartials, "BINDING_NEAREST_PARTIALS", "nearestPartials", 4},
 };
 static_assert(std::size(kStorageBindings) == kStorageBindingCount, "one line per storage binding");
 
@@ -81,9 +82,17 @@ namespace {
 
 constexpr std::uint32_t kReduceItems = 4;       // boids per thread in flock/Reduce
 constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in positions.w
-// Threads per (probe, group) in query/NearestBoids; a power of two (its merge tree halves it).
-// A probe's box holds a few hundred to a few thousand slots: 64 threads keep them busy.
+// Threads per work group of the nearest-boids query (both passes); a power of two (their merge
+// trees halve it).
 constexpr std::uint32_t kNearestWorkGroupSize = 64;
+// A probe's box is cut into slices of its rows of cells, one work group each, so that each has
+// about kNearestSlotsPerSlice slots to scan if the flock filled the grid evenly, at most
+// kMaxNearestSlices and one row each: a falcon's 400-unit view over a million boids is then 256
+// work groups of about 4,000 slots, where one work group took 11 ms a step on an H200, while a
+// few small probes stay one work group each (every work group ends in a merge tree, which a CPU
+// renderer pays dearly for; docs/gpu.md, Nearest boids).
+constexpr double kNearestSlotsPerSlice = 16384.0;
+constexpr int kMaxNearestSlices = 256;
 
 // The largest per-boid element (positions, velocities, sorted copies: a vec4).
 constexpr std::uint64_t kLargestBoidElement = 16;
@@ -145,6 +154,7 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
   Defines nearestDefines = withGroupSize(arithmetic, kNearestWorkGroupSize);
   nearestDefines.emplace_back("MAX_K", std::to_string(sim::kMaxNearestBoids));
   nearestProgram_ = shaders.compute("query/NearestBoids.comp.glsl", nearestDefines);
+  nearestMergeProgram_ = shaders.compute("query/NearestMerge.comp.glsl", nearestDefines);
   slotOfProgram_ = shaders.compute("grid/SlotOf.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   positionsByIdProgram_ = shaders.compute("query/PositionsById.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   // The passes without optional terms now, so that a shader that does not compile fails here (the
@@ -595,12 +605,22 @@ bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std:
   const std::size_t lists = probes.size() * groups_;
   std::vector<layout::NearestProbe> packed;
   packed.reserve(probes.size());
+  int sliceStride = 1;
   for (const sim::BoidProbe& probe : probes) {
     const sim::CellBox box = sim::probeCells(grid_, probe);
-    packed.push_back({glm::vec4(probe.position, probe.radius * probe.radius), glm::ivec4(box.first, 0),
+    const glm::ivec3 extent = glm::max(box.last - box.first + 1, glm::ivec3(0));
+    const int rows = extent.x > 0 ? extent.y * extent.z : 0;
+    const double boxCells = double(extent.x) * double(rows);
+    const double slots = double(count_) * boxCells / double(grid_.cellCount());
+    const int slices = static_cast<int>(
+        std::clamp(std::ceil(slots / kNearestSlotsPerSlice), 1.0, double(std::min(std::max(rows, 1), kMaxNearestSlices))));
+    sliceStride = std::max(sliceStride, slices);
+    packed.push_back({glm::vec4(probe.position, probe.radius * probe.radius), glm::ivec4(box.first, slices),
                       glm::ivec4(box.last, 0)});
   }
   nearestProbes_.write(std::span<const layout::NearestProbe>(packed));
+  const std::size_t partialLists = lists * static_cast<std::size_t>(sliceStride);
+  const Buffer& partialBuffer = nearestPartials_.reserve(partialLists * (1 + 2 * k) * sizeof(std::uint32_t));
   const Buffer& idBuffer = nearestIds_.reserve(lists * (1 + k) * sizeof(std::uint32_t));
   const Buffer& sampleBuffer = nearestSamples_.reserve(lists * k * 2 * sizeof(glm::vec4));
 
@@ -610,8 +630,13 @@ bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std:
   nearestProbes_.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestProbes);
   idBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestIds);
   sampleBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestSamples);
-  passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k, 0u));
-  dispatchCompute(nearestProgram_, std::uint64_t(lists) * kNearestWorkGroupSize, kNearestWorkGroupSize, maxGroupsX_);
+  partialBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestPartials);
+  passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k, static_cast<std::uint32_t>(sliceStride)));
+  dispatchCompute(nearestProgram_, std::uint64_t(partialLists) * kNearestWorkGroupSize, kNearestWorkGroupSize,
+                  maxGroupsX_);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  dispatchCompute(nearestMergeProgram_, std::uint64_t(lists) * kNearestWorkGroupSize, kNearestWorkGroupSize,
+                  maxGroupsX_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   return true;
 }

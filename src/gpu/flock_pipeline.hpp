@@ -250,7 +250,8 @@ class FlockPipeline {
   void mapSlotsIfStale();
   // The group reduction of the current state into summaries_, unless it holds it already.
   void reduceIfStale();
-  // query/NearestBoids into nearestIds_ and nearestSamples_; false (nothing recorded) when there
+  // query/NearestBoids (each probe's box cut into slices, their k best into nearestPartials_),
+  // then query/NearestMerge into nearestIds_ and nearestSamples_; false (nothing recorded) when there
   // is nothing to search: no grid since the upload, no boids or no probes.
   bool dispatchNearest(std::span<const sim::BoidProbe> probes, std::uint32_t k);
 
@@ -264,7 +265,7 @@ class FlockPipeline {
   Arithmetic arithmetic_;
   // turningReorderProgram_: the reorder with stored headings (boids.turn_rate, the lab's units).
   Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_, reduceProgram_,
-      reduceGroupsProgram_, nearestProgram_, slotOfProgram_, positionsByIdProgram_;
+      reduceGroupsProgram_, nearestProgram_, nearestMergeProgram_, slotOfProgram_, positionsByIdProgram_;
   std::map<std::pair<ForcePass, std::uint32_t>, Program> forcePrograms_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
@@ -303,7 +304,7 @@ class FlockPipeline {
   bool headingsCurrent_ = false;
   bool labUnits_ = false;  // the last step moved the lab's units: headings_'s w is their spin
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
-      nearestSamples_{"nearest-boids samples"};  // nearestBoids(): grown as needed
+      nearestSamples_{"nearest-boids samples"}, nearestPartials_{"nearest-boids slices"};  // grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and
   // nearestSamples_ hold them.
   struct PerceptionRequest {

@@ -62,6 +62,55 @@ TEST(NearestBoidsGpu, EqualsTheCpuOnRandomFlocksWithTies) {
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
 
+// A probe's box is cut into slices of rows (one work group each, at most 256: kMaxNearestSlices)
+// and merged: the answer stays the one-pass answer when the cap makes slices uneven. At 20,000
+// boids the default density's grid is 49 x 24 x 49 cells, so a probe over the whole world has 1,176
+// rows (y fastest, then z): 256 slices of 4 or 5 rows. Group 1 is 8 boids alone in the rows where
+// a cut goes wrong first (the first and last rows, each side of a slice's first lap and of its
+// fifth row), so with k = 8 each list of group 1 must hold all 8, wherever the probe is.
+TEST(NearestBoidsGpu, AWorldWideProbeCutIntoUnevenSlicesGivesTheOnePassAnswer) {
+  const std::size_t errorsBefore = test::glErrorCount();
+  FlockPipeline gpu(test::glContext(), test::shaderLibrary(), gpu::Arithmetic::Exact);
+  sim::Scene scene = sim::defaultDensityScene(20000, 3);
+  scene.groups = 2;
+  const sim::ModelParams& params = scene.model;
+  sim::FlockState before = sim::spawnFlock(scene);
+  gpu.upload(before);
+  gpu.step(params, {});
+  const sim::GridSpec grid = gpu.grid();
+  ASSERT_EQ(grid.cells, glm::ivec3(49, 24, 49)) << "the grid the comment above counts rows on";
+  for (std::size_t i = 0; i < before.size(); ++i) before.group[i] = 0;
+  const int rows[] = {0, 1, 255, 256, 511, 1023, 1174, 1175};
+  for (std::size_t i = 0; i < std::size(rows); ++i) {
+    const int row = rows[i];
+    const glm::ivec3 cell(static_cast<int>(7 * i) % grid.cells.x, row % grid.cells.y, row / grid.cells.y);
+    before.position[i] = grid.origin + (glm::vec3(cell) + 0.5f) * grid.cellSize;
+    before.group[i] = 1;
+  }
+  const glm::vec3 mid = 0.5f * (params.worldMin + params.worldMax);
+  const std::vector<sim::BoidProbe> probes{{mid, 2.0f * params.worldSize().x},
+                                           {params.worldMin, 2.0f * params.worldSize().x},
+                                           {before.position[20], 4.0f * params.perceptionRadius}};
+  gpu.upload(before);
+  gpu.step(params, {});
+  const sim::FlockState gpuNow = gpu.download();
+  sim::CpuSimulator cpu(sim::NeighbourSearch::Grid, 2);
+  sim::FlockState cpuNow = before;
+  cpu.step(params, {}, cpuNow);
+  for (const std::uint32_t k : {1u, sim::kMaxNearestBoids}) {
+    const sim::NearestBoids answer = gpu.nearestBoids(probes, k);
+    EXPECT_EQ(answer, sim::nearestBoids(gpuNow, before.position, probes, k)) << "k " << k;
+    if (test::bitwiseParityExpected()) {
+      EXPECT_EQ(answer, cpu.nearestBoids(cpuNow, probes, k)) << "k " << k;
+    }
+    EXPECT_EQ(answer.counts[0], k) << "group 0 around the middle";
+    EXPECT_EQ(answer.counts[2], k) << "group 0 around a corner";
+    EXPECT_EQ(answer.counts[1], k) << "group 1 from the middle";
+    EXPECT_EQ(answer.counts[3], k) << "group 1 from a corner";
+  }
+  EXPECT_EQ(test::glErrorCount(), errorsBefore);
+}
+
 // The agents' perception read back a step late (requestPerception before a step, perception()
 // after it): the same answer the blocking calls give before the step, with no wait; k is checked
 // before anything is recorded; a new request replaces one never read.
