@@ -141,16 +141,11 @@ class RunCommand final : public Command {
                    p.x, p.y, p.z);
       }
     }
-    const auto stages = backend->stageMilliseconds();
-    if (!stages.empty()) {
-      std::string line = "gpu stages (ms):";
-      for (const auto& [stage, ms] : stages) line += fmt::format(" {} {:.4f}", stage, ms);
-      fmt::print(summary, "{}\n", line);
-    }
+    const std::vector<gpu::StageTime> stages = backend->stageTimes();
+    fmt::print(summary, "{}", stageLines(stages));
     if (!dump_.empty()) fmt::print(summary, "wrote {}\n", dump_);
     if (json_) {
-      OrderedJson stageJson = OrderedJson::object();
-      for (const auto& [stage, ms] : stages) stageJson[stage] = jsonNumber(ms);
+      auto [stageMs, firstDispatchMs] = stageJson(stages);
       OrderedJson json = {{"command", "run"},
                           {"scene", world.scene().path},
                           {"backend", backend->name()},
@@ -160,7 +155,8 @@ class RunCommand final : public Command {
                           {"steps", steps},
                           {"wall_seconds", jsonNumber(seconds)},
                           {"boid_updates_per_second", jsonNumber(updatesPerSecond)},
-                          {"gpu_stage_ms", stageJson},
+                          {"gpu_stage_ms", std::move(stageMs)},
+                          {"gpu_first_dispatch_ms", std::move(firstDispatchMs)},
                           {"metrics", metricsJson(metrics)},
                           {"shape", shapeJson(shape)},
                           {"groups", groupsJson(groups)},

@@ -26,6 +26,7 @@
 #include "app/demo_panel.hpp"
 #include "app/demo_session.hpp"
 #include "app/demo_video.hpp"
+#include "app/report.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
 #include "gpu/gl_objects.hpp"
@@ -149,17 +150,13 @@ class WindowDemo {
                session_.totalSteps());
     fmt::print("blocking gpu waits in the frames: {}\n", frameLoopWaits_);
     noteStages();
-    for (const auto& [backend, stages] : stageMeans_) {
-      std::string line = fmt::format("gpu stages (ms, {} backend):", backend);
-      for (const auto& [stage, ms] : stages) line += fmt::format(" {} {:.4f}", stage, ms);
-      fmt::print("{}\n", line);
-    }
+    for (const auto& [backend, stages] : stageTimes_) fmt::print("{}", stageLines(stages, ", " + backend + " backend"));
   }
 
-  // The current backend's stage means, kept before it is switched away from.
+  // The current backend's stage times, kept before it is switched away from.
   void noteStages() {
-    const auto stages = session_.backend().stageMilliseconds();
-    if (!stages.empty()) stageMeans_.emplace_back(std::string(session_.backend().name()), stages);
+    std::vector<gpu::StageTime> stages = session_.backend().stageTimes();
+    if (!stages.empty()) stageTimes_.emplace_back(std::string(session_.backend().name()), std::move(stages));
   }
 
   // Mouse and keys, unless the panel has them. Keys come as events (every press, however short the
@@ -463,7 +460,7 @@ class WindowDemo {
   double recordingClock_ = 0.0;  // simulated seconds not yet written
   std::uint64_t recordedSteps_ = 0;  // the session's total steps when the recording last looked
   double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
-  std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> stageMeans_;
+  std::vector<std::pair<std::string, std::vector<gpu::StageTime>>> stageTimes_;
   std::uint64_t frameLoopWaits_ = 0;  // blocking GPU waits over run()'s frames
   double pointShareAge_ = 0.0;        // seconds since refreshPointShare last set the share
 };

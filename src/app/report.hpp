@@ -3,6 +3,9 @@
 // order they are added, printed as one line.
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,6 +14,7 @@
 
 #include "ai/director.hpp"
 #include "gpu/context.hpp"
+#include "gpu/timer.hpp"
 #include "sim/metrics.hpp"
 #include "world/backend.hpp"
 
@@ -32,6 +36,32 @@ inline OrderedJson jsonNumber(double value) {
 
 inline OrderedJson jsonVector(glm::vec3 v) {
   return OrderedJson::array({jsonNumber(v.x), jsonNumber(v.y), jsonNumber(v.z)});
+}
+
+// The GPU stage lines of a summary (`where`: "" or ", gpu backend"): each stage that ran more than
+// once as the mean of its dispatches after the first, then every stage's first dispatch, which holds
+// the driver's program builds (hundreds of ms on NVIDIA's) and a first step's first writes into
+// new buffers. The hash and count run on a flock's first step only (the force pass does their work
+// after it), so they are in the second line alone. Empty on the CPU.
+inline std::string stageLines(const std::vector<gpu::StageTime>& stages, std::string_view where = "") {
+  if (stages.empty()) return "";
+  std::string repeated = fmt::format("gpu stages (ms{}, mean after the first dispatch):", where);
+  std::string first = fmt::format("gpu first dispatches (ms{}):", where);
+  for (const gpu::StageTime& stage : stages) {
+    if (stage.samples > 1) repeated += fmt::format(" {} {:.4f}", stage.name, stage.laterMeanMs());
+    first += fmt::format(" {} {:.4f}", stage.name, stage.firstMs);
+  }
+  return repeated + "\n" + first + "\n";
+}
+
+// The JSON of stageLines: {"gpu_stage_ms": {...}, "gpu_first_dispatch_ms": {...}} as two values.
+inline std::pair<OrderedJson, OrderedJson> stageJson(const std::vector<gpu::StageTime>& stages) {
+  OrderedJson repeated = OrderedJson::object(), first = OrderedJson::object();
+  for (const gpu::StageTime& stage : stages) {
+    if (stage.samples > 1) repeated[stage.name] = jsonNumber(stage.laterMeanMs());
+    first[stage.name] = jsonNumber(stage.firstMs);
+  }
+  return {repeated, first};
 }
 
 // stdout: the one-line JSON object (text that is not UTF-8, such as a path, gets U+FFFD).

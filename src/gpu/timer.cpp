@@ -45,6 +45,7 @@ void GpuTimer::record(const Pending& pending) {
   const std::uint64_t end = stamps.end.result();
   const double ms = end > begin ? static_cast<double>(end - begin) * 1e-6 : 0.0;
   StageTime& stage = stages_[pending.stage];
+  if (stage.samples == 0) stage.firstMs = ms;
   stage.lastMs = ms;
   stage.totalMs += ms;
   ++stage.samples;

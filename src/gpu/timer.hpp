@@ -14,10 +14,16 @@ namespace murmur::gpu {
 
 struct StageTime {
   std::string name;
+  double firstMs = 0.0;  // the first sample since reset(): on a GPU driver, with its programs' builds
   double lastMs = 0.0;   // the most recent sample
   double totalMs = 0.0;  // over every sample since reset()
   std::uint64_t samples = 0;
   double meanMs() const { return samples > 0 ? totalMs / static_cast<double>(samples) : 0.0; }
+  // The mean of the samples after the first: a driver builds a program at its first dispatch
+  // (hundreds of ms on NVIDIA's), inside whichever stage's stamps are open (docs/gpu.md, Timings).
+  double laterMeanMs() const {
+    return samples > 1 ? (totalMs - firstMs) / static_cast<double>(samples - 1) : 0.0;
+  }
 };
 
 class GpuTimer {

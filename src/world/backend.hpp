@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu/shader_library.hpp"
+#include "gpu/timer.hpp"
 #include "sim/flock.hpp"
 #include "sim/metrics.hpp"
 #include "sim/nearest_boids.hpp"
@@ -61,8 +62,9 @@ class FlockBackend {
   // The answer to the last requestPerception(), as of the state it was asked on (std::logic_error
   // before any). Both backends give the same answer for the same request, however far the GPU lags.
   virtual AgentPerception perceived() = 0;
-  // Named stage times of the last completed step, milliseconds (GPU timer queries); may be empty.
-  virtual std::vector<std::pair<std::string, double>> stageMilliseconds() { return {}; }
+  // The GPU stages' times so far (timer queries; gpu::StageTime), in the pipeline's stage order;
+  // empty on the CPU.
+  virtual std::vector<gpu::StageTime> stageTimes() { return {}; }
   // The device that runs it ("CPU, 2 threads", GL_RENDERER).
   virtual std::string device() const = 0;
   // InputError naming the count and the limit when this backend cannot hold `boids` (checked

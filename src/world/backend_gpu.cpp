@@ -58,12 +58,12 @@ class GpuFlockBackend final : public FlockBackend {
   std::vector<glm::vec3> positionSample() override { return pipeline_.positionSample(); }
   // In the step's order (the reduction may first run before a step: a request at the start), each
   // stage that ran.
-  std::vector<std::pair<std::string, double>> stageMilliseconds() override {
+  std::vector<gpu::StageTime> stageTimes() override {
     pipeline_.timer().poll();
-    std::vector<std::pair<std::string, double>> stages;
+    std::vector<gpu::StageTime> stages;
     for (const std::string_view name : gpu::FlockPipeline::kStages)
       if (const gpu::StageTime* stage = pipeline_.timer().stage(name); stage != nullptr && stage->samples > 0)
-        stages.emplace_back(name, stage->meanMs());
+        stages.push_back(*stage);
     return stages;
   }
   std::string device() const override { return context_.info().renderer; }

@@ -39,6 +39,32 @@ TEST(CliOutput, RunJsonPrintsOnlyJsonOnStdout) {
   EXPECT_NE(r.err.find("boid updates/s"), std::string::npos) << r.err;
 }
 
+// The gpu backend's stage times leave each stage's first dispatch (the driver's program build)
+// out of its mean and report it apart: over 6 steps of a flock without agents the scan, scatter and
+// forces run every step (means of the 5 after the first), the hash and count on the first step
+// only (first dispatches alone), and the reduction at most once, for the end of the run's summary
+// (timed if its stamps have landed when the summary is written). The summary on stderr says the
+// same in its two lines.
+TEST(CliOutput, RunJsonSeparatesEachGpuStagesFirstDispatch) {
+  const CliResult r = runMurmur("run --scene scenes/free.toml --boids 500 --steps 6 --backend gpu --json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::ordered_json json = nlohmann::ordered_json::parse(r.out);
+  std::vector<std::string> repeated, first;
+  for (const auto& [stage, ms] : json.at("gpu_stage_ms").items()) {
+    repeated.push_back(stage);
+    EXPECT_GT(ms.get<double>(), 0.0) << stage;
+  }
+  for (const auto& [stage, ms] : json.at("gpu_first_dispatch_ms").items()) {
+    first.push_back(stage);
+    EXPECT_GT(ms.get<double>(), 0.0) << stage;
+  }
+  EXPECT_EQ(repeated, (std::vector<std::string>{"scan", "scatter", "forces"}));
+  if (first.size() == 6 && first.back() == "reduce") first.pop_back();
+  EXPECT_EQ(first, (std::vector<std::string>{"hash", "count", "scan", "scatter", "forces"}));
+  EXPECT_NE(r.err.find("gpu stages (ms, mean after the first dispatch): scan "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gpu first dispatches (ms): hash "), std::string::npos) << r.err;
+}
+
 // run --json reports each group's emergent leaders of the last step: those of the rule applied by
 // brute force to the state that step read (the dump of a run one step shorter).
 TEST(CliOutput, RunJsonReportsTheLeadersOfEachGroup) {
