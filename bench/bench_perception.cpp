@@ -1,5 +1,6 @@
 // The agents' perception query (sim/nearest_boids.hpp; docs/ai.md, Perception of individual boids)
-// against one flock step: the `world` workload at 100k boids, four agents' probes, k =
+// against one flock step: the `world` workload at 100k boids, four agents' probes (or one probe
+// that sees the whole world, as the murmuration's falcon sees most of its flock), k =
 // AgentDirector::kPerceivedBoids, on the cpu backend (CpuSimulator, all threads) and the GPU
 // pipeline. The benchmark's time is the query's (wall clock, the GPU's read-back included: what the
 // director waits for); step_ms is the mean wall time of the flock steps run first (each waited for on
@@ -10,9 +11,11 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
+#include <glm/geometric.hpp>
 
 #include "ai/director.hpp"
 #include "bench_common.hpp"
@@ -34,9 +37,15 @@ double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Four agents spread over the world, at mid height.
-std::vector<sim::BoidProbe> agentProbes(const sim::ModelParams& params) {
+enum class View : std::uint8_t { Agents, World };
+
+// Four agents spread over the world, at mid height; or one in the middle that sees all of it.
+std::vector<sim::BoidProbe> agentProbes(const sim::ModelParams& params, View view) {
   std::vector<sim::BoidProbe> probes;
+  if (view == View::World) {
+    probes.push_back({params.worldMin + 0.5f * params.worldSize(), glm::length(params.worldSize())});
+    return probes;
+  }
   for (const float x : {0.25f, 0.75f})
     for (const float z : {0.25f, 0.75f})
       probes.push_back({params.worldMin + params.worldSize() * glm::vec3(x, 0.5f, z), kProbeRadius});
@@ -61,10 +70,10 @@ void timeQuery(benchmark::State& state, const std::vector<sim::BoidProbe>& probe
   state.counters["query_per_step"] = queryMs / stepMs;
 }
 
-void runCpu(benchmark::State& state) {
+void runCpu(benchmark::State& state, View view) {
   const PreparedCase& prepared = prepare(workload("world"), kBoids);
   const sim::ModelParams& params = prepared.scene.model;
-  const std::vector<sim::BoidProbe> probes = agentProbes(params);
+  const std::vector<sim::BoidProbe> probes = agentProbes(params, view);
   sim::FlockState flock = prepared.flock;
   sim::CpuSimulator simulator(sim::NeighbourSearch::Grid, omp_get_max_threads());
   for (int k = 0; k < kWarmupSteps; ++k) simulator.step(params, prepared.inputs, flock);
@@ -76,7 +85,7 @@ void runCpu(benchmark::State& state) {
   state.counters["threads"] = simulator.threads();
 }
 
-void runGpu(benchmark::State& state) {
+void runGpu(benchmark::State& state, View view) {
   gpu::Context* context = glContext();
   if (context == nullptr) {
     state.SkipWithError(("no OpenGL context: " + glContextError()).c_str());
@@ -84,7 +93,7 @@ void runGpu(benchmark::State& state) {
   }
   const PreparedCase& prepared = prepare(workload("world"), kBoids);
   const sim::ModelParams& params = prepared.scene.model;
-  const std::vector<sim::BoidProbe> probes = agentProbes(params);
+  const std::vector<sim::BoidProbe> probes = agentProbes(params, view);
   gpu::FlockPipeline pipeline(*context, gpu::ShaderLibrary(), gpu::Arithmetic::Fast);
   pipeline.upload(prepared.flock);
   for (int k = 0; k < kWarmupSteps; ++k) pipeline.step(params, prepared.inputs);
@@ -102,10 +111,17 @@ void runGpu(benchmark::State& state) {
 }  // namespace
 
 void registerPerceptionBenchmarks() {
-  benchmark::RegisterBenchmark(fmt::format("perception/cpu/n:{}", kBoids).c_str(), runCpu)
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
-  registerGlBenchmark(fmt::format("perception/gpu/n:{}", kBoids), runGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
+  for (const View view : {View::Agents, View::World}) {
+    const std::string_view probes = view == View::World ? "view:world/" : "";
+    benchmark::RegisterBenchmark(fmt::format("perception/cpu/{}n:{}", probes, kBoids).c_str(),
+                                 [view](benchmark::State& state) { runCpu(state, view); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    registerGlBenchmark(fmt::format("perception/gpu/{}n:{}", probes, kBoids),
+                        [view](benchmark::State& state) { runGpu(state, view); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
 }
 
 }  // namespace murmur::bench
