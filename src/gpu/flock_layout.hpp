@@ -121,7 +121,8 @@ static_assert(sizeof(NearestProbe) == 48);
 // std140, 16 bytes: the constants of one dispatch at kPassParams. The scan reads x (the count), y
 // (the look-back's polls before its fallback);
 // the reduction (flock/Reduction.glsl) x boids, y groups, z blocks; the nearest-boids query
-// (NearestParams) x groups, y lists, z k, w the slices a list has room for (the most of any probe). Scalars of a std140 block lie 4 bytes apart.
+// (NearestParams) x groups, y lists, z k, w the slices a list has room for (the most of any
+// probe). Scalars of a std140 block lie 4 bytes apart.
 using PassParams = glm::uvec4;
 
 // BINDING_*, STEP_PARAMS_BINDING and PASS_PARAMS_BINDING defines for every flock shader, and the

@@ -87,10 +87,10 @@ constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in po
 constexpr std::uint32_t kNearestWorkGroupSize = 64;
 // A probe's box is cut into slices of its rows of cells, one work group each, so that each has
 // about kNearestSlotsPerSlice slots to scan if the flock filled the grid evenly, at most
-// kMaxNearestSlices and one row each: a falcon's 400-unit view over a million boids is then 256
-// work groups of about 4,000 slots, where one work group took 11 ms a step on an H200, while a
-// few small probes stay one work group each (every work group ends in a merge tree, which a CPU
-// renderer pays dearly for; docs/gpu.md, Nearest boids).
+// kMaxNearestSlices and one row each: the murmuration's falcon, whose 400-unit view covers much
+// of the grid, is then some tens of work groups at 1M boids, where one work group took 11.7 ms a
+// step on an H200, while a few small probes stay one work group each (every work group ends in a
+// merge tree, which a CPU renderer pays dearly for; docs/gpu.md, Nearest boids).
 constexpr double kNearestSlotsPerSlice = 16384.0;
 constexpr int kMaxNearestSlices = 256;
 
@@ -612,8 +612,8 @@ bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std:
     const int rows = extent.x > 0 ? extent.y * extent.z : 0;
     const double boxCells = double(extent.x) * double(rows);
     const double slots = double(count_) * boxCells / double(grid_.cellCount());
-    const int slices = static_cast<int>(
-        std::clamp(std::ceil(slots / kNearestSlotsPerSlice), 1.0, double(std::min(std::max(rows, 1), kMaxNearestSlices))));
+    const double mostSlices = double(std::min(std::max(rows, 1), kMaxNearestSlices));
+    const int slices = static_cast<int>(std::clamp(std::ceil(slots / kNearestSlotsPerSlice), 1.0, mostSlices));
     sliceStride = std::max(sliceStride, slices);
     packed.push_back({glm::vec4(probe.position, probe.radius * probe.radius), glm::ivec4(box.first, slices),
                       glm::ivec4(box.last, 0)});
