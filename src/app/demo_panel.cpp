@@ -234,11 +234,11 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
     // the stages that repeat, each without its first dispatch (app/report.hpp, stageLines).
     double gpuStep = 0.0;
     for (const gpu::StageTime& stage : stages)
-      if (stage.samples > 1) gpuStep += stage.laterMeanMs();
+      if (stage.repeated()) gpuStep += stage.laterMeanMs();
     ImGui::Text("step: %.2f ms on the gpu", gpuStep);
     ImGui::TextWrapped("(the cpu waited %.2f ms for it)", session.lastStepMilliseconds());
     for (const gpu::StageTime& stage : stages) {
-      if (stage.samples > 1)
+      if (stage.repeated())
         ImGui::Text("  %-8s %.3f ms", stage.name.c_str(), stage.laterMeanMs());
       else
         ImGui::Text("  %-8s %.3f ms (once)", stage.name.c_str(), stage.firstMs);

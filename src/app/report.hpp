@@ -48,7 +48,7 @@ inline std::string stageLines(const std::vector<gpu::StageTime>& stages, std::st
   std::string repeated = fmt::format("gpu stages (ms{}, mean after the first dispatch):", where);
   std::string first = fmt::format("gpu first dispatches (ms{}):", where);
   for (const gpu::StageTime& stage : stages) {
-    if (stage.samples > 1) repeated += fmt::format(" {} {:.4f}", stage.name, stage.laterMeanMs());
+    if (stage.repeated()) repeated += fmt::format(" {} {:.4f}", stage.name, stage.laterMeanMs());
     first += fmt::format(" {} {:.4f}", stage.name, stage.firstMs);
   }
   return repeated + "\n" + first + "\n";
@@ -58,7 +58,7 @@ inline std::string stageLines(const std::vector<gpu::StageTime>& stages, std::st
 inline std::pair<OrderedJson, OrderedJson> stageJson(const std::vector<gpu::StageTime>& stages) {
   OrderedJson repeated = OrderedJson::object(), first = OrderedJson::object();
   for (const gpu::StageTime& stage : stages) {
-    if (stage.samples > 1) repeated[stage.name] = jsonNumber(stage.laterMeanMs());
+    if (stage.repeated()) repeated[stage.name] = jsonNumber(stage.laterMeanMs());
     first[stage.name] = jsonNumber(stage.firstMs);
   }
   return {repeated, first};

@@ -18,11 +18,12 @@ struct StageTime {
   double lastMs = 0.0;   // the most recent sample
   double totalMs = 0.0;  // over every sample since reset()
   std::uint64_t samples = 0;
-  double meanMs() const { return samples > 0 ? totalMs / static_cast<double>(samples) : 0.0; }
+  // Ran more than once: laterMeanMs() has samples to average.
+  bool repeated() const { return samples > 1; }
   // The mean of the samples after the first: a driver builds a program at its first dispatch
   // (hundreds of ms on NVIDIA's), inside whichever stage's stamps are open (docs/gpu.md, Timings).
   double laterMeanMs() const {
-    return samples > 1 ? (totalMs - firstMs) / static_cast<double>(samples - 1) : 0.0;
+    return repeated() ? (totalMs - firstMs) / static_cast<double>(samples - 1) : 0.0;
   }
 };
 
