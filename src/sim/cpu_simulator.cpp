@@ -190,13 +190,20 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
   // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
+  // Only the metric rule sweeps a batch as one box; the others sweep boid by boid.
+  const bool spanBatches = ctx.topological == 0 && !ctx.labUnits;
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;
     SweepScratch scratch;
     for (std::size_t k = first; k < last;) {
-      // The boids from k on in k's cell (kSweepBatch at most) swept together.
-      const std::size_t cellEnd = cells_.cellStart[cells_.cellOfSlot[k] + 1];
-      const std::size_t batch = std::min({cellEnd, last, k + kSweepBatch}) - k;
+      // The boids from k on in k's cell (kSweepBatch at most) swept together; where they are few,
+      // with those of the next cells along its row (kSweepBatchSpan).
+      const std::uint32_t cell = cells_.cellOfSlot[k];
+      const std::size_t limit = std::min(last, k + kSweepBatch);
+      std::size_t end = std::min<std::size_t>(cells_.cellStart[cell + 1], limit);
+      if (spanBatches && end < limit && end - k <= kSweepSparseCell)
+        end = std::min<std::size_t>(cells_.cellStart[plainRowSpanEnd(grid, cell, params.dims, kSweepBatchSpan) + 1], limit);
+      const std::size_t batch = end - k;
       BoidView selves[kSweepBatch];
       NeighbourSums sums[kSweepBatch];
       for (std::size_t b = 0; b < batch; ++b)

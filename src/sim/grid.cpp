@@ -132,8 +132,19 @@ bool plainBlock(const GridSpec& grid, glm::ivec3 c, int dims) {
 
 }  // namespace
 
+std::uint32_t plainRowSpanEnd(const GridSpec& grid, std::uint32_t cell, int dims, int maxSpan) {
+  const std::uint32_t cellsX = static_cast<std::uint32_t>(grid.cells.x);
+  const std::uint32_t row = cell / cellsX, x = cell % cellsX;
+  const glm::ivec3 c(static_cast<int>(x), static_cast<int>(row % std::uint32_t(grid.cells.y)),
+                     static_cast<int>(row / std::uint32_t(grid.cells.y)));
+  if (!plainBlock(grid, c, dims)) return cell;
+  // Along x the block stays plain up to the row's end (contained) or its last cell but one (wrapped).
+  const int lastX = grid.wrap ? grid.cells.x - 2 : grid.cells.x - 1;
+  return cell + static_cast<std::uint32_t>(std::max(0, std::min(maxSpan, lastX - c.x)));
+}
+
 SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
-                           int dims, CellRuns& around) {
+                           int dims, CellRuns& around, int spanX) {
   const glm::ivec3 c = grid.cellCoord(low);
   const std::uint32_t cell = grid.cellIndex(c);
   const RowReach reachable(grid, c, low, high, reach, dims);
@@ -144,12 +155,12 @@ SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::ve
   // locals: in the structures they would be reloaded after every run's store (a bool may alias
   // them).
   int count = 0;
-  if (around.cell != cell && plainBlock(grid, c, dims)) {
+  if (spanX > 0 || (around.cell != cell && plainBlock(grid, c, dims))) {
     // The rows read straight from the cell starts, in forEachNeighbourRange's order, and kept
     // while they are read: a sparse flock (a boid or less a cell) builds the runs for nearly
     // every boid, and the general walk below cost it a quarter of a step.
     const std::uint32_t* cellStart = order.cellStart.data();
-    const int x0 = std::max(c.x - 1, 0), x1 = std::min(c.x + 1, grid.cells.x - 1);
+    const int x0 = std::max(c.x - 1, 0), x1 = std::min(c.x + spanX + 1, grid.cells.x - 1);
     const int y0 = std::max(c.y - 1, 0), y1 = std::min(c.y + 1, grid.cells.y - 1);
     const int z0 = std::max(c.z - 1, 0), z1 = std::min(c.z + 1, grid.cells.z - 1);
     int cached = 0;
@@ -163,7 +174,8 @@ SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::ve
         out.runs[std::size_t(count)] = run;
         count += static_cast<int>(occupied & reachable(y, z, false));
       }
-    around.cell = cell;
+    // A span's runs are not one cell's: the next boids build their own.
+    around.cell = spanX > 0 ? std::numeric_limits<std::uint32_t>::max() : cell;
     around.count = cached;
     out.count = count;
     return out;

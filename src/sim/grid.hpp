@@ -230,12 +230,21 @@ struct CellRuns {
   std::array<Run, 18> runs;
   int count = 0;
 };
+// spanX > 0: the boids lie in the cells from low's to spanX cells further along x, in its row, each
+// with a plain block (sim::rowSpanEnd); the runs then cover all their blocks, and `around` is
+// left empty (a fresh one).
 SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
-                           int dims, CellRuns& around);
+                           int dims, CellRuns& around, int spanX = 0);
 inline SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach, int dims,
                                   CellRuns& around) {
   return neighbourSlotRuns(grid, order, p, p, reach, dims, around);
 }
+
+// The last cell, at most maxSpan cells along x from `cell` in its row, up to which every cell's
+// block (3x3x3; 3x3 in 2D) is one run of cells per row needing no minimum image (always in a
+// contained world; in a wrapped one away from the seams): the boids of those cells can be swept
+// as one box (neighbourSlotRuns' spanX). `cell` itself where its own block is not such.
+std::uint32_t plainRowSpanEnd(const GridSpec& grid, std::uint32_t cell, int dims, int maxSpan);
 
 // The runs of sorted slots of the cells around boid p that may hold a boid within `reach` (at most
 // the grid's search radius) of p, in forEachNeighbourRange's order, empty runs dropped: RowReach's

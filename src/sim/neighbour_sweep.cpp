@@ -267,7 +267,8 @@ HWY_INLINE void sweepMetric(const StepContext& ctx, const GridSpec& grid, const 
     low = glm::min(low, selves[b].position);
     high = glm::max(high, selves[b].position);
   }
-  const SlotRuns runs = neighbourSlotRuns(grid, cells, low, high, std::sqrt(ctx.searchRadius2), dims, around);
+  const int spanX = static_cast<int>(cells.cellOfSlot[firstSlot + B - 1] - cells.cellOfSlot[firstSlot]);
+  const SlotRuns runs = neighbourSlotRuns(grid, cells, low, high, std::sqrt(ctx.searchRadius2), dims, around, spanX);
   MetricSums local[B];
   for (int b = 0; b < B; ++b) copyMetricSums(sums[b], local[b]);
   std::uint32_t counts[B] = {};

@@ -122,7 +122,11 @@ INSTANTIATE_TEST_SUITE_P(
                       // out most cells (contain: 2 or 3 cells an axis) or none (wrap: 3 or 4, every cell imaged).
                       Variant{"contain3d_fov300_groups2_packed", 3, Boundary::Contain, 300.0f, 2, GoalMode::Front,
                               250.0f},
-                      Variant{"wrap3d_fov300_packed", 3, Boundary::Wrap, 300.0f, 1, GoalMode::Front, 120.0f}),
+                      Variant{"wrap3d_fov300_packed", 3, Boundary::Wrap, 300.0f, 1, GoalMode::Front, 120.0f},
+                      // Sparse (a boid or less a cell): the metric sweep's batches span cells along a
+                      // row (sim::kSweepBatchSpan), up to a wrapped world's seams and a contained one's walls.
+                      Variant{"wrap3d_fov270_groups2_sparse", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front, 1.5f},
+                      Variant{"contain2d_fov300_sparse", 2, Boundary::Contain, 300.0f, 1, GoalMode::Front, 1.0f}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
