@@ -3,6 +3,7 @@
 #include <chrono>
 #include <limits>
 
+#include "sim/integrate_batch.hpp"
 #include "sim/neighbour_sweep.hpp"
 #include "sim/rules.hpp"
 
@@ -78,6 +79,16 @@ void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::
     if (ctx.turning) nextHeading_[slot] = next.heading;
   }
   nextLeader_[slot] = leaderFlag(ctx, sums);
+}
+
+void CpuSimulator::storeBatch(const StepContext& ctx, std::span<const BoidView> selves, std::size_t firstSlot,
+                              std::span<const NeighbourSums> sums) {
+  glm::vec3 forces[kSweepBatch];
+  for (std::size_t b = 0; b < selves.size(); ++b) {
+    forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
+    nextLeader_[firstSlot + b] = leaderFlag(ctx, sums[b]);
+  }
+  integrateBatch(ctx, selves.data(), forces, selves.size(), &nextPosition_[firstSlot], &nextVelocity_[firstSlot]);
 }
 
 void CpuSimulator::storeInIdOrder(bool stored, bool lab, FlockState& state) {
@@ -192,6 +203,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   // Only the metric rule sweeps a batch as one box; the others sweep boid by boid.
   const bool spanBatches = ctx.topological == 0 && !ctx.labUnits;
+  const bool vectorIntegration = integrateBatchServes(ctx);
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;
     SweepScratch scratch;
@@ -211,9 +223,11 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
                      sortedGroup[k + b]};
       sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), std::span(selves, batch),
                       std::span(sums, batch), around, scratch);
-      for (std::size_t b = 0; b < batch; ++b) {
-        finishNeighbours(ctx, sums[b]);
-        storeStep(ctx, selves[b], k + b, state, sums[b]);
+      for (std::size_t b = 0; b < batch; ++b) finishNeighbours(ctx, sums[b]);
+      if (vectorIntegration) {
+        storeBatch(ctx, std::span(selves, batch), k, std::span(sums, batch));
+      } else {
+        for (std::size_t b = 0; b < batch; ++b) storeStep(ctx, selves[b], k + b, state, sums[b]);
       }
       k += batch;
     }

@@ -309,7 +309,7 @@ glm::vec3 turnHeading(const StepContext& ctx, glm::vec3 h, glm::vec3 v) {
   return turned / length(turned);
 }
 
-BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& f) {
+glm::vec3 weightedForce(const StepContext& ctx, const BoidView& self, const Forces& f) {
   const ModelParams& p = *ctx.params;
   const Weights& w = p.weights;
   glm::vec3 force = w.separation * f.separation + w.alignment * f.alignment + w.cohesion * f.cohesion +
@@ -318,6 +318,15 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
   force += w.roost * f.roost;
   if (p.dims == 2) force.y = 0.0f;
+  return force;
+}
+
+BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& f) {
+  return integrateForce(ctx, self, weightedForce(ctx, self, f));
+}
+
+BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec3 force) {
+  const ModelParams& p = *ctx.params;
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   const float thrust = groupThrust(ctx, self.group);
   const float maxForce = p.maxForce * thrust, maxSpeed = p.maxSpeed * thrust;

@@ -289,8 +289,14 @@ struct BoidUpdate {
 // |v| < eps. The step's cos and sin come from the host, so both backends compute no trigonometry.
 glm::vec3 turnHeading(const StepContext& ctx, glm::vec3 h, glm::vec3 v);
 
+// Step 11: the weighted sum of the forces (with the pursuit term for a pursuing group's boids),
+// y = 0 in 2D.
+glm::vec3 weightedForce(const StepContext& ctx, const BoidView& self, const Forces& forces);
+
 // Steps 11-14: weighted sum, force clamp, velocity and position update, boundary.
 BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces& forces);
+// Steps 12-14 from step 11's weighted force.
+BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec3 force);
 
 inline BoidUpdate stepBoid(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   return integrate(ctx, self, computeForces(ctx, self, sums));
