@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "scratch_dir.hpp"
+
 namespace murmur::test {
 
-// Writes the map into the temporary directory as murmur_<name>.map (a name per test: ctest runs
-// tests in parallel) and returns its path.
+// Writes the map into a scratch directory of its own (scratchDir: one per test and process) as
+// <name>.map and returns its path.
 inline std::filesystem::path writeMap(const std::string& name, const std::vector<std::string>& rows) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("murmur_" + name + ".map");
+  const std::filesystem::path path = scratchDir("map_" + name) / (name + ".map");
   std::ofstream out(path);
   out << "type octile\nheight " << rows.size() << "\nwidth " << rows.front().size() << "\nmap\n";
   for (const std::string& row : rows) out << row << "\n";

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "map_file.hpp"
+#include "scratch_dir.hpp"
 #include "ai/scene_agents.hpp"
 #include "app/scene_sections.hpp"
 #include "core/error.hpp"
@@ -282,7 +283,7 @@ TEST(World, RespawnSpawnsThatManyBoidsAsTheSceneSays) {
 }
 
 TEST(World, AnInitFileGivesTheCountAndRaisesTheGroups) {
-  const std::filesystem::path csv = std::filesystem::temp_directory_path() / "murmur_world_init.csv";
+  const std::filesystem::path csv = test::scratchDir("world_init") / "init.csv";
   {
     std::ofstream out(csv);
     out << "id,group,x,y,z,vx,vy,vz\n0,0,1,0,1,1,0,0\n1,3,-1,0,2,0,0,1\n2,1,4,0,-3,-1,0,0\n";
