@@ -213,8 +213,10 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
       const std::uint32_t cell = cells_.cellOfSlot[k];
       const std::size_t limit = std::min(last, k + kSweepBatch);
       std::size_t end = std::min<std::size_t>(cells_.cellStart[cell + 1], limit);
-      if (spanBatches && end < limit && end - k <= kSweepSparseCell)
-        end = std::min<std::size_t>(cells_.cellStart[plainRowSpanEnd(grid, cell, params.dims, kSweepBatchSpan) + 1], limit);
+      if (spanBatches && end < limit && end - k <= kSweepSparseCell) {
+        const std::uint32_t spanEnd = plainRowSpanEnd(grid, cell, params.dims, kSweepBatchSpan);
+        end = std::min<std::size_t>(cells_.cellStart[spanEnd + 1], limit);
+      }
       const std::size_t batch = end - k;
       BoidView selves[kSweepBatch];
       NeighbourSums sums[kSweepBatch];

@@ -231,8 +231,8 @@ struct CellRuns {
   int count = 0;
 };
 // spanX > 0: the boids lie in the cells from low's to spanX cells further along x, in its row, each
-// with a plain block (sim::rowSpanEnd); the runs then cover all their blocks, and `around` is
-// left empty (a fresh one).
+// with a plain block (sim::plainRowSpanEnd); the runs then cover all their blocks, and `around` is
+// left holding no cell's runs (the next boids build their own).
 SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
                            int dims, CellRuns& around, int spanX = 0);
 inline SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach, int dims,

@@ -3,8 +3,8 @@
 // dispatched at run time as the neighbour sweep is): each lane makes exactly integrateForce's
 // operations in its order (the force clamp, the velocity's limits, the move and the boundary), its
 // branches as selects, with no fused multiply-add, so every instruction set gives
-// integrateForce's bytes. One boid's integration is a chain of square roots and divisions each waiting on
-// the last (about 150 cycles); a vector makes the chains of the batch at once.
+// integrateForce's bytes. One boid's integration is a chain of square roots and divisions, each
+// waiting on the last (about 150 cycles); a vector makes the chains of the batch at once.
 #include <cstddef>
 
 #include <glm/vec3.hpp>
@@ -22,7 +22,7 @@ inline bool integrateBatchServes(const StepContext& ctx) {
 // For b < count: integrateForce(ctx, selves[b], forces[b]) (forces: step 11's weighted sums,
 // sim::weightedForce), its position into positions[b] and its velocity into velocities[b]. Only
 // where integrateBatchServes(ctx).
-void integrateBatch(const StepContext& ctx, const BoidView* selves, const glm::vec3* forces, std::size_t count,
-                    glm::vec3* positions, glm::vec3* velocities);
+void integrateBatch(const StepContext& ctx, const BoidView* selves, const glm::vec3* forces,
+                    std::size_t count, glm::vec3* positions, glm::vec3* velocities);
 
 }  // namespace murmur::sim

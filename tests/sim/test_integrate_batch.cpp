@@ -1,8 +1,8 @@
-// sim::integrateBatch (from sim::weightedForce) against sim::integrate, boid by boid, bit for bit, on every instruction set
-// this machine runs: forces that the clamp cuts and that it leaves, velocities above the speed
-// limit, below the minimum and (near) zero, positions past every wall of a contained world and
-// across every seam of a wrapped one, groups of each role and thrust, non-finite forces, in 2D and
-// 3D, and batches from one boid to more than a vector holds.
+// sim::integrateBatch (from sim::weightedForce) against sim::integrate, boid by boid, bit for bit, on every
+// instruction set this machine runs: forces that the clamp cuts and that it leaves, velocities above the
+// speed limit, below the minimum and (near) zero, positions past every wall of a contained world and across
+// every seam of a wrapped one, groups of each role and thrust, non-finite forces, in 2D and 3D, and batches
+// from one boid to more than a vector holds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,7 +27,9 @@ struct Case {
 class IntegrateBatch : public ::testing::TestWithParam<Case> {};
 
 // Bytes, not values: -0 against +0, or two NaNs, must match too.
-bool sameBytes(glm::vec3 a, glm::vec3 b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBytes(glm::vec3 a, glm::vec3 b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
   const Case& c = GetParam();
@@ -39,16 +41,17 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
   params.weights.flee = 1.3f;
   params.weights.roost = 0.6f;
   StepInputs inputs;
-  inputs.steering = {{GroupRole::Flock},
-                     {GroupRole::Chase, true, 1.5f, 2.0f},
-                     {GroupRole::Intercept, false, 0.7f, 0.5f}};
+  inputs.steering = {
+      {GroupRole::Flock}, {GroupRole::Chase, true, 1.5f, 2.0f}, {GroupRole::Intercept, false, 0.7f, 0.5f}};
   const PackedInputs packed = packInputs(params, inputs, 3);
   const StepContext ctx = makeStepContext(params, packed);
   ASSERT_TRUE(integrateBatchServes(ctx));
 
   std::mt19937 rng(7);
   const auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
-  const auto vec = [&](float scale) { return glm::vec3(uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale)); };
+  const auto vec = [&](float scale) {
+    return glm::vec3(uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale));
+  };
   const glm::vec3 lo = params.worldMin, hi = params.worldMax;
   std::vector<BoidView> selves;
   std::vector<Forces> forces;
@@ -59,11 +62,21 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
                               uniform(lo.z - 2.0f, hi.z + 2.0f));
     if (i % 5 == 0) self.position.x = (i % 10 == 0 ? lo.x : hi.x) + uniform(-0.5f, 0.5f);
     switch (i % 6) {
-      case 0: self.velocity = vec(60.0f); break;                     // above the speed limit
-      case 1: self.velocity = glm::vec3(0.0f); break;                // zero
-      case 2: self.velocity = vec(1e-7f); break;                     // below kEps
-      case 3: self.velocity = glm::vec3(0.3f, -0.2f, 0.1f); break;   // below the minimum speed
-      default: self.velocity = vec(12.0f); break;
+      case 0:
+        self.velocity = vec(60.0f);
+        break;  // above the speed limit
+      case 1:
+        self.velocity = glm::vec3(0.0f);
+        break;  // zero
+      case 2:
+        self.velocity = vec(1e-7f);
+        break;  // below kEps
+      case 3:
+        self.velocity = glm::vec3(0.3f, -0.2f, 0.1f);
+        break;  // below the minimum speed
+      default:
+        self.velocity = vec(12.0f);
+        break;
     }
     if (c.dims == 2) self.position.y = self.velocity.y = 0.0f;
     self.heading = heading(self.velocity);
@@ -119,10 +132,11 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
   std::printf("[ SIMD     ] %s: ran%s\n", c.name, ran.c_str());
 }
 
-INSTANTIATE_TEST_SUITE_P(Worlds, IntegrateBatch,
-                         ::testing::Values(Case{"contain3d", 3, Boundary::Contain}, Case{"wrap3d", 3, Boundary::Wrap},
-                                           Case{"contain2d", 2, Boundary::Contain}, Case{"wrap2d", 2, Boundary::Wrap}),
-                         [](const ::testing::TestParamInfo<Case>& world) { return std::string(world.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Worlds, IntegrateBatch,
+    ::testing::Values(Case{"contain3d", 3, Boundary::Contain}, Case{"wrap3d", 3, Boundary::Wrap},
+                      Case{"contain2d", 2, Boundary::Contain}, Case{"wrap2d", 2, Boundary::Wrap}),
+    [](const ::testing::TestParamInfo<Case>& world) { return std::string(world.param.name); });
 
 }  // namespace
 }  // namespace murmur::sim
