@@ -346,8 +346,12 @@ def fmt_speedup(x):
 
 
 def fmt_score(value):
-    """A headline score: millions of boid updates per second."""
-    return "-" if value is None else "%.3gM" % (value / 1e6)
+    """A headline score: millions of boid updates per second, three significant figures and never an
+    exponent (1.69M, 85.3M, 1,380M)."""
+    if value is None:
+        return "-"
+    millions = float("%.3g" % (value / 1e6))
+    return "{:,.0f}M".format(millions) if millions >= 1000 else "%gM" % millions
 
 
 def short_number(value):
