@@ -61,23 +61,13 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
     self.position = glm::vec3(uniform(lo.x - 2.0f, hi.x + 2.0f), uniform(lo.y - 2.0f, hi.y + 2.0f),
                               uniform(lo.z - 2.0f, hi.z + 2.0f));
     if (i % 5 == 0) self.position.x = (i % 10 == 0 ? lo.x : hi.x) + uniform(-0.5f, 0.5f);
-    switch (i % 6) {
-      case 0:
-        self.velocity = vec(60.0f);
-        break;  // above the speed limit
-      case 1:
-        self.velocity = glm::vec3(0.0f);
-        break;  // zero
-      case 2:
-        self.velocity = vec(1e-7f);
-        break;  // below kEps
-      case 3:
-        self.velocity = glm::vec3(0.3f, -0.2f, 0.1f);
-        break;  // below the minimum speed
-      default:
-        self.velocity = vec(12.0f);
-        break;
-    }
+    // Above the speed limit, zero, below kEps, below the minimum speed, or in between.
+    const int speedCase = static_cast<int>(i % 6);
+    self.velocity = speedCase == 0   ? vec(60.0f)
+                    : speedCase == 1 ? glm::vec3(0.0f)
+                    : speedCase == 2 ? vec(1e-7f)
+                    : speedCase == 3 ? glm::vec3(0.3f, -0.2f, 0.1f)
+                                     : vec(12.0f);
     if (c.dims == 2) self.position.y = self.velocity.y = 0.0f;
     self.heading = heading(self.velocity);
     self.id = i;
