@@ -201,8 +201,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
   // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
-  // Only the metric rule sweeps a batch as one box; the others sweep boid by boid.
-  const bool spanBatches = ctx.topological == 0 && !ctx.labUnits;
+  const bool spanBatches = sweepsBatchAsBox(ctx);
   const bool vectorIntegration = integrateBatchServes(ctx);
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;

@@ -5,15 +5,12 @@
 #include <hwy/highway.h>
 
 #include "sim/integrate_batch.hpp"
+#include "sim/simd_lanes.hpp"
 
 #include <algorithm>
 
 HWY_BEFORE_NAMESPACE();
 namespace murmur::sim::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-using FloatTag = hn::ScalableTag<float>;
-using FloatVec = hn::Vec<FloatTag>;
-constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // A vec3 of lanes. Scalable vectors (SVE, RVV) cannot be members, so only where they are sized.
 #if !HWY_HAVE_SCALABLE
@@ -35,10 +32,7 @@ HWY_INLINE Vec3Lanes load3(const float (&axes)[3][kMaxLanes]) {
   return {hn::Load(df, axes[0]), hn::Load(df, axes[1]), hn::Load(df, axes[2])};
 }
 
-// glm::dot(a, a), in its order ((x x + y y) + z z).
-HWY_INLINE FloatVec dotSelf(const Vec3Lanes& a) {
-  return hn::Add(hn::Add(hn::Mul(a.x, a.x), hn::Mul(a.y, a.y)), hn::Mul(a.z, a.z));
-}
+HWY_INLINE FloatVec dotSelf(const Vec3Lanes& a) { return dotLanes(a.x, a.y, a.z, a.x, a.y, a.z); }
 
 HWY_INLINE Vec3Lanes scale(const Vec3Lanes& a, FloatVec s) {
   return {hn::Mul(a.x, s), hn::Mul(a.y, s), hn::Mul(a.z, s)};

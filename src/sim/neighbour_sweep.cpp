@@ -6,21 +6,12 @@
 
 #include "sim/neighbour_sweep.hpp"
 #include "sim/scene_loader.hpp"
+#include "sim/simd_lanes.hpp"
 
 #include <cstring>
 
 HWY_BEFORE_NAMESPACE();
 namespace murmur::sim::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-using FloatTag = hn::ScalableTag<float>;
-using FloatVec = hn::Vec<FloatTag>;
-constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
-
-// glm::dot(a, b) on every lane, in its order ((ax bx + ay by) + az bz, no fused multiply-add): the
-// sums and tests of the vector sweep are then the same floats as the scalar rule's.
-HWY_INLINE FloatVec dotLanes(FloatVec ax, FloatVec ay, FloatVec az, FloatVec bx, FloatVec by, FloatVec bz) {
-  return hn::Add(hn::Add(hn::Mul(ax, bx), hn::Mul(ay, by)), hn::Mul(az, bz));
-}
 
 // The offsets d = p_j - p of the candidates in slots [m, m + lanes), and (returned) their d.d,
 // each lane made as sim::offset and glm::dot make them (the minimum image per lane:
@@ -370,7 +361,7 @@ HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, c
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves, std::uint32_t count,
                      NeighbourSums* sums, CellRuns& around, SweepScratch& scratch) {
-  if (ctx.topological != 0 || ctx.labUnits) {
+  if (!sweepsBatchAsBox(ctx)) {
     for (std::uint32_t b = 0; b < count; ++b) {
       const BoidView& self = selves[b];
       const std::uint32_t selfSlot = firstSlot + b;

@@ -53,6 +53,9 @@ inline constexpr std::size_t kSweepBatch = 8;
 // cells cost it 4%.
 inline constexpr int kSweepBatchSpan = 16;
 inline constexpr std::size_t kSweepSparseCell = 2;
+// Whether the sweep takes a batch's boids as one box (the metric rule) rather than boid by boid
+// (the topological rule, the lab's units): only such a batch gains from spanning cells.
+inline bool sweepsBatchAsBox(const StepContext& ctx) { return ctx.topological == 0 && !ctx.labUnits; }
 
 // The metric sweep's candidates within the search radius of one boid, gathered from its runs in
 // slot order: their offsets and slots, packed by a vector's compress (d.d is made again from the
