@@ -153,6 +153,29 @@ class Xvfb {
   bool ready_ = false;
 };
 
+// The PNGs in dir (0 while it does not exist). A window writes a screenshot whole or not at all
+// (a temporary, then a rename), so a PNG counted here is complete.
+std::ptrdiff_t pngsIn(const fs::path& dir) {
+  std::error_code ec;
+  return std::ranges::count_if(fs::directory_iterator(dir, ec), [](const fs::directory_entry& entry) {
+    return entry.path().extension() == ".png";
+  });
+}
+
+// Waits until dir holds at least `count` PNGs, at most `limit`; whether they came. A window's key
+// is acted on in its next frame, which a loaded machine may draw seconds later: waiting for the
+// screenshot it writes, not a fixed time, before the next key (Escape above all) keeps the test
+// from racing the window.
+bool awaitPngs(const fs::path& dir, std::ptrdiff_t count,
+               std::chrono::seconds limit = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (pngsIn(dir) < count) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
 TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
   const Xvfb server;
   ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
@@ -359,14 +382,12 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
     EXPECT_EQ(std::system("xdotool key p"), 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(120));  // about 4 taps in a 500 ms frame
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  // A lost tap leaves it short: the wait then ends at its limit and the count below fails.
+  awaitPngs(shots, kTaps);
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  std::size_t files = 0;
-  if (fs::exists(shots))
-    for (const auto& entry : fs::directory_iterator(shots)) files += entry.path().extension() == ".png";
-  EXPECT_EQ(files, std::size_t{kTaps}) << r.out;
+  EXPECT_EQ(pngsIn(shots), kTaps) << r.out;
   std::size_t lines = 0;
   for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos; at = r.out.find("screenshot: ", at + 1))
     ++lines;
@@ -453,11 +474,11 @@ TEST(DemoCli, TheWindowFollowsTheFlockAndShootsTheWindowOrTheViewAlone) {
   ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
   const std::string id = window.substr(0, window.find('\n'));
   EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // the camera's time to frame the flock
   EXPECT_EQ(std::system("xdotool key F12"), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(awaitPngs(dir / "shots", 1)) << "no screenshot for F12";
   EXPECT_EQ(std::system("xdotool key p"), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_TRUE(awaitPngs(dir / "shots", 2)) << "no screenshot for P";
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -520,7 +541,7 @@ std::optional<float> playerMoveInWindow(const std::string& name, const std::stri
   std::this_thread::sleep_for(std::chrono::seconds(3));
   if (!key.empty()) xdotool("keyup " + key);
   xdotool("key p");
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  awaitPngs(shots, 2);  // short, the count below fails
   xdotool("key Escape");
   demo.join();
   if (!sent) return std::nullopt;
@@ -662,19 +683,12 @@ TEST(DemoCli, RecordingsRunInSimulatedTime) {
   const std::string id = window.substr(0, window.find('\n'));
   EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
   EXPECT_EQ(std::system("xdotool key v"), 0);
-  const auto screenshots = [&dir] {
-    std::error_code ec;
-    return std::ranges::count_if(fs::directory_iterator(dir, ec), [](const fs::directory_entry& entry) {
-      return entry.path().extension() == ".png";
-    });
-  };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   std::ptrdiff_t taken = 0;
   while (taken < 8 && std::chrono::steady_clock::now() < deadline) {
     EXPECT_EQ(std::system("xdotool key F12"), 0);
-    while (screenshots() <= taken && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    taken = screenshots();
+    awaitPngs(dir, taken + 1);
+    taken = pngsIn(dir);
   }
   EXPECT_EQ(std::system("xdotool key v"), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
