@@ -6,6 +6,7 @@
 #include <queue>
 #include <random>
 #include <stdexcept>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,14 @@ struct RandomCase {
   Connectivity connectivity;
   Heuristic heuristic;
 };
+// "FourManhattan", "EightOctile", ...: the case's test name, and how gtest lists it (ctest -N,
+// failures) rather than by its bytes.
+std::string describeCase(const RandomCase& param) {
+  const char* heuristics[] = {"Manhattan", "Octile", "Euclidean"};
+  return std::string(param.connectivity == Connectivity::Four ? "Four" : "Eight") +
+         heuristics[static_cast<int>(param.heuristic)];
+}
+void PrintTo(const RandomCase& param, std::ostream* out) { *out << describeCase(param); }
 
 class AStarVersusDijkstra : public ::testing::TestWithParam<RandomCase> {};
 
@@ -134,11 +143,7 @@ TEST_P(AStarVersusDijkstra, SameLengthsAndReachability) {
   EXPECT_GT(noPath, 50u);
 }
 
-std::string caseName(const ::testing::TestParamInfo<RandomCase>& info) {
-  const char* heuristics[] = {"Manhattan", "Octile", "Euclidean"};
-  return std::string(info.param.connectivity == Connectivity::Four ? "Four" : "Eight") +
-         heuristics[static_cast<int>(info.param.heuristic)];
-}
+std::string caseName(const ::testing::TestParamInfo<RandomCase>& info) { return describeCase(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(Rules, AStarVersusDijkstra,
                          ::testing::Values(RandomCase{Connectivity::Four, Heuristic::Manhattan},

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
+#include <ostream>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -37,6 +38,8 @@ struct Variant {
   // boids (by id), which the vectorised sweep leaves to the scalar rule.
   bool coincident = false;
 };
+// How gtest lists a case (ctest -N, failures): by name, not its bytes (padding included).
+void PrintTo(const Variant& variant, std::ostream* out) { *out << variant.name; }
 
 // A world of `neighbours` boids within R (30 by default: dense) with every feature switched on.
 Scene denseScene(const Variant& v, std::uint32_t count) {

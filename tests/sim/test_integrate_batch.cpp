@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct Case {
   int dims;
   Boundary boundary;
 };
+// How gtest lists a case (ctest -N, failures): by name, not its bytes.
+void PrintTo(const Case& world, std::ostream* out) { *out << world.name; }
 
 class IntegrateBatch : public ::testing::TestWithParam<Case> {};
 
