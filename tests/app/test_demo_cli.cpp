@@ -502,15 +502,25 @@ TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {
   const Xvfb server;
   ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
   const ScopedEnv display("DISPLAY", server.display());
-  const fs::path scene = scratchDir("demo_window_steps") / "five_steps.toml";
+  const fs::path dir = scratchDir("demo_window_steps"), scene = dir / "five_steps.toml";
   std::ofstream(scene) << "[sim]\nsteps = 5\n[boids]\ncount = 300\n";
   CliResult r;
-  std::thread demo([&] { r = runMurmur("demo --scene " + scene.string() + " --backend cpu --size 320x180 --msaa 1"); });
+  std::thread demo([&] {
+    r = runMurmur("demo --scene " + scene.string() + " --backend cpu --size 320x180 --msaa 1 --screenshot-dir " +
+                  (dir / "shots").string());
+  });
   const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
   ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
   const std::string id = window.substr(0, window.find('\n'));
   EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // about 120 steps of 1/60 s
+  // More than 20 steps however slowly the window draws: 2 s of steps of 1/60 s (about 120) where
+  // frames are quick, and at least 3 frames of 8 steps (the most a frame takes) where they are
+  // slow, each frame awaited through the screenshot it takes.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  for (int frame = 1; frame <= 3; ++frame) {
+    EXPECT_EQ(std::system("xdotool key F12"), 0);
+    EXPECT_TRUE(awaitPngs(dir / "shots", frame)) << "no screenshot for F12";
+  }
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
   ASSERT_EQ(r.exitCode, 0) << r.err;
