@@ -700,8 +700,9 @@ TEST(DemoCli, RecordingsRunInSimulatedTime) {
     awaitPngs(dir, taken + 1);
     taken = pngsIn(dir);
   }
-  EXPECT_EQ(std::system("xdotool key v"), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  // The second V acted on by the frame that takes one more screenshot, at the latest: then Escape.
+  EXPECT_EQ(std::system("xdotool key v F12"), 0);
+  awaitPngs(dir, taken + 1);
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
   ASSERT_GE(taken, 8) << "the window drew too few frames in 120 s\n" << r.out;
