@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <limits>
 #include <numbers>
+#include <ostream>
 #include <queue>
 #include <random>
 #include <stdexcept>
-#include <ostream>
 #include <string>
 #include <vector>
 

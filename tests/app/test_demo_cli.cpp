@@ -153,23 +153,14 @@ class Xvfb {
   bool ready_ = false;
 };
 
-// The PNGs in dir (0 while it does not exist). A window writes a screenshot whole or not at all
-// (a temporary, then a rename), so a PNG counted here is complete.
-std::ptrdiff_t pngsIn(const fs::path& dir) {
-  std::error_code ec;
-  return std::ranges::count_if(fs::directory_iterator(dir, ec), [](const fs::directory_entry& entry) {
-    return entry.path().extension() == ".png";
-  });
-}
-
-// Waits until dir holds at least `count` PNGs, at most `limit`; whether they came. A window's key
-// is acted on in its next frame, which a loaded machine may draw seconds later: waiting for the
-// screenshot it writes, not a fixed time, before the next key (Escape above all) keeps the test
-// from racing the window.
-bool awaitPngs(const fs::path& dir, std::ptrdiff_t count,
-               std::chrono::seconds limit = std::chrono::seconds(60)) {
+// Waits until dir holds at least `count` PNGs (framesIn), at most `limit`; whether they came. A
+// window's key is acted on in its next frame, which a loaded machine may draw seconds later:
+// waiting for the screenshot it writes, not a fixed time, before the next key (Escape above all)
+// keeps the test from racing the window. A screenshot is written whole or not at all (a
+// temporary, then a rename), so a PNG counted here is complete.
+bool awaitPngs(const fs::path& dir, std::size_t count, std::chrono::seconds limit = std::chrono::seconds(60)) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (pngsIn(dir) < count) {
+  while (framesIn(dir).size() < count) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -387,7 +378,7 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(pngsIn(shots), kTaps) << r.out;
+  EXPECT_EQ(framesIn(shots).size(), std::size_t{kTaps}) << r.out;
   std::size_t lines = 0;
   for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos; at = r.out.find("screenshot: ", at + 1))
     ++lines;
@@ -517,7 +508,7 @@ TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {
   // frames are quick, and at least 3 frames of 8 steps (the most a frame takes) where they are
   // slow, each frame awaited through the screenshot it takes.
   std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-  for (int frame = 1; frame <= 3; ++frame) {
+  for (std::size_t frame = 1; frame <= 3; ++frame) {
     EXPECT_EQ(std::system("xdotool key F12"), 0);
     EXPECT_TRUE(awaitPngs(dir / "shots", frame)) << "no screenshot for F12";
   }
@@ -694,18 +685,18 @@ TEST(DemoCli, RecordingsRunInSimulatedTime) {
   EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
   EXPECT_EQ(std::system("xdotool key v"), 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  std::ptrdiff_t taken = 0;
+  std::size_t taken = 0;
   while (taken < 8 && std::chrono::steady_clock::now() < deadline) {
     EXPECT_EQ(std::system("xdotool key F12"), 0);
     awaitPngs(dir, taken + 1);
-    taken = pngsIn(dir);
+    taken = framesIn(dir).size();
   }
   // The second V acted on by the frame that takes one more screenshot, at the latest: then Escape.
   EXPECT_EQ(std::system("xdotool key v F12"), 0);
   awaitPngs(dir, taken + 1);
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
-  ASSERT_GE(taken, 8) << "the window drew too few frames in 120 s\n" << r.out;
+  ASSERT_GE(taken, 8u) << "the window drew too few frames in 120 s\n" << r.out;
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::size_t at = r.out.find("recording: ");
   ASSERT_NE(at, std::string::npos) << r.out;

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
