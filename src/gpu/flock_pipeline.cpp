@@ -81,6 +81,7 @@ Defines bindingDefines() {
 namespace {
 
 constexpr std::uint32_t kReduceItems = 4;       // boids per thread in flock/Reduce
+constexpr std::uint32_t kClearItems = 4;        // words per thread in grid/ClearCounts
 constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in positions.w
 // Threads per work group of the nearest-boids query (both passes); a power of two (their merge
 // trees halve it).
@@ -146,6 +147,8 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
           std::min<std::int64_t>(std::int64_t{1} << 24, info_.maxShaderStorageBlockSize / 4 - 1))) {
   hashProgram_ = shaders.compute("grid/CellIndex.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   countProgram_ = shaders.compute("grid/Count.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  clearCountsProgram_ =
+      shaders.compute("grid/ClearCounts.comp.glsl", withGroupSize(arithmetic, sizes_.grid, kClearItems));
   scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   turningReorderProgram_ = shaders.compute("grid/ReorderTurning.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
@@ -483,7 +486,11 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
     // The scan has read this step's counts: the force pass counts the next step's from zero.
-    cellCounts_.fill(0u);
+    // Zeroed by a pass of ours, not cellCounts_.fill(): that clear ran at about 31 GB/s on the
+    // H100 and the H200 (docs/gpu.md, "Clearing the counts").
+    dispatchCompute(clearCountsProgram_, (std::uint64_t(cells_) + kClearItems) / kClearItems, sizes_.grid,
+                    maxGroupsX_);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     const bool topological = params.topologicalNeighbours > 0;
     const bool turning = params.turnRate > 0.0f;
     const ForcePass pass = labUnits_ ? ForcePass::Lab
@@ -776,6 +783,7 @@ constexpr TrafficRule kTrafficRules[] = {
     {FlockStage::Scatter, "grid/Reorder", layout::kSortedPositions, kBoid, 1},
     {FlockStage::Scatter, "grid/Reorder", layout::kSortedVelocities, kBoid, 1},
     {FlockStage::Scatter, "grid/Reorder", layout::kSortedHeadings, kBoid, 1},
+    {FlockStage::Forces, "grid/ClearCounts", layout::kCellCounts, kCell, 1},
     {FlockStage::Forces, "flock/Step", layout::kCellStarts, kCell, 1},
     {FlockStage::Forces, "flock/Step", layout::kSortedIds, kStep, 1},  // only for boids closer than 1e-6
     {FlockStage::Forces, "flock/Step", layout::kSortedPositions, kBoid, 1},
@@ -786,7 +794,7 @@ constexpr TrafficRule kTrafficRules[] = {
     {FlockStage::Forces, "flock/Step", layout::kVelocities, kBoid, 1},
     {FlockStage::Forces, "flock/Step", layout::kCellOf, kBoid, 1},
     {FlockStage::Forces, "flock/Step", layout::kRankInCell, kBoid, 1},
-    {FlockStage::Forces, "flock/Step", layout::kCellCounts, kCell, 3},  // cleared, then each atomic's cell
+    {FlockStage::Forces, "flock/Step", layout::kCellCounts, kCell, 2},  // each atomic's cell
     // For a reader: the slot map, then the sums over blocks of ids, each boid read at its slot.
     {FlockStage::Reduce, "grid/SlotOf", layout::kBoidIds, kBoid, 1},
     {FlockStage::Reduce, "grid/SlotOf", layout::kSlotOf, kBoid, 1, true},
@@ -809,6 +817,7 @@ std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
   const std::pair<std::string_view, const Program*> programs[] = {
       {"grid/CellIndex", &hashProgram_},
       {"grid/Count", &countProgram_},
+      {"grid/ClearCounts", &clearCountsProgram_},
       {"grid/Scan", &prefixSum_.scanProgram()},
       {"grid/ScatterIds", &scatterIdsProgram_},
       {"grid/Reorder", &reorderProgram_},

@@ -264,8 +264,9 @@ class FlockPipeline {
   ShaderLibrary shaders_;
   Arithmetic arithmetic_;
   // turningReorderProgram_: the reorder with stored headings (boids.turn_rate, the lab's units).
-  Program hashProgram_, countProgram_, scatterIdsProgram_, reorderProgram_, turningReorderProgram_, reduceProgram_,
-      reduceGroupsProgram_, nearestProgram_, nearestMergeProgram_, slotOfProgram_, positionsByIdProgram_;
+  Program hashProgram_, countProgram_, clearCountsProgram_, scatterIdsProgram_, reorderProgram_,
+      turningReorderProgram_, reduceProgram_, reduceGroupsProgram_, nearestProgram_, nearestMergeProgram_,
+      slotOfProgram_, positionsByIdProgram_;
   std::map<std::pair<ForcePass, std::uint32_t>, Program> forcePrograms_;
   PrefixSum prefixSum_;
   GpuTimer timer_;

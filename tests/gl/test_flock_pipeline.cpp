@@ -75,10 +75,10 @@ TEST(FlockPipelineFeatures, EachInputSwitchesOnItsTerm) {
 }
 
 // A step's passes (gpu::dispatchCount). After an upload: hash, count, the scan (one pass whatever
-// the grid), the ids' scatter, the reorder and the forces. On the next steps the last force pass
-// has hashed and counted what it wrote, so only the scan, scatter, reorder and forces run: 4. After
-// stateReplaced() (the state written into the pipeline's buffers in id order, as the benchmarks
-// restore it), and on a new grid, hash and count run again.
+// the grid), the ids' scatter, the reorder, the counts cleared and the forces: 7. On the next steps
+// the last force pass has hashed and counted what it wrote, so only the scan, scatter, reorder,
+// clear and forces run: 5. After stateReplaced() (the state written into the pipeline's buffers in
+// id order, as the benchmarks restore it), and on a new grid, hash and count run again.
 // The state stays the CPU's bit for bit all along (on llvmpipe): the folded counts are the counts.
 TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
   FlockPipeline& gpu = pipeline();
@@ -92,7 +92,8 @@ TEST(FlockPipelineDispatches, TheForcePassHashesAndCountsTheNextStep) {
     cpu.step(params, {}, cpuState);
     return dispatchCount() - before;
   };
-  const std::uint64_t steady = 1 + 2 + 1;  // the scan, the ids' scatter and the reorder, the forces
+  // The scan, the ids' scatter and the reorder, the counts cleared and the forces.
+  const std::uint64_t steady = 1 + 2 + 2;
   std::uint64_t dispatches = stepBoth(scene.model);
   EXPECT_EQ(dispatches, 2 + steady) << "hash and count after the upload";
   ASSERT_GT(gpu.grid().cellCount() + 1, 4096u) << "a grid of more than one scan block";
