@@ -81,8 +81,13 @@ Defines bindingDefines() {
 namespace {
 
 constexpr std::uint32_t kReduceItems = 4;       // boids per thread in flock/Reduce
-constexpr std::uint32_t kClearItems = 4;        // words per thread in grid/ClearCounts
+constexpr std::uint32_t kClearItems = 4;        // quads of counts a thread zeroes (grid/ClearCountsBody)
 constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in positions.w
+// The cells + 1 count words of a grid rounded up to whole quads, which grid/ClearCountsBody.glsl
+// writes 16 bytes at a time.
+constexpr std::uint64_t countQuads(std::uint32_t cells) {
+  return (std::uint64_t(cells) + 4) / 4;
+}
 // Threads per work group of the nearest-boids query (both passes); a power of two (their merge
 // trees halve it).
 constexpr std::uint32_t kNearestWorkGroupSize = 64;
@@ -144,8 +149,9 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
       prefixSum_(context, shaders, sizes.scan),
       timer_(info_.timestampBits),
       maxCells_(static_cast<std::uint32_t>(
-          std::min<std::int64_t>(std::int64_t{1} << 24, info_.maxShaderStorageBlockSize / 4 - 1))) {
-  hashProgram_ = shaders.compute("grid/CellIndex.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+          std::min<std::int64_t>(std::int64_t{1} << 24, info_.maxShaderStorageBlockSize / 4 - 4))) {
+  hashProgram_ =
+      shaders.compute("grid/CellIndex.comp.glsl", withGroupSize(arithmetic, sizes_.grid, kClearItems));
   countProgram_ = shaders.compute("grid/Count.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   clearCountsProgram_ =
       shaders.compute("grid/ClearCounts.comp.glsl", withGroupSize(arithmetic, sizes_.grid, kClearItems));
@@ -347,7 +353,7 @@ void FlockPipeline::prepareGrid(const sim::ModelParams& params) {
   const std::uint32_t cells = grid_.cellCount();
   if (cells == cells_ && cellCounts_) return;
   takeGlError();
-  cellCounts_ = Buffer("grid cell counts", (std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
+  cellCounts_ = Buffer("grid cell counts", countQuads(cells) * 4 * sizeof(std::uint32_t), 0);
   cellStarts_ = Buffer("grid cell starts", (std::size_t(cells) + 1) * sizeof(std::uint32_t), 0);
   if (takeGlError() == GL_OUT_OF_MEMORY) {
     cellCounts_ = Buffer();
@@ -454,17 +460,20 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   bindStorage();
   const std::uint64_t n = count_;
+  // Threads that zero the cells + 1 counts, kClearItems quads of words each (not Buffer::fill:
+  // docs/gpu.md, "Clearing the counts").
+  const std::uint64_t clearThreads = (countQuads(cells_) + kClearItems - 1) / kClearItems;
   // The previous step's force pass hashed and counted the positions it wrote, on its grid: with
   // the same grid now, the hash and count passes have nothing to add.
   if (!countsCurrent_ || !(countedGrid_ == grid_)) {
     {
       StageScope stage(timer_, stageName(FlockStage::Hash));
-      dispatchCompute(hashProgram_, n, sizes_.grid, maxGroupsX_);
+      // Also zeroes the counts for the count pass (grid/ClearCountsBody.glsl).
+      dispatchCompute(hashProgram_, std::max(n, clearThreads), sizes_.grid, maxGroupsX_);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     {
       StageScope stage(timer_, stageName(FlockStage::Count));
-      cellCounts_.fill(0u);
       dispatchCompute(countProgram_, n, sizes_.grid, maxGroupsX_);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
@@ -486,10 +495,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
     // The scan has read this step's counts: the force pass counts the next step's from zero.
-    // Zeroed by a pass of ours, not cellCounts_.fill(): that clear ran at about 31 GB/s on the
-    // H100 and the H200 (docs/gpu.md, "Clearing the counts").
-    dispatchCompute(clearCountsProgram_, (std::uint64_t(cells_) + kClearItems) / kClearItems, sizes_.grid,
-                    maxGroupsX_);
+    dispatchCompute(clearCountsProgram_, clearThreads, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     const bool topological = params.topologicalNeighbours > 0;
     const bool turning = params.turnRate > 0.0f;
@@ -759,9 +765,10 @@ constexpr TrafficRule kTrafficRules[] = {
     // Only after an upload, stateReplaced() or a grid change: the force pass does their work.
     {FlockStage::Hash, "grid/CellIndex", layout::kPositions, kBoid, 1},
     {FlockStage::Hash, "grid/CellIndex", layout::kCellOf, kBoid, 1},
+    {FlockStage::Hash, "grid/CellIndex", layout::kCellCounts, kCell, 1},  // zeroed
     {FlockStage::Count, "grid/Count", layout::kCellOf, kBoid, 1},
     {FlockStage::Count, "grid/Count", layout::kRankInCell, kBoid, 1},
-    {FlockStage::Count, "grid/Count", layout::kCellCounts, kCell, 3},  // cleared, then each atomic's cell
+    {FlockStage::Count, "grid/Count", layout::kCellCounts, kCell, 2},  // each atomic's cell
     // cells + 1 values: the one-pass scan reads the counts and writes the starts; the status words
     // (one a block of 4,096) are a thousandth of that. The look-back's fallback, which reads a
     // block's counts again, only runs for a block not yet at its first sum after many looks.
@@ -783,7 +790,7 @@ constexpr TrafficRule kTrafficRules[] = {
     {FlockStage::Scatter, "grid/Reorder", layout::kSortedPositions, kBoid, 1},
     {FlockStage::Scatter, "grid/Reorder", layout::kSortedVelocities, kBoid, 1},
     {FlockStage::Scatter, "grid/Reorder", layout::kSortedHeadings, kBoid, 1},
-    {FlockStage::Forces, "grid/ClearCounts", layout::kCellCounts, kCell, 1},
+    {FlockStage::Forces, "grid/ClearCounts", layout::kCellCounts, kCell, 1},  // zeroed
     {FlockStage::Forces, "flock/Step", layout::kCellStarts, kCell, 1},
     {FlockStage::Forces, "flock/Step", layout::kSortedIds, kStep, 1},  // only for boids closer than 1e-6
     {FlockStage::Forces, "flock/Step", layout::kSortedPositions, kBoid, 1},

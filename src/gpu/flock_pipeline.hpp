@@ -283,6 +283,8 @@ class FlockPipeline {
   bool slotsCurrent_ = false;  // slotOf_ maps the current state
   sim::GridSpec grid_{};
   std::uint32_t cells_ = 0;  // grid_.cellCount() the cell buffers are sized for
+  // The most cells a grid may have: 2^24, or fewer where the cells + 1 counts, rounded up to whole
+  // quads (grid/ClearCountsBody.glsl), would pass the device's storage block size.
   std::uint32_t maxCells_;
   Buffer cellCounts_, cellStarts_;
   Buffer stepParams_;
