@@ -13,6 +13,10 @@
 //   bandwidth/gpu-copy/mib:M    a compute shader copying M MiB (vec4 reads and writes, the stages'
 //                               own kind of access): bytes_per_second = 2 M MiB / time, the
 //                               device's practical memory-bandwidth floor for bench/report.py
+//   bandwidth/gpu-clear/mib:M   the driver's clear (gpu::Buffer::fill, glClearNamedBufferData) of
+//                               M MiB: bytes_per_second = M MiB / time. The pipeline clears with
+//                               passes of its own since the cards' count stages put that clear at
+//                               about 31 GB/s (docs/gpu.md, "Clearing the counts"); this measures it
 //
 // Timing never stalls the pipeline: kInFlight steps are queued before the loop, and iteration i
 // records step i + kInFlight and then reports the GPU time of step i (whose stamps are done by
@@ -413,7 +417,10 @@ gpu::Program copyProgram(std::string& error) {
   return gpu::Program(program, "bench copy");
 }
 
-void runCopy(benchmark::State& state, std::uint64_t mib) {
+// What a bandwidth case times: the copy shader, or the driver's clear of one buffer.
+enum class BandwidthCase { Copy, Clear };
+
+void runBandwidth(benchmark::State& state, std::uint64_t mib, BandwidthCase what) {
   GpuRig* r = rig(state);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
@@ -424,20 +431,21 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
                             .c_str());
     return;
   }
+  const bool copies = what == BandwidthCase::Copy;
   std::string error;
-  if (!r->copy) r->copy = copyProgram(error);
-  if (!r->copy) {
+  if (copies && !r->copy) r->copy = copyProgram(error);
+  if (copies && !r->copy) {
     state.SkipWithError(error.c_str());
     return;
   }
-  const gpu::Program& program = r->copy;
   gpu::takeGlError();
-  const gpu::Buffer src("bench copy source", bytes, 0), dst("bench copy destination", bytes, 0);
+  const gpu::Buffer dst("bench bandwidth destination", bytes, 0);
+  const gpu::Buffer src = copies ? gpu::Buffer("bench copy source", bytes, 0) : gpu::Buffer();
   if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
-    state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", mib).c_str());
+    state.SkipWithError(fmt::format("out of GPU memory allocating {} x {} MiB", copies ? 2 : 1, mib).c_str());
     return;
   }
-  src.fill(1u);
+  if (copies) src.fill(1u);
   unbindFramebuffer();
   const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
   const gpu::UniformBlock<std::uint32_t> params("bench copy constants", 0);
@@ -446,11 +454,16 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
   std::uint64_t issued = 0;
   auto issue = [&] {
     const std::size_t slot = issued % kRing;
-    src.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
-    dst.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
-    program.use();
+    if (copies) {
+      src.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+      dst.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
+      r->copy.use();
+    }
     glQueryCounter(r->begins[slot].id(), GL_TIMESTAMP);
-    glDispatchCompute(groups, 1, 1);
+    if (copies)
+      glDispatchCompute(groups, 1, 1);
+    else
+      dst.fill(0u);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
     ++issued;
@@ -467,8 +480,9 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
     ++reported;
   }
   glFinish();
+  // The copy reads and writes each byte, the clear writes it.
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(2 * bytes));
+                          static_cast<std::int64_t>((copies ? 2 : 1) * bytes));
   state.counters["mib"] = static_cast<double>(mib);
   if (!glContextInHeader()) state.SetLabel(info.renderer);
 }
@@ -624,7 +638,11 @@ void registerGpuBenchmarks() {
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("{}/mib:{}", kBandwidthFamily, mib),
-                      [mib](benchmark::State& state) { runCopy(state, mib); })
+                      [mib](benchmark::State& state) { runBandwidth(state, mib, BandwidthCase::Copy); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseManualTime();
+  registerGlBenchmark(fmt::format("bandwidth/gpu-clear/mib:{}", mib),
+                      [mib](benchmark::State& state) { runBandwidth(state, mib, BandwidthCase::Clear); })
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime();
 }
