@@ -1,7 +1,7 @@
 #version 430 core
 // Hash: the grid cell of every boid, one thread per slot of the state; and the cell counts zeroed
-// for grid/Count (grid/ClearCountsBody.glsl), ITEMS quads of words a thread: the pass runs on as many
-// threads as either needs.
+// for grid/Count (grid/ClearCountsBody.glsl), ITEMS quads of words a thread: the pass runs on as
+// many threads as either needs.
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/Params.glsl"
