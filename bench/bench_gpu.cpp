@@ -14,9 +14,8 @@
 //                               own kind of access): bytes_per_second = 2 M MiB / time, the
 //                               device's practical memory-bandwidth floor for bench/report.py
 //   bandwidth/gpu-clear/mib:M   the driver's clear (gpu::Buffer::fill, glClearNamedBufferData) of
-//                               M MiB: bytes_per_second = M MiB / time. The pipeline clears with
-//                               passes of its own since the cards' count stages put that clear at
-//                               about 31 GB/s (docs/gpu.md, "Clearing the counts"); this measures it
+//                               M MiB: bytes_per_second = M MiB / time; the clear the pipeline
+//                               stopped using (docs/gpu.md, "Clearing the counts")
 //
 // Timing never stalls the pipeline: kInFlight steps are queued before the loop, and iteration i
 // records step i + kInFlight and then reports the GPU time of step i (whose stamps are done by
@@ -417,55 +416,33 @@ gpu::Program copyProgram(std::string& error) {
   return gpu::Program(program, "bench copy");
 }
 
-// What a bandwidth case times: the copy shader, or the driver's clear of one buffer.
-enum class BandwidthCase { Copy, Clear };
-
-void runBandwidth(benchmark::State& state, std::uint64_t mib, BandwidthCase what) {
+// The rig, or null with the case skipped when M MiB exceed one storage buffer of the device.
+GpuRig* bandwidthRig(benchmark::State& state, std::uint64_t mib) {
   GpuRig* r = rig(state);
-  if (r == nullptr) return;
+  if (r == nullptr) return nullptr;
   const gpu::ContextInfo& info = r->context.info();
-  const std::uint64_t bytes = mib << 20;
-  if (bytes > static_cast<std::uint64_t>(info.maxShaderStorageBlockSize)) {
+  if ((mib << 20) > static_cast<std::uint64_t>(info.maxShaderStorageBlockSize)) {
     state.SkipWithError(fmt::format("{} MiB exceed one storage buffer of {} ({} MiB)", mib, info.renderer,
                                     info.maxShaderStorageBlockSize >> 20)
                             .c_str());
-    return;
+    return nullptr;
   }
-  const bool copies = what == BandwidthCase::Copy;
-  std::string error;
-  if (copies && !r->copy) r->copy = copyProgram(error);
-  if (copies && !r->copy) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
-  gpu::takeGlError();
-  const gpu::Buffer dst("bench bandwidth destination", bytes, 0);
-  const gpu::Buffer src = copies ? gpu::Buffer("bench copy source", bytes, 0) : gpu::Buffer();
-  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
-    state.SkipWithError(fmt::format("out of GPU memory allocating {} x {} MiB", copies ? 2 : 1, mib).c_str());
-    return;
-  }
-  if (copies) src.fill(1u);
-  unbindFramebuffer();
-  const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
-  const gpu::UniformBlock<std::uint32_t> params("bench copy constants", 0);
-  params.set(count);
-  const auto groups = static_cast<GLuint>(std::min<std::uint64_t>((count + 255) / 256, 65535));
+  return r;
+}
+
+// Times `record` (the GL calls of one operation, recorded between two time stamps) as the steps
+// are timed: kInFlight operations queued ahead, each iteration one operation's GPU time;
+// bytes_per_second from the bytes one operation moves.
+template <class Record>
+void timeBandwidth(benchmark::State& state, GpuRig& r, std::uint64_t mib, std::uint64_t bytesMoved,
+                   Record record) {
   std::uint64_t issued = 0;
   auto issue = [&] {
     const std::size_t slot = issued % kRing;
-    if (copies) {
-      src.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
-      dst.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
-      r->copy.use();
-    }
-    glQueryCounter(r->begins[slot].id(), GL_TIMESTAMP);
-    if (copies)
-      glDispatchCompute(groups, 1, 1);
-    else
-      dst.fill(0u);
+    glQueryCounter(r.begins[slot].id(), GL_TIMESTAMP);
+    record();
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
+    glQueryCounter(r.ends[slot].id(), GL_TIMESTAMP);
     ++issued;
   };
   for (int k = 0; k < kWarmupSteps; ++k) issue();
@@ -476,15 +453,55 @@ void runBandwidth(benchmark::State& state, std::uint64_t mib, BandwidthCase what
   for (auto _ : state) {
     issue();
     const std::size_t slot = reported % kRing;
-    state.SetIterationTime(seconds(r->begins[slot], r->ends[slot]));
+    state.SetIterationTime(seconds(r.begins[slot], r.ends[slot]));
     ++reported;
   }
   glFinish();
-  // The copy reads and writes each byte, the clear writes it.
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>((copies ? 2 : 1) * bytes));
+                          static_cast<std::int64_t>(bytesMoved));
   state.counters["mib"] = static_cast<double>(mib);
-  if (!glContextInHeader()) state.SetLabel(info.renderer);
+  if (!glContextInHeader()) state.SetLabel(r.context.info().renderer);
+}
+
+void runCopy(benchmark::State& state, std::uint64_t mib) {
+  GpuRig* r = bandwidthRig(state, mib);
+  if (r == nullptr) return;
+  std::string error;
+  if (!r->copy) r->copy = copyProgram(error);
+  if (!r->copy) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const std::uint64_t bytes = mib << 20;
+  gpu::takeGlError();
+  const gpu::Buffer src("bench copy source", bytes, 0), dst("bench copy destination", bytes, 0);
+  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
+    state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", mib).c_str());
+    return;
+  }
+  src.fill(1u);
+  unbindFramebuffer();
+  const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
+  const gpu::UniformBlock<std::uint32_t> params("bench copy constants", 0);
+  params.set(count);
+  const auto groups = static_cast<GLuint>(std::min<std::uint64_t>((count + 255) / 256, 65535));
+  src.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+  dst.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
+  r->copy.use();
+  // Each byte read and written.
+  timeBandwidth(state, *r, mib, 2 * bytes, [&] { glDispatchCompute(groups, 1, 1); });
+}
+
+void runClear(benchmark::State& state, std::uint64_t mib) {
+  GpuRig* r = bandwidthRig(state, mib);
+  if (r == nullptr) return;
+  gpu::takeGlError();
+  const gpu::Buffer buffer("bench clear", mib << 20, 0);
+  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
+    state.SkipWithError(fmt::format("out of GPU memory allocating {} MiB", mib).c_str());
+    return;
+  }
+  timeBandwidth(state, *r, mib, mib << 20, [&] { buffer.fill(0u); });
 }
 
 struct GpuPlan {
@@ -638,11 +655,11 @@ void registerGpuBenchmarks() {
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("{}/mib:{}", kBandwidthFamily, mib),
-                      [mib](benchmark::State& state) { runBandwidth(state, mib, BandwidthCase::Copy); })
+                      [mib](benchmark::State& state) { runCopy(state, mib); })
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime();
   registerGlBenchmark(fmt::format("bandwidth/gpu-clear/mib:{}", mib),
-                      [mib](benchmark::State& state) { runBandwidth(state, mib, BandwidthCase::Clear); })
+                      [mib](benchmark::State& state) { runClear(state, mib); })
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime();
 }
