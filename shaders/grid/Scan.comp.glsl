@@ -1,22 +1,24 @@
 #version 430 core
 // The exclusive prefix sum (gpu::PrefixSum) in one pass, for any count. Each work group scans a
-// block of WORKGROUP_SIZE * ITEMS consecutive values (ITEMS per thread, then the thread totals in
-// shared memory, Hillis-Steele) and adds the total of every block before it, which it learns by
-// looking back (decoupled look-back, Merrill and Garland 2016): a block publishes its own total as
-// soon as it has it and its inclusive prefix once it knows it, each in its status word, and sums
-// its predecessors' words back to the nearest inclusive prefix. Two things keep it from ever
-// waiting forever, whatever a device's scheduling: blocks take their index from a ticket in the
-// order they start, so a block only waits on blocks already running; and a predecessor whose word
-// is still empty after uPolls looks is summed from its values by the waiting group itself (a
-// decoupled fallback), which is why the input is read-only and must not be the output. Totals must
-// stay below 2^30 (the status word's flag takes two bits).
+// block of WORKGROUP_SIZE * ITEMS consecutive values (ITEMS consecutive values a thread, then the
+// thread totals in shared memory, Hillis-Steele) and adds the total of every block before it, which
+// it learns by looking back (decoupled look-back, Merrill and Garland 2016): a block publishes its
+// own total as soon as it has it and its inclusive prefix once it knows it, each in its status
+// word, and sums its predecessors' words back to the nearest inclusive prefix. Two things keep it
+// from ever waiting forever, whatever a device's scheduling: blocks take their index from a ticket
+// in the order they start, so a block only waits on blocks already running; and a predecessor
+// whose word is still empty after uPolls looks is summed from its values by the waiting group
+// itself (a decoupled fallback), which is why the input is read-only and must not be the output.
+// Totals must stay below 2^30 (the status word's flag takes two bits).
 layout(local_size_x = WORKGROUP_SIZE) in;
 #include "common/Dispatch.glsl"
 #include "common/WorkgroupSum.glsl"
 
 layout(std430, binding = BINDING_SCAN_IN) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = BINDING_SCAN_OUT) writeonly buffer ValuesOut { uint valuesOut[]; };
-// [0] the next ticket, [1 + b] block b's status; all zero before each scan (gpu::PrefixSum).
+// [0] the next ticket, [1] the groups that have finished, [2 + b] block b's status: all zero
+// before each scan; the last group to finish zeroes them again for the next (no clear between
+// scans: the driver's clear cost microseconds of its own on NVIDIA's, docs/gpu.md).
 layout(std430, binding = BINDING_SCAN_STATUS) coherent buffer ScanStatus { uint scanStatus[]; };
 layout(std140, binding = PASS_PARAMS_BINDING) uniform ScanParams { uint uCount; uint uPolls; };
 
@@ -26,23 +28,48 @@ const uint kInclusivePrefix = 2u << 30;  // the total of the blocks up to it and
 const uint kValueMask = kBlockTotal - 1u;
 
 shared uint sharedBlock;
-shared uint sharedStatus;
+// Predecessors a look-back step reads at once, a thread each.
+const uint kLookBackWindow = WORKGROUP_SIZE < 32 ? uint(WORKGROUP_SIZE) : 32u;
+shared uint sharedWindow[kLookBackWindow];
+shared bool sharedLastGroup;
+// The block's values, then its sums, in the order of the buffer: the group reads and writes the
+// buffer a word a thread side by side (whole memory sectors, where each thread reading its ITEMS
+// consecutive words would spread one load over as many sectors as threads), and each thread takes
+// its own ITEMS from here. A word of padding every 32 keeps a thread's run off its neighbours'
+// banks.
+const uint kBlockValues = uint(WORKGROUP_SIZE * ITEMS);
+shared uint blockValues[kBlockValues + kBlockValues / 32u];
 
-// The first of the ITEMS values this thread takes of block b.
-uint threadBase(uint b) { return (b * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x) * uint(ITEMS); }
+uint padded(uint i) { return i + (i >> 5); }
 
 // Value i of the input, 0 past its end (the last block's tail).
 uint valueAt(uint i) { return i < uCount ? valuesIn[i] : 0u; }
 
-// The sum of block b's values; every thread of the group calls it (barriers).
+// The sum of block b's values, read side by side (the order of a sum of integers does not matter);
+// every thread of the group calls it (barriers).
 uint blockTotal(uint b) {
-  uint base = threadBase(b);
   uint sum = 0u;
-  for (int k = 0; k < ITEMS; ++k) sum += valueAt(base + uint(k));
+  for (int k = 0; k < ITEMS; ++k)
+    sum += valueAt(b * kBlockValues + uint(k) * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x);
   workgroupInclusiveSum(sum);
   uint total = workgroupSums[WORKGROUP_SIZE - 1];
   barrier();  // every thread has read the total before workgroupSums is written again
   return total;
+}
+
+// Counts this group as finished; the last of the dispatch's groups zeroes the status words of a
+// scan of `blocks` blocks. Every group calls it once, after its last use of the words; every
+// thread of the group calls it (barriers).
+void finishGroup(uint blocks) {
+  uint t = gl_LocalInvocationID.x;
+  if (t == 0u) {
+    memoryBarrierBuffer();  // this group's status words land before its count
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    sharedLastGroup = atomicAdd(scanStatus[1], 1u) == groups - 1u;
+  }
+  barrier();
+  if (sharedLastGroup)
+    for (uint w = t; w < blocks + 2u; w += uint(WORKGROUP_SIZE)) scanStatus[w] = 0u;
 }
 
 void main() {
@@ -50,44 +77,64 @@ void main() {
   if (t == 0u) sharedBlock = atomicAdd(scanStatus[0], 1u);
   barrier();
   uint block = sharedBlock;
-  uint blockSize = uint(WORKGROUP_SIZE * ITEMS);
-  if (block >= (uCount + blockSize - 1u) / blockSize) return;  // whole group: past the end
-
-  uint base = threadBase(block);
-  uint values[ITEMS];
-  uint total = 0u;
-  for (int k = 0; k < ITEMS; ++k) {
-    values[k] = valueAt(base + uint(k));
-    total += values[k];
+  uint blocks = (uCount + kBlockValues - 1u) / kBlockValues;
+  if (block >= blocks) {  // whole group: past the end
+    finishGroup(blocks);
+    return;
   }
+
+  uint blockStart = block * kBlockValues;
+  for (int k = 0; k < ITEMS; ++k) {
+    uint i = uint(k) * uint(WORKGROUP_SIZE) + t;
+    blockValues[padded(i)] = valueAt(blockStart + i);
+  }
+  barrier();
+  uint first = t * uint(ITEMS);  // this thread's values within the block
+  uint total = 0u;
+  for (int k = 0; k < ITEMS; ++k) total += blockValues[padded(first + uint(k))];
   uint upToHere = workgroupInclusiveSum(total);
   uint ownTotal = workgroupSums[WORKGROUP_SIZE - 1];
-  if (t == 0u) atomicExchange(scanStatus[1u + block], (block == 0u ? kInclusivePrefix : kBlockTotal) | ownTotal);
+  if (t == 0u) atomicExchange(scanStatus[2u + block], (block == 0u ? kInclusivePrefix : kBlockTotal) | ownTotal);
 
-  // The look-back; sharedStatus makes every decision the whole group's.
+  // The look-back, a window of predecessors at a time (one round trip to memory for up to
+  // kLookBackWindow of them, nearest first); sharedWindow makes every decision the whole group's.
   uint before = 0u;
-  for (uint b = block; b > 0u;) {
-    --b;
-    barrier();  // every thread has read sharedStatus and workgroupSums before they are written
-    if (t == 0u) {
+  bool found = false;
+  for (uint end = block; end > 0u && !found;) {
+    uint window = min(end, kLookBackWindow);
+    barrier();  // every thread has read sharedWindow and workgroupSums before they are written
+    if (t < window) {
       uint status = 0u;
-      for (uint poll = 0u; poll < uPolls && status == 0u; ++poll) status = atomicOr(scanStatus[1u + b], 0u);
-      sharedStatus = status;
+      for (uint poll = 0u; poll < uPolls && status == 0u; ++poll)
+        status = atomicOr(scanStatus[2u + end - 1u - t], 0u);
+      sharedWindow[t] = status;
     }
     barrier();
-    uint status = sharedStatus;
-    if (status == 0u) {
-      before += blockTotal(b);
-    } else {
-      before += status & kValueMask;
-      if ((status & kInclusivePrefix) != 0u) break;
+    for (uint j = 0u; j < window && !found; ++j) {
+      uint status = sharedWindow[j];
+      if (status == 0u) {
+        before += blockTotal(end - 1u - j);
+      } else {
+        before += status & kValueMask;
+        found = (status & kInclusivePrefix) != 0u;
+      }
     }
+    end -= window;
   }
-  if (t == 0u && block > 0u) atomicExchange(scanStatus[1u + block], kInclusivePrefix | (before + ownTotal));
+  if (t == 0u && block > 0u) atomicExchange(scanStatus[2u + block], kInclusivePrefix | (before + ownTotal));
+  finishGroup(blocks);
 
+  // Each thread's values become their sums in place (read again, not held in registers over the
+  // look-back).
   uint running = before + upToHere - total;
   for (int k = 0; k < ITEMS; ++k) {
-    if (base + uint(k) < uCount) valuesOut[base + uint(k)] = running;
-    running += values[k];
+    uint value = blockValues[padded(first + uint(k))];
+    blockValues[padded(first + uint(k))] = running;
+    running += value;
+  }
+  barrier();
+  for (int k = 0; k < ITEMS; ++k) {
+    uint i = uint(k) * uint(WORKGROUP_SIZE) + t;
+    if (blockStart + i < uCount) valuesOut[blockStart + i] = blockValues[padded(i)];
   }
 }

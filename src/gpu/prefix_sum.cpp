@@ -1,7 +1,11 @@
 #include "gpu/prefix_sum.hpp"
 
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "gpu/flock_layout.hpp"
 
@@ -14,6 +18,13 @@ PrefixSum::PrefixSum(const Context& context, const ShaderLibrary& shaders, std::
       lookBackPolls_(lookBackPolls),
       maxGroupsX_(context.info().maxComputeWorkGroupCount[0]),
       params_("prefix sum constants", layout::kPassParams) {
+  // grid/Scan.comp.glsl's shared memory: the block (a word of padding every 32) and a word a thread.
+  const std::uint64_t blockValues = std::uint64_t(groupSize) * itemsPerThread;
+  const std::uint64_t sharedBytes = (blockValues + blockValues / 32 + groupSize) * sizeof(std::uint32_t);
+  if (sharedBytes > static_cast<std::uint64_t>(context.info().maxComputeSharedMemorySize))
+    throw std::invalid_argument(fmt::format(
+        "gpu::PrefixSum: {} threads of {} values need {} bytes of shared memory; {} offers {}", groupSize,
+        itemsPerThread, sharedBytes, context.info().renderer, context.info().maxComputeSharedMemorySize));
   Defines defines = layout::bindingDefines();
   defines.emplace_back("WORKGROUP_SIZE", std::to_string(groupSize_));
   defines.emplace_back("ITEMS", std::to_string(itemsPerThread_));
@@ -24,9 +35,11 @@ void PrefixSum::exclusiveScan(const Buffer& in, const Buffer& out, std::uint32_t
   if (count == 0) return;
   if (in.id() == out.id()) throw std::logic_error("gpu::PrefixSum: the input must not be the output");
   const std::uint32_t blocks = (count + blockSize() - 1) / blockSize();
-  const std::size_t statusBytes = (std::size_t(blocks) + 1) * sizeof(std::uint32_t);
-  if (status_.size() < statusBytes) status_ = Buffer("prefix sum tickets and block status", statusBytes, 0);
-  status_.fill(0u);
+  // Made zero; each scan's last work group zeroes the words it used (grid/Scan.comp.glsl).
+  const std::size_t statusWords = std::size_t(blocks) + 2;
+  if (status_.size() < statusWords * sizeof(std::uint32_t))
+    status_ = Buffer::fromSpan("prefix sum tickets and block status",
+                               std::span<const std::uint32_t>(std::vector<std::uint32_t>(statusWords)), 0);
   in.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanIn);
   out.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanOut);
   status_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanStatus);

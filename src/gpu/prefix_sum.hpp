@@ -2,7 +2,7 @@
 // Exclusive prefix sum of uint32 values on the GPU, in one dispatch for any count
 // (shaders/grid/Scan.comp.glsl: blockSize() values per work group, each block adding the totals
 // of the blocks before it by a decoupled look-back with a fallback, so that no block waits on
-// another being scheduled). A status word per block, cleared before each scan, carries the totals.
+// another being scheduled). A status word per block carries the totals; the scan leaves them zero.
 #include <cstdint>
 
 #include <glm/vec4.hpp>

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -260,7 +261,24 @@ void expectHostSums(PrefixSum& scan, const std::vector<std::uint32_t>& counts) {
 TEST(PrefixSum, MatchesTheHostForEverySize) {
   PrefixSum scan(test::glContext(), test::shaderLibrary());
   ASSERT_EQ(scan.blockSize(), 4096u);
-  expectHostSums(scan, {1u, 5u, 4095u, 4096u, 4097u, 16411u, 4096u * 4096u + 17u});
+  // The last count again after the largest: each scan leaves its status words zero for the next.
+  expectHostSums(scan, {1u, 5u, 4095u, 4096u, 4097u, 16411u, 4096u * 4096u + 17u, 16411u});
+}
+
+// The pipeline keeps blocks of 4096 values whatever the threads (WorkGroupSizes::scan), each
+// thread taking its values from shared memory in the order of the buffer.
+TEST(PrefixSum, AnyThreadsOfABlockGiveTheSameSums) {
+  for (const auto& [threads, items] : {std::pair{1024u, 4u}, std::pair{64u, 64u}, std::pair{32u, 8u}}) {
+    PrefixSum scan(test::glContext(), test::shaderLibrary(), threads, items);
+    SCOPED_TRACE(threads);
+    expectHostSums(scan, {7u, 3u * threads * items + 5u});
+  }
+}
+
+TEST(PrefixSum, RefusesABlockLargerThanSharedMemory) {
+  const int bytes = test::glContext().info().maxComputeSharedMemorySize;
+  const auto values = static_cast<std::uint32_t>(bytes / 4);  // the values alone fill it
+  EXPECT_THROW(PrefixSum(test::glContext(), test::shaderLibrary(), 256, values / 256), std::invalid_argument);
 }
 
 TEST(PrefixSum, TheLookBacksFallbackGivesTheSameSums) {
