@@ -88,9 +88,6 @@ constexpr std::uint32_t kMaxGroups = 1u << 24;  // groups travel as floats in po
 constexpr std::uint64_t countQuads(std::uint32_t cells) {
   return (std::uint64_t(cells) + 4) / 4;
 }
-// Values a block of the scan takes, whatever its threads (WorkGroupSizes::scan): the block sits in
-// shared memory (grid/Scan.comp.glsl), 16.5 KiB, within every device's 32 KiB.
-constexpr std::uint32_t kScanBlockValues = 4096;
 // Threads per work group of the nearest-boids query (both passes); a power of two (their merge
 // trees halve it).
 constexpr std::uint32_t kNearestWorkGroupSize = 64;
@@ -149,7 +146,7 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
       maxGroupsX_(info_.maxComputeWorkGroupCount[0]),
       shaders_(shaders),
       arithmetic_(arithmetic),
-      prefixSum_(context, shaders, sizes.scan, std::max(1u, kScanBlockValues / sizes.scan)),
+      prefixSum_(context, shaders, sizes.scan, std::max(1u, PrefixSum::kBlockValues / sizes.scan)),
       timer_(info_.timestampBits),
       maxCells_(static_cast<std::uint32_t>(
           std::min<std::int64_t>(std::int64_t{1} << 24, info_.maxShaderStorageBlockSize / 4 - 4))) {

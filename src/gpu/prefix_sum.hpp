@@ -15,11 +15,16 @@ namespace murmur::gpu {
 
 class PrefixSum {
  public:
-  // groupSize: threads per work group (a power of two); itemsPerThread values each; lookBackPolls:
-  // how many times a block reads an empty predecessor's status before summing that block's values
-  // itself (0: always itself, which tests use to exercise the fallback).
+  // Values a block takes unless told otherwise (gpu::FlockPipeline keeps it whatever its threads):
+  // the block sits in shared memory (grid/Scan.comp.glsl), 16.5 KiB, within every device's 32 KiB.
+  static constexpr std::uint32_t kBlockValues = 4096;
+
+  // groupSize: threads per work group (a power of two); itemsPerThread values each (the block must
+  // fit the device's shared memory: std::invalid_argument otherwise); lookBackPolls: how many times
+  // a block reads an empty predecessor's status before summing that block's values itself (0:
+  // always itself, which tests use to exercise the fallback).
   PrefixSum(const Context& context, const ShaderLibrary& shaders, std::uint32_t groupSize = 256,
-            std::uint32_t itemsPerThread = 16, std::uint32_t lookBackPolls = 1024);
+            std::uint32_t itemsPerThread = kBlockValues / 256, std::uint32_t lookBackPolls = 1024);
 
   // out[i] = in[0] + ... + in[i-1] for i < count (out[0] = 0). in and out are different buffers
   // (the fallback reads other blocks' inputs while they write), each holding at least count
