@@ -18,9 +18,10 @@ PrefixSum::PrefixSum(const Context& context, const ShaderLibrary& shaders, std::
       lookBackPolls_(lookBackPolls),
       maxGroupsX_(context.info().maxComputeWorkGroupCount[0]),
       params_("prefix sum constants", layout::kPassParams) {
-  // grid/Scan.comp.glsl's shared memory: the block (a word of padding every 32) and a word a thread.
+  // grid/Scan.comp.glsl's shared memory: the block (a word of padding every 32), a word a thread,
+  // the look-back's window of 32 and two words more.
   const std::uint64_t blockValues = std::uint64_t(groupSize) * itemsPerThread;
-  const std::uint64_t sharedBytes = (blockValues + blockValues / 32 + groupSize) * sizeof(std::uint32_t);
+  const std::uint64_t sharedBytes = (blockValues + blockValues / 32 + groupSize + 34) * sizeof(std::uint32_t);
   if (sharedBytes > static_cast<std::uint64_t>(context.info().maxComputeSharedMemorySize))
     throw std::invalid_argument(fmt::format(
         "gpu::PrefixSum: {} threads of {} values need {} bytes of shared memory; {} offers {}", groupSize,
@@ -40,6 +41,8 @@ void PrefixSum::exclusiveScan(const Buffer& in, const Buffer& out, std::uint32_t
   if (status_.size() < statusWords * sizeof(std::uint32_t))
     status_ = Buffer::fromSpan("prefix sum tickets and block status",
                                std::span<const std::uint32_t>(std::vector<std::uint32_t>(statusWords)), 0);
+  // The previous scan's last work group zeroed status_ with shader writes: visible to this one.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   in.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanIn);
   out.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanOut);
   status_.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kScanStatus);
