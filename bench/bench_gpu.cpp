@@ -617,7 +617,7 @@ void registerGpuBenchmarks() {
   // The work-group sizes (docs/gpu.md, Work-group sizes), standard sweep only: each pass's time
   // against its threads per group, the others at their defaults. The force pass on both metric
   // workloads at 1M boids; the scatter (the grid passes' size) at 1M; the scan, whose look-back
-  // chain grows with the number of blocks, at the largest flock the sweep steps. A question for
+  // chain grows with the number of blocks, at 1M and at the largest flock the sweep steps. A question for
   // cards: on a software renderer the cases are skipped (llvmpipe would spend 5 minutes on them).
   if (options().sweep == Sweep::Standard) {
     struct Study {
@@ -631,6 +631,7 @@ void registerGpuBenchmarks() {
          {Study{"density", gpu::FlockStage::Forces, 1'000'000, &gpu::WorkGroupSizes::forces, {32, 64, 128, 256, 512}},
           Study{"neighbours18", gpu::FlockStage::Forces, 1'000'000, &gpu::WorkGroupSizes::forces, {32, 64, 128, 256, 512}},
           Study{"density", gpu::FlockStage::Scatter, 1'000'000, &gpu::WorkGroupSizes::grid, {64, 128, 256, 512, 1024}},
+          Study{"density", gpu::FlockStage::Scan, 1'000'000, &gpu::WorkGroupSizes::scan, {128, 256, 512, 1024}},
           Study{"density", gpu::FlockStage::Scan, 10'000'000, &gpu::WorkGroupSizes::scan, {128, 256, 512, 1024}}}) {
       const Workload& w = workload(study.workload);
       for (const std::uint32_t value : study.values) {
