@@ -57,7 +57,7 @@ namespace murmur::gpu {
 struct WorkGroupSizes {
   std::uint32_t grid = 256;    // hash, count, scatter: one thread per boid
   std::uint32_t forces = 128;  // forces + integration: one thread per boid
-  std::uint32_t scan = 256;    // prefix sum: blocks of 4096 values, 16 a thread here; a power of two
+  std::uint32_t scan = PrefixSum::kGroupSize;  // prefix sum: blocks of 4096 values; a power of two
   std::uint32_t reduce = 256;  // group reduction: 4 boids per thread; a power of two. Its cost grows
                                // with the number of groups (a shared-memory tree per group and block)
   bool operator==(const WorkGroupSizes&) const = default;
