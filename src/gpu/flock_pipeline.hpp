@@ -57,7 +57,8 @@ namespace murmur::gpu {
 struct WorkGroupSizes {
   std::uint32_t grid = 256;    // hash, count, scatter: one thread per boid
   std::uint32_t forces = 128;  // forces + integration: one thread per boid
-  std::uint32_t scan = PrefixSum::kGroupSize;  // prefix sum: blocks of 4096 values; a power of two
+  // prefix sum: blocks of PrefixSum::kBlockValues values; a power of two
+  std::uint32_t scan = PrefixSum::kGroupSize;
   std::uint32_t reduce = 256;  // group reduction: 4 boids per thread; a power of two. Its cost grows
                                // with the number of groups (a shared-memory tree per group and block)
   bool operator==(const WorkGroupSizes&) const = default;

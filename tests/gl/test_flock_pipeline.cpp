@@ -268,7 +268,8 @@ TEST(PrefixSum, MatchesTheHostForEverySize) {
 // The pipeline keeps blocks of 4096 values whatever the threads (WorkGroupSizes::scan), each
 // thread taking its values from shared memory in the order of the buffer.
 TEST(PrefixSum, AnyThreadsOfABlockGiveTheSameSums) {
-  for (const auto& [threads, items] : {std::pair{1024u, 4u}, std::pair{256u, 16u}, std::pair{64u, 64u}, std::pair{32u, 8u}}) {
+  for (const auto& [threads, items] :
+       {std::pair{1024u, 4u}, std::pair{256u, 16u}, std::pair{64u, 64u}, std::pair{32u, 8u}}) {
     PrefixSum scan(test::glContext(), test::shaderLibrary(), threads, items);
     SCOPED_TRACE(threads);
     expectHostSums(scan, {7u, 3u * threads * items + 5u});
