@@ -16,6 +16,12 @@
 //   bandwidth/gpu-clear/mib:M   the driver's clear (gpu::Buffer::fill, glClearNamedBufferData) of
 //                               M MiB: bytes_per_second = M MiB / time; the clear the pipeline
 //                               stopped using (docs/gpu.md, "Clearing the counts")
+//   scan/gpu/threads:T/values:V/cells:C
+//                               gpu::PrefixSum alone over C counts in blocks of V values, T threads
+//                               a group (V / T values a thread): bytes_per_second = 8 C / time (each
+//                               count read and each start written once). The pipeline's block is
+//                               fixed (PrefixSum::kBlockValues); here other blocks are measured.
+//                               Standard sweep, hardware devices only
 //
 // Timing never stalls the pipeline: kInFlight steps are queued before the loop, and iteration i
 // records step i + kInFlight and then reports the GPU time of step i (whose stamps are done by
@@ -43,6 +49,7 @@
 #include "gpu/error.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/gl_objects.hpp"
+#include "gpu/prefix_sum.hpp"
 #include "gpu/shader_library.hpp"
 #include "sim/grid.hpp"
 #include "sim/worker_pool.hpp"
@@ -504,6 +511,41 @@ void runClear(benchmark::State& state, std::uint64_t mib) {
   timeBandwidth(state, *r, mib, mib << 20, [&] { buffer.fill(0u); });
 }
 
+void runScan(benchmark::State& state, std::uint32_t threads, std::uint32_t values, std::uint32_t cells) {
+  GpuRig* r = rig(state);
+  if (r == nullptr) return;
+  if (r->context.info().software) {
+    state.SkipWithError("the scan's block study measures hardware devices only");
+    return;
+  }
+  std::optional<gpu::PrefixSum> scan;
+  try {
+    scan.emplace(r->context, r->shaders, threads, values / threads);
+  } catch (const std::invalid_argument& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const std::uint64_t bytes = std::uint64_t{cells} * sizeof(std::uint32_t);
+  gpu::takeGlError();
+  const gpu::Buffer counts("bench scan counts", bytes, 0), starts("bench scan starts", bytes, 0);
+  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
+    state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", bytes >> 20).c_str());
+    return;
+  }
+  counts.fill(1u);  // any counts: the scan's work does not depend on them
+  unbindFramebuffer();
+  timeBandwidth(state, *r, bytes >> 20, 2 * bytes, [&] { scan->exclusiveScan(counts, starts, cells); });
+  // Every count is 1, so start i is i: a block the tests cannot run (larger than llvmpipe's shared
+  // memory) is checked here, on the device that times it.
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  const std::vector<std::uint32_t> sums = starts.download<std::uint32_t>(cells);
+  for (std::uint32_t i = 0; i < cells; ++i)
+    if (sums[i] != i) {
+      state.SkipWithError(fmt::format("wrong sums: start {} is {}", i, sums[i]).c_str());
+      return;
+    }
+}
+
 struct GpuPlan {
   std::string_view workload;
   std::vector<std::uint32_t> steps;   // full step
@@ -653,6 +695,20 @@ void registerGpuBenchmarks() {
             ->Iterations(kStageIterations);
       }
     }
+  }
+  // The scan's block (threads x values a thread): the pipeline's 4096 values against half and
+  // twice that, at the cells of `density` near 1M and 10M boids (2.3M and 16.3M) in round powers
+  // of two; 2^24 is the pipeline's most.
+  if (options().sweep == Sweep::Standard) {
+    for (const std::uint32_t cells : {1u << 21, 1u << 24})
+      for (const std::uint32_t values : {2048u, gpu::PrefixSum::kBlockValues, 8192u})
+        for (const std::uint32_t threads : {256u, 512u, 1024u})
+          registerGlBenchmark(fmt::format("scan/gpu/threads:{}/values:{}/cells:{}", threads, values, cells),
+                              [threads, values, cells](benchmark::State& state) {
+                                runScan(state, threads, values, cells);
+                              })
+              ->Unit(benchmark::kMillisecond)
+              ->UseManualTime();
   }
   const std::uint64_t mib = options().sweep == Sweep::Quick ? 64 : 256;
   registerGlBenchmark(fmt::format("{}/mib:{}", kBandwidthFamily, mib),
