@@ -532,7 +532,7 @@ void runScan(benchmark::State& state, std::uint32_t threads, std::uint32_t value
     state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", bytes >> 20).c_str());
     return;
   }
-  counts.fill(1u);  // any counts: the scan's work does not depend on them
+  counts.fill(1u);  // the scan's work does not depend on the counts; ones make the sums known
   unbindFramebuffer();
   timeBandwidth(state, *r, bytes >> 20, 2 * bytes, [&] { scan->exclusiveScan(counts, starts, cells); });
   // Every count is 1, so start i is i: a block the tests cannot run (larger than llvmpipe's shared
@@ -659,8 +659,9 @@ void registerGpuBenchmarks() {
   // The work-group sizes (docs/gpu.md, Work-group sizes), standard sweep only: each pass's time
   // against its threads per group, the others at their defaults. The force pass on both metric
   // workloads at 1M boids; the scatter (the grid passes' size) at 1M; the scan, whose look-back
-  // chain grows with the number of blocks, at 1M and at the largest flock the sweep steps. A question for
-  // cards: on a software renderer the cases are skipped (llvmpipe would spend 5 minutes on them).
+  // chain grows with the number of blocks, at 1M and at the largest flock the sweep steps. A
+  // question for cards: on a software renderer the cases are skipped (llvmpipe would spend 5
+  // minutes on them).
   if (options().sweep == Sweep::Standard) {
     struct Study {
       std::string_view workload;
