@@ -285,6 +285,9 @@ TEST(PrefixSum, RefusesABlockLargerThanSharedMemory) {
 TEST(PrefixSum, TheLookBacksFallbackGivesTheSameSums) {
   PrefixSum scan(test::glContext(), test::shaderLibrary(), 256, 16, 0);
   expectHostSums(scan, {4097u, 40 * 4096u + 3u});
+  // A window of 32 predecessors (the group's threads): 101 blocks look back over up to four.
+  PrefixSum narrow(test::glContext(), test::shaderLibrary(), 32, 8, 0);
+  expectHostSums(narrow, {100 * 256u + 9u});
 }
 
 TEST(PrefixSum, RefusesToScanInPlace) {
