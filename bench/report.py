@@ -190,8 +190,8 @@ class Machine:
             out.append("the GL device is a software renderer (%s): its gpu rows are the CPU's figures, not a "
                        "graphics card's" % c.get("gl_renderer", "-"))
         if self.noisy:
-            out.append("%d cases varied by more than %d%% between repetitions (see Noisy cases)" %
-                       (len(self.noisy), MAX_CV * 100))
+            out.append("%d case%s varied by more than %d%% between repetitions (see Noisy cases)" %
+                       (len(self.noisy), "" if len(self.noisy) == 1 else "s", MAX_CV * 100))
         return out
 
     def copy_bandwidth(self):

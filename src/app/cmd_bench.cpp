@@ -67,6 +67,11 @@ std::string regexEscape(const std::string& text) {
   return out;
 }
 
+// "1 case", "3 cases".
+std::string caseCount(std::size_t n) {
+  return fmt::format("{} case{}", n, n == 1 ? "" : "s");
+}
+
 std::string clock(double seconds) {
   const auto s = static_cast<long>(seconds + 0.5);
   return fmt::format("{}:{:02}", s / 60, s % 60);
@@ -235,7 +240,7 @@ class BenchCommand final : public Command {
 
     const std::set<std::string> noisy = noisyCases(result);
     if (!noisy.empty()) {
-      fmt::print(stderr, "{} cases over {:.0f}% CV run again\n", noisy.size(), kMaxCv * 100);
+      fmt::print(stderr, "{} over {:.0f}% CV run again\n", caseCount(noisy.size()), kMaxCv * 100);
       std::string pattern;
       for (const std::string& name : noisy) pattern += (pattern.empty() ? "" : "|") + regexEscape(name);
       std::string again = base.substr(0, base.find(" --benchmark_filter="));
@@ -309,12 +314,14 @@ class BenchCommand final : public Command {
         ++known;
       }
     if (known == 0) {
-      fmt::print(stderr, "{} cases; no earlier result of this machine to estimate from: the time left follows each case\n",
-                 cases.size());
+      fmt::print(stderr,
+                 "{}; no earlier result of this machine to estimate from: the time left follows each case\n",
+                 caseCount(cases.size()));
       return;
     }
-    fmt::print(stderr, "{} cases; about {} going by {} (this machine; {} of them timed there)\n", cases.size(),
-               clock(seconds * double(cases.size()) / double(known)), newest->string(), known);
+    fmt::print(stderr, "{}; about {} going by {} (this machine; {} of them timed there)\n",
+               caseCount(cases.size()), clock(seconds * double(cases.size()) / double(known)),
+               newest->string(), known);
   }
 
   // One murmur_bench run of `cases` (already selected by the command's filter): progress on stderr,
@@ -529,8 +536,8 @@ class BenchCommand final : public Command {
                    : missing);
     const std::set<std::string> noisy = noisyCases(result);
     if (!noisy.empty())
-      fmt::print("noisy    {} cases stay over {:.0f}% CV (flagged in the report)\n", noisy.size(),
-                 kMaxCv * 100);
+      fmt::print("noisy    {} {} over {:.0f}% CV (flagged in the report)\n", caseCount(noisy.size()),
+                 noisy.size() == 1 ? "stays" : "stay", kMaxCv * 100);
     fmt::print("results  {}\n", json.string());
     if (fs::exists(reportDir / "README.md")) fmt::print("report   {}\n", (reportDir / "README.md").string());
     if (!reportNote.empty()) fmt::print("note     {}\n", reportNote);

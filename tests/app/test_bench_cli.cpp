@@ -121,7 +121,7 @@ TEST(BenchCli, ACpuOnlyFilterSaysWhatItLeftOut) {
   const CliResult result =
       runMurmur("bench --quick --filter '^density/cpu/threads:1/n:1000/' --out '" + out.string() + "'");
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_NE(result.err.find("1 cases; about 0:42 going by " + (out / "earlier.json").string()), std::string::npos)
+  EXPECT_NE(result.err.find("1 case; about 0:42 going by " + (out / "earlier.json").string()), std::string::npos)
       << result.err;
   std::size_t timed = 0;
   for (const auto& entry : fs::directory_iterator(out))
