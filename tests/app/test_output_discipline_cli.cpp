@@ -183,7 +183,8 @@ void writeSplitMapScenarios(const fs::path& dir, int rows) {
   for (int i = 0; i < rows; ++i) scen << "0\tsplit.map\t1024\t1024\t0\t0\t1023\t1023\t1446.73047228\n";
 }
 
-// One error line, the only line but for bench's progress ("N cases", "[k/N] ... left").
+// One error line, the only line but for bench's progress ("1 case; ...", "N cases; ...",
+// "[k/N] ... left").
 void expectOneError(const CliResult& r, int code, const std::string& mention) {
   EXPECT_EQ(r.exitCode, code) << r.err;
   std::istringstream lines(r.err);
@@ -193,7 +194,7 @@ void expectOneError(const CliResult& r, int code, const std::string& mention) {
       ++errors;
       EXPECT_NE(line.find(mention), std::string::npos) << r.err;
     } else {
-      EXPECT_TRUE(line.rfind("[", 0) == 0 || line.find(" cases") != std::string::npos) << r.err;
+      EXPECT_TRUE(line.rfind("[", 0) == 0 || line.find(" case") != std::string::npos) << r.err;
     }
   }
   EXPECT_EQ(errors, 1u) << r.err;
