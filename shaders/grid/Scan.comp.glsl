@@ -28,8 +28,9 @@ const uint kInclusivePrefix = 2u << 30;  // the total of the blocks up to it and
 const uint kValueMask = kBlockTotal - 1u;
 
 shared uint sharedBlock;
-// Predecessors a look-back step reads at once, a thread each.
-const uint kLookBackWindow = WORKGROUP_SIZE < 32 ? uint(WORKGROUP_SIZE) : 32u;
+// Predecessors a look-back step reads at once, a thread each (gpu::PrefixSum::kLookBackWindow).
+const uint kLookBackWindow =
+    WORKGROUP_SIZE < LOOK_BACK_WINDOW ? uint(WORKGROUP_SIZE) : uint(LOOK_BACK_WINDOW);
 shared uint sharedWindow[kLookBackWindow];
 shared bool sharedLastGroup;
 // The block's values, then its sums, in the order of the buffer: the group reads and writes the

@@ -19,9 +19,10 @@ PrefixSum::PrefixSum(const Context& context, const ShaderLibrary& shaders, std::
       maxGroupsX_(context.info().maxComputeWorkGroupCount[0]),
       params_("prefix sum constants", layout::kPassParams) {
   // grid/Scan.comp.glsl's shared memory: the block (a word of padding every 32), a word a thread,
-  // the look-back's window of 32 and two words more.
+  // the look-back's window (at most) and two words more.
   const std::uint64_t blockValues = std::uint64_t(groupSize) * itemsPerThread;
-  const std::uint64_t sharedBytes = (blockValues + blockValues / 32 + groupSize + 34) * sizeof(std::uint32_t);
+  const std::uint64_t sharedBytes =
+      (blockValues + blockValues / 32 + groupSize + kLookBackWindow + 2) * sizeof(std::uint32_t);
   if (sharedBytes > static_cast<std::uint64_t>(context.info().maxComputeSharedMemorySize))
     throw std::invalid_argument(fmt::format(
         "gpu::PrefixSum: {} threads of {} values need {} bytes of shared memory; {} offers {}", groupSize,
@@ -29,6 +30,7 @@ PrefixSum::PrefixSum(const Context& context, const ShaderLibrary& shaders, std::
   Defines defines = layout::bindingDefines();
   defines.emplace_back("WORKGROUP_SIZE", std::to_string(groupSize_));
   defines.emplace_back("ITEMS", std::to_string(itemsPerThread_));
+  defines.emplace_back("LOOK_BACK_WINDOW", std::to_string(kLookBackWindow));
   scan_ = shaders.compute("grid/Scan.comp.glsl", defines);
 }
 

@@ -22,6 +22,9 @@ class PrefixSum {
   // scanned 1M and 10M boids' cells 13% and 19% faster than 256 of 16 on an H200 (docs/gpu.md,
   // Work-group sizes).
   static constexpr std::uint32_t kGroupSize = 512;
+  // Predecessors a block's look-back reads at once, a thread each (fewer in a smaller group): a
+  // wider window of the whole group was tried on an H200 and not kept (docs/gpu.md, Prefix sum).
+  static constexpr std::uint32_t kLookBackWindow = 32;
 
   // groupSize: threads per work group (a power of two); itemsPerThread values each (the block must
   // fit the device's shared memory: std::invalid_argument otherwise); lookBackPolls: how many times
