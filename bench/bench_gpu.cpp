@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <deque>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -437,6 +438,21 @@ GpuRig* bandwidthRig(benchmark::State& state, std::uint64_t mib) {
   return r;
 }
 
+// One buffer of `bytes` for each label; none, with the case skipped, when the device has not the
+// memory for all of them.
+std::vector<gpu::Buffer> caseBuffers(benchmark::State& state, std::initializer_list<const char*> labels,
+                                     std::uint64_t bytes) {
+  gpu::takeGlError();
+  std::vector<gpu::Buffer> buffers;
+  for (const char* label : labels) buffers.emplace_back(label, bytes, 0);
+  if (gpu::takeGlError() != GL_OUT_OF_MEMORY) return buffers;
+  const std::string mib = fmt::format("{} MiB", bytes >> 20);
+  state.SkipWithError(fmt::format("out of GPU memory allocating {}",
+                                  labels.size() == 1 ? mib : fmt::format("{} x {}", labels.size(), mib))
+                          .c_str());
+  return {};
+}
+
 // Times `record` (the GL calls of one operation, recorded between two time stamps) as the steps
 // are timed: kInFlight operations queued ahead, each iteration one operation's GPU time;
 // bytes_per_second from the bytes one operation moves.
@@ -480,12 +496,10 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
     return;
   }
   const std::uint64_t bytes = mib << 20;
-  gpu::takeGlError();
-  const gpu::Buffer src("bench copy source", bytes, 0), dst("bench copy destination", bytes, 0);
-  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
-    state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", mib).c_str());
-    return;
-  }
+  const std::vector<gpu::Buffer> buffers =
+      caseBuffers(state, {"bench copy source", "bench copy destination"}, bytes);
+  if (buffers.empty()) return;
+  const gpu::Buffer &src = buffers[0], &dst = buffers[1];
   src.fill(1u);
   unbindFramebuffer();
   const auto count = static_cast<std::uint32_t>(bytes / sizeof(glm::vec4));
@@ -502,13 +516,9 @@ void runCopy(benchmark::State& state, std::uint64_t mib) {
 void runClear(benchmark::State& state, std::uint64_t mib) {
   GpuRig* r = bandwidthRig(state, mib);
   if (r == nullptr) return;
-  gpu::takeGlError();
-  const gpu::Buffer buffer("bench clear", mib << 20, 0);
-  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
-    state.SkipWithError(fmt::format("out of GPU memory allocating {} MiB", mib).c_str());
-    return;
-  }
-  timeBandwidth(state, *r, mib, mib << 20, [&] { buffer.fill(0u); });
+  const std::vector<gpu::Buffer> buffers = caseBuffers(state, {"bench clear"}, mib << 20);
+  if (buffers.empty()) return;
+  timeBandwidth(state, *r, mib, mib << 20, [&] { buffers[0].fill(0u); });
 }
 
 void runScan(benchmark::State& state, std::uint32_t threads, std::uint32_t values, std::uint32_t cells) {
@@ -526,12 +536,10 @@ void runScan(benchmark::State& state, std::uint32_t threads, std::uint32_t value
     return;
   }
   const std::uint64_t bytes = std::uint64_t{cells} * sizeof(std::uint32_t);
-  gpu::takeGlError();
-  const gpu::Buffer counts("bench scan counts", bytes, 0), starts("bench scan starts", bytes, 0);
-  if (gpu::takeGlError() == GL_OUT_OF_MEMORY) {
-    state.SkipWithError(fmt::format("out of GPU memory allocating 2 x {} MiB", bytes >> 20).c_str());
-    return;
-  }
+  const std::vector<gpu::Buffer> buffers =
+      caseBuffers(state, {"bench scan counts", "bench scan starts"}, bytes);
+  if (buffers.empty()) return;
+  const gpu::Buffer &counts = buffers[0], &starts = buffers[1];
   counts.fill(1u);  // the scan's work does not depend on the counts; ones make the sums known
   unbindFramebuffer();
   timeBandwidth(state, *r, bytes >> 20, 2 * bytes, [&] { scan->exclusiveScan(counts, starts, cells); });

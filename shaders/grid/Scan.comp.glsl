@@ -43,6 +43,9 @@ shared uint blockValues[kBlockValues + kBlockValues / 32u];
 
 uint padded(uint i) { return i + (i >> 5); }
 
+// This thread's k-th word of the block from `base` on, the group reading or writing side by side.
+uint sideBySide(uint base, int k) { return base + uint(k) * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x; }
+
 // Value i of the input, 0 past its end (the last block's tail).
 uint valueAt(uint i) { return i < uCount ? valuesIn[i] : 0u; }
 
@@ -51,7 +54,7 @@ uint valueAt(uint i) { return i < uCount ? valuesIn[i] : 0u; }
 uint blockTotal(uint b) {
   uint sum = 0u;
   for (int k = 0; k < ITEMS; ++k)
-    sum += valueAt(b * kBlockValues + uint(k) * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x);
+    sum += valueAt(sideBySide(b * kBlockValues, k));
   workgroupInclusiveSum(sum);
   uint total = workgroupSums[WORKGROUP_SIZE - 1];
   barrier();  // every thread has read the total before workgroupSums is written again
@@ -86,7 +89,7 @@ void main() {
 
   uint blockStart = block * kBlockValues;
   for (int k = 0; k < ITEMS; ++k) {
-    uint i = uint(k) * uint(WORKGROUP_SIZE) + t;
+    uint i = sideBySide(0u, k);
     blockValues[padded(i)] = valueAt(blockStart + i);
   }
   barrier();
@@ -135,7 +138,7 @@ void main() {
   }
   barrier();
   for (int k = 0; k < ITEMS; ++k) {
-    uint i = uint(k) * uint(WORKGROUP_SIZE) + t;
+    uint i = sideBySide(0u, k);
     if (blockStart + i < uCount) valuesOut[blockStart + i] = blockValues[padded(i)];
   }
 }
