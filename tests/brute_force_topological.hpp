@@ -48,9 +48,11 @@ inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params,
         sums.frontOccupied = true;
       if (!(d2 < ctx.radius2)) continue;
       if (ctx.limitedFov && !coincident && glm::dot(self.heading, d) < dist * ctx.cosHalfFov) continue;
-      if (d2 < ctx.separationRadius2)
+      if (d2 < ctx.separationRadius2) {
         sums.separation += (coincident ? glm::vec3(i < j ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist) /
                            std::max(dist, params.minDistance);
+        sums.separating = true;  // cohesion_only_without_separation
+      }
       if (sameGroup) candidates.push_back({d2, j, d});
     }
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {

@@ -81,13 +81,16 @@ void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::
   nextLeader_[slot] = leaderFlag(ctx, sums);
 }
 
-void CpuSimulator::storeBatch(const StepContext& ctx, std::span<const BoidView> selves, std::size_t firstSlot,
-                              std::span<const NeighbourSums> sums) {
+void CpuSimulator::storeBatch(const StepContext& ctx, bool vectorForces, std::span<const BoidView> selves,
+                              std::size_t firstSlot, std::span<const NeighbourSums> sums) {
   glm::vec3 forces[kSweepBatch];
-  for (std::size_t b = 0; b < selves.size(); ++b) {
-    forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
-    nextLeader_[firstSlot + b] = leaderFlag(ctx, sums[b]);
+  if (vectorForces) {
+    weightedForcesBatch(ctx, selves.data(), sums.data(), selves.size(), forces);
+  } else {
+    for (std::size_t b = 0; b < selves.size(); ++b)
+      forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
   }
+  for (std::size_t b = 0; b < selves.size(); ++b) nextLeader_[firstSlot + b] = leaderFlag(ctx, sums[b]);
   integrateBatch(ctx, selves.data(), forces, selves.size(), &nextPosition_[firstSlot], &nextVelocity_[firstSlot]);
 }
 
@@ -203,6 +206,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   const bool spanBatches = sweepsBatchAsBox(ctx);
   const bool vectorIntegration = integrateBatchServes(ctx);
+  const bool vectorForces = forcesBatchServes(ctx);
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;
     SweepScratch scratch;
@@ -226,7 +230,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
                       std::span(sums, batch), around, scratch);
       for (std::size_t b = 0; b < batch; ++b) finishNeighbours(ctx, sums[b]);
       if (vectorIntegration) {
-        storeBatch(ctx, std::span(selves, batch), k, std::span(sums, batch));
+        storeBatch(ctx, vectorForces, std::span(selves, batch), k, std::span(sums, batch));
       } else {
         for (std::size_t b = 0; b < batch; ++b) storeStep(ctx, selves[b], k + b, state, sums[b]);
       }

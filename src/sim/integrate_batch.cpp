@@ -42,6 +42,124 @@ HWY_INLINE Vec3Lanes select(hn::Mask<FloatTag> m, const Vec3Lanes& yes, const Ve
   return {hn::IfThenElse(m, yes.x, no.x), hn::IfThenElse(m, yes.y, no.y), hn::IfThenElse(m, yes.z, no.z)};
 }
 
+// The boids' sums and selves for step 11, one array of lanes per float, filled boid by boid.
+struct ForceLanes {
+  HWY_ALIGN float separation[3][kMaxLanes];
+  HWY_ALIGN float headingSum[3][kMaxLanes];
+  HWY_ALIGN float offsetSum[3][kMaxLanes];
+  HWY_ALIGN float position[3][kMaxLanes];
+  HWY_ALIGN float velocity[3][kMaxLanes];
+  HWY_ALIGN float heading[3][kMaxLanes];
+  HWY_ALIGN float sameGroupCount[kMaxLanes];
+  HWY_ALIGN float separating[kMaxLanes];  // 1 or 0
+};
+
+HWY_INLINE Vec3Lanes add(const Vec3Lanes& a, const Vec3Lanes& b) {
+  return {hn::Add(a.x, b.x), hn::Add(a.y, b.y), hn::Add(a.z, b.z)};
+}
+
+HWY_INLINE Vec3Lanes sub(const Vec3Lanes& a, const Vec3Lanes& b) {
+  return {hn::Sub(a.x, b.x), hn::Sub(a.y, b.y), hn::Sub(a.z, b.z)};
+}
+
+HWY_INLINE Vec3Lanes divide(const Vec3Lanes& a, FloatVec s) {
+  return {hn::Div(a.x, s), hn::Div(a.y, s), hn::Div(a.z, s)};
+}
+
+HWY_INLINE Vec3Lanes zeroUnless(hn::Mask<FloatTag> m, const Vec3Lanes& a) {
+  return {hn::IfThenElseZero(m, a.x), hn::IfThenElseZero(m, a.y), hn::IfThenElseZero(m, a.z)};
+}
+
+// containmentPush on one axis of every lane: 0, plus the push from below, minus the one from above.
+HWY_INLINE FloatVec containmentLanes(FloatVec x, float lo, float hi, float margin, float maxSpeed) {
+  const FloatTag df;
+  const FloatVec zero = hn::Zero(df), speed = hn::Set(df, maxSpeed), width = hn::Set(df, margin);
+  const FloatVec inner = hn::Set(df, lo + margin), outer = hn::Set(df, hi - margin);
+  FloatVec force = zero;
+  const FloatVec fromBelow = hn::Div(hn::Mul(speed, hn::Sub(inner, x)), width);
+  force = hn::IfThenElse(hn::Lt(x, inner), hn::Add(force, fromBelow), force);
+  const FloatVec fromAbove = hn::Div(hn::Mul(speed, hn::Add(hn::Sub(x, hn::Set(df, hi)), width)), width);
+  return hn::IfThenElse(hn::Gt(x, outer), hn::Sub(force, fromAbove), force);
+}
+
+void WeightedForcesBatch(const StepContext& ctx, const BoidView* selves, const NeighbourSums* sums,
+                         std::size_t count, glm::vec3* forces) {
+  const FloatTag df;
+  const std::size_t lanes = hn::Lanes(df);
+  const ModelParams& p = *ctx.params;
+  const Weights& w = p.weights;
+  const auto set = [&](float s) { return hn::Set(df, s); };
+  ForceLanes in;
+  for (std::size_t first = 0; first < count; first += lanes) {
+    const std::size_t n = std::min(lanes, count - first);
+    if (n < lanes) {  // lanes past the batch: 0
+      for (float(*rows)[kMaxLanes] :
+           {in.separation, in.headingSum, in.offsetSum, in.position, in.velocity, in.heading})
+        for (int a = 0; a < 3; ++a) hn::Store(hn::Zero(df), df, rows[a]);
+      hn::Store(hn::Zero(df), df, in.sameGroupCount);
+      hn::Store(hn::Zero(df), df, in.separating);
+    }
+    for (std::size_t b = 0; b < n; ++b) {
+      const BoidView& self = selves[first + b];
+      const NeighbourSums& sum = sums[first + b];
+      for (int a = 0; a < 3; ++a) {
+        in.separation[a][b] = sum.separation[a];
+        in.headingSum[a][b] = sum.headingSum[a];
+        in.offsetSum[a][b] = sum.offsetSum[a];
+        in.position[a][b] = self.position[a];
+        in.velocity[a][b] = self.velocity[a];
+        in.heading[a][b] = self.heading[a];
+      }
+      in.sameGroupCount[b] = static_cast<float>(sum.sameGroupCount);
+      in.separating[b] = sum.separating ? 1.0f : 0.0f;
+    }
+    const FloatVec maxSpeed = set(p.maxSpeed), zero = hn::Zero(df);
+    const Vec3Lanes none{zero, zero, zero};
+    const Vec3Lanes velocity = load3(in.velocity), heading = load3(in.heading);
+    const FloatVec sameGroup = hn::Load(df, in.sameGroupCount);
+    const auto flockmates = hn::Ne(sameGroup, zero);
+    // Step 7: separation, alignment and cohesion (separationForce, alignmentForce, cohesionForce).
+    const Vec3Lanes separation = scale(load3(in.separation), set(p.maxSpeed * p.separationRadius));
+    const Vec3Lanes alignment =
+        zeroUnless(flockmates, scale(sub(divide(load3(in.headingSum), sameGroup), heading), maxSpeed));
+    const Vec3Lanes centre = divide(load3(in.offsetSum), sameGroup);
+    const FloatVec centreLen = hn::Sqrt(dotSelf(centre));
+    auto coheres = hn::And(flockmates, hn::Gt(centreLen, set(kEps)));
+    if (p.cohesionOnlyWithoutSeparation)
+      coheres = hn::And(coheres, hn::Eq(hn::Load(df, in.separating), zero));
+    const Vec3Lanes cohesion = zeroUnless(coheres, sub(scale(divide(centre, centreLen), maxSpeed), velocity));
+    // Step 9: containment (containmentForce), then the cruise (cruiseForce).
+    Vec3Lanes bounds = none;
+    if (p.boundary == Boundary::Contain && p.margin > 0.0f) {
+      const Vec3Lanes position = load3(in.position);
+      const FloatVec* positionAxes[3] = {&position.x, &position.y, &position.z};
+      FloatVec* boundsAxes[3] = {&bounds.x, &bounds.y, &bounds.z};
+      for (int k = 0; k < 3; ++k)
+        if (!(k == 1 && p.dims == 2))
+          *boundsAxes[k] =
+              containmentLanes(*positionAxes[k], p.worldMin[k], p.worldMax[k], p.margin, p.maxSpeed);
+    }
+    const Vec3Lanes cruise = scale(heading, hn::Sub(set(p.cruiseSpeed), hn::Sqrt(dotSelf(velocity))));
+    // Step 11, weightedForce's sum term by term in its order, the terms forcesBatchServes rules
+    // out as 0 (weight times +0, whose sign the weight's gives) included.
+    Vec3Lanes force = add(scale(separation, set(w.separation)), scale(alignment, set(w.alignment)));
+    force = add(force, scale(cohesion, set(w.cohesion)));
+    force = add(force, scale(none, set(w.avoidance)));
+    force = add(force, scale(bounds, set(w.bounds)));
+    force = add(force, scale(none, set(w.goal)));
+    force = add(force, scale(none, set(w.flee)));
+    force = add(force, scale(cruise, set(w.cruise)));
+    force = add(force, scale(none, set(w.walls)));
+    force = add(force, scale(none, set(w.roost)));
+    if (p.dims == 2) force.y = zero;
+    HWY_ALIGN float out[3][kMaxLanes];
+    hn::Store(force.x, df, out[0]);
+    hn::Store(force.y, df, out[1]);
+    hn::Store(force.z, df, out[2]);
+    for (std::size_t b = 0; b < n; ++b) forces[first + b] = {out[0][b], out[1][b], out[2][b]};
+  }
+}
+
 void IntegrateBatch(const StepContext& ctx, const BoidView* selves, const glm::vec3* forces,
                     std::size_t count, glm::vec3* positions, glm::vec3* velocities) {
   const FloatTag df;
@@ -120,7 +238,14 @@ void IntegrateBatch(const StepContext& ctx, const BoidView* selves, const glm::v
   }
 }
 #else
-// Scalable vectors: the scalar function, boid by boid (the weighted force is its step 11 already).
+// Scalable vectors: the scalar functions, boid by boid.
+void WeightedForcesBatch(const StepContext& ctx, const BoidView* selves, const NeighbourSums* sums,
+                         std::size_t count, glm::vec3* forces) {
+  for (std::size_t b = 0; b < count; ++b)
+    forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
+}
+
+// The weighted force is the scalar function's step 11 already.
 void IntegrateBatch(const StepContext& ctx, const BoidView* selves, const glm::vec3* forces,
                     std::size_t count, glm::vec3* positions, glm::vec3* velocities) {
   for (std::size_t b = 0; b < count; ++b) {
@@ -137,7 +262,24 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace murmur::sim {
 
+HWY_EXPORT(WeightedForcesBatch);
 HWY_EXPORT(IntegrateBatch);
+
+bool forcesBatchServes(const StepContext& ctx) {
+  const ModelParams& p = *ctx.params;
+  if (!integrateBatchServes(ctx) || !ctx.obstacles.empty() || !ctx.predators.empty() || p.roostRadius > 0.0f)
+    return false;
+  for (const glm::vec4& goal : ctx.goals)
+    if (goal.w != 0.0f) return false;
+  for (std::uint32_t g = 0; 3 * std::size_t(g) + 2 < ctx.steering.size(); ++g)
+    if (groupRole(ctx, g) != GroupRole::Flock || !groupFlocking(ctx, g)) return false;
+  return true;
+}
+
+void weightedForcesBatch(const StepContext& ctx, const BoidView* selves, const NeighbourSums* sums,
+                         std::size_t count, glm::vec3* forces) {
+  HWY_DYNAMIC_DISPATCH(WeightedForcesBatch)(ctx, selves, sums, count, forces);
+}
 
 void integrateBatch(const StepContext& ctx, const BoidView* selves, const glm::vec3* forces,
                     std::size_t count, glm::vec3* positions, glm::vec3* velocities) {

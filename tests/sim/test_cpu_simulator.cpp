@@ -37,11 +37,16 @@ struct Variant {
   // Every 7th boid placed exactly on the one before it: the separation's push between coincident
   // boids (by id), which the vectorised sweep leaves to the scalar rule.
   bool coincident = false;
+  // Obstacles, a predator and targets (false: none, the plain flock of the benchmarks, whose step
+  // makes its forces a vector of boids at a time: sim::forcesBatchServes).
+  bool steered = true;
+  bool cohesionOnlyWithoutSeparation = false;
 };
 // How gtest lists a case (ctest -N, failures): by name, not its bytes (padding included).
 void PrintTo(const Variant& variant, std::ostream* out) { *out << variant.name; }
 
-// A world of `neighbours` boids within R (30 by default: dense) with every feature switched on.
+// A world of `neighbours` boids within R (30 by default: dense) with every feature switched on but
+// those the variant leaves out.
 Scene denseScene(const Variant& v, std::uint32_t count) {
   Scene scene = fixedNeighbourScene(count, v.neighbours, v.dims);
   scene.model.leaderRadius = v.leaderFactor * scene.model.perceptionRadius;
@@ -53,8 +58,10 @@ Scene denseScene(const Variant& v, std::uint32_t count) {
   scene.model.unitModel = v.units;
   scene.model.comfortDistance = v.comfortFactor * scene.model.perceptionRadius;
   scene.model.comfortMultiplier = 2.0f;
+  scene.model.cohesionOnlyWithoutSeparation = v.cohesionOnlyWithoutSeparation;
   scene.groups = v.groups;
   scene.seed = 42;
+  if (!v.steered) return scene;
   const glm::vec3 lo = scene.model.worldMin, hi = scene.model.worldMax;
   const glm::vec3 mid = 0.5f * (lo + hi);
   scene.obstacles = {{mid + glm::vec3(0.2f * (hi.x - lo.x), 0, 0), 3.0f}, {mid, 2.0f}};
@@ -129,7 +136,17 @@ INSTANTIATE_TEST_SUITE_P(
                       // Sparse (a boid or less a cell): the metric sweep's batches span cells along a
                       // row (sim::kSweepBatchSpan), up to a wrapped world's seams and a contained one's walls.
                       Variant{"wrap3d_fov270_groups2_sparse", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front, 1.5f},
-                      Variant{"contain2d_fov300_sparse", 2, Boundary::Contain, 300.0f, 1, GoalMode::Front, 1.0f}),
+                      Variant{"contain2d_fov300_sparse", 2, Boundary::Contain, 300.0f, 1, GoalMode::Front, 1.0f},
+                      // Nothing steered: the forces of a batch made a vector at a time.
+                      Variant{.name = "contain3d_fov270_groups2_unsteered", .dims = 3, .boundary = Boundary::Contain,
+                              .fov = 270.0f, .groups = 2, .goalMode = GoalMode::Front, .steered = false},
+                      Variant{.name = "wrap2d_fov300_unsteered_sparse_cohesion_only_without_separation", .dims = 2,
+                              .boundary = Boundary::Wrap, .fov = 300.0f, .groups = 1, .goalMode = GoalMode::Front,
+                              .neighbours = 1.5f, .steered = false, .cohesionOnlyWithoutSeparation = true},
+                      Variant{.name = "contain3d_fov360_unsteered_coincident_cohesion_only_without_separation",
+                              .dims = 3, .boundary = Boundary::Contain, .fov = 360.0f, .groups = 1,
+                              .goalMode = GoalMode::All, .coincident = true, .steered = false,
+                              .cohesionOnlyWithoutSeparation = true}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary

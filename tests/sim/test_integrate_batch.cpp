@@ -1,13 +1,15 @@
-// sim::integrateBatch (from sim::weightedForce) against sim::integrate, boid by boid, bit for bit, on every
-// instruction set this machine runs: forces that the clamp cuts and that it leaves, velocities above the
-// speed limit, below the minimum and (near) zero, positions past every wall of a contained world and across
-// every seam of a wrapped one, groups of each role and thrust, non-finite forces, in 2D and 3D, and batches
+// sim::integrateBatch (from sim::weightedForce) against sim::integrate, and sim::weightedForcesBatch
+// against weightedForce(computeForces), boid by boid, bit for bit, on every instruction set this
+// machine runs: forces that the clamp cuts and that it leaves, velocities above the speed limit, below
+// the minimum and (near) zero, positions past every wall of a contained world and across every seam of
+// a wrapped one, groups of each role and thrust, non-finite forces and sums, in 2D and 3D, and batches
 // from one boid to more than a vector holds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <string>
@@ -26,6 +28,21 @@ struct Case {
 };
 // How gtest lists a case (ctest -N, failures): by name, not its bytes.
 void PrintTo(const Case& world, std::ostream* out) { *out << world.name; }
+
+// Random floats, vectors and positions for the boids of the batches.
+struct RandomBoids {
+  std::mt19937 rng;
+  float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); }
+  glm::vec3 vec(float scale) {
+    return {uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale)};
+  }
+  // Inside the world, and a few steps' move past each wall or seam.
+  glm::vec3 position(const ModelParams& params) {
+    const glm::vec3 lo = params.worldMin, hi = params.worldMax;
+    return {uniform(lo.x - 2.0f, hi.x + 2.0f), uniform(lo.y - 2.0f, hi.y + 2.0f),
+            uniform(lo.z - 2.0f, hi.z + 2.0f)};
+  }
+};
 
 class IntegrateBatch : public ::testing::TestWithParam<Case> {};
 
@@ -50,43 +67,37 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
   const StepContext ctx = makeStepContext(params, packed);
   ASSERT_TRUE(integrateBatchServes(ctx));
 
-  std::mt19937 rng(7);
-  const auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
-  const auto vec = [&](float scale) {
-    return glm::vec3(uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale));
-  };
+  RandomBoids random{std::mt19937(7)};
   const glm::vec3 lo = params.worldMin, hi = params.worldMax;
   std::vector<BoidView> selves;
   std::vector<Forces> forces;
   for (std::uint32_t i = 0; i < 400; ++i) {
     BoidView self;
-    // Inside, and a few steps' move past each wall or seam.
-    self.position = glm::vec3(uniform(lo.x - 2.0f, hi.x + 2.0f), uniform(lo.y - 2.0f, hi.y + 2.0f),
-                              uniform(lo.z - 2.0f, hi.z + 2.0f));
-    if (i % 5 == 0) self.position.x = (i % 10 == 0 ? lo.x : hi.x) + uniform(-0.5f, 0.5f);
+    self.position = random.position(params);
+    if (i % 5 == 0) self.position.x = (i % 10 == 0 ? lo.x : hi.x) + random.uniform(-0.5f, 0.5f);
     // Above the speed limit, zero, below kEps, below the minimum speed, or in between.
     const int speedCase = static_cast<int>(i % 6);
-    self.velocity = speedCase == 0   ? vec(60.0f)
+    self.velocity = speedCase == 0   ? random.vec(60.0f)
                     : speedCase == 1 ? glm::vec3(0.0f)
-                    : speedCase == 2 ? vec(1e-7f)
+                    : speedCase == 2 ? random.vec(1e-7f)
                     : speedCase == 3 ? glm::vec3(0.3f, -0.2f, 0.1f)
-                                     : vec(12.0f);
+                                     : random.vec(12.0f);
     if (c.dims == 2) self.position.y = self.velocity.y = 0.0f;
     self.heading = heading(self.velocity);
     self.id = i;
     self.group = i % 3;
     Forces f;
     const float scale = i % 4 == 0 ? 500.0f : 2.0f;  // the clamp cuts, and leaves
-    f.separation = vec(scale);
-    f.alignment = vec(scale);
-    f.cohesion = vec(scale);
-    f.avoidance = i % 3 == 0 ? vec(scale) : glm::vec3(-0.0f);
-    f.bounds = vec(scale);
-    f.goal = vec(scale);
-    f.flee = vec(scale);
-    f.cruise = vec(scale);
-    f.pursuit = vec(scale);
-    f.roost = vec(scale);
+    f.separation = random.vec(scale);
+    f.alignment = random.vec(scale);
+    f.cohesion = random.vec(scale);
+    f.avoidance = i % 3 == 0 ? random.vec(scale) : glm::vec3(-0.0f);
+    f.bounds = random.vec(scale);
+    f.goal = random.vec(scale);
+    f.flee = random.vec(scale);
+    f.cruise = random.vec(scale);
+    f.pursuit = random.vec(scale);
+    f.roost = random.vec(scale);
     if (i == 101) f.cohesion.x = std::numeric_limits<float>::quiet_NaN();
     if (i == 202) f.flee.z = std::numeric_limits<float>::infinity();
     selves.push_back(self);
@@ -124,6 +135,122 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
   forceSimdTarget(0);
   std::printf("[ SIMD     ] %s: ran%s\n", c.name, ran.c_str());
 }
+
+class WeightedForcesBatch : public ::testing::TestWithParam<Case> {};
+
+// sim::weightedForcesBatch against weightedForce(computeForces) boid by boid, bit for bit, on every
+// instruction set: flockmates or none, separating or not (with cohesion_only_without_separation on
+// and off), centres at the boid itself, positions in and past the containment band on every side,
+// zero weights (their terms' +0 added all the same), non-finite sums, batches of every size.
+TEST_P(WeightedForcesBatch, EveryLaneGivesTheScalarForcesBytes) {
+  const Case& c = GetParam();
+  RandomBoids random{std::mt19937(11)};
+  std::string ran;
+  for (const bool cohesionOnlyWithoutSeparation : {false, true}) {
+    ModelParams params;
+    params.dims = c.dims;
+    params.boundary = c.boundary;
+    params.margin = 30.0f;  // 0.3 of the world's height: a boid can be in two bands at once
+    params.cruiseSpeed = 7.0f;
+    params.cohesionOnlyWithoutSeparation = cohesionOnlyWithoutSeparation;
+    params.weights.separation = 2.1f;
+    params.weights.alignment = 0.7f;
+    params.weights.cohesion = 1.3f;
+    params.weights.avoidance = 0.0f;
+    params.weights.cruise = 0.4f;
+    StepInputs inputs;
+    inputs.steering = {{GroupRole::Flock, true, 1.5f}, {GroupRole::Flock, true, 0.5f}};
+    const PackedInputs packed = packInputs(params, inputs, 2);
+    const StepContext ctx = makeStepContext(params, packed);
+    ASSERT_TRUE(forcesBatchServes(ctx));
+
+    std::vector<BoidView> selves;
+    std::vector<NeighbourSums> sums;
+    for (std::uint32_t i = 0; i < 300; ++i) {
+      BoidView self;
+      self.position = random.position(params);
+      self.velocity = i % 7 == 0 ? glm::vec3(0.0f) : random.vec(15.0f);
+      if (c.dims == 2) self.position.y = self.velocity.y = 0.0f;
+      self.heading = heading(self.velocity);
+      self.id = i;
+      self.group = i % 2;
+      NeighbourSums sum;
+      sum.sameGroupCount = i % 5;  // none, one, or a few
+      sum.separating = i % 3 == 0;
+      sum.separation = sum.separating ? random.vec(4.0f) : glm::vec3(0.0f);
+      sum.headingSum = random.vec(float(sum.sameGroupCount));
+      sum.offsetSum =
+          i % 11 == 0 ? glm::vec3(0.0f) : random.vec(20.0f);  // the centre at the boid: no cohesion
+      if (i == 101) sum.offsetSum.x = std::numeric_limits<float>::quiet_NaN();
+      if (i == 202) sum.separation.z = std::numeric_limits<float>::infinity();
+      selves.push_back(self);
+      sums.push_back(sum);
+    }
+    std::vector<glm::vec3> expected;
+    for (std::size_t i = 0; i < selves.size(); ++i)
+      expected.push_back(weightedForce(ctx, selves[i], computeForces(ctx, selves[i], sums[i])));
+
+    ran.clear();
+    for (const SimdTarget& target : availableSimdTargets()) {
+      forceSimdTarget(target.bits);
+      for (const std::size_t batch : {std::size_t{1}, std::size_t{3}, kSweepBatch, std::size_t{37}}) {
+        std::vector<glm::vec3> forces(selves.size());
+        for (std::size_t first = 0; first < selves.size(); first += batch)
+          weightedForcesBatch(ctx, &selves[first], &sums[first], std::min(batch, selves.size() - first),
+                              &forces[first]);
+        for (std::size_t i = 0; i < selves.size(); ++i)
+          EXPECT_TRUE(sameBytes(forces[i], expected[i]))
+              << target.name << " batch " << batch << " boid " << i << " cohesion only without separation "
+              << cohesionOnlyWithoutSeparation << ": " << forces[i].x << " " << forces[i].y << " "
+              << forces[i].z << " against " << expected[i].x << " " << expected[i].y << " " << expected[i].z;
+      }
+      ran += " " + target.name;
+    }
+    forceSimdTarget(0);
+  }
+  std::printf("[ SIMD     ] %s: ran%s\n", c.name, ran.c_str());
+}
+
+// The batch makes the flocking terms, the containment and the cruise only: a step with any other
+// term goes boid by boid.
+TEST(WeightedForcesBatch, ServesOnlyStepsWhoseOtherTermsAreZero) {
+  ModelParams params;
+  const auto serves = [&](const ModelParams& p, const StepInputs& inputs) {
+    const PackedInputs packed = packInputs(p, inputs, 2);
+    return forcesBatchServes(makeStepContext(p, packed));
+  };
+  StepInputs plain;
+  plain.steering = {{GroupRole::Flock}, {GroupRole::Flock}};
+  EXPECT_TRUE(serves(params, plain));
+  StepInputs obstacle = plain;
+  obstacle.obstacleCenter = {glm::vec3(0.0f)};
+  obstacle.obstacleRadius = {2.0f};
+  EXPECT_FALSE(serves(params, obstacle));
+  StepInputs predator = plain;
+  predator.predators = {glm::vec3(1.0f)};
+  EXPECT_FALSE(serves(params, predator));
+  StepInputs goal = plain;
+  goal.goal = {std::nullopt, glm::vec3(3.0f)};
+  EXPECT_FALSE(serves(params, goal));
+  StepInputs chase = plain;
+  chase.steering[1].role = GroupRole::Chase;
+  EXPECT_FALSE(serves(params, chase));
+  StepInputs apart = plain;
+  apart.steering[0].flocking = false;
+  EXPECT_FALSE(serves(params, apart));
+  ModelParams roost = params;
+  roost.roostRadius = 20.0f;
+  EXPECT_FALSE(serves(roost, plain));
+  ModelParams turning = params;
+  turning.turnRate = 90.0f;
+  EXPECT_FALSE(serves(turning, plain));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Worlds, WeightedForcesBatch,
+    ::testing::Values(Case{"contain3d", 3, Boundary::Contain}, Case{"wrap3d", 3, Boundary::Wrap},
+                      Case{"contain2d", 2, Boundary::Contain}, Case{"wrap2d", 2, Boundary::Wrap}),
+    [](const ::testing::TestParamInfo<Case>& world) { return std::string(world.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(
     Worlds, IntegrateBatch,
