@@ -83,14 +83,15 @@ void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::
 
 void CpuSimulator::storeBatch(const StepContext& ctx, bool vectorForces, std::span<const BoidView> selves,
                               std::size_t firstSlot, std::span<const NeighbourSums> sums) {
-  glm::vec3 forces[kSweepBatch];
-  if (vectorForces) {
-    weightedForcesBatch(ctx, selves.data(), sums.data(), selves.size(), forces);
-  } else {
-    for (std::size_t b = 0; b < selves.size(); ++b)
-      forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
-  }
   for (std::size_t b = 0; b < selves.size(); ++b) nextLeader_[firstSlot + b] = leaderFlag(ctx, sums[b]);
+  if (vectorForces) {
+    stepBatch(ctx, selves.data(), sums.data(), selves.size(), &nextPosition_[firstSlot],
+              &nextVelocity_[firstSlot]);
+    return;
+  }
+  glm::vec3 forces[kSweepBatch];
+  for (std::size_t b = 0; b < selves.size(); ++b)
+    forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
   integrateBatch(ctx, selves.data(), forces, selves.size(), &nextPosition_[firstSlot], &nextVelocity_[firstSlot]);
 }
 

@@ -62,11 +62,12 @@ class CpuSimulator {
   // the next buffers at its sorted slot.
   void storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot, const FlockState& state,
                  const NeighbourSums& sums);
-  // Where integrateBatch serves the step: the forces of the boids of a batch (of kSweepBatch at
-  // most, in consecutive sorted slots from firstSlot), a vector at a time where vectorForces
-  // (forcesBatchServes) and else one by one, then their integration a vector at a time, and their
-  // leader flags, into the next buffers. The all-pairs search keeps storeStep's scalar functions,
-  // so the searches' parity checks the vectors' bit for bit.
+  // Where integrateBatch serves the step: the leader flags of the boids of a batch (of kSweepBatch
+  // at most, in consecutive sorted slots from firstSlot), and their steps into the next buffers:
+  // the forces and the integration a vector at a time where vectorForces (forcesBatchServes, then
+  // stepBatch), else the forces one by one and the integration a vector at a time. The all-pairs
+  // search keeps storeStep's scalar functions, so the searches' parity checks the vectors' bit for
+  // bit.
   void storeBatch(const StepContext& ctx, bool vectorForces, std::span<const BoidView> selves,
                   std::size_t firstSlot, std::span<const NeighbourSums> sums);
   // The next buffers (cell order) gathered into state (id order).

@@ -20,16 +20,16 @@ inline bool integrateBatchServes(const StepContext& ctx) {
   return !ctx.turning && ctx.walls == nullptr && !ctx.labUnits;
 }
 
-// Whether weightedForcesBatch serves the step: integrateBatch does, and of the nine forces only
-// the flocking three, the containment and the cruise can be other than 0 (no obstacles, goals,
-// predators or roost; every group flocks and pursues nothing).
+// Whether stepBatch serves the step: integrateBatch does, and of the nine forces only the flocking
+// three, the containment and the cruise can be other than 0 (no obstacles, goals, predators or
+// roost; every group flocks and pursues nothing).
 bool forcesBatchServes(const StepContext& ctx);
 
-// For b < count: weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b])) into
-// forces[b] (steps 7-11), a vector of boids at a time, each lane making the scalar functions'
-// operations in their order. Only where forcesBatchServes(ctx).
-void weightedForcesBatch(const StepContext& ctx, const BoidView* selves, const NeighbourSums* sums,
-                         std::size_t count, glm::vec3* forces);
+// For b < count: integrate(ctx, selves[b], computeForces(ctx, selves[b], sums[b])) (steps 7-14),
+// its position into positions[b] and its velocity into velocities[b], a vector of boids at a
+// time, the forces kept in the lanes from the sums to the move. Only where forcesBatchServes(ctx).
+void stepBatch(const StepContext& ctx, const BoidView* selves, const NeighbourSums* sums, std::size_t count,
+               glm::vec3* positions, glm::vec3* velocities);
 
 // For b < count: integrateForce(ctx, selves[b], forces[b]) (forces: step 11's weighted sums,
 // sim::weightedForce), its position into positions[b] and its velocity into velocities[b]. Only

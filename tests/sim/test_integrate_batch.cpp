@@ -1,5 +1,5 @@
-// sim::integrateBatch (from sim::weightedForce) against sim::integrate, and sim::weightedForcesBatch
-// against weightedForce(computeForces), boid by boid, bit for bit, on every instruction set this
+// sim::integrateBatch (from sim::weightedForce) against sim::integrate, and sim::stepBatch against
+// integrate(computeForces), boid by boid, bit for bit, on every instruction set this
 // machine runs: forces that the clamp cuts and that it leaves, velocities above the speed limit, below
 // the minimum and (near) zero, positions past every wall of a contained world and across every seam of
 // a wrapped one, groups of each role and thrust, non-finite forces and sums, in 2D and 3D, and batches
@@ -136,13 +136,14 @@ TEST_P(IntegrateBatch, EveryLaneGivesTheScalarIntegrationsBytes) {
   std::printf("[ SIMD     ] %s: ran%s\n", c.name, ran.c_str());
 }
 
-class WeightedForcesBatch : public ::testing::TestWithParam<Case> {};
+class StepBatch : public ::testing::TestWithParam<Case> {};
 
-// sim::weightedForcesBatch against weightedForce(computeForces) boid by boid, bit for bit, on every
-// instruction set: flockmates or none, separating or not (with cohesion_only_without_separation on
-// and off), centres at the boid itself, positions in and past the containment band on every side,
-// zero weights (their terms' +0 added all the same), non-finite sums, batches of every size.
-TEST_P(WeightedForcesBatch, EveryLaneGivesTheScalarForcesBytes) {
+// sim::stepBatch against integrate(computeForces) boid by boid, bit for bit, on every instruction
+// set: flockmates or none, separating or not (with cohesion_only_without_separation on and off),
+// centres at the boid itself, positions in and past the containment band on every side, zero
+// weights (their terms' +0 added all the same), groups of two thrusts, non-finite sums, batches of
+// every size.
+TEST_P(StepBatch, EveryLaneGivesTheScalarStepsBytes) {
   const Case& c = GetParam();
   RandomBoids random{std::mt19937(11)};
   std::string ran;
@@ -186,23 +187,28 @@ TEST_P(WeightedForcesBatch, EveryLaneGivesTheScalarForcesBytes) {
       selves.push_back(self);
       sums.push_back(sum);
     }
-    std::vector<glm::vec3> expected;
+    std::vector<BoidUpdate> expected;
     for (std::size_t i = 0; i < selves.size(); ++i)
-      expected.push_back(weightedForce(ctx, selves[i], computeForces(ctx, selves[i], sums[i])));
+      expected.push_back(integrate(ctx, selves[i], computeForces(ctx, selves[i], sums[i])));
 
     ran.clear();
     for (const SimdTarget& target : availableSimdTargets()) {
       forceSimdTarget(target.bits);
       for (const std::size_t batch : {std::size_t{1}, std::size_t{3}, kSweepBatch, std::size_t{37}}) {
-        std::vector<glm::vec3> forces(selves.size());
+        std::vector<glm::vec3> positions(selves.size()), velocities(selves.size());
         for (std::size_t first = 0; first < selves.size(); first += batch)
-          weightedForcesBatch(ctx, &selves[first], &sums[first], std::min(batch, selves.size() - first),
-                              &forces[first]);
-        for (std::size_t i = 0; i < selves.size(); ++i)
-          EXPECT_TRUE(sameBytes(forces[i], expected[i]))
+          stepBatch(ctx, &selves[first], &sums[first], std::min(batch, selves.size() - first),
+                    &positions[first], &velocities[first]);
+        for (std::size_t i = 0; i < selves.size(); ++i) {
+          EXPECT_TRUE(sameBytes(positions[i], expected[i].position))
               << target.name << " batch " << batch << " boid " << i << " cohesion only without separation "
-              << cohesionOnlyWithoutSeparation << ": " << forces[i].x << " " << forces[i].y << " "
-              << forces[i].z << " against " << expected[i].x << " " << expected[i].y << " " << expected[i].z;
+              << cohesionOnlyWithoutSeparation;
+          EXPECT_TRUE(sameBytes(velocities[i], expected[i].velocity))
+              << target.name << " batch " << batch << " boid " << i << " cohesion only without separation "
+              << cohesionOnlyWithoutSeparation << ": " << velocities[i].x << " " << velocities[i].y << " "
+              << velocities[i].z << " against " << expected[i].velocity.x << " " << expected[i].velocity.y
+              << " " << expected[i].velocity.z;
+        }
       }
       ran += " " + target.name;
     }
@@ -213,7 +219,7 @@ TEST_P(WeightedForcesBatch, EveryLaneGivesTheScalarForcesBytes) {
 
 // The batch makes the flocking terms, the containment and the cruise only: a step with any other
 // term goes boid by boid.
-TEST(WeightedForcesBatch, ServesOnlyStepsWhoseOtherTermsAreZero) {
+TEST(StepBatch, ServesOnlyStepsWhoseOtherTermsAreZero) {
   ModelParams params;
   const auto serves = [&](const ModelParams& p, const StepInputs& inputs) {
     const PackedInputs packed = packInputs(p, inputs, 2);
@@ -247,7 +253,7 @@ TEST(WeightedForcesBatch, ServesOnlyStepsWhoseOtherTermsAreZero) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Worlds, WeightedForcesBatch,
+    Worlds, StepBatch,
     ::testing::Values(Case{"contain3d", 3, Boundary::Contain}, Case{"wrap3d", 3, Boundary::Wrap},
                       Case{"contain2d", 2, Boundary::Contain}, Case{"wrap2d", 2, Boundary::Wrap}),
     [](const ::testing::TestParamInfo<Case>& world) { return std::string(world.param.name); });
