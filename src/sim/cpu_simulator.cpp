@@ -207,7 +207,7 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
   const bool spanBatches = sweepsBatchAsBox(ctx);
   const bool vectorIntegration = integrateBatchServes(ctx);
-  const bool vectorForces = forcesBatchServes(ctx);
+  const bool vectorForces = stepBatchServes(ctx);
   pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
     CellRuns around;
     SweepScratch scratch;

@@ -64,7 +64,7 @@ class CpuSimulator {
                  const NeighbourSums& sums);
   // Where integrateBatch serves the step: the leader flags of the boids of a batch (of kSweepBatch
   // at most, in consecutive sorted slots from firstSlot), and their steps into the next buffers:
-  // the forces and the integration a vector at a time where vectorForces (forcesBatchServes, then
+  // the forces and the integration a vector at a time where vectorForces (stepBatchServes, then
   // stepBatch), else the forces one by one and the integration a vector at a time. The all-pairs
   // search keeps storeStep's scalar functions, so the searches' parity checks the vectors' bit for
   // bit.

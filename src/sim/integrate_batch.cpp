@@ -100,7 +100,7 @@ HWY_INLINE FloatVec containmentLanes(FloatVec x, float lo, float hi, float margi
 }
 
 // Steps 7-11 on every lane: weightedForce(computeForces) from the sums, for a step that
-// forcesBatchServes.
+// stepBatchServes.
 HWY_INLINE Vec3Lanes weightedForceLanes(const StepContext& ctx, const BatchLanes& in) {
   const FloatTag df;
   const ModelParams& p = *ctx.params;
@@ -132,7 +132,7 @@ HWY_INLINE Vec3Lanes weightedForceLanes(const StepContext& ctx, const BatchLanes
             containmentLanes(*positionAxes[k], p.worldMin[k], p.worldMax[k], p.margin, p.maxSpeed);
   }
   const Vec3Lanes cruise = scale(heading, hn::Sub(set(p.cruiseSpeed), hn::Sqrt(dotSelf(velocity))));
-  // Step 11, weightedForce's sum term by term in its order, the terms forcesBatchServes rules out
+  // Step 11, weightedForce's sum term by term in its order, the terms stepBatchServes rules out
   // as 0 (weight times +0, whose sign the weight's gives) included.
   Vec3Lanes force = add(scale(separation, set(w.separation)), scale(alignment, set(w.alignment)));
   force = add(force, scale(cohesion, set(w.cohesion)));
@@ -272,7 +272,7 @@ namespace murmur::sim {
 HWY_EXPORT(IntegrateBatch);
 HWY_EXPORT(StepBatch);
 
-bool forcesBatchServes(const StepContext& ctx) {
+bool stepBatchServes(const StepContext& ctx) {
   const ModelParams& p = *ctx.params;
   if (!integrateBatchServes(ctx) || !ctx.obstacles.empty() || !ctx.predators.empty() || p.roostRadius > 0.0f)
     return false;

@@ -23,11 +23,11 @@ inline bool integrateBatchServes(const StepContext& ctx) {
 // Whether stepBatch serves the step: integrateBatch does, and of the nine forces only the flocking
 // three, the containment and the cruise can be other than 0 (no obstacles, goals, predators or
 // roost; every group flocks and pursues nothing).
-bool forcesBatchServes(const StepContext& ctx);
+bool stepBatchServes(const StepContext& ctx);
 
 // For b < count: integrate(ctx, selves[b], computeForces(ctx, selves[b], sums[b])) (steps 7-14),
 // its position into positions[b] and its velocity into velocities[b], a vector of boids at a
-// time, the forces kept in the lanes from the sums to the move. Only where forcesBatchServes(ctx).
+// time, the forces kept in the lanes from the sums to the move. Only where stepBatchServes(ctx).
 void stepBatch(const StepContext& ctx, const BoidView* selves, const NeighbourSums* sums, std::size_t count,
                glm::vec3* positions, glm::vec3* velocities);
 

@@ -38,7 +38,7 @@ struct Variant {
   // boids (by id), which the vectorised sweep leaves to the scalar rule.
   bool coincident = false;
   // Obstacles, a predator and targets (false: none, the plain flock of the benchmarks, whose step
-  // makes its forces a vector of boids at a time: sim::forcesBatchServes).
+  // makes its forces a vector of boids at a time: sim::stepBatchServes).
   bool steered = true;
   bool cohesionOnlyWithoutSeparation = false;
 };

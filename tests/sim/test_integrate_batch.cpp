@@ -163,7 +163,7 @@ TEST_P(StepBatch, EveryLaneGivesTheScalarStepsBytes) {
     inputs.steering = {{GroupRole::Flock, true, 1.5f}, {GroupRole::Flock, true, 0.5f}};
     const PackedInputs packed = packInputs(params, inputs, 2);
     const StepContext ctx = makeStepContext(params, packed);
-    ASSERT_TRUE(forcesBatchServes(ctx));
+    ASSERT_TRUE(stepBatchServes(ctx));
 
     std::vector<BoidView> selves;
     std::vector<NeighbourSums> sums;
@@ -223,7 +223,7 @@ TEST(StepBatch, ServesOnlyStepsWhoseOtherTermsAreZero) {
   ModelParams params;
   const auto serves = [&](const ModelParams& p, const StepInputs& inputs) {
     const PackedInputs packed = packInputs(p, inputs, 2);
-    return forcesBatchServes(makeStepContext(p, packed));
+    return stepBatchServes(makeStepContext(p, packed));
   };
   StepInputs plain;
   plain.steering = {{GroupRole::Flock}, {GroupRole::Flock}};
