@@ -1,9 +1,9 @@
 // sim::integrateBatch (from sim::weightedForce) against sim::integrate, and sim::stepBatch against
-// integrate(computeForces), boid by boid, bit for bit, on every instruction set this
-// machine runs: forces that the clamp cuts and that it leaves, velocities above the speed limit, below
-// the minimum and (near) zero, positions past every wall of a contained world and across every seam of
-// a wrapped one, groups of each role and thrust, non-finite forces and sums, in 2D and 3D, and batches
-// from one boid to more than a vector holds.
+// integrate(computeForces), boid by boid, bit for bit, on every instruction set this machine runs:
+// forces that the clamp cuts and that it leaves, velocities above the speed limit, below the minimum
+// and (near) zero, positions past every wall of a contained world and across every seam of a wrapped
+// one, groups of each role and thrust, non-finite forces and sums, in 2D and 3D, and batches from one
+// boid to more than a vector holds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -151,7 +151,7 @@ TEST_P(StepBatch, EveryLaneGivesTheScalarStepsBytes) {
     ModelParams params;
     params.dims = c.dims;
     params.boundary = c.boundary;
-    params.margin = 30.0f;  // 0.3 of the world's height: a boid can be in two bands at once
+    params.margin = 30.0f;  // wide (the world is 100 high): many boids in the bands of two axes at once
     params.cruiseSpeed = 7.0f;
     params.cohesionOnlyWithoutSeparation = cohesionOnlyWithoutSeparation;
     params.weights.separation = 2.1f;
