@@ -36,26 +36,27 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   variant.apply(params);
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
-  sim::FlockState flock = prepared.flock;
+  // The flock resident in the simulator, as `murmur run` steps it (world::CpuFlockBackend): in
+  // the cell order of its last step, put back in id order only when read, as the GPU pipeline's.
   sim::CpuSimulator simulator(search, threads);
-  for (int k = 0; k < warmupSteps; ++k) simulator.step(params, inputs, flock);  // sizes the scratch
-  flock = prepared.flock;
+  simulator.setState(prepared.flock);
+  for (int k = 0; k < warmupSteps; ++k) simulator.step(params, inputs);  // sizes the scratch
+  simulator.setState(prepared.flock);
   int episode = 0;
   double gridSeconds = 0.0, stepSeconds = 0.0, waitedSeconds = 0.0, threadSteps = 0.0;
   for (auto _ : state) {
     if (episode == kEpisodeSteps) {
       state.PauseTiming();
-      flock = prepared.flock;  // same sizes: copies, no allocation
+      simulator.setState(prepared.flock);  // same sizes: copies, no allocation
       episode = 0;
       state.ResumeTiming();
     }
-    simulator.step(params, inputs, flock);
+    simulator.step(params, inputs);
     gridSeconds += simulator.lastStepTimes().grid;
     stepSeconds += simulator.lastStepTimes().grid + simulator.lastStepTimes().forces;
     threadSteps += simulator.lastStepTimes().threads;
     waitedSeconds += simulator.lastStepTimes().waited;
     ++episode;
-    benchmark::DoNotOptimize(flock.position.data());
   }
   // The share of the step in the grid build and the copies into and out of cell order (the rest:
   // forces and integration).

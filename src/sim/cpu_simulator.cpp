@@ -1,7 +1,9 @@
 #include "sim/cpu_simulator.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
+#include <new>
 
 #include "sim/integrate_batch.hpp"
 #include "sim/neighbour_sweep.hpp"
@@ -10,9 +12,16 @@
 namespace murmur::sim {
 namespace {
 
-// Boids a thread claims at a time in the force loop: small enough that a thread the scheduler
-// holds back delays the step by little, large enough that claiming costs nothing.
+// Boids a thread claims at a time in the force loop: a 16th of a thread's share, so that a thread
+// the scheduler holds back delays the step by little, and at least kForceChunk, so that claiming
+// costs nothing. Not smaller: each thread streams the sorted arrays, and chunks of 128 boids
+// handed out in turn broke every stream each 1.5 KiB (density at 1M boids on two threads: 113 ->
+// 97 ms, medians of 4, interleaved).
 constexpr std::size_t kForceChunk = 128;
+constexpr std::size_t kForceChunksPerThread = 16;
+std::size_t forceChunk(std::size_t n, int threads) {
+  return boidChunk(n, std::max(kForceChunk, n / (kForceChunksPerThread * std::size_t(threads))));
+}
 
 // How many boids ahead the gathers between id order and cell order (sortByCell, storeInIdOrder)
 // ask for the position and velocity they will read: at large flocks those reads miss the caches,
@@ -29,11 +38,73 @@ CpuSimulator::CpuSimulator(NeighbourSearch search, int threads)
     : search_(search), pool_(threads), threadChoice_(pool_.threads()) {}
 
 void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
+  // The resident flock, if any, is dropped: the scratch it lives beside is this step's.
+  resident_ = FlockState{};
+  residentById_ = true;
   const auto start = std::chrono::steady_clock::now();
+  beginStep(params, state);
+  sortAndStep(params, inputs, state, {});
+  storeInIdOrder(params, state);
+  endStep(start);
+}
+
+void CpuSimulator::setState(const FlockState& state) {
+  resident_ = state;  // into the arrays' capacity where it fits
+  residentById_ = true;
+}
+
+void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs) {
+  const auto start = std::chrono::steady_clock::now();
+  beginStep(params, resident_);
+  if (residentById_) {
+    sortAndStep(params, inputs, resident_, {});
+  } else {
+    // The flock's ids by slot are the last sort's: this sort writes its own.
+    std::swap(sortedIds_, previousIds_);
+    sortAndStep(params, inputs, resident_, previousIds_);
+  }
+  // The next state, in this step's cell order, becomes the flock: nothing moves.
+  const std::size_t n = resident_.size();
+  std::swap(resident_.position, nextPosition_);
+  std::swap(resident_.velocity, nextVelocity_);
+  std::swap(resident_.leader, nextLeader_);
+  if (params.storesHeading()) std::swap(resident_.heading, nextHeading_);
+  if (params.unitModel == UnitModel::Lab) std::swap(resident_.spin, nextSpin_);
+  // Copied, not swapped: nearestBoids reads the sorted groups of the last step.
+  std::copy_n(sortedGroup_.begin(), n, resident_.group.begin());
+  residentById_ = false;
+  endStep(start);
+}
+
+FlockState CpuSimulator::state() {
+  if (residentById_) return resident_;
+  FlockState out;
+  out.groups = resident_.groups;
+  const std::size_t n = resident_.size();
+  out.resize(n);
+  const bool stored = !resident_.heading.empty(), lab = !resident_.spin.empty();
+  if (stored) out.heading.resize(n);
+  if (lab) out.spin.resize(n);
+  const std::uint32_t* ids = sortedIds_.data();
+  pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::uint32_t i = ids[k];
+      out.position[i] = resident_.position[k];
+      out.velocity[i] = resident_.velocity[k];
+      out.group[i] = resident_.group[k];
+      out.leader[i] = resident_.leader[k];
+      if (stored) out.heading[i] = resident_.heading[k];
+      if (lab) out.spin[i] = resident_.spin[k];
+    }
+  });
+  return out;
+}
+
+void CpuSimulator::beginStep(const ModelParams& params, FlockState& state) {
   times_.grid = 0.0;
   pool_.setSerial(threadChoice_.serial());
   times_.threads = threadChoice_.serial() ? 1 : pool_.threads();
-  const double waitedBefore = pool_.waitedSeconds();
+  waitedBefore_ = pool_.waitedSeconds();
   const std::size_t n = state.size();
   state.leader.resize(n);
   nextPosition_.resize(n);
@@ -53,21 +124,28 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs, Flo
   else if (state.spin.size() != n) state.spin.assign(n, 0.0f);
   nextHeading_.resize(stored ? n : 0);
   nextSpin_.resize(lab ? n : 0);
+}
+
+void CpuSimulator::sortAndStep(const ModelParams& params, const StepInputs& inputs, const FlockState& from,
+                               std::span<const std::uint32_t> ids) {
+  sortByCell(params, from, ids);
   if (search_ == NeighbourSearch::Naive)
-    stepNaive(params, inputs, state);
+    stepNaive(params, inputs, from);
   else
-    stepGrid(params, inputs, state);
-  storeInIdOrder(stored, lab, state);
+    stepGrid(params, inputs, from);
+}
+
+void CpuSimulator::endStep(std::chrono::steady_clock::time_point start) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times_.forces = seconds - times_.grid;
-  times_.waited = pool_.waitedSeconds() - waitedBefore;
+  times_.waited = pool_.waitedSeconds() - waitedBefore_;
   threadChoice_.record(seconds);
 }
 
-void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot, const FlockState& state,
+void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot,
                              const NeighbourSums& sums) {
   if (ctx.labUnits) {
-    const LabUnit next = stepLabUnit(ctx, self, state.spin[self.id], sums);
+    const LabUnit next = stepLabUnit(ctx, self, sortedSpin_[slot], sums);
     nextPosition_[slot] = next.position;
     nextVelocity_[slot] = next.velocity;
     nextHeading_[slot] = next.heading;
@@ -89,14 +167,15 @@ void CpuSimulator::storeBatch(const StepContext& ctx, bool vectorForces, std::sp
               &nextVelocity_[firstSlot]);
     return;
   }
-  glm::vec3 forces[kSweepBatch];
+  glm::vec3 forces[kStepBatch];
   for (std::size_t b = 0; b < selves.size(); ++b)
     forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
   integrateBatch(ctx, selves.data(), forces, selves.size(), &nextPosition_[firstSlot], &nextVelocity_[firstSlot]);
 }
 
-void CpuSimulator::storeInIdOrder(bool stored, bool lab, FlockState& state) {
+void CpuSimulator::storeInIdOrder(const ModelParams& params, FlockState& state) {
   const auto start = std::chrono::steady_clock::now();
+  const bool stored = params.storesHeading(), lab = params.unitModel == UnitModel::Lab;
   const std::size_t n = state.size();
   const std::uint32_t* slotOf = cells_.slotOf.data();
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
@@ -117,41 +196,40 @@ void CpuSimulator::storeInIdOrder(bool stored, bool lab, FlockState& state) {
   times_.grid += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
-  const PackedInputs packed = packInputs(params, inputs, state.groups);
+void CpuSimulator::stepNaive(const ModelParams& params, const StepInputs& inputs, const FlockState& from) {
+  const PackedInputs packed = packInputs(params, inputs, from.groups);
   const StepContext ctx = makeStepContext(params, packed);
-  const std::size_t n = state.size();
-  sortByCell(params, state);
+  const std::size_t n = from.size();
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();
   const float* z = sortedZ_.data();
   const glm::vec3* sortedVelocity = sortedVelocity_.data();
   const glm::vec3* sortedHeading = sortedHeading_.data();
   const std::uint32_t* sortedGroup = sortedGroup_.data();
-  const std::uint32_t* order = cells_.order.data();
+  const std::uint32_t* ids = sortedIds_.data();
   // Every other boid is a candidate, visited in cell order: the grid search visits its candidates
   // in that same order, so the two searches agree bit for bit unless the grid misses a neighbour.
   pool_.forChunks(n, boidChunk(n, 16), [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
-      const std::uint32_t i = order[k];
-      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], i, sortedGroup[k]};
+      const BoidView self{{x[k], y[k], z[k]}, sortedVelocity[k], sortedHeading[k], ids[k], sortedGroup[k]};
       NeighbourSums sums;
       for (std::size_t m = 0; m < n; ++m) {
         if (m == k) continue;
-        accumulateNeighbour(ctx, self, offset(ctx, self.position, {x[m], y[m], z[m]}), sortedHeading[m], order[m],
-                            sortedGroup[m], sums);
+        accumulateNeighbour(ctx, self, offset(ctx, self.position, {x[m], y[m], z[m]}), sortedHeading[m],
+                            ids[m], sortedGroup[m], sums);
       }
       finishNeighbours(ctx, sums);
-      storeStep(ctx, self, k, state, sums);
+      storeStep(ctx, self, k, sums);
     }
   });
 }
 
-void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state) {
+void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& from,
+                              std::span<const std::uint32_t> ids) {
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t n = state.size();
+  const std::size_t n = from.size();
   grid_ = makeGridSpec(params);
-  cells_.build(grid_, state.position, pool_);
+  cells_.build(grid_, from.position, pool_, ids);
   // Infinite padding: a vector read past the last boid tests far away, never within R.
   for (std::vector<float>* axis : {&sortedX_, &sortedY_, &sortedZ_}) {
     axis->resize(n + kSweepPadding);
@@ -160,22 +238,27 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
   sortedVelocity_.resize(n);
   sortedHeading_.resize(n);
   sortedGroup_.resize(n + kSweepPadding);
+  sortedIds_.resize(n);
+  const bool lab = params.unitModel == UnitModel::Lab;
+  sortedSpin_.resize(lab ? n : 0);
   const std::uint32_t* order = cells_.order.data();
   const bool stored = params.storesHeading();  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
       if (k + kGatherAhead < end) {
         const std::uint32_t ahead = order[k + kGatherAhead];
-        __builtin_prefetch(&state.position[ahead]);
-        __builtin_prefetch(&state.velocity[ahead]);
+        __builtin_prefetch(&from.position[ahead]);
+        __builtin_prefetch(&from.velocity[ahead]);
       }
       const std::uint32_t i = order[k];
-      sortedX_[k] = state.position[i].x;
-      sortedY_[k] = state.position[i].y;
-      sortedZ_[k] = state.position[i].z;
-      sortedVelocity_[k] = state.velocity[i];
-      sortedHeading_[k] = stored ? state.heading[i] : heading(sortedVelocity_[k]);
-      sortedGroup_[k] = state.group[i];
+      sortedX_[k] = from.position[i].x;
+      sortedY_[k] = from.position[i].y;
+      sortedZ_[k] = from.position[i].z;
+      sortedVelocity_[k] = from.velocity[i];
+      sortedHeading_[k] = stored ? from.heading[i] : heading(sortedVelocity_[k]);
+      sortedGroup_[k] = from.group[i];
+      sortedIds_[k] = ids.empty() ? i : ids[i];
+      if (lab) sortedSpin_[k] = from.spin[i];
     }
   });
   times_.grid = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -183,19 +266,20 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& state
 
 NearestBoids CpuSimulator::nearestBoids(const FlockState& now, std::span<const BoidProbe> probes,
                                        std::uint32_t k) const {
-  if (cells_.order.size() != now.size() || cells_.cellStart.empty()) return NearestBoids(probes.size(), now.groups, k);
+  if (sortedIds_.size() != now.size() || cells_.cellStart.empty())
+    return NearestBoids(probes.size(), now.groups, k);
   const std::size_t n = now.size();
   return sim::nearestBoids(grid_, cells_, std::span(sortedX_).first(n), std::span(sortedY_).first(n),
-                           std::span(sortedZ_).first(n), std::span(sortedGroup_).first(n), now, probes, k);
+                           std::span(sortedZ_).first(n), std::span(sortedGroup_).first(n), sortedIds_, now,
+                           probes, k);
 }
 
-void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs, FlockState& state) {
-  const PackedInputs packed = packInputs(params, inputs, state.groups);
+void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs, const FlockState& from) {
+  const PackedInputs packed = packInputs(params, inputs, from.groups);
   const StepContext ctx = makeStepContext(params, packed);
-  const std::size_t n = state.size();
-  sortByCell(params, state);
+  const std::size_t n = from.size();
   const GridSpec& grid = grid_;
-  const std::uint32_t* order = cells_.order.data();
+  const std::uint32_t* ids = sortedIds_.data();
   const float* x = sortedX_.data();
   const float* y = sortedY_.data();
   const float* z = sortedZ_.data();
@@ -204,13 +288,23 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const std::uint32_t* sortedGroup = sortedGroup_.data();
   // Boids are visited in cell order so that consecutive boids share cached cells; each boid's
   // candidates come in increasing slot order (sim/neighbour_sweep), as the all-pairs search has them.
-  const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, order};
+  const SortedFlock flock{x, y, z, sortedHeading, sortedGroup, ids};
   const bool spanBatches = sweepsBatchAsBox(ctx);
   const bool vectorIntegration = integrateBatchServes(ctx);
   const bool vectorForces = stepBatchServes(ctx);
-  pool_.forChunks(n, boidChunk(n, kForceChunk), [&](std::size_t first, std::size_t last) {
+  pool_.forChunks(n, forceChunk(n, times_.threads), [&](std::size_t first, std::size_t last) {
     CellRuns around;
     SweepScratch scratch;
+    // The swept boids whose steps wait for a batch of kStepBatch: consecutive slots from
+    // pendingFirst.
+    BoidView selves[kStepBatch];
+    NeighbourSums sums[kStepBatch];
+    std::size_t pendingFirst = first, pending = 0;
+    const auto storePending = [&] {
+      if (pending > 0)
+        storeBatch(ctx, vectorForces, std::span(selves, pending), pendingFirst, std::span(sums, pending));
+      pending = 0;
+    };
     for (std::size_t k = first; k < last;) {
       // The boids from k on in k's cell (kSweepBatch at most) swept together; where they are few,
       // with those of the next cells along its row (kSweepBatchSpan).
@@ -222,21 +316,30 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
         end = std::min<std::size_t>(cells_.cellStart[spanEnd + 1], limit);
       }
       const std::size_t batch = end - k;
-      BoidView selves[kSweepBatch];
-      NeighbourSums sums[kSweepBatch];
-      for (std::size_t b = 0; b < batch; ++b)
-        selves[b] = {{x[k + b], y[k + b], z[k + b]}, sortedVelocity[k + b], sortedHeading[k + b], order[k + b],
-                     sortedGroup[k + b]};
-      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k), std::span(selves, batch),
-                      std::span(sums, batch), around, scratch);
-      for (std::size_t b = 0; b < batch; ++b) finishNeighbours(ctx, sums[b]);
+      if (pending + batch > kStepBatch) storePending();
+      if (pending == 0) pendingFirst = k;
+      BoidView* batchSelves = selves + pending;
+      NeighbourSums* batchSums = sums + pending;
+      for (std::size_t b = 0; b < batch; ++b) {
+        const std::size_t slot = k + b;
+        batchSelves[b] = {{x[slot], y[slot], z[slot]},
+                          sortedVelocity[slot],
+                          sortedHeading[slot],
+                          ids[slot],
+                          sortedGroup[slot]};
+        ::new (static_cast<void*>(batchSums + b)) NeighbourSums;  // the nearest list left unwritten
+      }
+      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k),
+                      std::span(batchSelves, batch), std::span(batchSums, batch), around, scratch);
+      for (std::size_t b = 0; b < batch; ++b) finishNeighbours(ctx, batchSums[b]);
       if (vectorIntegration) {
-        storeBatch(ctx, vectorForces, std::span(selves, batch), k, std::span(sums, batch));
+        pending += batch;
       } else {
-        for (std::size_t b = 0; b < batch; ++b) storeStep(ctx, selves[b], k + b, state, sums[b]);
+        for (std::size_t b = 0; b < batch; ++b) storeStep(ctx, batchSelves[b], k + b, batchSums[b]);
       }
       k += batch;
     }
+    storePending();
   });
 }
 

@@ -34,7 +34,36 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells) {
   return grid;
 }
 
-void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool) {
+namespace {
+
+// The slots [first, last), whole cells of `cells`, each cell's boids put in order of ids[index]
+// (slotOf kept the inverse). The counting sort leaves them in order of index; a flock kept in its
+// last step's cell order moves a few boids a step from cell to cell, which come in the order of
+// their last slots: most cells are in id order already, the others a boid or two out of place,
+// which an insertion sort moves in a few steps.
+void orderCellsById(CellOrder& cells, std::span<const std::uint32_t> ids, std::size_t first,
+                    std::size_t last) {
+  std::uint32_t* order = cells.order.data();
+  for (std::size_t begin = first; begin < last;) {
+    const std::size_t end = cells.cellStart[cells.cellOfSlot[begin] + 1];
+    bool moved = false;
+    for (std::size_t s = begin + 1; s < end; ++s) {
+      const std::uint32_t index = order[s], id = ids[index];
+      std::size_t t = s;
+      for (; t > begin && ids[order[t - 1]] > id; --t) order[t] = order[t - 1];
+      order[t] = index;
+      moved |= t != s;
+    }
+    if (moved)
+      for (std::size_t s = begin; s < end; ++s) cells.slotOf[order[s]] = static_cast<std::uint32_t>(s);
+    begin = end;
+  }
+}
+
+}  // namespace
+
+void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool,
+                      std::span<const std::uint32_t> ids) {
   const std::size_t n = positions.size();
   const std::uint32_t cellCount = grid.cellCount();
   cellOf.resize(n);
@@ -112,6 +141,7 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
         slotOf[i] = slot;
         cellOfSlot[slot] = cell;
       }
+      if (!ids.empty()) orderCellsById(*this, ids, bucketStart[b], bucketStart[b + 1]);
     }
   });
 }

@@ -62,17 +62,24 @@ inline constexpr std::size_t kParallelMinBoids = 4096;
 // kParallelMinBoids.
 inline std::size_t boidChunk(std::size_t n, std::size_t chunk) { return n < kParallelMinBoids ? n : chunk; }
 
-// Boids sorted by cell: a counting sort, stable in id, so every sum over neighbours visits them in
-// the same order whatever the thread count.
+// Boids sorted by cell: a counting sort, stable in id (in the positions' order, then by the ids
+// given), so every sum over neighbours visits them in the same order whatever the thread count and
+// whatever order the flock is kept in.
 struct CellOrder {
-  std::vector<std::uint32_t> cellOf;      // per boid id: its cell index
+  // Indices are those of the positions build was given: the boids' ids unless ids were given.
+  std::vector<std::uint32_t> cellOf;      // per index: its cell
   std::vector<std::uint32_t> cellStart;   // per cell: first sorted slot; cellCount + 1 entries
-  std::vector<std::uint32_t> order;       // per sorted slot: the boid id
-  std::vector<std::uint32_t> slotOf;      // per boid id: its sorted slot (order's inverse)
+  std::vector<std::uint32_t> order;       // per sorted slot: the index of its boid
+  std::vector<std::uint32_t> slotOf;      // per index: its sorted slot (order's inverse)
   std::vector<std::uint32_t> cellOfSlot;  // per sorted slot: its boid's cell (which boids share it)
 
-  // On the pool's threads: the same result on any thread count.
-  void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool);
+  // On the pool's threads: the same result on any thread count. Where the positions' indices are
+  // not the boids' ids (ids given: index s is boid ids[s], a flock kept in its last step's cell
+  // order, sim::CpuSimulator), each cell's boids in order of id, so that the cells list their boids
+  // in the order a build from id order gives; order, slotOf and cellOf stay in the positions'
+  // indices.
+  void build(const GridSpec& grid, std::span<const glm::vec3> positions, WorkerPool& pool,
+             std::span<const std::uint32_t> ids = {});
 
   // The sort's first pass (build): ids by buckets of cells, per chunk of ids the slot of its next
   // boid in each bucket, and each bucket's first slot. Kept between builds to spare the

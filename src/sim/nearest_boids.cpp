@@ -89,8 +89,8 @@ NearestBoids nearestBoids(const FlockState& now, std::span<const glm::vec3> sele
 
 NearestBoids nearestBoids(const GridSpec& grid, const CellOrder& cells, std::span<const float> selectX,
                           std::span<const float> selectY, std::span<const float> selectZ,
-                          std::span<const std::uint32_t> slotGroup, const FlockState& now,
-                          std::span<const BoidProbe> probes, std::uint32_t k) {
+                          std::span<const std::uint32_t> slotGroup, std::span<const std::uint32_t> slotId,
+                          const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) {
   Selection selection(probes.size(), now.groups, k);
   for (std::size_t p = 0; p < probes.size(); ++p) {
     const glm::vec3 position = probes[p].position;
@@ -103,7 +103,7 @@ NearestBoids nearestBoids(const GridSpec& grid, const CellOrder& cells, std::spa
         const std::uint32_t end = cells.cellStart[grid.cellIndex({box.last.x, y, z}) + 1];
         for (std::uint32_t slot = begin; slot < end; ++slot) {
           const float distance2 = selectionDistance2({selectX[slot], selectY[slot], selectZ[slot]}, position);
-          if (distance2 <= radius2) selection.offer(p, slotGroup[slot], {distance2, cells.order[slot]});
+          if (distance2 <= radius2) selection.offer(p, slotGroup[slot], {distance2, slotId[slot]});
         }
       }
   }

@@ -73,11 +73,12 @@ NearestBoids nearestBoids(const FlockState& now, std::span<const glm::vec3> sele
                           std::span<const BoidProbe> probes, std::uint32_t k);
 
 // The grid search: the boids in the cells of probeCells, slots of `cells` (built by CellOrder from
-// the positions selectBy holds in slot order, with their groups slotGroup), reported with now's
-// position and velocity by id. Same answer as the brute force over the same positions.
+// the positions selectBy holds in slot order, with their groups slotGroup and their ids slotId),
+// reported with now's position and velocity by id. Same answer as the brute force over the same
+// positions.
 NearestBoids nearestBoids(const GridSpec& grid, const CellOrder& cells, std::span<const float> selectX,
                           std::span<const float> selectY, std::span<const float> selectZ,
-                          std::span<const std::uint32_t> slotGroup, const FlockState& now,
-                          std::span<const BoidProbe> probes, std::uint32_t k);
+                          std::span<const std::uint32_t> slotGroup, std::span<const std::uint32_t> slotId,
+                          const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k);
 
 }  // namespace murmur::sim

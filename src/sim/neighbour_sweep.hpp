@@ -36,7 +36,7 @@ struct SortedFlock {
   const float* z;
   const glm::vec3* heading;
   const std::uint32_t* group;
-  const std::uint32_t* id;  // CellOrder::order
+  const std::uint32_t* id;  // the boid of each slot
 };
 
 // The boids a sweep takes at once: consecutive boids of one cell share its runs, and each vector

@@ -9,31 +9,37 @@
 namespace murmur::world {
 namespace {
 
+// The flock lives in the simulator, in the cell order of its last step (CpuSimulator's resident
+// flock); what reads it by id (the agents' perception, the renderer, a sample) gets it in id order
+// once a step, the first time it asks.
 class CpuFlockBackend final : public FlockBackend {
  public:
   explicit CpuFlockBackend(sim::NeighbourSearch search) : simulator_(search) {}
   std::string_view name() const override { return sim::toString(simulator_.search()); }
   void setState(const sim::FlockState& state) override {
-    state_ = state;
+    simulator_.setState(state);
+    byId_ = state;
     stepped_ = false;
   }
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override {
-    simulator_.step(params, inputs, state_);
+    simulator_.step(params, inputs);
+    byId_.reset();
     stepped_ = true;
   }
   // Answered at once (nothing to wait for), kept for perceived().
   void requestPerception(std::span<const sim::BoidProbe> probes, std::uint32_t k) override {
+    const sim::FlockState& now = byId();
     perceived_ = AgentPerception{
-        sim::summarizeGroups(state_),
-        stepped_ ? simulator_.nearestBoids(state_, probes, k) : sim::NearestBoids(probes.size(), state_.groups, k)};
+        sim::summarizeGroups(now),
+        stepped_ ? simulator_.nearestBoids(now, probes, k) : sim::NearestBoids(probes.size(), now.groups, k)};
   }
   AgentPerception perceived() override {
     if (!perceived_) throw std::logic_error("perceived() before any requestPerception()");
     return *perceived_;
   }
-  sim::FlockState state() override { return state_; }
-  std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(state_); }
-  std::vector<glm::vec3> positionSample() override { return sim::samplePositions(state_); }
+  sim::FlockState state() override { return byId(); }
+  std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(byId()); }
+  std::vector<glm::vec3> positionSample() override { return sim::samplePositions(byId()); }
   // "CPU, 2 threads"; "CPU, 1 of 2 threads (...)" while one thread is found faster (sim::ThreadChoice).
   std::string device() const override {
     const int threads = simulator_.threads(), inUse = simulator_.threadsInUse();
@@ -42,9 +48,14 @@ class CpuFlockBackend final : public FlockBackend {
   }
 
  private:
+  const sim::FlockState& byId() {
+    if (!byId_) byId_ = simulator_.state();
+    return *byId_;
+  }
+
   sim::CpuSimulator simulator_;
-  sim::FlockState state_;
-  bool stepped_ = false;  // the simulator's grid is that of state_'s last step
+  std::optional<sim::FlockState> byId_;  // the flock in id order, once asked for since the last step
+  bool stepped_ = false;                 // the simulator's grid is that of the flock's last step
   std::optional<AgentPerception> perceived_;
 };
 

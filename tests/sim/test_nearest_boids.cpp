@@ -102,6 +102,17 @@ TEST(NearestBoids, GridSearchEqualsBruteForce) {
             EXPECT_GT(partial, 0u);
           }
         }
+        // A resident flock's second step, whose sort starts from the first's cell order (the
+        // slots' ids no longer the sort's indices), likewise.
+        CpuSimulator resident(search, 2);
+        resident.setState(before);
+        resident.step(params, {});
+        const FlockState between = resident.state();
+        resident.step(params, {});
+        const FlockState after = resident.state();
+        for (const std::uint32_t k : {1u, 4u, kMaxNearestBoids})
+          EXPECT_EQ(resident.nearestBoids(after, probes, k), nearestBoids(after, between.position, probes, k))
+              << "k " << k;
       }
     }
   }

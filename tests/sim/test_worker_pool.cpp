@@ -136,6 +136,52 @@ TEST(CellOrder, EqualsTheStableSortByCellOnAnyThreadCount) {
   }
 }
 
+// Positions given in another order than the ids (a flock kept in its last step's cell order, as
+// sim::CpuSimulator keeps it), with their ids: each cell lists its boids by id, so that the cells'
+// boids are those, in the order, of a build from id order, on any thread count. The positions
+// come in the cell order of themselves moved a little (most cells in id order, some a boid or more
+// out of it) and in a random order (every cell out of it).
+TEST(CellOrder, FromAnotherOrderWithItsIdsEqualsTheBuildFromIdOrder) {
+  ModelParams params = gridParams(3, Boundary::Contain);
+  params.perceptionRadius = params.leaderRadius = 1.5f;
+  const GridSpec grid = makeGridSpec(params);
+  const std::vector<glm::vec3> byId = randomPositions(3 * kParallelMinBoids + 5, params, 13, 2.0f);
+  WorkerPool serial(1);
+  CellOrder expected;
+  expected.build(grid, byId, serial);
+  std::vector<glm::vec3> moved = byId;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> nudge(-0.5f, 0.5f);
+  for (glm::vec3& p : moved) p += glm::vec3(nudge(rng), nudge(rng), nudge(rng));
+  CellOrder before;
+  before.build(grid, moved, serial);
+  std::vector<std::uint32_t> shuffled(byId.size());
+  std::iota(shuffled.begin(), shuffled.end(), 0u);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (const std::vector<std::uint32_t>* ids : {&before.order, &shuffled}) {
+    std::vector<glm::vec3> positions(byId.size());
+    for (std::size_t s = 0; s < ids->size(); ++s) positions[s] = byId[(*ids)[s]];
+    for (int threads : {1, 2, 5}) {
+      SCOPED_TRACE(threads);
+      WorkerPool pool(threads);
+      CellOrder byIndex, cells;
+      byIndex.build(grid, positions, pool);
+      std::size_t outOfIdOrder = 0;
+      for (std::size_t s = 0; s < byIndex.order.size(); ++s)
+        outOfIdOrder += (*ids)[byIndex.order[s]] != expected.order[s];
+      EXPECT_GT(outOfIdOrder, 0u) << "the test needs cells out of id order";
+      cells.build(grid, positions, pool, *ids);
+      EXPECT_EQ(cells.cellStart, expected.cellStart);
+      EXPECT_EQ(cells.cellOfSlot, expected.cellOfSlot);
+      for (std::size_t s = 0; s < cells.order.size(); ++s) {
+        ASSERT_EQ((*ids)[cells.order[s]], expected.order[s]) << "slot " << s;
+        ASSERT_EQ(cells.slotOf[cells.order[s]], s) << "slot " << s;
+        ASSERT_EQ(cells.cellOf[cells.order[s]], cells.cellOfSlot[s]) << "slot " << s;
+      }
+    }
+  }
+}
+
 // No boid within R lies in a row the grid search leaves out, and rows are left out (the test
 // would otherwise pass with a RowReach that keeps everything).
 TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
