@@ -19,6 +19,7 @@
 #include "gpu/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/grid.hpp"
+#include "sim/worker_pool.hpp"
 
 namespace murmur::bench {
 namespace {
@@ -157,6 +158,26 @@ const PreparedCase& prepare(const Workload& workload, std::uint32_t count, std::
   cached.candidatesPerBoid = countCandidates(grid, cached.flock, cached.scene.model.dims);
   cached.key = key;
   return cached;
+}
+
+sim::FlockState numberedInCellOrder(const sim::FlockState& flock, const sim::GridSpec& grid) {
+  sim::WorkerPool pool;
+  sim::CellOrder cells;
+  cells.build(grid, flock.position, pool);
+  sim::FlockState numbered;
+  numbered.groups = flock.groups;
+  const auto gather = [&cells](const auto& from, auto& to) {
+    if (from.empty()) return;
+    to.resize(from.size());
+    for (std::size_t slot = 0; slot < cells.order.size(); ++slot) to[slot] = from[cells.order[slot]];
+  };
+  gather(flock.position, numbered.position);
+  gather(flock.velocity, numbered.velocity);
+  gather(flock.group, numbered.group);
+  gather(flock.leader, numbered.leader);
+  gather(flock.heading, numbered.heading);
+  gather(flock.spin, numbered.spin);
+  return numbered;
 }
 
 void setStepCounters(benchmark::State& state, std::uint32_t boids, double candidatesPerBoid,

@@ -70,6 +70,15 @@ struct PreparedCase {
 };
 const PreparedCase& prepare(const Workload& workload, std::uint32_t count, std::uint32_t maxCells = 1u << 24);
 
+// The flock numbered in the cell order of `grid` (sim::CellOrder's sort, the GPU pipeline's bit for
+// bit): put back in id order, it is then in the order a running flock keeps between steps on either
+// backend (each step writes the state at its sorted slots). With the spawn's own numbering,
+// spatially random, the first step of every episode sorted a random permutation of the whole
+// flock, which a run does once: at 10,000,000 boids on an H100 that one step in kEpisodeSteps made
+// the scatter stage 4.4 ms of a mean step of 8.7 (bench/results/nvidia-h100-80gb-hbm3/README.md).
+// The ids only order the boids of a cell, so the workload is the same flock.
+sim::FlockState numberedInCellOrder(const sim::FlockState& flock, const sim::GridSpec& grid);
+
 // The names of the full-step cases (the scheme above, before Google Benchmark's suffixes): the
 // suites register them and the headline below is made of them.
 std::string gpuStepName(std::string_view workload, std::uint32_t n);

@@ -37,17 +37,19 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   sim::StepInputs inputs = prepared.inputs;
   inputs.recordLeaders = recordLeaders;
   // The flock resident in the simulator, as `murmur run` steps it (world::CpuFlockBackend): in
-  // the cell order of its last step, put back in id order only when read, as the GPU pipeline's.
+  // the cell order of its last step, put back in id order only when read, as the GPU pipeline's;
+  // numbered so, as the GPU cases number theirs.
+  const sim::FlockState spawned = numberedInCellOrder(prepared.flock, sim::makeGridSpec(params));
   sim::CpuSimulator simulator(search, threads);
-  simulator.setState(prepared.flock);
+  simulator.setState(spawned);
   for (int k = 0; k < warmupSteps; ++k) simulator.step(params, inputs);  // sizes the scratch
-  simulator.setState(prepared.flock);
+  simulator.setState(spawned);
   int episode = 0;
   double gridSeconds = 0.0, stepSeconds = 0.0, waitedSeconds = 0.0, threadSteps = 0.0;
   for (auto _ : state) {
     if (episode == kEpisodeSteps) {
       state.PauseTiming();
-      simulator.setState(prepared.flock);  // same sizes: copies, no allocation
+      simulator.setState(spawned);  // same sizes: copies, no allocation
       episode = 0;
       state.ResumeTiming();
     }

@@ -70,33 +70,6 @@ constexpr std::uint64_t kHostBytesPerBoid = 160;
 
 using Clock = std::chrono::steady_clock;
 
-// The flock numbered in the cell order of `grid` (the pipeline's sort is sim::CellOrder's, bit for
-// bit): restored in id order, it is then in the order a running flock keeps between steps (each
-// step writes the state at its sorted slots). With the spawn's own numbering, spatially random,
-// the first step of every episode sorted a random permutation of the whole flock, which a run does
-// once: at 10,000,000 boids on an H100 that one step in kEpisodeSteps made the scatter stage 4.4 ms
-// of a mean step of 8.7 (bench/results/nvidia-h100-80gb-hbm3/README.md). The ids only order the
-// boids of a cell, so the workload is the same flock.
-sim::FlockState numberedInCellOrder(const sim::FlockState& flock, const sim::GridSpec& grid) {
-  sim::WorkerPool pool;
-  sim::CellOrder cells;
-  cells.build(grid, flock.position, pool);
-  sim::FlockState numbered;
-  numbered.groups = flock.groups;
-  const auto gather = [&cells](const auto& from, auto& to) {
-    if (from.empty()) return;
-    to.resize(from.size());
-    for (std::size_t slot = 0; slot < cells.order.size(); ++slot) to[slot] = from[cells.order[slot]];
-  };
-  gather(flock.position, numbered.position);
-  gather(flock.velocity, numbered.velocity);
-  gather(flock.group, numbered.group);
-  gather(flock.leader, numbered.leader);
-  gather(flock.heading, numbered.heading);
-  gather(flock.spin, numbered.spin);
-  return numbered;
-}
-
 std::uint64_t hostAvailableBytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
