@@ -76,15 +76,17 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs) {
   endStep(start);
 }
 
-FlockState CpuSimulator::state() {
-  if (residentById_) return resident_;
-  FlockState out;
+void CpuSimulator::copyState(FlockState& out) {
+  if (residentById_) {
+    out = resident_;
+    return;
+  }
   out.groups = resident_.groups;
   const std::size_t n = resident_.size();
   out.resize(n);
   const bool stored = !resident_.heading.empty(), lab = !resident_.spin.empty();
-  if (stored) out.heading.resize(n);
-  if (lab) out.spin.resize(n);
+  out.heading.resize(stored ? n : 0);
+  out.spin.resize(lab ? n : 0);
   const std::uint32_t* ids = sortedIds_.data();
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
@@ -97,7 +99,6 @@ FlockState CpuSimulator::state() {
       if (lab) out.spin[i] = resident_.spin[k];
     }
   });
-  return out;
 }
 
 void CpuSimulator::beginStep(const ModelParams& params, FlockState& state) {

@@ -40,8 +40,13 @@ class CpuSimulator {
   // and puts nothing back in id order until state() asks. The same bytes as steps in id order.
   void setState(const FlockState& state);
   void step(const ModelParams& params, const StepInputs& inputs);
-  // The resident flock in id order.
-  FlockState state();
+  // The resident flock in id order, into `out` (its arrays' capacity reused).
+  void copyState(FlockState& out);
+  FlockState state() {
+    FlockState out;
+    copyState(out);
+    return out;
+  }
 
   // The k nearest boids of each group around each probe (sim/nearest_boids.hpp) through the grid of
   // the last step (both searches build it): selected by the positions that step started from,

@@ -19,11 +19,12 @@ class CpuFlockBackend final : public FlockBackend {
   void setState(const sim::FlockState& state) override {
     simulator_.setState(state);
     byId_ = state;
+    byIdCurrent_ = true;
     stepped_ = false;
   }
   void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override {
     simulator_.step(params, inputs);
-    byId_.reset();
+    byIdCurrent_ = false;
     stepped_ = true;
   }
   // Answered at once (nothing to wait for), kept for perceived().
@@ -49,13 +50,15 @@ class CpuFlockBackend final : public FlockBackend {
 
  private:
   const sim::FlockState& byId() {
-    if (!byId_) byId_ = simulator_.state();
-    return *byId_;
+    if (!byIdCurrent_) simulator_.copyState(byId_);  // into the last one's arrays: no allocation
+    byIdCurrent_ = true;
+    return byId_;
   }
 
   sim::CpuSimulator simulator_;
-  std::optional<sim::FlockState> byId_;  // the flock in id order, once asked for since the last step
-  bool stepped_ = false;                 // the simulator's grid is that of the flock's last step
+  sim::FlockState byId_;      // the flock in id order, once asked for since the last step
+  bool byIdCurrent_ = false;  // byId_ is the flock's state now
+  bool stepped_ = false;      // the simulator's grid is that of the flock's last step
   std::optional<AgentPerception> perceived_;
 };
 
