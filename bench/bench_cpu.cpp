@@ -60,8 +60,8 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     waitedSeconds += simulator.lastStepTimes().waited;
     ++episode;
   }
-  // The share of the step in the grid build and the copies into and out of cell order (the rest:
-  // forces and integration).
+  // The share of the step in the grid build and the copies into cell order (the rest: forces and
+  // integration).
   state.counters["grid_share"] = stepSeconds > 0.0 ? gridSeconds / stepSeconds : 0.0;
   // The share of the step the calling thread waited for late threads (sim::WorkerPool).
   state.counters["wait_share"] = stepSeconds > 0.0 ? waitedSeconds / stepSeconds : 0.0;

@@ -55,8 +55,8 @@ class CpuSimulator {
   NearestBoids nearestBoids(const FlockState& now, std::span<const BoidProbe> probes, std::uint32_t k) const;
 
   // Where the last step's wall time went: building the grid (cell order, the cell-ordered copies
-  // and, for a step in id order, the results gathered back into it) and the rest (forces, integration, the
-  // heading pass), seconds; of that, the time the calling thread waited for late threads
+  // and, for a step in id order, the results gathered back into it) and the rest (forces,
+  // integration, the heading pass), seconds; of that, the time the calling thread waited for late threads
   // (WorkerPool::waitedSeconds); and the threads it ran on (the pool's, or 1 where
   // sim::ThreadChoice found one faster).
   struct StepTimes {
