@@ -74,14 +74,14 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.roostCenter = wrapIntoWorld(params, params.roostCenter);
   ctx.labUnits = params.unitModel == UnitModel::Lab;
   if (ctx.labUnits) ctx.lab = labBody(params);
-  bool anyGoal = false;
-  for (const glm::vec4& g : packed.goals) anyGoal = anyGoal || g.w != 0.0f;
+  for (const glm::vec4& g : packed.goals) ctx.anyGoal = ctx.anyGoal || g.w != 0.0f;
   // Pursuing boids of a flocking chase or intercept group are its leaders.
   bool anyLeaderPursuit = false;
   for (std::size_t g = 0; g + 2 < packed.steering.size(); g += 3)
     anyLeaderPursuit = anyLeaderPursuit || (packed.steering[g].w != 0.0f && packed.steering[g + 2].y != 0.0f);
   ctx.recordLeaders = packed.recordLeaders;
-  ctx.needFront = packed.recordLeaders || anyLeaderPursuit || (params.goalMode == GoalMode::Front && anyGoal);
+  ctx.needFront =
+      packed.recordLeaders || anyLeaderPursuit || (params.goalMode == GoalMode::Front && ctx.anyGoal);
   return ctx;
 }
 

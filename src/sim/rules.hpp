@@ -47,6 +47,7 @@ struct StepContext {
   glm::vec3 worldSize{0.0f};
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
   std::span<const glm::vec4> goals;      // per group: xyz goal (y = 0 in 2D), w = 1 active, 0 none
+  bool anyGoal = false;                  // some group's goal is active
   std::span<const glm::vec3> predators;  // y = 0 in 2D
   // Per group g, 3 vec4 (packInputs): [3g] target xyz, w role; [3g+1] target velocity xyz,
   // w thrust; [3g+2] x weight, y flocking (1 or 0), z the intercept horizon (s).
