@@ -3,8 +3,8 @@
 #   lib/                                every shared library they need beyond the host's (glibc, the
 #                                       GL/EGL dispatch layer, X11: cmake/SystemLibraries.cmake),
 #                                       found by CMake's runtime-dependency machinery
-#   share/murmur/scenes, share/murmur/data (the project's maps), share/murmur/bench/report.py,
 #   share/doc/murmur
+# and the package's files (cmake/Package.cmake): the library, its headers, share/murmur.
 # `cpack` in the build directory writes murmur-<version>-linux-x86_64.tar.gz.
 include(SystemLibraries)
 
@@ -23,10 +23,6 @@ install(RUNTIME_DEPENDENCY_SET murmur_runtime
         DIRECTORIES ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES}
         DESTINATION lib)
 
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/scenes/" DESTINATION share/murmur/scenes)
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/data/" DESTINATION share/murmur/data)
-install(FILES "${PROJECT_SOURCE_DIR}/bench/report.py" DESTINATION share/murmur/bench
-        PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION share/doc/murmur)
 install(FILES "${PROJECT_SOURCE_DIR}/bench/README.md" DESTINATION share/doc/murmur RENAME bench.md)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION share/doc/murmur/docs)

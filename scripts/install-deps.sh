@@ -10,6 +10,9 @@ packages=(
   libhwy-dev                         # Google Highway: the CPU reference's SIMD candidate test
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
   nlohmann-json3-dev                 # murmur bench reads the benchmark JSON
+  libhdf5-dev                        # trajectories in HDF5 (H5MD): murmur run --record, the library
+  pybind11-dev python3-pybind11 python3-dev python3-numpy   # the Python module murmur
+  python3-pytest python3-h5py        # its tests (pytest from CTest), reading trajectories back
   python3-matplotlib                 # bench/report.py's charts
   libgtest-dev libbenchmark-dev
   glslang-tools                      # glslangValidator: the shader validation test, SPIR-V for shader-stats

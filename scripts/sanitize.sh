@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer job (.ci/run): builds only the core, sim, ai and world suites and the murmur command with
+# The sanitizer job (.ci/run): builds only the core, sim, ai, world and api suites and the murmur command with
 # AddressSanitizer and UndefinedBehaviorSanitizer (float-cast-overflow included, every report fatal)
 # at -O1 in build-sanitize/, runs those suites (each in one shard a core), then replays every bad
 # input of tests/data/bad/ through the command: each must end with exit code 2 and one line on
@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE=-O1 \
   -DCMAKE_C_FLAGS_SANITIZE=-O1 -DMURMUR_SANITIZE=ON -DMURMUR_BUILD_BENCH=OFF >/dev/null
-cmake --build build-sanitize -j"$(nproc)" --target murmur_core_tests murmur_sim_tests murmur_ai_tests murmur_world_tests murmur
+cmake --build build-sanitize -j"$(nproc)" --target murmur_core_tests murmur_sim_tests murmur_ai_tests murmur_world_tests \
+  murmur_api_tests murmur
 echo "sanitize: build took $((SECONDS - start)) s"
 
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=86
@@ -48,6 +49,9 @@ fi
 # Release); the topological search it runs is covered under the sanitizers by the sim suite's
 # topological tests, at a fraction of the time.
 sharded build-sanitize/murmur_world_tests --gtest_brief=1 --gtest_filter=-MurmurationScene.OneThinFlockTurnsOverTheRoost
+# The public API through libmurmur.so, its CPU cases (Mesa's GL driver is not built for the sanitizers).
+sharded build-sanitize/murmur_api_tests --gtest_brief=1 \
+  --gtest_filter=-Simulation.TwoGpu*:Simulation.AGpu*:Simulation.TheLogHook*:Simulation.Render*
 
 # A bad input's command: scenes are run, state CSVs are given to --init, maps and scenarios to path.
 failures=0

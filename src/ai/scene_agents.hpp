@@ -2,7 +2,7 @@
 // The ai sections of a scene file: [navigation] (a grid for A*, from a MovingAI map or rasterised
 // from the scene's obstacles) and [[agents]] (leaders and predators with their state machines).
 // docs/ai.md documents the keys. The sim loader accepts these sections unread when it is given
-// kSceneSections (the program passes them with the other modules': app/scene_sections.hpp) and keeps
+// kSceneSections (the program passes them with the other modules': session/scene_sections.hpp) and keeps
 // the parsed document in Scene::document; this loader reads them with the same strict TableReader, so
 // every mistake is a murmur::InputError naming the file, the line and the key.
 #include <filesystem>

@@ -36,33 +36,4 @@ void checkDeviceIndex(int device) {
                                  devices.size()));
 }
 
-std::unique_ptr<world::FlockBackend> makeBackendFor(const std::string& flag, std::string_view name, int device,
-                                                    gpu::Context* context, std::string* autoChoice) {
-  world::AutoChoice choice;
-  std::unique_ptr<world::FlockBackend> backend;
-  try {
-    backend = world::makeBackend(name, device, context, &choice);
-  } catch (const world::UnknownBackend& e) {
-    throw InputError("", 0, flag, e.what());
-  } catch (const gpu::ContextError& e) {
-    throw InputError("", 0, flag, std::string("gpu: ") + e.what());
-  }
-  if (autoChoice != nullptr && name == "auto") {
-    switch (choice.reason) {
-      case world::AutoChoice::Reason::HardwareGpu:
-        *autoChoice = fmt::format("backend gpu: a hardware GL device ({})", choice.detail);
-        break;
-      case world::AutoChoice::Reason::SoftwareRenderer:
-        *autoChoice = fmt::format("backend cpu: the GL device is a software renderer ({}), where the cpu backend "
-                                  "is faster; {} gpu to use it anyway",
-                                  choice.detail, flag);
-        break;
-      case world::AutoChoice::Reason::NoGpuContext:
-        *autoChoice = fmt::format("backend cpu: no GPU backend ({}); {} gpu to insist", choice.detail, flag);
-        break;
-    }
-  }
-  return backend;
-}
-
 }  // namespace murmur::app

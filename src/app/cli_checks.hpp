@@ -9,7 +9,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "world/backend.hpp"
 
 namespace murmur::app {
 
@@ -30,11 +29,5 @@ inline constexpr std::int64_t kMaxEglDevice = 255;
 // --device: -1 (the first device that works) or an index listEglDevices() numbers; InputError
 // (exit 2, as for any bad input) naming --device otherwise. Nothing to check without enumeration.
 void checkDeviceIndex(int device);
-
-// world::makeBackend for the value of `flag` (--backend, --reference, --candidate): an unknown name,
-// or gpu without a GL context, is bad input naming the flag (InputError, exit 2); a shader error is
-// not (it is a bug). What auto chose and why goes to *autoChoice as one line for the user.
-std::unique_ptr<world::FlockBackend> makeBackendFor(const std::string& flag, std::string_view name, int device,
-                                                    gpu::Context* context, std::string* autoChoice);
 
 }  // namespace murmur::app

@@ -212,7 +212,7 @@ class BenchCommand final : public Command {
     checkDeviceIndex(device_);
     checkFilter(filter_);
     if (!list_) core::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
-    const fs::path bench = core::executableDir() / "murmur_bench";
+    const fs::path bench = core::binaryDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
     std::string base = shellQuoted(bench.string()) + " --sweep " + (quick_ ? "quick" : "standard");

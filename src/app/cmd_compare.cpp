@@ -114,9 +114,11 @@ class CompareCommand final : public Command {
     const auto arithmeticOf = [this](const std::string& name) { return exact_ && name == "gpu" ? "gpu-exact" : name; };
     std::string referenceChoice, candidateChoice;
     std::unique_ptr<world::FlockBackend> referenceBackend =
-        makeBackendFor("--reference", arithmeticOf(reference_), device_, nullptr, &referenceChoice);
+        makeBackendFor("--reference", arithmeticOf(reference_), device_, nullptr, &referenceChoice,
+                       scene_.threads);
     std::unique_ptr<world::FlockBackend> candidateBackend =
-        makeBackendFor("--candidate", arithmeticOf(candidate_), device_, nullptr, &candidateChoice);
+        makeBackendFor("--candidate", arithmeticOf(candidate_), device_, nullptr, &candidateChoice,
+                       scene_.threads);
     // One flock for both backends: the scene's count (boids.gpu_count sizes a flock for a GPU alone).
     const world::WorldDescription description = describeWorld(scene_, false).world;
     world::World referenceWorld(description, std::move(referenceBackend));

@@ -1,6 +1,7 @@
 // murmur run: a headless simulation of a scene on one backend, with a summary (and --json).
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,9 @@
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/scene_options.hpp"
+#include "record/trajectory.hpp"
+#include "session/recording.hpp"
+#include "core/error.hpp"
 #include "core/output_path.hpp"
 #include "sim/metrics.hpp"
 #include "sim/state_csv.hpp"
@@ -70,6 +74,14 @@ class RunCommand final : public Command {
                    "\"samples\" in --json)")
         ->type_name("N")
         ->check(integerIn(1, kMaxCliSteps));
+    sub.add_option("--record", record_,
+                   "Record the flock every --record-every steps (the first state too) into an HDF5 file in the H5MD "
+                   "layout (docs/api.md, Trajectories)")
+        ->type_name("FILE.h5")
+        ->check(nonEmpty());
+    sub.add_option("--record-every", recordEvery_, "Steps between the frames of --record (default 1)")
+        ->type_name("K")
+        ->check(integerIn(1, kMaxCliSteps));
     sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
     sub.footer(scenesAndExamples("Examples:\n"
                                  "  murmur run --scene maze2d --steps 300\n"
@@ -80,14 +92,26 @@ class RunCommand final : public Command {
 
   int run() override {
     if (!dump_.empty()) core::checkOutputFile(dump_, "--dump");
+    if (!record_.empty()) core::checkOutputFile(record_, "--record");
+    if (recordEvery_ != kUnset && record_.empty()) throw InputError("", 0, "--record-every", "needs --record");
     // The backend first: a bad --backend fails before the scene is loaded.
     std::string autoChoice;
-    std::unique_ptr<world::FlockBackend> chosen = makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice);
+    std::unique_ptr<world::FlockBackend> chosen = makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice, scene_.threads);
     const bool onGpu = chosen->gpuPipeline() != nullptr;
     world::World world(describeWorld(scene_, onGpu).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
     checkRunCost(world, steps, scene_);
+    const auto recordEvery = recordEvery_ == kUnset ? std::uint64_t(1) : std::uint64_t(recordEvery_);
+    std::optional<record::TrajectoryWriter> recording;
+    sim::FlockState frame;  // a recorded frame's state, its arrays reused
+    if (!record_.empty()) {
+      record::TrajectoryWriter::checkSize(record_, "--record", world.initial().size(), steps / recordEvery + 1,
+                                          scene_.force);
+      recording.emplace(record_, "--record", session::trajectoryInfo(world), world.initial().size());
+      backend->readState(frame);
+      recording->append(0, 0.0, frame);
+    }
     // After the checks of the input: bad input is one line.
     noteBackendChoice(autoChoice, *backend);
 
@@ -99,6 +123,10 @@ class RunCommand final : public Command {
       core::throwIfStopRequested();
       world.tick();
       progress.update(s + 1);
+      if (recording && (s + 1) % recordEvery == 0) {
+        backend->readState(frame);
+        recording->append(s + 1, double(s + 1) * world.scene().model.dt, frame);
+      }
       if (every_ != kUnset && (s + 1) % std::uint64_t(every_) == 0) {
         // Sampling reads the state back: on the gpu backend a blocking wait, so timed runs leave --every out.
         const sim::FlockState state = backend->state();
@@ -122,6 +150,7 @@ class RunCommand final : public Command {
     if (metrics.nonFinite > 0)
       throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
     if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
+    if (recording) recording->commit();
 
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
     fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene().path,
@@ -144,6 +173,7 @@ class RunCommand final : public Command {
     const std::vector<gpu::StageTime> stages = backend->stageTimes();
     fmt::print(summary, "{}", stageLines(stages));
     if (!dump_.empty()) fmt::print(summary, "wrote {}\n", dump_);
+    if (recording) fmt::print(summary, "wrote {} ({} frames)\n", record_, recording->frames());
     if (json_) {
       auto [stageMs, firstDispatchMs] = stageJson(stages);
       OrderedJson json = {{"command", "run"},
@@ -163,6 +193,7 @@ class RunCommand final : public Command {
                           {"agents", agentsJson(world.director())}};
       if (every_ != kUnset) json["samples"] = std::move(samples);
       if (!dump_.empty()) json["dump"] = dump_;
+      if (recording) json["record"] = record_;
       printJson(json);
     }
     return 0;
@@ -174,6 +205,8 @@ class RunCommand final : public Command {
   std::string backend_ = "auto";
   int device_ = -1;
   std::string dump_;
+  std::string record_;
+  std::int64_t recordEvery_ = kUnset;
   std::int64_t every_ = kUnset;
   bool json_ = false;
 };

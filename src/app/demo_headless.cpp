@@ -16,7 +16,7 @@
 
 #include "app/demo_modes.hpp"
 #include "app/demo_panel.hpp"
-#include "app/demo_session.hpp"
+#include "session/session.hpp"
 #include "app/demo_video.hpp"
 #include "app/progress.hpp"
 #include "core/error.hpp"
@@ -58,7 +58,7 @@ class StatsOverlay {
   }
 
   // Over what is drawn in the bound framebuffer (width x height).
-  void draw(DemoSession& session, int width, int height) {
+  void draw(session::Session& session, int width, int height) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(float(width), float(height));
     io.DeltaTime = 1.0f / 30.0f;
@@ -69,7 +69,7 @@ class StatsOverlay {
   }
 
  private:
-  void layout(DemoSession& session) {
+  void layout(session::Session& session) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     ImGui::SetNextWindowPos(ImVec2(8.0f, 8.0f));
@@ -112,7 +112,7 @@ int runHeadlessDemo(const DemoOptions& options) {
 
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<gpu::Context> context = gpu::createHeadlessContext(options.device);
-  DemoSession session(options.scene, options.backend, options.device, *context);
+  session::Session session(options.scene, options.backend, options.device, *context);
   const std::uint64_t steps = resolveSteps(options.steps, session.world().scene(), kDefaultHeadlessSteps);
   checkRunCost(session.world(), steps, options.scene);
   if (!session.autoChoice().empty()) fmt::print(stderr, "murmur: {}\n", session.autoChoice());

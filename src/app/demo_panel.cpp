@@ -30,7 +30,7 @@ std::vector<std::string> siblingScenes(const std::string& current) {
   return scenes;
 }
 
-void sceneSection(DemoSession& session, DemoControls& controls) {
+void sceneSection(session::Session& session, DemoControls& controls) {
   const std::string& current = session.world().scene().path;
   if (ImGui::BeginCombo("scene", fs::path(current).filename().c_str())) {
     for (const std::string& path : siblingScenes(current)) {
@@ -146,7 +146,7 @@ void aidControls(render::FrameOptions& options) {
   }
 }
 
-void viewSection(DemoSession& session, DemoControls& controls) {
+void viewSection(session::Session& session, DemoControls& controls) {
   if (!ImGui::CollapsingHeader("view")) return;
   render::Camera& camera = session.camera();
   float fov = camera.fieldOfView();
@@ -204,7 +204,7 @@ float graphScale(const std::array<float, DemoStats::kFrames>& frameMs) {
       if (typical <= step * decade || decade > 1e5f) return step * decade;
 }
 
-void statisticsSection(DemoSession& session, const DemoStats& stats) {
+void statisticsSection(session::Session& session, const DemoStats& stats) {
   if (!ImGui::CollapsingHeader("statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::Text("%.1f fps | %.0f steps/s | %llu boids", stats.fps, stats.stepsPerSecond,
               static_cast<unsigned long long>(session.boidCount()));
@@ -250,7 +250,7 @@ void statisticsSection(DemoSession& session, const DemoStats& stats) {
 }
 
 // Every agent as `run --json` lists it: what it is, its state, where it is and what it is after.
-void agentsSection(const DemoSession& session) {
+void agentsSection(const session::Session& session) {
   const ai::AgentDirector* director = session.world().director();
   if (director == nullptr || !ImGui::CollapsingHeader("agents", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (!ImGui::BeginTable("agents", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
@@ -292,7 +292,7 @@ void DemoStats::addFrame(double milliseconds, std::uint64_t totalSteps) {
   }
 }
 
-void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
+void drawDemoPanel(session::Session& session, DemoControls& controls, const DemoStats& stats,
                    const std::string& status) {
   controls.panelRight = 0;
   if (!controls.showPanel) return;
@@ -327,7 +327,7 @@ void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats
   ImGui::End();
 }
 
-void drawLegend(const DemoSession& session) {
+void drawLegend(const session::Session& session) {
   const render::BoidStyle& style = session.frameOptions().boids;
   switch (style.colouring) {
     case render::BoidColouring::Group: {
@@ -373,7 +373,7 @@ void drawLegend(const DemoSession& session) {
   }
 }
 
-void drawAgentLabels(DemoSession& session) {
+void drawAgentLabels(session::Session& session) {
   if (!session.frameOptions().overlay.senses) return;
   ImDrawList& drawList = *ImGui::GetForegroundDrawList();
   const float offset = 12.0f * ImGui::GetIO().FontGlobalScale;  // above right of the marker, not on it

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "app/demo_session.hpp"
+#include "session/session.hpp"
 
 namespace murmur::app {
 
@@ -52,7 +52,7 @@ struct DemoStats {
   void addFrame(double milliseconds, std::uint64_t totalSteps);
 };
 
-void drawDemoPanel(DemoSession& session, DemoControls& controls, const DemoStats& stats,
+void drawDemoPanel(session::Session& session, DemoControls& controls, const DemoStats& stats,
                    const std::string& status);
 
 // The keys and mouse controls, in a window of its own; screenshots and recordings go to screenshotDir
@@ -61,10 +61,10 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir);
 
 // What the boids' colours mean (group swatches, or the heading / speed scale), in the current
 // ImGui window: the panel's, and the stats overlay of headless frames.
-void drawLegend(const DemoSession& session);
+void drawLegend(const session::Session& session);
 
 // Each agent's state beside it, over the whole frame (ImGui's foreground layer), when the overlay's
 // senses are shown: the window and headless frames both call it.
-void drawAgentLabels(DemoSession& session);
+void drawAgentLabels(session::Session& session);
 
 }  // namespace murmur::app

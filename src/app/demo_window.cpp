@@ -24,7 +24,7 @@
 
 #include "app/demo_modes.hpp"
 #include "app/demo_panel.hpp"
-#include "app/demo_session.hpp"
+#include "session/session.hpp"
 #include "app/demo_video.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
@@ -443,7 +443,7 @@ class WindowDemo {
 
   const DemoOptions& options_;
   WindowContext& window_;
-  DemoSession session_;
+  session::Session session_;
   std::uint64_t stepLimit_;  // 0: none
   gpu::GpuTimer renderTimer_;
   ImGuiScope imgui_;

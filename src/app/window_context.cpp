@@ -76,6 +76,10 @@ void WindowContext::makeCurrent() {
   glfwMakeContextCurrent(window_);
 }
 
+void WindowContext::release() {
+  glfwMakeContextCurrent(nullptr);
+}
+
 bool WindowContext::shouldClose() const {
   return glfwWindowShouldClose(window_) == GLFW_TRUE;
 }

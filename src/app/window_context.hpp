@@ -25,6 +25,7 @@ class WindowContext final : public gpu::Context {
   ~WindowContext() override;
 
   void makeCurrent() override;
+  void release() override;
   const gpu::ContextInfo& info() const override { return info_; }
 
   GLFWwindow* window() const { return window_; }

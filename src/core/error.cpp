@@ -74,19 +74,19 @@ std::string formatInputError(const std::string& file, std::size_t line, const st
 }  // namespace
 
 InputError::InputError(std::string file, std::size_t line, std::string key, const std::string& message)
-    : std::runtime_error(formatInputError(file, line, key, message)),
+    : Error(formatInputError(file, line, key, message)),
       file_(std::move(file)),
       line_(line),
       key_(std::move(key)) {}
 
 OutputError::OutputError(const std::string& file, const std::string& option, const std::string& message)
-    : std::runtime_error(formatInputError(file, 0, option, message)) {}
+    : Error(formatInputError(file, 0, option, message)) {}
 
 OutOfMemoryError::OutOfMemoryError(const std::string& file)
-    : std::runtime_error(formatInputError(file, 0, "", "out of memory reading the file")) {}
+    : Error(formatInputError(file, 0, "", "out of memory reading the file")) {}
 
 StopRequested::StopRequested(int signal)
-    : std::runtime_error(fmt::format("stopped by signal {} before the run was complete; no partial file was left",
+    : Error(fmt::format("stopped by signal {} before the run was complete; no partial file was left",
                                      signal)),
       signal_(signal) {}
 

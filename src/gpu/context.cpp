@@ -177,6 +177,7 @@ class EglHeadlessContext final : public Context {
     if (!eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_))
       throw ContextError("eglMakeCurrent failed: " + lastEglError());
   }
+  void release() override { eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT); }
   const ContextInfo& info() const override { return info_; }
 
  private:

@@ -53,6 +53,8 @@ class Context {
   virtual ~Context() = default;
 
   virtual void makeCurrent() = 0;
+  // Makes no context current on this thread, so that another thread may make this one current.
+  virtual void release() = 0;
   virtual const ContextInfo& info() const = 0;
 };
 

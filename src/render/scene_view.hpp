@@ -42,7 +42,7 @@
 namespace murmur::render {
 
 // The top-level section of a scene file that readSceneView reads: sim::loadScene accepts it when given
-// this (the program passes it with the other modules' sections: app/scene_sections.hpp).
+// this (the program passes it with the other modules' sections: session/scene_sections.hpp).
 inline constexpr sim::SceneSection kSceneSections[] = {{"render", false}};
 
 // How headless frames and videos move the camera; in the window, Follow and Orbit start the camera

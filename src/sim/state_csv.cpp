@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <utility>
+#include <algorithm>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -18,7 +20,6 @@ namespace murmur::sim {
 namespace {
 
 constexpr std::array<std::string_view, 8> kColumns = {"id", "group", "x", "y", "z", "vx", "vy", "vz"};
-constexpr std::uint32_t kMaxGroups = 1024;
 
 std::string_view trimLineEnd(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
@@ -62,7 +63,55 @@ class RowParser {
   std::size_t line_;
 };
 
+// What is wrong with one boid of a state for `params`: the column to blame and why; nothing when
+// it is good. Its numbers are finite (checked where they are read).
+std::optional<std::pair<std::string_view, std::string>> boidProblem(const ModelParams& params, glm::vec3 p,
+                                                                    glm::vec3 v) {
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(double(v[k])) > kMaxMagnitude)
+      return std::pair{kColumns[5 + k], fmt::format("{} is beyond +-{:g} (docs/model.md, Limits)", v[k], kMaxMagnitude)};
+  if (params.dims == 2 && (p.y != 0.0f || v.y != 0.0f))
+    return std::pair{p.y != 0.0f ? kColumns[3] : kColumns[6], std::string("must be 0 in a 2D scene")};
+  for (int k = 0; k < 3; ++k) {
+    if (k == 1 && params.dims == 2) continue;
+    const bool above = params.boundary == Boundary::Wrap ? p[k] >= params.worldMax[k] : p[k] > params.worldMax[k];
+    if (p[k] < params.worldMin[k] || above)
+      return std::pair{kColumns[2 + k], fmt::format("{} is outside the world box [{}, {}]", p[k], params.worldMin[k],
+                                                    params.worldMax[k])};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+void checkState(FlockState& state, const ModelParams& params, const std::string& source) {
+  const std::size_t n = state.position.size();
+  if (state.velocity.size() != n || state.group.size() != n)
+    throw InputError(source, 0, "", fmt::format("{} positions, {} velocities and {} groups: one each per boid", n,
+                                                state.velocity.size(), state.group.size()));
+  if (n > std::size_t(kMaxBoids))
+    throw InputError(source, 0, "", fmt::format("{} boids: more than {} (docs/model.md, Limits)", n, kMaxBoids));
+  std::uint32_t maxGroup = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::vec3 p = state.position[i], v = state.velocity[i];
+    for (int k = 0; k < 3; ++k) {
+      if (!std::isfinite(p[k]))
+        throw InputError(source, 0, fmt::format("boid {}: {}", i, kColumns[2 + k]), "not a finite number");
+      if (!std::isfinite(v[k]))
+        throw InputError(source, 0, fmt::format("boid {}: {}", i, kColumns[5 + k]), "not a finite number");
+    }
+    if (state.group[i] >= kMaxStateGroups)
+      throw InputError(source, 0, fmt::format("boid {}: group", i),
+                       fmt::format("group {} is not below {}", state.group[i], kMaxStateGroups));
+    if (const auto problem = boidProblem(params, p, v))
+      throw InputError(source, 0, fmt::format("boid {}: {}", i, problem->first), problem->second);
+    maxGroup = std::max(maxGroup, state.group[i]);
+  }
+  state.leader.clear();  // as a file gives it: no flags before the first step
+  state.heading.clear();
+  state.spin.clear();
+  state.groups = maxGroup + 1;
+}
 
 FlockState readStateCsv(const std::string& path, const ModelParams& params) {
   core::InputFile file(path, kMaxStateCsvBytes, "state file");
@@ -98,24 +147,14 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
     if (id >= std::uint64_t(kMaxBoids)) parse.fail("id", fmt::format("more than {} rows (docs/model.md, Limits)", kMaxBoids));
     if (id != state.size()) parse.fail("id", fmt::format("expected id {} (rows in id order from 0)", state.size()));
     const std::uint64_t group = parse.integer(fields[1], "group");
-    if (group >= kMaxGroups) parse.fail("group", fmt::format("group {} is not below {}", group, kMaxGroups));
+    if (group >= kMaxStateGroups)
+      parse.fail("group", fmt::format("group {} is not below {}", group, kMaxStateGroups));
     glm::vec3 p, v;
     for (int k = 0; k < 3; ++k) {
       p[k] = parse.real(fields[2 + k], kColumns[2 + k]);
       v[k] = parse.real(fields[5 + k], kColumns[5 + k]);
     }
-    for (int k = 0; k < 3; ++k)
-      if (std::abs(double(v[k])) > kMaxMagnitude)
-        parse.fail(kColumns[5 + k], fmt::format("{} is beyond +-{:g} (docs/model.md, Limits)", v[k], kMaxMagnitude));
-    if (params.dims == 2 && (p.y != 0.0f || v.y != 0.0f))
-      parse.fail(p.y != 0.0f ? "y" : "vy", "must be 0 in a 2D scene");
-    for (int k = 0; k < 3; ++k) {
-      if (k == 1 && params.dims == 2) continue;
-      const bool above = params.boundary == Boundary::Wrap ? p[k] >= params.worldMax[k] : p[k] > params.worldMax[k];
-      if (p[k] < params.worldMin[k] || above)
-        parse.fail(kColumns[2 + k], fmt::format("{} is outside the world box [{}, {}]", p[k], params.worldMin[k],
-                                                params.worldMax[k]));
-    }
+    if (const auto problem = boidProblem(params, p, v)) parse.fail(problem->first, problem->second);
     state.position.push_back(p);
     state.velocity.push_back(v);
     state.group.push_back(static_cast<std::uint32_t>(group));

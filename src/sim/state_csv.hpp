@@ -25,6 +25,15 @@ FlockState readStateCsv(const std::string& path, const ModelParams& params);
 // The same for text read from `in`; path names it in messages.
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params);
 
+// The most groups a state may hold (group ids below it).
+inline constexpr std::uint32_t kMaxStateGroups = 1024;
+
+// Checks a state made in memory as readStateCsv checks a file's rows: every boid's group below
+// kMaxStateGroups, finite numbers, velocities within +-kMaxMagnitude, positions inside the world
+// box (y = 0 in 2D), the arrays of one size. InputError naming `source` and "boid I: x"; groups set
+// to max group + 1 (at least 1).
+void checkState(FlockState& state, const ModelParams& params, const std::string& source);
+
 // Writes the CSV text of state (header and rows) to file, as it is: no discipline of its own
 // (writeStateCsv adds it). Stops early when a stop was requested (SIGINT, SIGTERM). False when a
 // write failed (errno says why) or it stopped.

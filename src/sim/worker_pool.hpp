@@ -22,9 +22,13 @@
 
 namespace murmur::sim {
 
+// The most threads a pool may be asked for (a thread count from a user is checked against it).
+inline constexpr int kMaxThreads = 1024;
+
 class WorkerPool {
  public:
-  // threads <= 0: std::thread::hardware_concurrency(). A pool of 1 runs everything on the caller.
+  // threads <= 0: std::thread::hardware_concurrency(); at most kMaxThreads. A pool of 1 runs
+  // everything on the caller.
   explicit WorkerPool(int threads = 0);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;

@@ -9,7 +9,7 @@
 
 namespace murmur::world {
 
-std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search);
+std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search, int threads);
 // Throws gpu::ContextError when no GL 4.3 context can be created, gpu::ShaderError when a shader
 // does not compile or link.
 std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context, gpu::Arithmetic arithmetic);
@@ -24,9 +24,9 @@ UnknownBackend::UnknownBackend(std::string_view name)
     : std::runtime_error("unknown backend '" + std::string(name) + "' (gpu, gpu-exact, cpu, cpu-naive, auto)"), name_(name) {}
 
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex, gpu::Context* context,
-                                          AutoChoice* autoChoice) {
-  if (name == "cpu") return makeCpuBackend(sim::NeighbourSearch::Grid);
-  if (name == "cpu-naive") return makeCpuBackend(sim::NeighbourSearch::Naive);
+                                          AutoChoice* autoChoice, int threads) {
+  if (name == "cpu") return makeCpuBackend(sim::NeighbourSearch::Grid, threads);
+  if (name == "cpu-naive") return makeCpuBackend(sim::NeighbourSearch::Naive, threads);
   if (name == "gpu") return makeGpuBackend(deviceIndex, context, gpu::Arithmetic::Fast);
   if (name == "gpu-exact") return makeGpuBackend(deviceIndex, context, gpu::Arithmetic::Exact);
   if (name == "auto") {
@@ -37,11 +37,11 @@ std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex
       choice.detail = chosen->device();
       if (isSoftwareRenderer(choice.detail)) {
         choice.reason = AutoChoice::Reason::SoftwareRenderer;
-        chosen = makeCpuBackend(sim::NeighbourSearch::Grid);
+        chosen = makeCpuBackend(sim::NeighbourSearch::Grid, threads);
       }
     } catch (const gpu::ContextError& e) {
       choice = {AutoChoice::Reason::NoGpuContext, e.what()};
-      chosen = makeCpuBackend(sim::NeighbourSearch::Grid);
+      chosen = makeCpuBackend(sim::NeighbourSearch::Grid, threads);
     }
     if (autoChoice != nullptr) *autoChoice = std::move(choice);
     return chosen;

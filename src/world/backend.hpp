@@ -42,6 +42,8 @@ class FlockBackend {
   virtual void step(const sim::ModelParams& params, const sim::StepInputs& inputs) = 0;
   // The whole state in id order (a download on the GPU: only for --dump, compare and tests).
   virtual sim::FlockState state() = 0;
+  // The same into `out`, its arrays' capacity reused where the backend can (the library's views).
+  virtual void readState(sim::FlockState& out) { out = state(); }
   // Per-group count, centroid and mean velocity after the last step (a few floats on the GPU: one
   // blocking read).
   virtual std::vector<sim::GroupSummary> groupSummaries() = 0;
@@ -72,6 +74,8 @@ class FlockBackend {
   virtual void requireCapacity(std::uint64_t /*boids*/) const {}
   // The GPU pipeline whose storage buffers hold the state (a renderer draws from them), or null.
   virtual gpu::FlockPipeline* gpuPipeline() { return nullptr; }
+  // The GL context the pipeline runs in, or null for the CPU.
+  virtual gpu::Context* glContext() { return nullptr; }
   // The GL device the backend runs on (vendor, renderer, driver, memory), or null for the CPU.
   virtual const gpu::ContextInfo* glDevice() const { return nullptr; }
 };
@@ -110,10 +114,11 @@ struct AutoChoice {
 // which and why in *autoChoice when given. The gpu backend runs on `context` when given (it must be
 // current and outlive the backend; the demo shares its window or offscreen context this way), else on
 // its own headless context (EGL device deviceIndex, -1: the first that works), with shaderLibrary()'s
-// shaders. Throws UnknownBackend for any other name; gpu::ContextError when gpu is asked for and no
+// shaders. A cpu backend runs on `threads` threads (0: one per hardware thread). Throws UnknownBackend for any other name; gpu::ContextError when gpu is asked for and no
 // context can be made. Only a context error makes auto fall back: a shader that does not compile or
 // link (gpu::ShaderError) is a bug, and it propagates from gpu and auto alike.
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
-                                          gpu::Context* context = nullptr, AutoChoice* autoChoice = nullptr);
+                                          gpu::Context* context = nullptr, AutoChoice* autoChoice = nullptr,
+                                          int threads = 0);
 
 }  // namespace murmur::world

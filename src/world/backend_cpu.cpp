@@ -14,7 +14,7 @@ namespace {
 // once a step, the first time it asks.
 class CpuFlockBackend final : public FlockBackend {
  public:
-  explicit CpuFlockBackend(sim::NeighbourSearch search) : simulator_(search) {}
+  CpuFlockBackend(sim::NeighbourSearch search, int threads) : simulator_(search, threads) {}
   std::string_view name() const override { return sim::toString(simulator_.search()); }
   void setState(const sim::FlockState& state) override {
     simulator_.setState(state);
@@ -39,6 +39,12 @@ class CpuFlockBackend final : public FlockBackend {
     return *perceived_;
   }
   sim::FlockState state() override { return byId(); }
+  void readState(sim::FlockState& out) override {
+    if (byIdCurrent_)
+      out = byId_;
+    else
+      simulator_.copyState(out);
+  }
   std::vector<sim::GroupSummary> groupSummaries() override { return sim::summarizeGroups(byId()); }
   std::vector<glm::vec3> positionSample() override { return sim::samplePositions(byId()); }
   // "CPU, 2 threads"; "CPU, 1 of 2 threads (...)" while one thread is found faster (sim::ThreadChoice).
@@ -64,8 +70,8 @@ class CpuFlockBackend final : public FlockBackend {
 
 }  // namespace
 
-std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search) {
-  return std::make_unique<CpuFlockBackend>(search);
+std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search, int threads) {
+  return std::make_unique<CpuFlockBackend>(search, threads);
 }
 
 }  // namespace murmur::world

@@ -68,6 +68,7 @@ class GpuFlockBackend final : public FlockBackend {
   }
   std::string device() const override { return context_.info().renderer; }
   gpu::FlockPipeline* gpuPipeline() override { return &pipeline_; }
+  gpu::Context* glContext() override { return &context_; }
   const gpu::ContextInfo* glDevice() const override { return &context_.info(); }
 
  private:

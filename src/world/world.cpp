@@ -4,6 +4,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
 #include "sim/builders.hpp"
 #include "sim/metrics.hpp"
 #include "sim/nearest_boids.hpp"
@@ -47,7 +51,28 @@ void World::start() {
   perceiveAtStart(initial_);
 }
 
+void World::setInitial(sim::FlockState state, const std::string& source) {
+  sim::checkState(state, scene_.model, source);
+  backend_->requireCapacity(state.size());
+  scene_.count = static_cast<std::uint32_t>(state.size());
+  scene_.groups = std::max(scene_.groups, state.groups);
+  state.groups = scene_.groups;
+  initial_ = std::move(state);
+  start();
+}
+
+void World::setGoal(std::uint32_t group, std::optional<glm::vec3> goal) {
+  if (group >= inputs_.goal.size()) throw std::out_of_range("World::setGoal: no such group");
+  inputs_.goal[group] = goal;
+}
+
+void World::setPredators(std::vector<glm::vec3> points) { inputs_.predators = std::move(points); }
+
 void World::respawn(std::uint32_t count) {
+  if (count > sim::kMaxBoids)
+    throw InputError(scene_.path, 0, "boids.count", fmt::format("{} is more than {}", count, sim::kMaxBoids));
+  sim::checkRunMemory(count, scene_.path);
+  backend_->requireCapacity(count);
   scene_.count = count;
   initial_ = sim::spawnFlock(scene_, agents_.walls.get());
   start();

@@ -47,7 +47,8 @@ class World {
   // The initial flock on the backend, the agents at their start, the step inputs back to the
   // scene's static ones with the map's walls.
   void start();
-  // A new initial flock of `count` boids spawned as the scene says, then start().
+  // A new initial flock of `count` boids spawned as the scene says, then start(). InputError when
+  // the host or the backend cannot hold it (nothing changes then).
   void respawn(std::uint32_t count);
   // Moves the flock onto `backend`, its state carried over (InputError when it cannot hold it;
   // the current backend stays then). The agents' next perceive() sees the flock as it is at the
@@ -80,6 +81,15 @@ class World {
   // The user's input for the scene's players (ai::AgentDirector::steerPlayers) until the world
   // restarts; nothing without agents.
   void steerPlayers(const ai::PlayerInput& input);
+  // `state` (in id order) as the initial flock, as an init file gives it (WorldDescription::init),
+  // then start(): checked as that file is (sim::checkState; InputError naming `source`; nothing
+  // changes then), its count the scene's, its groups raising the scene's.
+  void setInitial(sim::FlockState state, const std::string& source);
+  // Group `group`'s goal and the predators' points in the step inputs, until the world restarts
+  // (the scene's agents overwrite what they steer). group < groups (std::out_of_range otherwise).
+  void setGoal(std::uint32_t group, std::optional<glm::vec3> goal);
+  void setPredators(std::vector<glm::vec3> points);
+
   // Turns a group's flocking (sim::GroupSteering::flocking: off, every boid of a chase or intercept
   // group pursues) on or off from the next step on; kept when the world restarts. group < groups
   // (std::out_of_range otherwise).

@@ -12,7 +12,7 @@
 #include "brute_force_leaders.hpp"
 #include "cli.hpp"
 #include "ai/scene_agents.hpp"
-#include "app/scene_sections.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/state_csv.hpp"
 #include "world/world.hpp"
@@ -75,7 +75,7 @@ TEST(CliOutput, RunJsonReportsTheLeadersOfEachGroup) {
   const CliResult r = runMurmur(common + " --steps 20 --json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const sim::Scene scene =
-      sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml", app::kSceneSections);
+      sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml", session::kSceneSections);
   const sim::FlockState state = sim::readStateCsv(dump.string(), scene.model);
   const std::vector<std::uint32_t> expected = leadersPerGroup(state, bruteForceLeaders(scene.model, state));
   const nlohmann::json groups = nlohmann::json::parse(r.out).at("groups");
@@ -123,7 +123,7 @@ TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
   const nlohmann::json agents = nlohmann::json::parse(r.out).at("agents");
 
   sim::Scene scene =
-      sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml", app::kSceneSections);
+      sim::loadScene(std::string(MURMUR_SOURCE_DIR) + "/scenes/predator.toml", session::kSceneSections);
   scene.count = 900;
   world::World world({scene, "", {}}, world::makeBackend("cpu"));
   for (int s = 0; s < steps; ++s) world.tick();

@@ -227,12 +227,16 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       {"cost", "path --scen tests/data/bad/huge_worst_case.scen", 2, "--force", ""},
       // Output paths refused before any work.
       {"output path", run + " --steps 1 --dump {dir}", 2, "--dump", ""},
+      {"output path", run + " --steps 1 --record {dir}", 2, "--record", ""},
+      {"output path", run + " --steps 1 --record {dir}/nosuch/t.h5", 2, "--record", ""},
       {"output path", demo + " --steps 1 --frames {dir}/old.csv", 2, "--frames", ""},
       {"output path", demo + " --steps 1 --video {dir}", 2, "--video", ""},
       {"output path", bench + " --out {dir}/old.csv", 2, "--out", ""},
       {"output path", "demo --screenshot-dir {dir}/old.csv", 2, "--screenshot-dir", ""},
       // A full disk mid-run (a file-size limit stands in): exit 3, nothing partial.
       {"full disk", run + " --steps 1 --dump {dir}/old.csv", 3, "File too large", "ulimit -f 16;"},
+      {"full disk", run + " --steps 5 --record {dir}/old.csv", 3, "File too large", "ulimit -f 16;"},
+      {"full disk", run + " --steps 40 --record {dir}/old.csv", 3, "File too large", "ulimit -f 400;"},
       {"full disk", demo + " --steps 40 --every 10 --frames {dir}/frames", 3, "frame_", "ulimit -f 1;"},
       {"full disk", demo + " --steps 60 --every 1 --video {dir}/old.mp4", 3, "a full disk?", "ulimit -f 8;"},
       // sh's ulimit -f counts 512-byte blocks: 16 KiB hold murmur_bench's results (8-11 KiB), not the
@@ -241,6 +245,7 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       {"full disk", bench + " --out {dir}", 3, "incomplete", "ulimit -f 4;"},       // murmur_bench's results
       // SIGTERM mid-run: exit 143, nothing partial.
       {"sigterm", run + " --steps 1000000 --dump {dir}/old.csv", 143, "signal 15", "", 1.5},
+      {"sigterm", run + " --steps 1000000 --record {dir}/old.csv --record-every 10 --force", 143, "signal 15", "", 1.5},
       {"sigterm", compare + " --steps 1000000", 143, "signal 15", "", 1.5},
       {"sigterm", demo + " --steps 1000000 --every 1 --video {dir}/old.mp4", 143, "signal 15", "", 3},
       {"sigterm", "path --scen {dir}/split.map.scen", 143, "signal 15", "", 2},

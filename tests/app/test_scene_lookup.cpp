@@ -61,7 +61,7 @@ TEST(SceneLookup, AShippedSceneRunsByNameAndByItsPathFromAnotherDirectory) {
   }
 }
 
-// The commands load a scene with the sections of every module besides sim's (app/scene_sections.hpp):
+// The commands load a scene with the sections of every module besides sim's (session/scene_sections.hpp):
 // every shipped scene runs, [render] is accepted beside ai's sections, and a misspelt section is
 // refused at its line, listing them all.
 TEST(SceneLookup, EveryShippedSceneRunsAndEveryModulesSectionIsAccepted) {

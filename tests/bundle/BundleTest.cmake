@@ -48,9 +48,9 @@ foreach(file share/murmur/scenes/free.toml share/murmur/bench/report.py share/do
 endforeach()
 
 # Every NEEDED entry: bundled, or a host library.
-file(GLOB bundled RELATIVE "${root}/lib" "${root}/lib/*")
+file(GLOB bundled LIST_DIRECTORIES false RELATIVE "${root}/lib" "${root}/lib/*")
 message(STATUS "bundled libraries: ${bundled}")
-file(GLOB elves "${bin}/*" "${root}/lib/*")
+file(GLOB elves LIST_DIRECTORIES false "${bin}/*" "${root}/lib/*")
 foreach(elf IN LISTS elves)
   check_run("readelf ${elf}" "${READELF}" -d "${elf}")
   string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*\\[[^]]+\\]" entries "${output}")

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gl_test_env.hpp"
-#include "app/scene_sections.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/parity.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -37,7 +37,7 @@ class WorldGpu : public testing::TestWithParam<SceneCase> {};
 // The case's scene, with its boid count.
 world::WorldDescription describe(const SceneCase& scene) {
   world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + scene.file, app::kSceneSections), "", {MURMUR_MAPS_DIR}};
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + scene.file, session::kSceneSections), "", {MURMUR_MAPS_DIR}};
   if (scene.boids > 0) description.scene.count = scene.boids;
   return description;
 }

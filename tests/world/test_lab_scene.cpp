@@ -24,7 +24,7 @@
 #include "ai/agents.hpp"
 #include "ai/director.hpp"
 #include "ai/scene_agents.hpp"
-#include "app/scene_sections.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -37,7 +37,7 @@ namespace {
 constexpr float kReachDistance = 2.0f;
 
 WorldDescription lab() {
-  return WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", app::kSceneSections), "", {}};
+  return WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", session::kSceneSections), "", {}};
 }
 
 // The distance in the x-z plane by the minimum image of the lab's wrapped world.
@@ -121,7 +121,7 @@ TEST(LabScene, TheBooksLeaderRuleLeavesAFewLeadersPerGroup) {
 // each centre stays above the rock's radius plus the player's size, one body length (the book's
 // craft is L long).
 TEST(LabScene, ThePlayersCourseIsClearOfEveryRock) {
-  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", app::kSceneSections);
+  const sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", session::kSceneSections);
   ASSERT_EQ(scene.obstacles.size(), 8u) << "the book's 8 rocks, placed at random ([random_obstacles])";
   std::optional<ai::AgentDirector> director = ai::AgentDirector::fromScene(scene);
   ASSERT_TRUE(director.has_value());
@@ -194,7 +194,7 @@ namespace {
 // velocity's); both groups have leaders in a third of the samples or more; a unit reaches the
 // player; the rocks push them off.
 TEST(LabBookScene, TheBooksUnitsChaseThePlayerForAMinute) {
-  World world(WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab-book.toml", app::kSceneSections), "", {}},
+  World world(WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab-book.toml", session::kSceneSections), "", {}},
               makeBackend("cpu"));
   const sim::ModelParams& model = world.scene().model;
   ASSERT_EQ(model.unitModel, sim::UnitModel::Lab);

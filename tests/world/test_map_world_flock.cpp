@@ -10,7 +10,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/scene_sections.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/metrics.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -35,7 +35,7 @@ constexpr float kOnPathCells = 5.0f;
 
 MazeRun runMaze(int steps) {
   world::World world(
-      {sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", app::kSceneSections), "", {MURMUR_MAPS_DIR}},
+      {sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", session::kSceneSections), "", {MURMUR_MAPS_DIR}},
       world::makeBackend("cpu"));
   EXPECT_NE(world.director(), nullptr);
   const std::shared_ptr<const sim::WallGrid> walls = world.inputs().walls;

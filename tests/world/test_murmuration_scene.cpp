@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-#include "app/scene_sections.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/metrics.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -16,7 +16,7 @@ namespace murmur::world {
 namespace {
 
 TEST(MurmurationScene, OneThinFlockTurnsOverTheRoost) {
-  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/murmuration.toml", app::kSceneSections);
+  sim::Scene scene = sim::loadScene(MURMUR_SOURCE_DIR "/scenes/murmuration.toml", session::kSceneSections);
   ASSERT_EQ(scene.model.topologicalNeighbours, 7u);
   ASSERT_GT(scene.model.roostRadius, 0.0f);
   scene.count = 20000;

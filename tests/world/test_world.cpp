@@ -16,7 +16,7 @@
 #include "map_file.hpp"
 #include "scratch_dir.hpp"
 #include "ai/scene_agents.hpp"
-#include "app/scene_sections.hpp"
+#include "session/scene_sections.hpp"
 #include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
@@ -93,7 +93,7 @@ TEST(ShippedScenes, EveryOneLoadsWithItsAgents) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(MURMUR_SOURCE_DIR) + "/scenes")) {
     if (entry.path().extension() != ".toml") continue;
     SCOPED_TRACE(entry.path().string());
-    const sim::Scene scene = sim::loadScene(entry.path().string(), app::kSceneSections);
+    const sim::Scene scene = sim::loadScene(entry.path().string(), session::kSceneSections);
     EXPECT_NO_THROW(ai::loadSceneAgents(scene, {MURMUR_MAPS_DIR}));
     ++scenes;
   }

@@ -1,8 +1,9 @@
-#include "app/demo_session.hpp"
+#include "session/session.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -10,49 +11,71 @@
 #include <glm/vector_relational.hpp>
 #include <glm/trigonometric.hpp>
 
-#include "app/cli_checks.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 
-namespace murmur::app {
+namespace murmur::session {
 
-DemoSession::Start DemoSession::start(const SceneOptions& scene, const std::string& backend, int device,
-                                      gpu::Context& context) {
+Session::Start Session::start(const SceneOptions& scene, const std::string& backend, int device,
+                              gpu::Context& context) {
   Start start;
-  start.backend = makeBackendFor("--backend", backend, device, &context, &start.autoChoice);
+  start.backend = makeBackendFor("--backend", backend, device, &context, &start.autoChoice, scene.threads);
   start.described = describeWorld(scene, start.backend->gpuPipeline() != nullptr);
   return start;
 }
 
-DemoSession::DemoSession(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context)
-    : DemoSession(start(scene, backend, device, context), device, context) {
-  dataDir_ = scene.dataDir;
+Session::Start Session::start(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend) {
+  Start start;
+  start.described = describeWorld(scene, backend->gpuPipeline() != nullptr);
+  start.backend = std::move(backend);
+  return start;
 }
 
-DemoSession::DemoSession(Start start, int device, gpu::Context& context)
+Session::Session(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context)
+    : Session(start(scene, backend, device, context), scene, device, &context) {}
+
+Session::Session(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend, int device,
+                 gpu::Context* context)
+    : Session(start(scene, std::move(backend)), scene, device, context) {}
+
+Session::Session(Start start, const SceneOptions& scene, int device, gpu::Context* context)
     : context_(context),
       device_(device),
+      threads_(scene.threads),
+      dataDirs_(scene.dataDirs),
       view_(std::move(start.described.view)),
       autoChoice_(std::move(start.autoChoice)),
       world_(std::move(start.described.world), std::move(start.backend)),
-      shaders_(world::shaderLibrary()),
-      renderer_(shaders_) {
+      shaders_(world::shaderLibrary()) {
+  if (context_ != nullptr) renderer_.emplace(shaders_);
   startView();
 }
 
-void DemoSession::startView() {
+void Session::attachContext(gpu::Context& context) {
+  if (renderer_) return;
+  context_ = &context;
+  renderer_.emplace(shaders_);
+  flockRestarted();
+}
+
+const gpu::ContextInfo& Session::contextInfo() const {
+  if (context_ == nullptr) throw std::logic_error("Session::contextInfo without a context");
+  return context_->info();
+}
+
+void Session::startView() {
   flockRestarted();
   options_ = render::frameOptions(view_);
   frameScene();
 }
 
-void DemoSession::frameWorld() {
+void Session::frameWorld() {
   camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width(), camera_.height(), camera_.leftInset());
   framedFlock_.reset();
 }
 
-bool DemoSession::hasPredator() const {
+bool Session::hasPredator() const {
   for (std::size_t i = 0; i < agentCount(); ++i)
     if (world_.director()->kind(i) == ai::AgentKind::Predator) return true;
   return false;
@@ -105,12 +128,12 @@ float followKeep(double seconds) {
 
 }  // namespace
 
-void DemoSession::setPointShare(const std::vector<glm::vec3>& sample, float keep) {
+void Session::setPointShare(const std::vector<glm::vec3>& sample, float keep) {
   const float share = render::silhouettePointShare(camera_, sample, boidCount(), options_.boids);
   options_.boids.pointShare = glm::mix(share, options_.boids.pointShare, keep);
 }
 
-void DemoSession::frameFlock() {
+void Session::frameFlock() {
   // A sample frames the flock as well as all of it, at a 64 KiB read instead of the whole state's.
   const std::vector<glm::vec3> sample = world_.backend().positionSample();
   if (sample.empty()) return;
@@ -119,26 +142,26 @@ void DemoSession::frameFlock() {
   setPointShare(sample, 0.0f);
 }
 
-void DemoSession::updatePointShare(double seconds) {
+void Session::updatePointShare(double seconds) {
   if (render::drawsSilhouettePoints(options_.boids, boidCount()))
     setPointShare(world_.backend().positionSample(), followKeep(seconds));
 }
 
-void DemoSession::refitView() {
+void Session::refitView() {
   if (framedFlock_)
     camera_.framePoints(*framedFlock_, kFlockFill, kFlockTrim);
   else
     frameWorld();
 }
 
-void DemoSession::frameScene() {
+void Session::frameScene() {
   if (view_.cameraMotion == render::CameraMotion::Fixed)
     frameWorld();
   else
     frameFlock();
 }
 
-void DemoSession::moveCamera(double seconds) {
+void Session::moveCamera(double seconds) {
   const bool moves = view_.cameraMotion != render::CameraMotion::Fixed;
   if (!moves && !render::drawsSilhouettePoints(options_.boids, boidCount())) return;
   // A sample of 4,096 boids frames the flock as well as all of them, at a 64 KiB read instead of
@@ -150,7 +173,7 @@ void DemoSession::moveCamera(double seconds) {
   setPointShare(sample, keep);
 }
 
-void DemoSession::follow(const std::vector<glm::vec3>& sample, double seconds, float keep) {
+void Session::follow(const std::vector<glm::vec3>& sample, double seconds, float keep) {
   render::Camera framed = camera_;
   if (view_.cameraMotion == render::CameraMotion::Orbit)
     framed.setOrbit(camera_.target(), camera_.distance(),
@@ -162,7 +185,7 @@ void DemoSession::follow(const std::vector<glm::vec3>& sample, double seconds, f
   camera_ = framed;
 }
 
-void DemoSession::step() {
+void Session::step() {
   const auto start = std::chrono::steady_clock::now();
   if (world_.director()) overlayCurrent_ = false;  // the agents move
   world_.tick();
@@ -173,11 +196,12 @@ void DemoSession::step() {
   sampleAids();
 }
 
-void DemoSession::sampleAids() {
+void Session::sampleAids() {
   const render::OverlayStyle& shown = options_.overlay;
   const render::AidStyle& aids = options_.aids;
   const float dt = world_.scene().model.dt;
-  if (render::BoidSamples::wanted(steps_, aids, shown)) renderer_.sampleBoids(boidBuffers(), steps_, dt, options_);
+  if (renderer_ && render::BoidSamples::wanted(steps_, aids, shown))
+    renderer_->sampleBoids(boidBuffers(), steps_, dt, options_);
   const ai::AgentDirector* director = world_.director();
   if (director == nullptr) return;
   const std::size_t agents = director->size();
@@ -205,7 +229,7 @@ void DemoSession::sampleAids() {
   }
 }
 
-void DemoSession::updateOverlay() {
+void Session::updateOverlay() {
   render::Overlay overlay = render::sceneOverlay(world_.scene(), world_.inputs().walls.get());
   const ai::AgentDirector* director = world_.director();
   for (std::size_t i = 0; director && i < director->size(); ++i) {
@@ -235,12 +259,12 @@ void DemoSession::updateOverlay() {
     overlay.senses.push_back(render::horizontalCircle(position, director->hearing(i).range, colour));
     overlay.labels.push_back({position, std::string(director->stateName(i)), colour});
   }
-  renderer_.setOverlay(overlay);
+  renderer_->setOverlay(overlay);
   labels_ = std::move(overlay.labels);  // the renderer draws no text
   overlayCurrent_ = true;
 }
 
-render::BoidBuffers DemoSession::boidBuffers() {
+render::BoidBuffers Session::boidBuffers() {
   if (gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) return render::boidBuffers(*pipeline);
   if (!hostBuffersCurrent_) {
     hostBuffers_.upload(world_.backend().state());
@@ -249,14 +273,15 @@ render::BoidBuffers DemoSession::boidBuffers() {
   return hostBuffers_.buffers();
 }
 
-void DemoSession::render() {
+void Session::render() {
+  if (!renderer_) throw std::logic_error("Session::render without a context");
   if (!overlayCurrent_) updateOverlay();
-  renderer_.render(camera_, boidBuffers(), options_);
+  renderer_->render(camera_, boidBuffers(), options_);
 }
 
-void DemoSession::flockRestarted() {
+void Session::flockRestarted() {
   overlayCurrent_ = false;
-  renderer_.clearSamples();
+  if (renderer_) renderer_->clearSamples();
   agentTrails_.clear();
   agentVelocities_.clear();
   agentForces_.clear();
@@ -264,29 +289,34 @@ void DemoSession::flockRestarted() {
   hostBuffersCurrent_ = false;
 }
 
-void DemoSession::reset() {
+void Session::reset() {
   world_.start();
   flockRestarted();
 }
 
-void DemoSession::respawn(std::uint32_t count) {
+void Session::respawn(std::uint32_t count) {
   world_.respawn(count);
   flockRestarted();
 }
 
-void DemoSession::loadScene(const std::string& path) {
+void Session::setInitial(sim::FlockState state, const std::string& source) {
+  world_.setInitial(std::move(state), source);
+  flockRestarted();
+}
+
+void Session::loadScene(const std::string& path) {
   SceneOptions options;
   options.scene = path;
-  options.dataDir = dataDir_;
+  options.dataDirs = dataDirs_;
   DescribedWorld described = describeWorld(options, world_.backend().gpuPipeline() != nullptr);
   world_.load(std::move(described.world));
   view_ = std::move(described.view);
   startView();
 }
 
-void DemoSession::switchBackend(std::string_view name) {
-  world_.switchBackend(makeBackendFor("--backend", name, device_, &context_, nullptr));
+void Session::switchBackend(std::string_view name) {
+  world_.switchBackend(makeBackendFor("--backend", name, device_, context_, nullptr, threads_));
   hostBuffersCurrent_ = false;
 }
 
-}  // namespace murmur::app
+}  // namespace murmur::session

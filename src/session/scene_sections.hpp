@@ -1,8 +1,7 @@
 #pragma once
 // The top-level sections of a scene file besides sim's own: those of the modules above sim, each
-// declared beside the loader that reads it. The app composes the modules, so it is the one that passes
-// them to sim::loadScene. A header of its own (no CLI11) so that the scene fuzzer (tests/fuzz) loads
-// scenes as the app does.
+// declared beside the loader that reads it. The session module composes the modules, so it is the one
+// that passes them to sim::loadScene (session/scene_source.hpp), for the command and the library alike.
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -11,7 +10,7 @@
 #include "render/scene_view.hpp"
 #include "sim/scene_loader.hpp"
 
-namespace murmur::app {
+namespace murmur::session {
 
 // ai's [navigation] and [[agents]], render's [render]. sim::loadScene refuses (std::invalid_argument)
 // a list that names a section twice or one of sim's.
@@ -22,4 +21,4 @@ inline constexpr auto kSceneSections = [] {
   return all;
 }();
 
-}  // namespace murmur::app
+}  // namespace murmur::session

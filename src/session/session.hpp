@@ -1,7 +1,7 @@
 #pragma once
-// What the demo's window and headless modes share: the world (its flock on a backend, the scene's
-// CPU agents that steer it), the scene's view, the renderer that draws it on the current GL context,
-// and the camera framing it.
+// A world (its flock on a backend, the scene's CPU agents that steer it) with the scene's view, the
+// renderer that draws it on a GL context, and the camera framing it: what the demo's window and
+// headless modes and the library (include/murmur) step and draw.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "app/scene_options.hpp"
 #include "gpu/context.hpp"
 #include "gpu/shader_library.hpp"
 #include "render/boid_buffers.hpp"
@@ -19,27 +18,39 @@
 #include "render/frame_renderer.hpp"
 #include "render/overlay.hpp"
 #include "render/scene_view.hpp"
+#include "session/scene_source.hpp"
 #include "world/backend.hpp"
 #include "world/world.hpp"
 
-namespace murmur::app {
+namespace murmur::session {
 
-class DemoSession {
+class Session {
  public:
   // Loads the scene, its [render] view and its agents (InputError on bad input), makes the backend
   // on `context` (which must be current and outlive the session; the gpu backend computes in it)
   // and the renderer.
-  DemoSession(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
+  Session(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
+  // The same on a backend made by the caller (on `context` when it is a gpu backend); without a
+  // context, no renderer until attachContext().
+  Session(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend, int device, gpu::Context* context);
+
+  // The renderer, made on `context` (current; it must outlive the session) for a session made
+  // without one. Nothing when it has one.
+  void attachContext(gpu::Context& context);
+  bool canRender() const { return renderer_.has_value(); }
 
   // One fixed step (dt from the scene): the agents read the flock and move, then the boids.
   void step();
-  // Draws the current state into the bound framebuffer with the session's camera and options.
+  // Draws the current state into the bound framebuffer with the session's camera and options
+  // (std::logic_error without a renderer).
   void render();
 
   // The initial flock and agents again.
   void reset();
   // A new flock of `count` boids, spawned as the scene says (agents back at their start).
   void respawn(std::uint32_t count);
+  // `state` as the initial flock (world::World::setInitial), agents back at their start.
+  void setInitial(sim::FlockState state, const std::string& source);
   // Another scene: the world, the flock, the agents, the camera (InputError on a bad scene; nothing
   // changes then).
   void loadScene(const std::string& path);
@@ -84,7 +95,8 @@ class DemoSession {
   bool hasPredator() const;
   // The agents' state labels of the overlay drawn last (for drawAgentLabels).
   const std::vector<render::Label>& labels() const { return labels_; }
-  const gpu::ContextInfo& contextInfo() const { return context_.info(); }
+  // The context the session draws on (std::logic_error without one).
+  const gpu::ContextInfo& contextInfo() const;
   // What --backend auto chose and why, for the demo to print once its checks passed; empty for a
   // named backend.
   const std::string& autoChoice() const { return autoChoice_; }
@@ -97,7 +109,8 @@ class DemoSession {
     DescribedWorld described;
   };
   static Start start(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
-  DemoSession(Start start, int device, gpu::Context& context);
+  static Start start(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend);
+  Session(Start start, const SceneOptions& scene, int device, gpu::Context* context);
   // After the world (re)loaded: the flock at its start, view_'s boid style and overlay options,
   // its camera on the world.
   void startView();
@@ -110,9 +123,10 @@ class DemoSession {
   void sampleAids();
   render::BoidBuffers boidBuffers();
 
-  gpu::Context& context_;
+  gpu::Context* context_;  // null until attachContext() for a session made without one
   int device_;
-  std::string dataDir_;  // --data-dir, for the scenes loaded later
+  int threads_;                       // --threads, for the backends switched to later
+  std::vector<std::string> dataDirs_;  // --data-dir, for the scenes loaded later
   render::SceneView view_;  // the scene's [render] section
   std::string autoChoice_;  // what --backend auto chose and why (before world_: filled as it is made)
   world::World world_;
@@ -120,7 +134,7 @@ class DemoSession {
   std::uint64_t totalSteps_ = 0;
   double lastStepMs_ = 0.0;
   gpu::ShaderLibrary shaders_;
-  render::FrameRenderer renderer_;
+  std::optional<render::FrameRenderer> renderer_;
   bool overlayCurrent_ = false;          // agents move every step
   std::vector<render::Label> labels_;
   // Per agent: its trail, newest point first (sampled last at agentTrailStep_), and its velocity of
@@ -143,4 +157,4 @@ class DemoSession {
   render::FrameOptions options_;
 };
 
-}  // namespace murmur::app
+}  // namespace murmur::session
