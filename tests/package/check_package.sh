@@ -24,6 +24,16 @@ for header in "$prefix"/include/murmur/*.hpp; do
   echo "header ok: $name"
 done
 
+# README's smallest use, as written there, against the prefix alone.
+sed -n '/^#include <murmur\/murmur.hpp>$/,/^```$/p' "$source/README.md" | sed '$d' > "$work/readme.body"
+[ "$(wc -l < "$work/readme.body")" -eq 4 ] || { echo "FAIL: README's smallest use not found"; exit 1; }
+{ head -1 "$work/readme.body"; echo 'int main() {'; tail -n +2 "$work/readme.body"; echo 'return n == 10000 ? 0 : 1; }'; } \
+  > "$work/readme.cpp"
+c++ -std=c++20 -Wall -Wextra -I"$prefix/include" "$work/readme.cpp" -L"$prefix/lib" -lmurmur \
+  -Wl,-rpath,"$prefix/lib" -o "$work/readme" || { echo "FAIL: README's smallest use does not compile"; exit 1; }
+"$work/readme" || { echo "FAIL: README's smallest use did not step 10,000 boids"; exit 1; }
+echo "readme ok"
+
 cmake -S "$source/examples/cpp" -B "$work/example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log" ||
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/example" > "$work/build.log" || { cat "$work/build.log"; exit 1; }

@@ -373,5 +373,27 @@ TEST(TrajectoryWriter, EstimateIsWithinAFifthOfTheSize) {
   EXPECT_NEAR(estimate / size, 1.0, 0.2) << "estimate " << estimate << ", size " << size;
 }
 
+// The size check before a run: a trajectory larger than the free space where it goes is refused,
+// naming the option, the estimate and the way past it; --force passes; one that fits passes.
+TEST(TrajectoryWriter, CheckSizeRefusesWhatTheDiskCannotHold) {
+  const fs::path dir = test::scratchDir("trajectory_size") / "mnt";
+  fs::create_directories(dir);
+  ASSERT_EQ(::mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=1m"), 0)
+      << "cannot mount a tmpfs (needs root): " << std::strerror(errno);
+  const std::string path = (dir / "run.h5").string();
+  try {
+    TrajectoryWriter::checkSize(path, "--record", 10000, 100, false);  // about 29 MB
+    ADD_FAILURE() << "29 MB accepted on a 1 MiB filesystem";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "--record");
+    EXPECT_NE(std::string(e.what()).find("100 frames of 10000 boids"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(TrajectoryWriter::checkSize(path, "--record", 10000, 100, true));
+  EXPECT_NO_THROW(TrajectoryWriter::checkSize(path, "--record", 100, 10, false));
+  EXPECT_TRUE(entries(dir).empty());
+  EXPECT_EQ(::umount(dir.c_str()), 0) << std::strerror(errno);
+}
+
 }  // namespace
 }  // namespace murmur::record
