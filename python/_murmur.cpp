@@ -26,8 +26,8 @@ namespace py = pybind11;
 
 namespace {
 
-// Groups a state may hold (murmur.hpp, setState: "groups below 1024").
-constexpr std::int64_t kGroupLimit = 1024;
+// Groups a state may hold (murmur.hpp, setState).
+constexpr std::int64_t kGroupLimit = murmur::kMaxGroups;
 
 // The exception types, made once at import and kept for the process (the module holds them too).
 PyObject* errorType = nullptr;

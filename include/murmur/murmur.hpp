@@ -30,6 +30,9 @@ struct Vec3 {
 };
 static_assert(sizeof(Vec3) == 3 * sizeof(float));
 
+// Group ids of a state are below this (setState).
+inline constexpr std::uint32_t kMaxGroups = 1024;
+
 enum class Backend {
   Cpu,       // the CPU reference, uniform-grid search ("cpu")
   CpuNaive,  // the CPU reference, all pairs ("cpu-naive")
@@ -129,7 +132,7 @@ class MURMUR_API Simulation {
   // A new flock of `count` boids spawned as the scene says.
   void respawn(std::uint32_t count);
   // A flock from memory, as `murmur run --init` reads it from a file: n boids in id order, groups
-  // below 1024, finite, inside the world box, velocities within the model's limits (InputError
+  // below kMaxGroups, finite, inside the world box, velocities within the model's limits (InputError
   // naming the array, the boid and the limit; nothing changes then). It becomes the initial flock.
   void setState(std::span<const Vec3> positions, std::span<const Vec3> velocities,
                 std::span<const std::uint32_t> groups);

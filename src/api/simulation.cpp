@@ -87,6 +87,8 @@ const sim::ModelParam& tableParam(std::string_view key) {
   throw InputError("", 0, std::string(key), "no such parameter (murmur::params() lists them; docs/model.md)");
 }
 
+static_assert(kMaxGroups == sim::kMaxStateGroups);
+
 glm::vec3 toGlm(Vec3 v) {
   return {v.x, v.y, v.z};
 }
@@ -103,8 +105,7 @@ void setLogFcn(LogFcn fcn) {
 Backend backendFromName(std::string_view name) {
   for (Backend backend : {Backend::Cpu, Backend::CpuNaive, Backend::Gpu, Backend::GpuExact, Backend::Auto})
     if (backendName(backend) == name) return backend;
-  throw InputError("", 0, "backend",
-                   fmt::format("unknown backend '{}' (cpu, cpu-naive, gpu, gpu-exact, auto)", name));
+  throw InputError("", 0, "backend", world::UnknownBackend(name).what());
 }
 
 std::string_view backendName(Backend backend) {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include <glm/common.hpp>
-#include <glm/vector_relational.hpp>
 #include <glm/trigonometric.hpp>
+#include <glm/vector_relational.hpp>
 
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
@@ -56,7 +56,9 @@ void Session::attachContext(gpu::Context& context) {
   if (renderer_) return;
   context_ = &context;
   renderer_.emplace(shaders_);
-  flockRestarted();
+  // What the new renderer draws is made at the next render(); the flock and its steps stay.
+  overlayCurrent_ = false;
+  hostBuffersCurrent_ = false;
 }
 
 const gpu::ContextInfo& Session::contextInfo() const {
@@ -71,7 +73,8 @@ void Session::startView() {
 }
 
 void Session::frameWorld() {
-  camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width(), camera_.height(), camera_.leftInset());
+  camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width(), camera_.height(),
+                                camera_.leftInset());
   framedFlock_.reset();
 }
 
@@ -97,8 +100,9 @@ std::vector<glm::vec3> flockOutline(std::vector<glm::vec3> sample, float boidSiz
   for (const glm::vec3& position : sample) sum += glm::dvec3(position);
   const glm::vec3 mean(sum / double(sample.size()));
   for (int corner = 0; corner < 8; ++corner)
-    sample.push_back(mean + 2.0f * boidSize * glm::vec3((corner & 1) ? 1.0f : -1.0f, (corner & 2) ? 1.0f : -1.0f,
-                                                        (corner & 4) ? 1.0f : -1.0f));
+    sample.push_back(mean + 2.0f * boidSize *
+                                glm::vec3((corner & 1) ? 1.0f : -1.0f, (corner & 2) ? 1.0f : -1.0f,
+                                          (corner & 4) ? 1.0f : -1.0f));
   return sample;
 }
 
@@ -177,11 +181,13 @@ void Session::follow(const std::vector<glm::vec3>& sample, double seconds, float
   render::Camera framed = camera_;
   if (view_.cameraMotion == render::CameraMotion::Orbit)
     framed.setOrbit(camera_.target(), camera_.distance(),
-                    camera_.yaw() + glm::radians(render::kOrbitDegreesPerSecond) * float(seconds), camera_.pitch());
+                    camera_.yaw() + glm::radians(render::kOrbitDegreesPerSecond) * float(seconds),
+                    camera_.pitch());
   framed.framePoints(flockOutline(sample, options_.boids.size), kFlockFill, kFlockTrim);
   const float keepDistance = framed.distance() > camera_.distance() ? keep * keep * keep : keep;
   framed.setOrbit(glm::mix(framed.target(), camera_.target(), keep),
-                  glm::mix(framed.distance(), camera_.distance(), keepDistance), framed.yaw(), framed.pitch());
+                  glm::mix(framed.distance(), camera_.distance(), keepDistance), framed.yaw(),
+                  framed.pitch());
   camera_ = framed;
 }
 
@@ -243,19 +249,23 @@ void Session::updateOverlay() {
     if (i < agentTrails_.size()) addTrail(overlay, agentTrails_[i], colour);
     if (i < agentForces_.size() && agentVelocityStep_ == steps_) {
       const render::AidStyle& aids = options_.aids;
-      overlay.vectors.push_back({{position, position + director->velocity(i) * aids.velocityScale}, render::kVelocityColour});
-      overlay.vectors.push_back({{position, position + agentForces_[i] * aids.forceScale}, render::kForceColour});
+      overlay.vectors.push_back(
+          {{position, position + director->velocity(i) * aids.velocityScale}, render::kVelocityColour});
+      overlay.vectors.push_back(
+          {{position, position + agentForces_[i] * aids.forceScale}, render::kForceColour});
     }
     if (kind == ai::AgentKind::Player) {  // no senses, no path: a craft and its label
       overlay.agents.push_back({position, render::AgentKind::Player, group, director->heading(i)});
       overlay.labels.push_back({position, std::string(director->stateName(i)), colour});
       continue;
     }
-    overlay.agents.push_back({position, leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
+    overlay.agents.push_back(
+        {position, leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
     std::vector<glm::vec3> path = director->path(i);
     if (path.size() >= 2) overlay.paths.push_back({std::move(path), colour});
     const ai::SightParams& sight = director->sight(i);
-    overlay.senses.push_back(render::viewCone(position, director->heading(i), sight.halfAngle, sight.viewDistance, colour));
+    overlay.senses.push_back(
+        render::viewCone(position, director->heading(i), sight.halfAngle, sight.viewDistance, colour));
     overlay.senses.push_back(render::horizontalCircle(position, director->hearing(i).range, colour));
     overlay.labels.push_back({position, std::string(director->stateName(i)), colour});
   }

@@ -202,6 +202,10 @@ TEST(Simulation, RenderDrawsTheFlock) {
   std::sort(colours.begin(), colours.end());
   EXPECT_GT(std::unique(colours.begin(), colours.end()) - colours.begin(), 10);
   EXPECT_THROW(sim.render(8, 8), murmur::InputError);
+  EXPECT_EQ(sim.steps(), 2u);  // drawing leaves the flock and its steps as they were
+  sim.step(1);
+  EXPECT_EQ(sim.render(96, 64).size(), rgba.size());
+  EXPECT_EQ(sim.steps(), 3u);
 }
 
 }  // namespace
