@@ -5,7 +5,8 @@
 #   lib/cmake/Murmur/                     MurmurConfig.cmake, MurmurConfigVersion.cmake and the
 #                                         exported target Murmur::murmur (find_package(Murmur))
 #   lib/python3/dist-packages/murmur/     the Python module (python/CMakeLists.txt)
-#   share/murmur/scenes, share/murmur/data (the project's maps), share/murmur/bench/report.py
+#   share/murmur/scenes, share/murmur/sweeps, share/murmur/data (the project's maps), share/murmur/bench/report.py,
+#   share/murmur/sweep_report.py
 # cmake/Bundle.cmake adds the executables and the release bundle's own libraries.
 include(CMakePackageConfigHelpers)
 
@@ -20,6 +21,8 @@ install(FILES "${CMAKE_BINARY_DIR}/MurmurConfig.cmake" "${CMAKE_BINARY_DIR}/Murm
         DESTINATION lib/cmake/Murmur)
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/scenes/" DESTINATION share/murmur/scenes)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/sweeps/" DESTINATION share/murmur/sweeps)
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/scripts/sweep_report.py" DESTINATION share/murmur)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/data/" DESTINATION share/murmur/data)
 install(FILES "${PROJECT_SOURCE_DIR}/bench/report.py" DESTINATION share/murmur/bench
         PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

@@ -11,6 +11,7 @@ packages=(
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
   nlohmann-json3-dev                 # murmur bench reads the benchmark JSON
   libhdf5-dev                        # trajectories in HDF5 (H5MD): murmur run --record, the library
+  libopenmpi-dev openmpi-bin         # murmur sweep across the ranks of an MPI job (mpirun)
   pybind11-dev python3-pybind11 python3-dev python3-numpy   # the Python module murmur
   python3-pytest python3-h5py        # its tests (pytest from CTest), reading trajectories back
   python3-matplotlib                 # bench/report.py's charts

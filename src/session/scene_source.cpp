@@ -56,10 +56,10 @@ DescribedWorld describeWorld(const SceneOptions& options, bool gpuBackend) {
   sim::Scene& scene = described.world.scene;
   described.world.dataDirectories = dataDirectories(options);
   if (options.text.empty())
-    scene =
-        sim::loadScene(findScene(options.scene, described.world.dataDirectories).string(), kSceneSections);
+    scene = sim::loadScene(findScene(options.scene, described.world.dataDirectories).string(), kSceneSections,
+                           options.overrides);
   else
-    scene = sim::parseScene(options.text, options.scene, kSceneSections);
+    scene = sim::parseScene(options.text, options.scene, kSceneSections, options.overrides);
   if (gpuBackend && scene.gpuCount > 0) scene.count = scene.gpuCount;
   if (options.boids != kUnset) {
     if (!options.init.empty())

@@ -11,6 +11,7 @@
 
 #include "render/scene_view.hpp"
 #include "sim/scene.hpp"
+#include "sim/scene_loader.hpp"
 #include "world/backend.hpp"
 #include "world/world.hpp"
 
@@ -30,6 +31,7 @@ struct SceneOptions {
   std::int64_t boids = kUnset;        // --boids N
   std::int64_t seed = kUnset;         // --seed S
   std::vector<std::string> dataDirs;  // --data-dir: where a scene's relative data paths (maps) are looked for
+  std::vector<sim::SceneOverride> overrides;  // --set KEY=VALUE, a sweep's values: over the scene's, in order
   int threads = 0;                    // --threads: CPU backend threads, 0 one per hardware thread
   bool force = false;                 // --force: run even when the estimated cost is over the limits
 };

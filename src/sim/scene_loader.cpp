@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -560,9 +561,73 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       fail(fmt::format("targets[{}].group", i), targetGroupRule(scene.groups));
 }
 
+// The message of an InputError without its "file:line: key: " prefix.
+std::string inputErrorMessage(const InputError& error) {
+  const std::string prefix = InputError(error.file(), error.line(), error.key(), "").what();
+  const std::string whole = error.what();
+  return whole.starts_with(prefix) ? whole.substr(prefix.size()) : whole;
+}
+
+// Sets change.value at change.key ("boids.count", "groups[1].thrust") in root, creating the tables on
+// its way; InputError (at the override's source) for a malformed key or a value that is not TOML.
+void applyOverride(toml::table& root, const SceneOverride& change) {
+  const auto fail = [&](const std::string& message) -> void {
+    throw InputError(change.source, change.line, change.key, message);
+  };
+  toml::table parsed;
+  try {
+    parsed = toml::parse("v = " + change.value, std::string_view(change.source));
+  } catch (const toml::parse_error& error) {
+    fail(fmt::format("'{}' is not a TOML value ({})", change.value, error.description()));
+  }
+  if (parsed.size() != 1 || !parsed.contains("v"))
+    fail(fmt::format("'{}' is not one TOML value", change.value));
+  toml::table* table = &root;
+  std::string_view rest = change.key;
+  while (true) {
+    const std::size_t dot = rest.find('.');
+    std::string_view segment = rest.substr(0, dot);
+    std::optional<std::size_t> index;
+    if (const std::size_t open = segment.find('['); open != std::string_view::npos) {
+      if (!segment.ends_with(']')) fail("a key's index is written name[i]");
+      std::size_t i = 0;
+      const std::string_view digits = segment.substr(open + 1, segment.size() - open - 2);
+      if (digits.empty() ||
+          !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+          digits.size() > 6)
+        fail("a key's index is written name[i] with i a small integer");
+      for (char c : digits) i = i * 10 + std::size_t(c - '0');
+      index = i;
+      segment = segment.substr(0, open);
+    }
+    if (segment.empty() || !std::all_of(segment.begin(), segment.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                 c == '-';
+        }))
+      fail("must be a dotted key of bare names (section.key, groups[1].thrust)");
+    const bool last = dot == std::string_view::npos;
+    if (index) {
+      toml::array* array = (*table)[segment].as_array();
+      if (array == nullptr || *index >= array->size() || !array->get(*index)->is_table())
+        fail(fmt::format("the scene has no table {}[{}]", segment, *index));
+      if (last) fail("names a table, not a value");
+      table = array->get(*index)->as_table();
+    } else if (last) {
+      parsed.get("v")->visit([&](auto&& value) { table->insert_or_assign(segment, std::move(value)); });
+      return;
+    } else {
+      if (!table->contains(segment)) table->insert(segment, toml::table{});
+      table = (*table)[segment].as_table();
+      if (table == nullptr) fail(fmt::format("{} is not a table in the scene", segment));
+    }
+    rest = rest.substr(dot + 1);
+  }
+}
+
 }  // namespace
 
-Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections) {
+Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections,
+                std::span<const SceneOverride> overrides) {
   core::InputFile file(path, kMaxSceneBytes, "scene file");
   // The size checked, and one byte more to notice a file that grew since.
   std::string text = core::withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
@@ -571,11 +636,11 @@ Scene loadScene(const std::string& path, std::span<const SceneSection> otherSect
   if (text.size() > file.size()) throw InputError(path, 0, "", "the scene file changed while it was read");
   if (file.stream().bad())
     throw InputError(path, 0, "", fmt::format("cannot read the scene file ({})", std::strerror(errno)));
-  return parseScene(text, path, otherSections);
+  return parseScene(text, path, otherSections, overrides);
 }
 
 Scene parseScene(std::string_view text, const std::string& sourceName,
-                 std::span<const SceneSection> otherSections) {
+                 std::span<const SceneSection> otherSections, std::span<const SceneOverride> overrides) {
   auto document = std::make_shared<SceneDocument>();
   document->path = sourceName;
   checkSceneTextLimits(text, sourceName);
@@ -584,10 +649,45 @@ Scene parseScene(std::string_view text, const std::string& sourceName,
   } catch (const toml::parse_error& error) {
     throw InputError(sourceName, error.source().begin.line, "", std::string(error.description()));
   }
-  Scene scene = readScene(*document, otherSections);
-  checkScene(scene, document.get());
-  scene.document = std::move(document);
-  return scene;
+  for (const SceneOverride& change : overrides) applyOverride(document->root, change);
+  try {
+    Scene scene = readScene(*document, otherSections);
+    checkScene(scene, document.get());
+    scene.document = std::move(document);
+    return scene;
+  } catch (const InputError& error) {
+    // An error about an overridden key is the override's: named where it was given.
+    for (const SceneOverride& change : overrides) {
+      const std::string& key = error.key();
+      if (key == change.key ||
+          (key.starts_with(change.key) && (key[change.key.size()] == '.' || key[change.key.size()] == '[')))
+        throw InputError(change.source, change.line, key, inputErrorMessage(error));
+    }
+    throw;
+  }
+}
+
+std::string overrideValue(std::string_view text, const std::string& source, const std::string& key) {
+  const std::string document = "v = " + std::string(text);
+  toml::table parsed;
+  try {
+    checkSceneTextLimits(document, source);
+    parsed = toml::parse(document);
+  } catch (const toml::parse_error&) {
+    std::ostringstream quoted;  // a bare word: the string, in TOML's quotes and escapes
+    quoted << toml::value<std::string>(std::string(text));
+    return quoted.str();
+  }
+  if (parsed.size() != 1 || !parsed.contains("v"))
+    throw InputError(source, 0, key, fmt::format("'{}' is not one TOML value", text));
+  return std::string(text);
+}
+
+std::string resolvedSceneText(const Scene& scene) {
+  if (!scene.document) return {};
+  std::ostringstream out;
+  out << toml::toml_formatter(scene.document->root, toml::format_flags::none);
+  return out.str();
 }
 
 std::uint64_t estimateRunBytes(std::uint64_t boids) {

@@ -44,14 +44,36 @@ struct SceneSection {
   bool arrayOfTables = false;  // [[name]]; else [name]
 };
 
-// Reads and validates the scene at path (missing or unreadable file: InputError). The file may hold
-// sim's sections and otherSections, the latter checked for type only and left unread; any other
-// section is unknown. std::invalid_argument when otherSections names a section twice or one of sim's.
-Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections = {});
+// A value set over the scene's own (`murmur run --set KEY=VALUE`, a sweep's [set] and axes): key is
+// a dotted key of any section ("boids.count"), value a TOML value ("400", "0.5", "\"wrap\"").
+// An error about the key names source and line (the option, or the sweep file), not the scene.
+struct SceneOverride {
+  std::string key;
+  std::string value;
+  std::string source;
+  std::size_t line = 0;
+};
+
+// Reads and validates the scene at path (missing or unreadable file: InputError), with overrides set
+// over its values in order. The file may hold sim's sections and otherSections, the latter checked
+// for type only and left unread; any other section is unknown. std::invalid_argument when
+// otherSections names a section twice or one of sim's.
+Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections = {},
+                std::span<const SceneOverride> overrides = {});
 
 // Parses scene text as loadScene does; sourceName is used in messages (and Scene::path).
 Scene parseScene(std::string_view text, const std::string& sourceName,
-                 std::span<const SceneSection> otherSections = {});
+                 std::span<const SceneSection> otherSections = {},
+                 std::span<const SceneOverride> overrides = {});
+
+// The TOML value of `--set KEY=VALUE`'s VALUE: the text itself when it is one TOML value (400, 0.5,
+// true, "wrap", [1, 2, 3]), else the text as a string (wrap); InputError naming `source` when it
+// holds more than one value.
+std::string overrideValue(std::string_view text, const std::string& source, const std::string& key);
+
+// The scene's document as TOML text, its tables and keys in sorted order, the overrides included:
+// two scenes that resolve alike give the same text (a sweep's run id hashes it).
+std::string resolvedSceneText(const Scene& scene);
 
 // Checks the cross-field limits of a scene built in code or changed after loading (e.g. --boids);
 // throws InputError with the scene's path and the offending key.

@@ -21,7 +21,12 @@ bool isSoftwareRenderer(std::string_view glRenderer) {
 }
 
 UnknownBackend::UnknownBackend(std::string_view name)
-    : std::runtime_error("unknown backend '" + std::string(name) + "' (gpu, gpu-exact, cpu, cpu-naive, auto)"), name_(name) {}
+    : std::runtime_error([&] {
+        std::string message = "unknown backend '" + std::string(name) + "' (";
+        for (std::string_view known : kBackendNames) message += std::string(known) + ", ";
+        return message + "auto)";
+      }()),
+      name_(name) {}
 
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex, gpu::Context* context,
                                           AutoChoice* autoChoice, int threads) {

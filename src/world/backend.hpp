@@ -108,6 +108,9 @@ struct AutoChoice {
   std::string detail;  // the GL device (GL_RENDERER), or why no context could be made
 };
 
+// The backends by name, besides "auto" (which picks one of them).
+inline constexpr std::string_view kBackendNames[] = {"gpu", "gpu-exact", "cpu", "cpu-naive"};
+
 // name: "cpu", "cpu-naive", "gpu" (gpu::Arithmetic::Fast) or "gpu-exact" (gpu::Arithmetic::Exact: bit
 // for bit with cpu on llvmpipe); "auto" picks gpu on a hardware GL 4.3 device and cpu on a
 // software renderer (where the cpu backend is faster) or when no GL context can be made, and says

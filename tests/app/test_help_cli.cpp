@@ -82,7 +82,7 @@ TEST(HelpCli, BareMurmurShowsTheCommandsAndExamples) {
 
 TEST(HelpCli, EveryCommandsHelpHasPlaceholdersExamplesAndTheShippedScenes) {
   const std::vector<std::string> commands = listedCommands();
-  for (const char* expected : {"bench", "compare", "demo", "devices", "path", "run", "scenes"})
+  for (const char* expected : {"bench", "compare", "demo", "devices", "path", "run", "scenes", "sweep"})
     EXPECT_NE(std::find(commands.begin(), commands.end(), expected), commands.end()) << expected;
   std::vector<std::string> scenes;
   for (const auto& entry : fs::directory_iterator(fs::path(MURMUR_SOURCE_DIR) / "scenes"))

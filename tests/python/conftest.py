@@ -3,21 +3,15 @@
 CTest runs them with PYTHONPATH at the built package and MURMUR_EXE at the `murmur` program."""
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from murmur_fixtures import murmur_exe  # noqa: E402,F401  (a fixture)
+
 STATE_HEADER = "id,group,x,y,z,vx,vy,vz"
-
-
-@pytest.fixture(scope="session")
-def murmur_exe():
-    exe = os.environ.get("MURMUR_EXE")
-    if not exe:
-        pytest.fail("MURMUR_EXE is not set: the path of the murmur program (CTest sets it)")
-    if not os.access(exe, os.X_OK):
-        pytest.fail(f"MURMUR_EXE={exe} is not an executable")
-    return exe
 
 
 @pytest.fixture
