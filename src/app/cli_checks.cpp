@@ -1,5 +1,6 @@
 #include "app/cli_checks.hpp"
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,18 @@ CLI::Validator integerIn(std::int64_t lo, std::int64_t hi) {
         const std::optional<std::int64_t> value = core::parseNumber<std::int64_t>(text);
         if (!value) return fmt::format("'{}' is not an integer in [{}, {}]", text, lo, hi);
         if (*value < lo || *value > hi) return fmt::format("{} is not in [{}, {}]", text, lo, hi);
+        return "";
+      },
+      "");
+}
+
+CLI::Validator numberIn(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        const std::optional<double> value = core::parseNumber<double>(text);
+        if (!value || !std::isfinite(*value))
+          return fmt::format("'{}' is not a number in [{:g}, {:g}]", text, lo, hi);
+        if (*value < lo || *value > hi) return fmt::format("{} is not in [{:g}, {:g}]", text, lo, hi);
         return "";
       },
       "");

@@ -19,6 +19,10 @@ namespace murmur::app {
 // (CLI11's own conversion saturates 99999999999999999999 to INT64_MAX).
 CLI::Validator integerIn(std::int64_t lo, std::int64_t hi);
 
+// A finite number in [lo, hi], written in full as std::from_chars reads it: "", "nan", "inf", "0x10",
+// " 5", "+5" and "5s" are refused.
+CLI::Validator numberIn(double lo, double hi);
+
 // A text flag (a path, a name, a pattern) given as "": refused, never taken for "not given".
 CLI::Validator nonEmpty();
 

@@ -59,18 +59,20 @@ class DemoCommand final : public Command {
         ->type_name("FILE")
         ->check(nonEmpty())
         ->excludes(frames);
-    sub.add_option("--video-fps", options_.videoFps, fmt::format("Frames per second of videos and recordings, {} to {} (default 30)", kMinVideoFps,
-                               kMaxVideoFps))
+    sub.add_option("--video-fps", options_.videoFps,
+                   fmt::format("Frames per second of videos and recordings, {} to {} (default 30)",
+                               kMinVideoFps, kMaxVideoFps))
         ->type_name("FPS")
-        ->check(CLI::Range(kMinVideoFps, kMaxVideoFps));
+        ->check(numberIn(kMinVideoFps, kMaxVideoFps));
     sub.add_flag("--no-fallback", noFallback_,
                  "Fail when no window can be opened instead of rendering headless");
     sub.add_flag("--exit-after-steps", options_.exitAfterSteps,
                  "Window: close once --steps steps are simulated");
-    sub.add_option("--max-fps", options_.maxFps, fmt::format("Window: at most this many frames a second, {} to {} (default: no limit)",
+    sub.add_option("--max-fps", options_.maxFps,
+                   fmt::format("Window: at most this many frames a second, {} to {} (default: no limit)",
                                kMinMaxFps, kMaxMaxFps))
         ->type_name("FPS")
-        ->check(CLI::Range(kMinMaxFps, kMaxMaxFps));
+        ->check(numberIn(kMinMaxFps, kMaxMaxFps));
     sub.add_option("--screenshot-dir", options_.screenshotDir,
                    "Window: where screenshots (F12, P) and recordings (V) go (default ./screenshots)")
         ->type_name("DIR")

@@ -226,9 +226,11 @@ std::optional<glm::vec2> Camera::project(glm::vec3 worldPoint) const {
 }
 
 std::optional<glm::vec2> Camera::pixelOf(glm::vec4 clip) const {
-  if (clip.w <= 0.0f) return std::nullopt;
+  if (!(clip.w > 0.0f)) return std::nullopt;  // behind the eye, or a non-finite point or camera
   const glm::vec2 ndc = glm::vec2(clip) / clip.w;
-  return glm::vec2((0.5f * ndc.x + 0.5f) * float(width_), (0.5f - 0.5f * ndc.y) * float(height_));
+  const glm::vec2 pixel((0.5f * ndc.x + 0.5f) * float(width_), (0.5f - 0.5f * ndc.y) * float(height_));
+  if (!std::isfinite(pixel.x) || !std::isfinite(pixel.y)) return std::nullopt;
+  return pixel;
 }
 
 }  // namespace murmur::render

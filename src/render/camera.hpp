@@ -68,7 +68,8 @@ class Camera {
 
   // The pixel where worldPoint appears: x right, y down from the top-left corner of the viewport,
   // pixel (i, j) covering [i, i+1) x [j, j+1) (the row order of OffscreenTarget::readRgba). nullopt
-  // when the point is behind the camera. Points outside the viewport give pixels outside it.
+  // when the point is behind the camera, or it or the camera is not finite (a diverged flock).
+  // Points outside the viewport give pixels outside it.
   std::optional<glm::vec2> project(glm::vec3 worldPoint) const;
   // The same pixel of a point already in clip space (viewProjection() times it): for callers that
   // need its w (the eye depth) too.

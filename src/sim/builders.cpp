@@ -208,7 +208,13 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
   constexpr float kHeadingJitter = 0.5f;
   glm::vec3 heading = scene.spawnHeading;
   if (p.dims == 2) heading.y = 0.0f;
-  if (heading != glm::vec3(0.0f)) heading = glm::normalize(heading);
+  if (heading != glm::vec3(0.0f)) {
+    // Too short for float32 to square (components of 1e-20 and below): scaled up first, only its
+    // direction counts.
+    if (!(glm::dot(heading, heading) >= std::numeric_limits<float>::min()))
+      heading /= std::max({std::abs(heading.x), std::abs(heading.y), std::abs(heading.z)});
+    heading = glm::normalize(heading);
+  }
   for (std::uint32_t i = 0; i < scene.count; ++i) {
     glm::vec3 pos = randomPosition();
     for (int attempt = 1; attempt < kSpawnAttempts && insideObstacle(pos); ++attempt) pos = randomPosition();

@@ -79,6 +79,22 @@ TEST(DemoCli, HeadlessWritesAFrameEveryKStepsOfTheRequestedSize) {
   EXPECT_NE(r.out.find("backend cpu"), std::string::npos) << r.out;
 }
 
+// The murmuration with a heading of 1e-30 went non-finite at its spawn, and the headless demo, whose
+// camera follows the flock, crashed drawing the falcon's state label at a NaN pixel (exit 139). Now
+// the flock spawns along the heading and every frame is written.
+TEST(DemoCli, ATinyHeadingNeitherDivergesNorCrashesTheLabels) {
+  const fs::path dir = scratchDir("demo_tiny_heading") / "frames";
+  const std::string heading = " --set 'sim.heading=[1e-30, 0, 0]'";
+  const CliResult r = runMurmur(
+      "demo --headless --scene murmuration --boids 10 --steps 10 --every 5 --size 160x120 "
+      "--msaa 1 --backend cpu --frames " +
+      dir.string() + heading);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectFrames(dir, 3, 160, 120);
+  const CliResult run = runMurmur("run --scene murmuration --boids 10 --steps 10 --backend cpu" + heading);
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+}
+
 TEST(DemoCli, UnwritableFrameDirectoryFailsBeforeSimulating) {
   const fs::path dir = scratchDir("demo_unwritable");
   std::ofstream(dir / "file") << "not a directory";
@@ -101,6 +117,24 @@ TEST(DemoCli, BadSizeOrEveryIsBadInput) {
   const CliResult every = runMurmur("demo --headless --frames " + dir.string() + " --steps 1 --every 0");
   EXPECT_EQ(every.exitCode, 2) << every.err;
   EXPECT_TRUE(framesIn(dir).empty());
+}
+
+// The frame rates are numbers as the README writes them: no nan, hex, spaces or signs (nan reached
+// ffmpeg, which failed after the work: exit 3).
+TEST(DemoCli, FrameRatesAreStrictNumbers) {
+  const fs::path dir = scratchDir("demo_bad_fps");
+  for (const char* flag : {"--video-fps", "--max-fps"})
+    for (const char* value : {"nan", "inf", "0x10", "' 5'", "+5", "5fps", "''", "1e9"}) {
+      const CliResult r = runMurmur(std::string("demo --headless --frames ") + dir.string() + " --steps 1 " +
+                                    flag + " " + value);
+      EXPECT_EQ(r.exitCode, 2) << flag << " " << value << ": " << r.err;
+      EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  EXPECT_TRUE(framesIn(dir).empty());
+  const CliResult ok = runMurmur("demo --headless --frames " + dir.string() +
+                                 " --steps 1 --boids 50 --backend cpu --size 64x64 --video-fps 24.5");
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
 }
 
 TEST(DemoCli, WithoutADisplayFallsBackToHeadlessFrames) {

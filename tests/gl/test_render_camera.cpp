@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -48,6 +49,18 @@ TEST(Camera, ScreenAxesMatchPixelAxes) {
 TEST(Camera, PointsBehindTheEyeDoNotProject) {
   const Camera camera = testCamera();
   EXPECT_FALSE(camera.project(camera.eye() - 5.0f * camera.forward()).has_value());
+}
+
+// A diverged flock: a non-finite point, or a camera that followed one, projects to no pixel (the
+// demo's labels drew at NaN pixels, which crashed inside ImGui).
+TEST(Camera, NonFinitePointsAndCamerasDoNotProject) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  Camera camera = testCamera();
+  EXPECT_FALSE(camera.project(glm::vec3(nan, 0.0f, 0.0f)).has_value());
+  EXPECT_FALSE(camera.project(glm::vec3(0.0f, inf, 0.0f)).has_value());
+  EXPECT_TRUE(camera.project(camera.target()).has_value());
+  camera.setTarget(glm::vec3(nan, 2.0f, 3.0f));
+  EXPECT_FALSE(camera.project(glm::vec3(1.0f, 2.0f, 3.0f)).has_value());
 }
 
 TEST(Camera, PanMovesTheSceneWithTheMouse) {

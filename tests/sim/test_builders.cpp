@@ -114,6 +114,18 @@ TEST(Builders, SpawnHeadingAlignsTheFlock) {
   EXPECT_LT(randomMin, 0.0);
 }
 
+// A heading too short for float32 to square (1e-30: its length squared is 0) still gives its
+// direction, not NaN velocities (the murmuration with heading = [1e-30, 0, 0] went non-finite).
+TEST(Builders, ATinySpawnHeadingStillAligns) {
+  Scene scene = defaultDensityScene(500);
+  scene.spawnHeading = {1e-30f, 0.0f, 0.0f};
+  const FlockState tiny = spawnFlock(scene);
+  scene.spawnHeading = {1.0f, 0.0f, 0.0f};
+  EXPECT_EQ(tiny.velocity, spawnFlock(scene).velocity);
+  for (const glm::vec3& v : tiny.velocity)
+    EXPECT_GE(glm::normalize(v).x, std::cos(30.0 * 3.14159265358979 / 180.0) - 1e-5);
+}
+
 // [sim] spawn_spacing: the sphere holds one boid per spacing^3, flattened to 0.4 of a thin world's
 // extent. In a 1000 x 60 x 1000 world (y capped at 24), at spacing 1.4: 20,000 boids fill a ball of
 // radius cbrt(20000 * 1.4^3 / (4/3 pi)) = 23.57 (under the cap); 100,000 need 40.3, so y stays at
