@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/install_dirs.hpp"
 #include "core/output_path.hpp"
+#include "core/parse_number.hpp"
 #include "sim/run_cost.hpp"
 #include "sweep/sweep_file.hpp"
 #include "sweep/sweep_pool.hpp"
@@ -49,17 +50,11 @@ std::uint64_t freeBytes(fs::path dir) {
 // "I/N" of --shard, or SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT.
 std::pair<std::size_t, std::size_t> parseShard(const std::string& text, const std::string& source) {
   const std::size_t slash = text.find('/');
-  std::int64_t i = -1, n = -1;
-  try {
-    if (slash != std::string::npos) {
-      std::size_t used = 0;
-      i = std::stoll(text.substr(0, slash), &used);
-      if (used != slash) i = -1;
-      n = std::stoll(text.substr(slash + 1), &used);
-      if (used != text.size() - slash - 1) n = -1;
-    }
-  } catch (const std::exception&) {
-  }
+  const std::string_view whole(text);
+  // -1 for what is not an integer: refused below with the rest.
+  const std::int64_t i = core::parseNumber<std::int64_t>(whole.substr(0, slash)).value_or(-1);
+  const std::int64_t n =
+      slash == std::string::npos ? -1 : core::parseNumber<std::int64_t>(whole.substr(slash + 1)).value_or(-1);
   if (n < 1 || n > 1'000'000 || i < 0 || i >= n)
     throw InputError("", 0, source, fmt::format("'{}' must be I/N with 0 <= I < N <= 1000000", text));
   return {std::size_t(i), std::size_t(n)};

@@ -86,4 +86,17 @@ void reportOutOfMemory(const std::string& path) {
   throw OutOfMemoryError(path);
 }
 
+std::string readWholeFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
+  InputFile file(path, maxBytes, what);
+  // The size checked, and one byte more to notice a file that grew since.
+  std::string text = withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
+  file.stream().read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(file.stream().gcount()));
+  if (text.size() > file.size())
+    throw InputError(path, 0, "", fmt::format("the {} changed while it was read", what));
+  if (file.stream().bad())
+    throw InputError(path, 0, "", fmt::format("cannot read the {} ({})", what, std::strerror(errno)));
+  return text;
+}
+
 }  // namespace murmur::core

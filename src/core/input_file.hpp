@@ -44,6 +44,10 @@ bool readBoundedLine(std::istream& in, std::string& line, std::size_t maxBytes, 
 
 [[noreturn]] void reportOutOfMemory(const std::string& path);
 
+// The whole of a small file (a scene, a sweep) as text, through an InputFile of at most maxBytes;
+// InputError naming `what` ("scene file") when it changed while it was read or cannot be read.
+std::string readWholeFile(const std::string& path, std::uint64_t maxBytes, std::string_view what);
+
 // Runs read(), turning std::bad_alloc into one line naming the file (exit code 3).
 template <typename Read>
 auto withMemoryReport(const std::string& path, Read read) -> decltype(read()) {

@@ -628,14 +628,7 @@ void applyOverride(toml::table& root, const SceneOverride& change) {
 
 Scene loadScene(const std::string& path, std::span<const SceneSection> otherSections,
                 std::span<const SceneOverride> overrides) {
-  core::InputFile file(path, kMaxSceneBytes, "scene file");
-  // The size checked, and one byte more to notice a file that grew since.
-  std::string text = core::withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
-  file.stream().read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(file.stream().gcount()));
-  if (text.size() > file.size()) throw InputError(path, 0, "", "the scene file changed while it was read");
-  if (file.stream().bad())
-    throw InputError(path, 0, "", fmt::format("cannot read the scene file ({})", std::strerror(errno)));
+  const std::string text = core::readWholeFile(path, kMaxSceneBytes, "scene file");
   return parseScene(text, path, otherSections, overrides);
 }
 

@@ -228,13 +228,7 @@ std::uint64_t fnv1a(std::string_view text) {
 }  // namespace
 
 SweepFile loadSweep(const std::string& path, bool reduced, const std::vector<std::string>& dataDirs) {
-  core::InputFile file(path, kMaxSweepBytes, "sweep file");
-  std::string text(file.size() + 1, '\0');
-  file.stream().read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(file.stream().gcount()));
-  if (text.size() > file.size()) throw InputError(path, 0, "", "the sweep file changed while it was read");
-  if (file.stream().bad())
-    throw InputError(path, 0, "", fmt::format("cannot read the sweep file ({})", std::strerror(errno)));
+  const std::string text = core::readWholeFile(path, kMaxSweepBytes, "sweep file");
   sim::checkSceneTextLimits(text, path);
   toml::table root;
   try {

@@ -207,16 +207,25 @@ RunOutcome runPlan(const SweepFile& sweep, const Plan& plan, const Runner& runne
   return outcome;
 }
 
-bool runComplete(const SweepFile& sweep, const Plan& plan, const std::filesystem::path& dir) {
+namespace {
+
+// The plan's run file when it (and its dump and trajectory when logged) is complete in dir.
+std::optional<Json> completeRun(const SweepFile& sweep, const Plan& plan, const std::filesystem::path& dir) {
   const std::filesystem::path runs = dir / "runs";
-  const std::optional<Json> run = readJson(runs / runFileName(plan, ".json"));
-  if (!run || run->value("id", std::string()) != plan.id) return false;
+  std::optional<Json> run = readJson(runs / runFileName(plan, ".json"));
+  if (!run || run->value("id", std::string()) != plan.id) return std::nullopt;
   std::error_code error;
   if (sweep.log.dump && !std::filesystem::is_regular_file(runs / runFileName(plan, ".csv"), error))
-    return false;
+    return std::nullopt;
   if (sweep.log.record > 0 && !std::filesystem::is_regular_file(runs / runFileName(plan, ".h5"), error))
-    return false;
-  return true;
+    return std::nullopt;
+  return run;
+}
+
+}  // namespace
+
+bool runComplete(const SweepFile& sweep, const Plan& plan, const std::filesystem::path& dir) {
+  return completeRun(sweep, plan, dir).has_value();
 }
 
 IndexCounts writeIndex(const SweepFile& sweep, const Expansion& expansion, const std::filesystem::path& dir) {
@@ -232,8 +241,7 @@ IndexCounts writeIndex(const SweepFile& sweep, const Expansion& expansion, const
   Json list = Json::array();
   for (const Plan& plan : expansion.plans) {
     const std::optional<Json> status = readJson(runs / runFileName(plan, ".status.json"));
-    std::optional<Json> run =
-        runComplete(sweep, plan, dir) ? readJson(runs / runFileName(plan, ".json")) : std::nullopt;
+    std::optional<Json> run = completeRun(sweep, plan, dir);
     const std::string state = run                                                 ? "done"
                               : status && status->value("status", "") == "failed" ? "failed"
                                                                                   : "missing";
