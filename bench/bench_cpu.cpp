@@ -27,10 +27,11 @@ namespace murmur::bench {
 namespace {
 
 // variant: the model's options a case switches on beyond the workload's (StepVariant); warmupSteps:
-// untimed steps first (on the spawned flock, which the timed steps start from again).
+// untimed steps first (on the spawned flock, which the timed steps start from again); checkFinite:
+// each step followed by the world's finiteness check (world::World::stepFlock).
 void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n,
                  sim::NeighbourSearch search, int threads, bool recordLeaders = true,
-                 StepVariant variant = {}, int warmupSteps = kWarmupSteps) {
+                 StepVariant variant = {}, int warmupSteps = kWarmupSteps, bool checkFinite = false) {
   const PreparedCase& prepared = prepare(workload, n);
   sim::ModelParams params = prepared.scene.model;
   variant.apply(params);
@@ -54,6 +55,7 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
       state.ResumeTiming();
     }
     simulator.step(params, inputs);
+    if (checkFinite) benchmark::DoNotOptimize(simulator.residentFinite());
     gridSeconds += simulator.lastStepTimes().grid;
     stepSeconds += simulator.lastStepTimes().grid + simulator.lastStepTimes().forces;
     threadSteps += simulator.lastStepTimes().threads;
@@ -146,6 +148,21 @@ void addSparseSummary(std::uint32_t n) {
     for (auto _ : state) benchmark::DoNotOptimize(sim::measureFlock(scene.model, flock).meanNearestDistance);
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
   })->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+// What the per-step finiteness check costs a step (world::World::stepFlock, docs/model.md,
+// Stability): the same step without and with it, side by side.
+void addFiniteCheckCost(int threads) {
+  const Workload& w = workload("density");
+  constexpr std::uint32_t n = 100'000;
+  for (const bool check : {false, true})
+    benchmark::RegisterBenchmark(
+        fmt::format("finite-check/cpu/threads:{}/check:{}/n:{}", threads, int(check), n).c_str(),
+        [&w, threads, check](benchmark::State& state) {
+          runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, {}, kWarmupSteps, check);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
 }
 
 // What recording the leader flags costs the step (docs/model.md, step 8): the same step with the
@@ -282,6 +299,7 @@ void addBusyCore(const Workload& workload, std::uint32_t n, int threads) {
 void registerCpuBenchmarks() {
   for (const std::uint32_t n : {100'000u, 1'000'000u}) addSparseSummary(n);
   addLeaderFlagCost(omp_get_max_threads());
+  addFiniteCheckCost(omp_get_max_threads());
   addNeighbourRuleCost(omp_get_max_threads());
   addLeaderRadiusCost(omp_get_max_threads());
   addTurnRateCost(omp_get_max_threads());

@@ -272,9 +272,11 @@ std::optional<std::string> beyondDevice(const gpu::ContextInfo& info, std::uint3
 
 // stage < 0: the full step. recordLeaders: StepInputs::recordLeaders (off only to measure its cost).
 // variant: the model's options a case switches on beyond the workload's (StepVariant).
-// sizes: the pipeline's work-group sizes (the defaults but for the work-group study).
+// sizes: the pipeline's work-group sizes (the defaults but for the work-group study). checkFinite:
+// the gpu backend's finiteness check after every kFastFiniteCheckEvery-th step (world::World).
 void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_t n, int stage,
-                 bool recordLeaders = true, StepVariant variant = {}, gpu::WorkGroupSizes sizes = {}) {
+                 bool recordLeaders = true, StepVariant variant = {}, gpu::WorkGroupSizes sizes = {},
+                 bool checkFinite = false) {
   GpuRig* r = rig(state, sizes);
   if (r == nullptr) return;
   const gpu::ContextInfo& info = r->context.info();
@@ -318,6 +320,7 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     // The group reduction runs only for a reader (a world with agents asks every step): its stage
     // is measured with one.
     if (measuresReduce) pipeline.requestPerception({}, 1);
+    if (checkFinite && issued % gpu::FlockPipeline::kFastFiniteCheckEvery == 0) pipeline.checkFinite(issued);
     glQueryCounter(r->ends[slot].id(), GL_TIMESTAMP);
     ++issued;
     ++episode;
@@ -579,6 +582,18 @@ void registerGpuBenchmarks() {
       }
     }
   }
+  // What the finiteness check costs a step (world::World::stepFlock), at the gpu backend's cadence:
+  // without and with it, the whole step timed, side by side.
+  for (const std::uint32_t n : {100'000u, 1'000'000u})
+    for (const bool check : {false, true}) {
+      const Workload& w = workload("density");
+      registerGlBenchmark(
+          fmt::format("finite-check/gpu/check:{}/n:{}", int(check), n),
+          [&w, n, check](benchmark::State& state) { runGpuSteps(state, w, n, -1, true, {}, {}, check); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseManualTime()
+          ->Iterations(kStageIterations);
+    }
   // What recording the leader flags costs the force pass: recording off (the front cone untested,
   // as before leaders were recorded) and on, side by side.
   for (const bool record : {false, true}) {

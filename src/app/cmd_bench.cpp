@@ -3,7 +3,8 @@
 // case (done/total, elapsed, estimate left), a second run of every case whose coefficient of
 // variation stays over 5%, the results JSON under bench/results/<device>/ (or --out), the Markdown
 // report and charts beside it (bench/report.py), and a short summary. bench/README.md describes it.
-#include <regex.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/child_process.hpp"
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
 #include "app/shell.hpp"
@@ -77,24 +79,51 @@ std::string clock(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-// Runs `command`, handing each stdout line to onLine; the exit code (-1 when it did not run).
+// Runs args (no shell; its stderr into errPath), handing each stdout line to onLine; the exit code
+// (-1 when it did not start, or a signal ended it). A stop request (SIGINT, SIGTERM) stops the
+// child, in a process group of its own, at once, and unwinds with StopRequested.
 template <typename OnLine>
-int runLines(const std::string& command, OnLine onLine) {
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return -1;
-  std::string line;
-  // A stop request (SIGINT, SIGTERM) closes the pipe: murmur_bench ends at its next line (SIGPIPE).
-  for (int c; core::stopSignal() == 0 && (c = std::fgetc(pipe)) != EOF;) {
-    if (c != '\n') {
-      line += static_cast<char>(c);
-      continue;
-    }
-    onLine(line);
-    line.clear();
+int runLines(const std::vector<std::string>& args, const fs::path& errPath, OnLine onLine) {
+  int out[2];
+  const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (err < 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    if (err >= 0) ::close(err);
+    return -1;
   }
-  if (!line.empty()) onLine(line);
-  const int status = ::pclose(pipe);
+  std::optional<ChildProcess> child;
+  try {
+    child.emplace(args, ChildProcess::Streams{-1, out[1], err}, true);
+  } catch (const std::runtime_error&) {
+    ::close(out[0]);
+    ::close(out[1]);
+    ::close(err);
+    return -1;
+  }
+  ::close(out[1]);
+  ::close(err);
+  std::string line;
+  char buffer[4096];
+  // Polled, so that a stop is seen within a quarter second however long a case runs silently.
+  while (core::stopSignal() == 0) {
+    pollfd ready{out[0], POLLIN, 0};
+    if (::poll(&ready, 1, 250) == 0) continue;
+    const ssize_t n = ::read(out[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buffer[i] != '\n') {
+        line += buffer[i];
+        continue;
+      }
+      onLine(line);
+      line.clear();
+    }
+  }
+  ::close(out[0]);
+  if (core::stopSignal() != 0) child->terminate();
   core::throwIfStopRequested();
+  if (!line.empty()) onLine(line);
+  const int status = child->wait();
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -102,10 +131,9 @@ int runLines(const std::string& command, OnLine onLine) {
 std::optional<std::string> findPython(bool& withMatplotlib) {
   std::vector<std::string> found;
   for (const std::string candidate : {"/usr/bin/python3", "python3"})
-    if (std::system(("command -v " + candidate + " >/dev/null 2>&1").c_str()) == 0)
-      found.push_back(candidate);
+    if (runQuietly({candidate, "-c", ""})) found.push_back(candidate);
   for (const std::string& python : found)
-    if (std::system((python + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0) {
+    if (runQuietly({python, "-c", "import matplotlib"})) {
       withMatplotlib = true;
       return python;
     }
@@ -215,12 +243,14 @@ class BenchCommand final : public Command {
     const fs::path bench = core::binaryDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
-    std::string base = shellQuoted(bench.string()) + " --sweep " + (quick_ ? "quick" : "standard");
-    if (device_ >= 0) base += " --device " + std::to_string(device_);
-    if (!filter_.empty()) base += " --benchmark_filter=" + shellQuoted(filter_);
+    std::vector<std::string> base = {bench.string(), "--sweep", quick_ ? "quick" : "standard"};
+    if (device_ >= 0) base.insert(base.end(), {"--device", std::to_string(device_)});
+    std::vector<std::string> listing = base;
+    if (!filter_.empty()) listing.push_back("--benchmark_filter=" + filter_);
+    listing.push_back("--benchmark_list_tests");
 
     std::vector<std::string> cases;
-    if (runLines(base + " --benchmark_list_tests 2>/dev/null",
+    if (runLines(listing, "/dev/null",
                  [&](const std::string& l) {
                    if (!l.empty()) cases.push_back(l);
                  }) != 0 ||
@@ -236,15 +266,17 @@ class BenchCommand final : public Command {
     printEstimate(cases);
     const ScratchDir scratchDir;
     const fs::path& scratch = scratchDir.path;
-    Json result = runCases(base, cases, scratch / "run.json", scratch / "stderr.log");
+    std::vector<std::string> all = base;
+    if (!filter_.empty()) all.push_back("--benchmark_filter=" + filter_);
+    Json result = runCases(all, cases, scratch / "run.json", scratch / "stderr.log");
 
     const std::set<std::string> noisy = noisyCases(result);
     if (!noisy.empty()) {
       fmt::print(stderr, "{} over {:.0f}% CV run again\n", caseCount(noisy.size()), kMaxCv * 100);
       std::string pattern;
       for (const std::string& name : noisy) pattern += (pattern.empty() ? "" : "|") + regexEscape(name);
-      std::string again = base.substr(0, base.find(" --benchmark_filter="));
-      again += " --benchmark_filter=" + shellQuoted("^(" + pattern + ")$");
+      std::vector<std::string> again = base;
+      again.push_back("--benchmark_filter=^(" + pattern + ")$");
       const Json second =
           runCases(again, {noisy.begin(), noisy.end()}, scratch / "again.json", scratch / "stderr.log");
       keepSteadier(result, second, noisy);
@@ -326,18 +358,18 @@ class BenchCommand final : public Command {
 
   // One murmur_bench run of `cases` (already selected by the command's filter): progress on stderr,
   // the JSON parsed. Throws when it fails.
-  Json runCases(const std::string& command, const std::vector<std::string>& cases, const fs::path& out,
-                const fs::path& log) {
+  Json runCases(const std::vector<std::string>& command, const std::vector<std::string>& cases,
+                const fs::path& out, const fs::path& log) {
     const std::set<std::string> pending(cases.begin(), cases.end());
     std::set<std::string> done;
     Json caseSeconds = Json::object();  // what each case took, for the next run's estimate
     const Clock::time_point start = Clock::now();
     Clock::time_point previous = start;
-    const std::string full = command + fmt::format(" --benchmark_repetitions={}", kRepetitions) +
-                             " --benchmark_out=" + shellQuoted(out.string()) +
-                             " --benchmark_out_format=json --benchmark_color=false 2>" +
-                             shellQuoted(log.string());
-    const int rc = runLines(full, [&](const std::string& line) {
+    std::vector<std::string> full = command;
+    full.insert(full.end(),
+                {fmt::format("--benchmark_repetitions={}", kRepetitions), "--benchmark_out=" + out.string(),
+                 "--benchmark_out_format=json", "--benchmark_color=false"});
+    const int rc = runLines(full, log, [&](const std::string& line) {
       const std::string name = line.substr(0, line.find(' '));
       std::string run = name;
       for (const std::string suffix : {"_mean", "_median", "_stddev", "_cv"})
@@ -391,15 +423,13 @@ class BenchCommand final : public Command {
   static void checkFilter(const std::string& filter) {
     if (filter.empty()) return;
     const std::string pattern = filter.front() == '-' ? filter.substr(1) : filter;
-    regex_t compiled;
-    const int error = ::regcomp(&compiled, pattern.c_str(), REG_EXTENDED | REG_NOSUB);
-    if (error == 0) {
-      ::regfree(&compiled);
+    try {
+      const std::regex compiled(pattern, std::regex::extended | std::regex::nosubs);
       return;
+    } catch (const std::regex_error& error) {
+      throw InputError("", 0, "--filter",
+                       fmt::format("'{}' is not a regular expression: {}", filter, error.what()));
     }
-    char message[256];
-    ::regerror(error, &compiled, message, sizeof message);
-    throw InputError("", 0, "--filter", fmt::format("'{}' is not a regular expression: {}", filter, message));
   }
 
   // Runs bench/report.py on the result into a temporary directory beside reportDir, renamed into
@@ -415,11 +445,9 @@ class BenchCommand final : public Command {
       throw OutputError(reportDir.string(), "--out", fmt::format("cannot create a directory: {}", std::strerror(errno)));
     // Python's traceback is kept beside the report's temporary and summarised in one line.
     const std::string log = temporary + ".log";
-    const std::string command =
-        fmt::format("{} {} {} --out {} >/dev/null 2>{}", *python, shellQuoted(reportScript().string()),
-                    shellQuoted(json.string()), shellQuoted(temporary), shellQuoted(log));
     std::error_code ec;
-    const bool failed = std::system(command.c_str()) != 0;
+    const bool failed = runLines({*python, reportScript().string(), json.string(), "--out", temporary}, log,
+                                 [](const std::string&) {}) != 0;
     const std::string error = lastLine(log);
     fs::remove(log, ec);
     if (failed || core::stopSignal() != 0) {

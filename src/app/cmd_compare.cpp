@@ -176,6 +176,7 @@ class CompareCommand final : public Command {
         progress.update(++done, std::string(backend.name()));
       }
       sim::FlockState state = backend.state();
+      side.requireFinite(state);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return std::tuple{sim::measureFlock(params, state), backend.groupSummaries(),
                         speedOf(seconds, freeSteps, state.size()), state};

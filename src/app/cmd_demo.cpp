@@ -49,6 +49,8 @@ class DemoCommand final : public Command {
                                          "Directory for the headless frames (default ./murmur-frames)")
                               ->type_name("DIR")
                               ->check(nonEmpty());
+    sub.add_flag("--overwrite", options_.overwrite,
+                 "Headless: replace a --frames directory that holds files other than frames");
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)")
         ->type_name("K")
         ->check(integerIn(1, kMaxCliSteps));

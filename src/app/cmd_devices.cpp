@@ -8,6 +8,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/command.hpp"
+#include "core/error.hpp"
 #include "gpu/context.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_pipeline.hpp"
@@ -53,8 +54,8 @@ class DevicesCommand final : public Command {
     try {
       context = gpu::createHeadlessContext(device_);
     } catch (const gpu::ContextError& e) {
-      fmt::print("in use: none: {}\n", e.what());
-      return 1;
+      std::fflush(stdout);  // the list first, then the one line on stderr (exit 3: no GPU context)
+      throw DeviceError(fmt::format("no GL device in use: {}", e.what()));
     }
     const gpu::ContextInfo& info = context->info();
     fmt::print("in use: {}{}\n", info.platform, info.software ? " [software renderer: a CPU's speed]" : "");

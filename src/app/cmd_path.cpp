@@ -104,6 +104,7 @@ class PathCommand final : public Command {
         ->check(nonEmpty());
     sub.add_option("--connect", connect_, "Neighbours of a cell, 4 or 8 (default 8; --scen needs 8)")
         ->type_name("4|8")
+        ->check(integerIn(4, 8))
         ->check(CLI::IsMember({4, 8}));
     sub.add_option("--heuristic", heuristic_,
                    "A* heuristic: manhattan (4-connected only), octile or euclidean (default: the tightest "

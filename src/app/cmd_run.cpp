@@ -130,12 +130,13 @@ class RunCommand final : public Command {
       if (every_ != kUnset && (s + 1) % std::uint64_t(every_) == 0) {
         // Sampling reads the state back: on the gpu backend a blocking wait, so timed runs leave --every out.
         const sim::FlockState state = backend->state();
+        world.requireFinite(state);
         const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, state);
         const std::vector<sim::GroupSummary> groups = sim::summarizeGroups(state);
         progress.clear();
         fmt::print(summary, "t = {:.1f} s (step {}): {} | {}{}\n", double(s + 1) * world.scene().model.dt, s + 1,
                    shapeLine(shape), leadersLine(groups), agentStates(world.director()));
-        std::fflush(summary);  // a sample as it comes, also into a pipe or a file
+        flushSample(summary);
         samples.push_back({{"step", s + 1},
                            {"seconds", jsonNumber(double(s + 1) * world.scene().model.dt)},
                            {"shape", shapeJson(shape)},
@@ -144,11 +145,10 @@ class RunCommand final : public Command {
       }
     }
     const sim::FlockState final = backend->state();  // also waits for the device to finish
+    world.requireFinite(final);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
     const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, final);
-    if (metrics.nonFinite > 0)
-      throw std::runtime_error(fmt::format("{} boids have non-finite state after {} steps", metrics.nonFinite, steps));
     if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
     if (recording) recording->commit();
 

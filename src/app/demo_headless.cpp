@@ -30,13 +30,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Creates the directory (checked by core::checkOutputDirectory before any work).
-void createFrameDirectory(const std::string& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw InputError(dir, 0, "--frames",
-                     "cannot create the frame directory" + (ec ? ": " + ec.message() : ""));
+// A headless frame's file name, frame_000000.png on: what a frames directory may hold to be replaced
+// by the next run's.
+bool isFrameName(const std::string& name) {
+  static const std::regex pattern(R"(frame_\d{6,}\.png)");
+  return std::regex_match(name, pattern);
+}
+
+// The frames a run writes, at most kMaxHeadlessFrames (PNGs) or kMaxVideoFrames (a video) without
+// --force: 1e9 steps at --every 1 was accepted and wrote PNGs until the disk filled.
+void checkFrameCount(std::uint64_t steps, std::uint64_t every, bool video, bool force) {
+  const std::uint64_t frames = steps / every + 1, limit = video ? kMaxVideoFrames : kMaxHeadlessFrames;
+  if (frames <= limit || force) return;
+  throw InputError(
+      "", 0, "--steps",
+      fmt::format("{} steps at a frame every {} would write {} {}, over the limit of {}: raise --every, "
+                  "lower --steps, or pass --force",
+                  steps, every, frames, video ? "video frames" : "PNG frames", limit));
 }
 
 // The text corner of headless frames: the step, simulated time, boid count and backend, and the
@@ -106,7 +116,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   if (options.every != kUnset && options.every < 1) throw InputError("", 0, "--every", "must be >= 1");
   const auto every = options.every == kUnset ? kDefaultFrameEvery : static_cast<std::uint64_t>(options.every);
   if (options.video.empty())
-    core::checkOutputDirectory(dir, "--frames");
+    core::checkOutputFolder(dir, "--frames", isFrameName, options.overwrite);
   else
     checkVideoOutput(options.video, "--video");
 
@@ -115,11 +125,13 @@ int runHeadlessDemo(const DemoOptions& options) {
   session::Session session(options.scene, options.backend, options.device, *context);
   const std::uint64_t steps = resolveSteps(options.steps, session.world().scene(), kDefaultHeadlessSteps);
   checkRunCost(session.world(), steps, options.scene);
+  checkFrameCount(steps, every, !options.video.empty(), options.scene.force);
   if (!session.autoChoice().empty()) fmt::print(stderr, "murmur: {}\n", session.autoChoice());
   // Only once the scene and the context are good: no empty directory, no empty video.
   std::optional<VideoEncoder> video;
+  std::optional<core::TemporaryFolder> folder;
   if (options.video.empty())
-    createFrameDirectory(dir);
+    folder.emplace(dir, "--frames", isFrameName, options.overwrite);
   else
     video.emplace(options.video, options.width, options.height, options.videoFps, "--video");
   render::OffscreenTarget target(options.width, options.height, options.msaa);
@@ -145,7 +157,8 @@ int runHeadlessDemo(const DemoOptions& options) {
       video->write(rgba);
       encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
     } else {
-      const std::string path = (fs::path(dir) / fmt::format("frame_{:06d}.png", frames)).string();
+      const std::string path =
+          (fs::path(folder->temporaryPath()) / fmt::format("frame_{:06d}.png", frames)).string();
       render::writePng(path, target.width(), target.height(), target.readRgba(), "--frames");
     }
     ++frames;
@@ -162,6 +175,8 @@ int runHeadlessDemo(const DemoOptions& options) {
     const auto encodeStart = std::chrono::steady_clock::now();
     video->finish();
     encodeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - encodeStart).count();
+  } else {
+    folder->commit();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -21,15 +21,19 @@ struct DemoOptions {
   std::int64_t steps = kUnset;
   std::int64_t every = kUnset;  // headless: a frame every K steps (default 10)
   std::string frames;           // headless: the frame directory (default ./murmur-frames)
+  bool overwrite = false;       // headless: replace a frame directory that holds other files
   std::string video;            // headless: a video file written through ffmpeg instead of PNG frames
-  double videoFps = 30.0;
-  bool stats = true;            // headless: the step / boids / backend corner (and the scene's show_stats)       // frames per second of a video (headless and the window's recordings)
+  double videoFps = 30.0;       // frames per second of a video (headless and the window's recordings)
+  bool stats = true;            // headless: the step / boids / backend corner (and the scene's show_stats)
   bool exitAfterSteps = false;  // window: close once --steps steps are simulated
   double maxFps = 0.0;          // window: at most this many frames a second (0: as the display allows)
   std::string screenshotDir = "screenshots";  // window: where F12 / P put their PNGs
 };
 
 inline constexpr const char* kDefaultFrameDirectory = "murmur-frames";
+// The most frames a headless run writes without --force: PNG files in one directory, video frames.
+inline constexpr std::uint64_t kMaxHeadlessFrames = 100'000;
+inline constexpr std::uint64_t kMaxVideoFrames = 1'000'000;
 inline constexpr std::uint64_t kDefaultHeadlessSteps = 600;
 inline constexpr std::uint64_t kDefaultFrameEvery = 10;
 

@@ -1,5 +1,6 @@
 #include "app/demo_video.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "app/child_process.hpp"
 #include "app/shell.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
@@ -81,29 +83,73 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
       log_(temporaryLog()),
       frameBytes_(std::size_t(width) * std::size_t(height) * 4) {
   output_.closeForOthers();
-  // A dead ffmpeg must show as a write error here, not end the process.
-  std::signal(SIGPIPE, SIG_IGN);
   // H.264 wants even sides: the last row or column is repeated when a side is odd. -y: the temporary
-  // exists (created empty, with a unique name). stdin is the frames; stderr goes to the log.
-  const std::string command = fmt::format(
-      "ffmpeg -nostdin -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s {}x{} -r {} -i - "
-      "-vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p "
-      "-movflags +faststart -f {} {} 2>{}",
-      width, height, fps, *containerFormat(path), shellQuoted(output_.temporaryPath()), shellQuoted(log_));
-  pipe_ = ::popen(command.c_str(), "w");
-  if (pipe_ == nullptr) {
+  // exists (created empty, with a unique name); "file:" keeps a name starting with '-' a file name.
+  // stdin is the frames; stderr goes to the log. A dead ffmpeg shows as a write error (EPIPE: main
+  // ignores SIGPIPE).
+  const std::vector<std::string> args = {"ffmpeg",
+                                         "-nostdin",
+                                         "-hide_banner",
+                                         "-loglevel",
+                                         "error",
+                                         "-y",
+                                         "-f",
+                                         "rawvideo",
+                                         "-pix_fmt",
+                                         "rgba",
+                                         "-s",
+                                         fmt::format("{}x{}", width, height),
+                                         "-r",
+                                         fmt::format("{}", fps),
+                                         "-i",
+                                         "-",
+                                         "-vf",
+                                         "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                                         "-c:v",
+                                         "libx264",
+                                         "-preset",
+                                         "veryfast",
+                                         "-crf",
+                                         "20",
+                                         "-pix_fmt",
+                                         "yuv420p",
+                                         "-movflags",
+                                         "+faststart",
+                                         "-f",
+                                         *containerFormat(path),
+                                         "file:" + output_.temporaryPath()};
+  std::signal(SIGPIPE, SIG_IGN);
+  int frames[2];
+  const int logFd = ::open(log_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (logFd < 0 || ::pipe2(frames, O_CLOEXEC) != 0) {
+    const int error = errno;
+    if (logFd >= 0) ::close(logFd);
     std::remove(log_.c_str());
-    throw std::runtime_error("cannot start ffmpeg: " + command);
+    throw std::runtime_error(fmt::format("cannot start ffmpeg: {}", std::strerror(error)));
   }
+  try {
+    ffmpeg_.emplace(args, ChildProcess::Streams{frames[0], -1, logFd}, true);
+  } catch (...) {
+    ::close(frames[0]);
+    ::close(frames[1]);
+    ::close(logFd);
+    std::remove(log_.c_str());
+    throw;
+  }
+  ::close(frames[0]);
+  ::close(logFd);
+  pipe_ = ::fdopen(frames[1], "w");
 }
 
 VideoEncoder::~VideoEncoder() {
-  if (pipe_ != nullptr) ::pclose(pipe_);
+  if (pipe_ != nullptr) std::fclose(pipe_);
+  if (ffmpeg_) ffmpeg_->terminate();  // unless finished: a stop or an error
   std::remove(log_.c_str());
 }
 
 std::optional<std::string> VideoEncoder::close() {
-  const int status = ::pclose(std::exchange(pipe_, nullptr));
+  std::fclose(std::exchange(pipe_, nullptr));
+  const int status = ffmpeg_->wait();
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
   const std::string line = lastLine(log_);
   return fmt::format("ffmpeg failed ({}{}){}", WIFEXITED(status) ? "exit status " : "signal ",
@@ -124,14 +170,36 @@ void VideoEncoder::write(const std::vector<std::uint8_t>& rgba) {
 
 std::optional<std::string> VideoEncoder::readBack() const {
   // Demuxing only (no decoding): quick even for a long video.
-  const std::string command = fmt::format(
-      "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 {} 2>{}",
-      shellQuoted(output_.temporaryPath()), shellQuoted(log_));
-  std::FILE* probe = ::popen(command.c_str(), "r");
-  if (probe == nullptr) return "cannot start ffprobe to read the video back";
+  int out[2];
+  const int logFd = ::open(log_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (logFd < 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    if (logFd >= 0) ::close(logFd);
+    return "cannot start ffprobe to read the video back";
+  }
+  std::optional<ChildProcess> probe;
+  try {
+    probe.emplace(std::vector<std::string>{"ffprobe", "-v", "error", "-select_streams", "v:0",
+                                           "-count_packets", "-show_entries", "stream=nb_read_packets", "-of",
+                                           "csv=p=0", "file:" + output_.temporaryPath()},
+                  ChildProcess::Streams{-1, out[1], logFd}, true);
+  } catch (const std::runtime_error&) {
+    ::close(out[0]);
+    ::close(out[1]);
+    ::close(logFd);
+    return "cannot start ffprobe to read the video back";
+  }
+  ::close(out[1]);
+  ::close(logFd);
   char text[64] = {};
-  const bool read = std::fgets(text, sizeof text, probe) != nullptr;
-  const int status = ::pclose(probe);
+  std::size_t got = 0;
+  for (ssize_t n; got + 1 < sizeof text && (n = ::read(out[0], text + got, sizeof text - 1 - got)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    got += std::size_t(n);
+  }
+  ::close(out[0]);
+  const bool read = got > 0;
+  const int status = probe->wait();
   const std::string line = lastLine(log_);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !read)
     return fmt::format("ffmpeg exited 0 but its video does not read back (ffprobe: {}; a full disk?)",

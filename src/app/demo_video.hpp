@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/child_process.hpp"
 #include "core/output_path.hpp"
 
 namespace murmur::app {
@@ -45,7 +46,8 @@ class VideoEncoder {
   core::TemporaryOutput output_;
   std::string log_;  // ffmpeg's stderr, a temporary file
   std::size_t frameBytes_;
-  std::FILE* pipe_ = nullptr;
+  std::optional<ChildProcess> ffmpeg_;  // in a process group of its own: a terminal's Ctrl+C is Murmur's
+  std::FILE* pipe_ = nullptr;           // the frames, into ffmpeg's stdin
   std::uint64_t frames_ = 0;
 };
 

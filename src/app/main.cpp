@@ -2,10 +2,12 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -44,6 +46,16 @@ void installSignalHandlers() {
   // Past a file size limit (ulimit -f) a write fails with EFBIG and is reported, instead of the
   // signal ending the process with a partial file.
   std::signal(SIGXFSZ, SIG_IGN);
+  // A closed stdout (`murmur run --every 1 | head -1`) fails the write with EPIPE, which ends the
+  // command as the reader's leaving (stdoutClosed), instead of the signal killing it.
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
+// The reader of stdout has gone: the command stops as a stop would (temporaries removed), says so
+// on stderr and exits 0, the reader having taken what it wanted.
+int stdoutClosed() {
+  std::fputs("murmur: stdout was closed by its reader; stopped there\n", stderr);
+  return 0;
 }
 
 }  // namespace
@@ -85,13 +97,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return cli.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "murmur: %s\n", e.what());
+    std::fprintf(stderr, "murmur: %s\n", murmur::printable(e.what()).c_str());
     return 2;
   }
   installSignalHandlers();
   try {
     for (auto& [sub, command] : commands)
-      if (sub->parsed()) return command->run();
+      if (sub->parsed()) {
+        const int code = command->run();
+        if (std::fflush(stdout) != 0 && errno == EPIPE) return stdoutClosed();
+        return code;
+      }
+  } catch (const std::system_error& e) {
+    if (e.code() == std::errc::broken_pipe) return stdoutClosed();
+    std::fprintf(stderr, "murmur: error: %s\n", murmur::printable(e.what()).c_str());
+    return 3;
   } catch (const murmur::StopRequested& e) {
     std::fprintf(stderr, "murmur: %s\n", e.what());
     return 128 + e.signal();

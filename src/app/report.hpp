@@ -1,10 +1,12 @@
 #pragma once
 // The --json summaries of run, compare and path: JSON values built with nlohmann-json, keys in the
 // order they are added, printed as one line.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,13 @@ using OrderedJson = nlohmann::ordered_json;
 // Where a command's human-readable summary goes: stdout, or stderr under --json so that stdout holds
 // only the JSON object (`murmur run --json > run.json` is a JSON file).
 inline std::FILE* summaryStream(bool json) { return json ? stderr : stdout; }
+
+// Flushes a sample as it comes, also into a pipe or a file; std::system_error when the write fails
+// (EPIPE: the reader has gone, which main ends the command for).
+inline void flushSample(std::FILE* stream) {
+  if (std::fflush(stream) != 0)
+    throw std::system_error(errno, std::generic_category(), "cannot write the output");
+}
 
 // A measurement: JSON has no NaN or infinity, so a non-finite value is null (said here, not left to
 // the library's default). Finite values print round-trippable (the shortest text that reads back as

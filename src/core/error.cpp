@@ -29,7 +29,19 @@ std::size_t utf8SequenceLength(std::string_view text) {
   return length;
 }
 
-// Each part of a message is echoed from input (a file name, a key, a value): control characters
+std::string formatInputError(const std::string& file, std::size_t line, const std::string& key,
+                             const std::string& message) {
+  std::string where;
+  const std::string shownFile = printable(file, 240);
+  if (!file.empty())
+    where = line > 0 ? fmt::format("{}:{}: ", shownFile, line) : fmt::format("{}: ", shownFile);
+  if (!key.empty()) where += fmt::format("{}: ", printable(key, 120));
+  return where + printable(message, 400);
+}
+
+}  // namespace
+
+// Control characters
 // (C0, DEL and the C1 range U+0080-U+009F, whose CSI U+009B drives a terminal as ESC [ does) and
 // bytes that are not well-formed UTF-8 are escaped (a newline or a terminal escape in a value cannot
 // break the line or drive the terminal), and a part longer than `limit` bytes is cut, so that an
@@ -61,17 +73,6 @@ std::string printable(std::string_view text, std::size_t limit) {
   }
   return out;
 }
-
-std::string formatInputError(const std::string& file, std::size_t line, const std::string& key,
-                             const std::string& message) {
-  std::string where;
-  const std::string shownFile = printable(file, 240);
-  if (!file.empty()) where = line > 0 ? fmt::format("{}:{}: ", shownFile, line) : fmt::format("{}: ", shownFile);
-  if (!key.empty()) where += fmt::format("{}: ", printable(key, 120));
-  return where + printable(message, 400);
-}
-
-}  // namespace
 
 InputError::InputError(std::string file, std::size_t line, std::string key, const std::string& message)
     : Error(formatInputError(file, line, key, message)),

@@ -148,6 +148,82 @@ void writeFileAtomically(const std::string& path, const std::string& option,
   output.commit();
 }
 
+void checkOutputFolder(const std::string& dir, const std::string& option,
+                       const std::function<bool(const std::string&)>& ours, bool overwrite) {
+  checkOutputDirectory(dir, option);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;  // absent: created at commit
+  std::size_t others = 0;
+  std::string example;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file(ec) && !entry.is_symlink(ec) && ours(name)) continue;
+    if (others++ == 0) example = name;
+  }
+  if (ec) fail(dir, option, fmt::format("cannot list the directory: {}", ec.message()));
+  if (others > 0 && !overwrite)
+    fail(dir, option,
+         fmt::format(
+             "holds {} file{} that no run of this kind wrote (e.g. '{}'): name an empty or new directory, "
+             "or pass --overwrite to replace it whole",
+             others, others == 1 ? "" : "s", example));
+}
+
+TemporaryFolder::TemporaryFolder(std::string dir, std::string option,
+                                 std::function<bool(const std::string&)> ours, bool overwrite)
+    : path_(std::move(dir)), option_(std::move(option)), ours_(std::move(ours)), overwrite_(overwrite) {
+  checkOutputFolder(path_, option_, ours_, overwrite_);
+  std::error_code ec;
+  fs::path target = fs::path(path_).lexically_normal();
+  if (target.filename().empty()) target = target.parent_path();  // "frames/"
+  if (fs::is_symlink(target, ec)) target = fs::canonical(target, ec);
+  target_ = target.string();
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  fs::create_directories(parent, ec);
+  if (ec)
+    throw OutputError(path_, option_, fmt::format("cannot create {}: {}", parent.string(), ec.message()));
+  std::string name = target_ + ".tmp-XXXXXX";
+  if (::mkdtemp(name.data()) == nullptr)
+    throw OutputError(path_, option_,
+                      fmt::format("cannot create a temporary directory beside it: {}", std::strerror(errno)));
+  temporary_ = name;
+  ::chmod(
+      temporary_.c_str(), 0777 & ~[] {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        return mask;
+      }());
+}
+
+TemporaryFolder::~TemporaryFolder() {
+  if (committed_ || temporary_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(temporary_, ec);
+}
+
+void TemporaryFolder::commit() {
+  throwIfStopRequested();
+  const auto failed = [&](const std::string& what, int error) {
+    throw OutputError(path_, option_,
+                      fmt::format("{}: {} (the target was left as it was)", what, std::strerror(error)));
+  };
+  if (!fs::is_directory(temporary_)) failed("the temporary directory vanished", ENOENT);
+  checkOutputFolder(target_, option_, ours_, overwrite_);  // still ours to replace
+  struct stat info {};
+  if (::lstat(target_.c_str(), &info) != 0) {
+    if (::rename(temporary_.c_str(), target_.c_str()) != 0)
+      failed("cannot rename the temporary directory", errno);
+    committed_ = true;
+    return;
+  }
+  // The old directory and the new exchanged at once: readers see one run's frames or the other's.
+  if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
+    failed("cannot put the directory in place", errno);
+  committed_ = true;
+  std::error_code ec;
+  fs::remove_all(temporary_, ec);  // now the old one
+}
+
 namespace {
 volatile std::sig_atomic_t requestedStop = 0;
 }  // namespace

@@ -54,6 +54,38 @@ class TemporaryOutput {
   bool committed_ = false;
 };
 
+// The same discipline for a directory of files (the headless demo's frames). checkOutputFolder,
+// before any work: dir is absent, or a directory (or a link to one) that is empty or holds only
+// files `ours` accepts (a previous run's), or any files when `overwrite`; its parent (created
+// later when absent) writable; InputError (exit code 2) otherwise. The files go into a uniquely
+// named temporary directory beside it (<dir>.tmp-XXXXXX); commit() puts the whole directory in
+// place of the old one (exchanged in one rename, the old one then removed). On any error or stop
+// the temporary and its files are removed and the old directory is left as it was.
+void checkOutputFolder(const std::string& dir, const std::string& option,
+                       const std::function<bool(const std::string&)>& ours, bool overwrite);
+class TemporaryFolder {
+ public:
+  // Checks dir (checkOutputFolder), creates its missing parents and the temporary (OutputError).
+  TemporaryFolder(std::string dir, std::string option, std::function<bool(const std::string&)> ours,
+                  bool overwrite);
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  ~TemporaryFolder();  // removes the temporary and its files unless committed
+
+  // The target as given, and the temporary directory to write the files into.
+  const std::string& path() const { return path_; }
+  const std::string& temporaryPath() const { return temporary_; }
+  // Checks the target again and puts the temporary in its place. StopRequested when a stop was
+  // requested before; OutputError when any step fails (the target then left as it was).
+  void commit();
+
+ private:
+  std::string path_, target_, option_, temporary_;  // target_: path_ with a link to a directory resolved
+  std::function<bool(const std::string&)> ours_;
+  bool overwrite_;
+  bool committed_ = false;
+};
+
 // Writes path through a TemporaryOutput: `write` fills the file (returning false on a write error,
 // with errno set), then it is committed.
 void writeFileAtomically(const std::string& path, const std::string& option,

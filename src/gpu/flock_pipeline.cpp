@@ -1,6 +1,7 @@
 #include "gpu/flock_pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <stdexcept>
@@ -280,6 +281,7 @@ void FlockPipeline::allocateHeadings() {
 void FlockPipeline::upload(const sim::FlockState& state) {
   const std::size_t n = state.size();
   requireCapacity(info_, n);
+  finiteTag_.reset();  // a pending check is of the old flock
   if (state.velocity.size() != n || state.group.size() != n)
     throw std::invalid_argument(
         fmt::format("flock state sizes differ: {} positions, {} velocities, {} groups", n,
@@ -519,6 +521,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
 }
 
 void FlockPipeline::stateReplaced() {
+  finiteTag_.reset();
   countsCurrent_ = false;
   slotsCurrent_ = false;
   // A GPU copy: a benchmark restores its flock between timed steps.
@@ -699,15 +702,35 @@ FlockPipeline::Perception FlockPipeline::perception() {
 
 const std::vector<sim::GroupSummary>& FlockPipeline::recentGroupSummaries() {
   if (display_.pending() && display_.ready()) recentSummaries_ = unpackSummaries(display_.read(), displayGroups_);
-  if (!display_.pending()) {
-    reduceIfStale();
-    const std::size_t bytes = groups_ * sizeof(layout::GroupSummary);
-    display_.begin(bytes);
-    display_.copy(summaries_, 0, 0, bytes);
-    display_.end();
-    displayGroups_ = groups_;
-  }
+  if (!display_.pending()) displayGroups_ = requestSummaries(display_);
   return recentSummaries_;
+}
+
+std::uint32_t FlockPipeline::requestSummaries(Readback& readback) {
+  reduceIfStale();
+  const std::size_t bytes = groups_ * sizeof(layout::GroupSummary);
+  readback.begin(bytes);
+  readback.copy(summaries_, 0, 0, bytes);
+  readback.end();
+  return groups_;
+}
+
+std::optional<FlockPipeline::FiniteCheck> FlockPipeline::checkFinite(std::uint64_t tag) {
+  std::optional<FiniteCheck> answer;
+  if (finite_.pending() && finite_.ready()) {
+    const std::vector<sim::GroupSummary> groups = unpackSummaries(finite_.read(), finiteGroups_);
+    const auto finite = [](const sim::GroupSummary& g) {
+      const glm::vec3 sum = g.centroid + g.meanVelocity;
+      return g.count == 0 || (std::isfinite(sum.x) && std::isfinite(sum.y) && std::isfinite(sum.z));
+    };
+    if (finiteTag_) answer = FiniteCheck{*finiteTag_, std::all_of(groups.begin(), groups.end(), finite)};
+    finiteTag_.reset();
+  }
+  if (!finite_.pending() || !finiteTag_) {
+    finiteGroups_ = requestSummaries(finite_);
+    finiteTag_ = tag;
+  }
+  return answer;
 }
 
 std::vector<glm::vec3> FlockPipeline::positionSample() {

@@ -31,6 +31,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -212,6 +213,20 @@ class FlockPipeline {
   // (empty before the first), and a new request of the current state whenever none is pending.
   // Called once a frame, the figures are a frame old (older only while the GPU lags a frame).
   const std::vector<sim::GroupSummary>& recentGroupSummaries();
+  // A check of the flock's finiteness that never waits (world::FlockBackend::checkFinite): the
+  // group reduction, whose means are finite exactly when every position and velocity is, read back
+  // behind a fence. Answers the latest request the GPU has finished with the tag it was asked with,
+  // and asks for one of the current state, tagged `tag`, when none is pending; nothing before the
+  // first answer, nor for a flock replaced since the request.
+  struct FiniteCheck {
+    std::uint64_t tag = 0;
+    bool finite = true;
+  };
+  std::optional<FiniteCheck> checkFinite(std::uint64_t tag);
+  // How often the gpu backend checks (every this many steps): the reduction costs a fast step about
+  // a tenth on llvmpipe (bench/results/llvmpipe/issue-51-finite-check.md); gpu-exact, the parity
+  // backend, checks every step.
+  static constexpr std::uint64_t kFastFiniteCheckEvery = 8;
   // The positions of sim::positionSampleRuns' boids (what the headless demo's following camera
   // frames): gathered by id on the GPU (query/PositionsById), then one blocking read of at most
   // 64 KiB, where download() would read the whole flock.
@@ -251,6 +266,8 @@ class FlockPipeline {
   void mapSlotsIfStale();
   // The group reduction of the current state into summaries_, unless it holds it already.
   void reduceIfStale();
+  // The reduction (reduceIfStale) copied into `readback` behind its fence; the groups it holds.
+  std::uint32_t requestSummaries(Readback& readback);
   // query/NearestBoids (each probe's box cut into slices, their k best into nearestPartials_),
   // then query/NearestMerge into nearestIds_ and nearestSamples_; false (nothing recorded) when there
   // is nothing to search: no grid since the upload, no boids or no probes.
@@ -324,6 +341,9 @@ class FlockPipeline {
   // The flock size sampleIds_ holds the sample of (they change only with it), and how many.
   std::size_t sampleIdsFor_ = std::numeric_limits<std::size_t>::max();
   std::size_t sampleSize_ = 0;
+  Readback finite_{"finiteness read-back"};        // checkFinite()
+  std::uint32_t finiteGroups_ = 0;                 // the groups of finite_'s request
+  std::optional<std::uint64_t> finiteTag_;         // its tag; none: of a flock since replaced
   Readback display_{"group summaries read-back"};  // recentGroupSummaries()
   std::uint32_t displayGroups_ = 0;                 // the groups of display_'s request
   std::vector<sim::GroupSummary> recentSummaries_;

@@ -13,6 +13,7 @@
 
 #include "sim/flock.hpp"
 #include "sim/grid.hpp"
+#include "sim/metrics.hpp"
 #include "sim/nearest_boids.hpp"
 #include "sim/neighbour_sweep.hpp"
 #include "sim/params.hpp"
@@ -42,6 +43,8 @@ class CpuSimulator {
   void step(const ModelParams& params, const StepInputs& inputs);
   // The resident flock in id order, into `out` (its arrays' capacity reused).
   void copyState(FlockState& out);
+  // Whether the resident flock is finite (sim::allFinite, in whatever order it is kept).
+  bool residentFinite() const { return allFinite(resident_); }
   FlockState state() {
     FlockState out;
     copyState(out);

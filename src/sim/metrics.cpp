@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <span>
 
 #include "sim/grid.hpp"
 #include "sim/rules.hpp"
@@ -72,7 +74,40 @@ GridSpec summaryGrid(const ModelParams& params, std::size_t boids) {
       params, static_cast<std::uint32_t>(std::min<std::size_t>(boids * kSummaryCellsPerBoid, kDefaultMaxCells)));
 }
 
+// The exponent bits all set: an infinity or a NaN.
+bool anyNonFinite(std::span<const float> values) {
+  std::uint32_t bad = 0;
+  for (const float x : values)
+    bad |= std::uint32_t((std::bit_cast<std::uint32_t>(x) & 0x7f800000u) == 0x7f800000u);
+  return bad != 0;
+}
+
+std::span<const float> floats(const std::vector<glm::vec3>& v) {
+  return {&v.data()->x, 3 * v.size()};
+}
+
+bool boidFinite(const FlockState& state, std::size_t i) {
+  const auto finite = [](glm::vec3 v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+  };
+  return finite(state.position[i]) && finite(state.velocity[i]) &&
+         (state.heading.empty() || finite(state.heading[i])) &&
+         (state.spin.empty() || std::isfinite(state.spin[i]));
+}
+
 }  // namespace
+
+bool allFinite(const FlockState& state) {
+  if (state.position.empty()) return true;
+  return !anyNonFinite(floats(state.position)) && !anyNonFinite(floats(state.velocity)) &&
+         (state.heading.empty() || !anyNonFinite(floats(state.heading))) && !anyNonFinite(state.spin);
+}
+
+std::optional<std::size_t> firstNonFinite(const FlockState& state) {
+  for (std::size_t i = 0; i < state.size(); ++i)
+    if (!boidFinite(state, i)) return i;
+  return std::nullopt;
+}
 
 std::vector<IdRun> positionSampleRuns(std::size_t boids) {
   constexpr std::size_t kRuns = 64, kRunLength = 64;

@@ -2,6 +2,7 @@
 // Flock measurements shared by `murmur run/compare`, the behaviour tests and the demo panel.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -20,6 +21,11 @@ struct GroupSummary {
 };
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state);
+
+// Whether every position, velocity, stored heading and spin of `state` is finite (a pass over its
+// bits, cheap enough for every step); and the lowest id of a boid that is not, or none.
+bool allFinite(const FlockState& state);
+std::optional<std::size_t> firstNonFinite(const FlockState& state);
 
 // A sample of a flock to frame it by (the demo's following camera): up to 64 runs of 64 consecutive
 // ids, spread evenly over [0, boids) (all of them below 4,096 boids). Ids carry no place, and a

@@ -23,6 +23,7 @@
 #include "sim/grid.hpp"
 #include "sim/param_table.hpp"
 #include "sim/scene_toml.hpp"
+#include "sim/stability.hpp"
 
 namespace murmur::sim {
 namespace {
@@ -360,49 +361,6 @@ std::size_t lineOf(const SceneDocument* document, std::string key) {
   return 0;
 }
 
-// The combination limit: a bound, in double, of the largest force the first step computes (each
-// steering term is at most a few speeds long; separation adds up to max_speed * Rs / d_min per
-// neighbour, every boid a neighbour at worst), and of the acceleration max_force / mass. Either over
-// kMaxForceBound fails, naming the key that contributes most.
-template <class Fail>
-void checkForceBound(const Scene& scene, const Fail& fail) {
-  const ModelParams& m = scene.model;
-  const Weights& w = m.weights;
-  // Velocities up to the larger of the speeds a step aims for and those a state CSV may hold.
-  const double speed = std::max({double(m.maxSpeed), double(m.cruiseSpeed), std::sqrt(3.0) * kMaxMagnitude});
-  // Inside the comfort distance separation is multiplied by comfort_multiplier (step 3).
-  const double comfort = m.comfortDistance > 0.0f ? std::max(1.0, double(m.comfortMultiplier)) : 1.0;
-  const double separation = double(w.separation) * double(m.maxSpeed) * double(m.separationRadius) /
-                            double(m.minDistance) * double(std::max<std::uint32_t>(scene.count, 1)) * comfort;
-  const std::pair<const char*, double> terms[] = {
-      {"weights.separation", separation},
-      {"weights.alignment", double(w.alignment) * 2.0 * speed},
-      {"weights.cohesion", double(w.cohesion) * 2.0 * speed},
-      {"weights.avoidance", double(w.avoidance) * 4.0 * speed},
-      {"weights.bounds", double(w.bounds) * 2.0 * speed},
-      {"weights.goal", double(w.goal) * 2.0 * speed},
-      {"weights.flee", double(w.flee) * 2.0 * speed * double(std::max<std::size_t>(scene.predators.size(), 1))},
-      {"weights.cruise", double(w.cruise) * 2.0 * speed},
-      {"weights.walls", double(w.walls) * 4.0 * speed},
-      {"weights.roost", double(w.roost) * speed},
-  };
-  double total = 0.0;
-  const std::pair<const char*, double>* largest = &terms[0];
-  for (const auto& term : terms) {
-    total += term.second;
-    if (term.second > largest->second) largest = &term;
-  }
-  if (total > kMaxForceBound)
-    fail(largest->first,
-         fmt::format("the forces of a step could reach {:.3g} (weights x speeds; separation also x Rs / "
-                     "perception.min_distance x boid count), over the float32-safe {:g} (docs/model.md, Limits)",
-                     total, kMaxForceBound));
-  const double acceleration = double(m.maxForce) / double(m.mass);
-  if (acceleration > kMaxForceBound)
-    fail("boids.mass", fmt::format("max_force / mass is {:.3g}, over the float32-safe {:g} (docs/model.md, Limits)",
-                                   acceleration, kMaxForceBound));
-}
-
 // Throws for the first limit the scene breaks: finite values, magnitudes, the parameter table's
 // ranges in its order, then the limits across keys.
 // kMaxPositionSpacing: refuses a world whose farthest coordinate (from the origin, on an active axis)
@@ -532,7 +490,9 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
              fmt::format("\"wrap\" needs every active world extent to be at least 2 * {} ({}); the {} extent is {}",
                          searchKey, 2.0f * search, kAxisNames[axis], extent[axis]));
   }
-  checkForceBound(scene, fail);
+  // Float32 headroom, and the lab's step stable.
+  for (const StabilityTerm& term : stabilityTerms(scene))
+    if (term.value > term.limit) fail(term.key, term.refusal);
   // The grid never degrades silently: cells may grow past the search radius (the cell cap), but not
   // by much.
   const GridSpec grid = makeGridSpec(m);

@@ -15,6 +15,7 @@
 #include "core/output_path.hpp"
 #include "core/parse_number.hpp"
 #include "sim/scene_loader.hpp"
+#include "sim/stability.hpp"
 
 namespace murmur::sim {
 namespace {
@@ -70,6 +71,17 @@ std::optional<std::pair<std::string_view, std::string>> boidProblem(const ModelP
   for (int k = 0; k < 3; ++k)
     if (std::abs(double(v[k])) > kMaxMagnitude)
       return std::pair{kColumns[5 + k], fmt::format("{} is beyond +-{:g} (docs/model.md, Limits)", v[k], kMaxMagnitude)};
+  if (params.unitModel == UnitModel::Lab) {
+    const double speed = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
+    if (speed > labStableSpeed(params)) {
+      const int k = std::abs(v.x) >= std::abs(v.z) ? 0 : 2;
+      return std::pair{
+          kColumns[5 + k],
+          fmt::format("a speed of {:.3g} is above the {:.3g} at which the lab's drag steps stably "
+                      "(max_speed^2 / (max_force x dt); docs/model.md, Stability)",
+                      speed, labStableSpeed(params))};
+    }
+  }
   if (params.dims == 2 && (p.y != 0.0f || v.y != 0.0f))
     return std::pair{p.y != 0.0f ? kColumns[3] : kColumns[6], std::string("must be 0 in a 2D scene")};
   for (int k = 0; k < 3; ++k) {

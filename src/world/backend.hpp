@@ -4,6 +4,7 @@
 // parity arithmetic).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,15 @@ class FlockBackend {
   // The answer to the last requestPerception(), as of the state it was asked on (std::logic_error
   // before any). Both backends give the same answer for the same request, however far the GPU lags.
   virtual AgentPerception perceived() = 0;
+  // The flock's finiteness as far as the backend has checked it without a wait, after `step` steps
+  // (the world's count since the flock started): the CPU backends check that step's state; the GPU
+  // answers a check it read back of an earlier step, and asks for one of `step` when none is
+  // pending (none answered yet: nullopt), gpu every FlockPipeline::kFastFiniteCheckEvery steps.
+  struct FiniteCheck {
+    std::uint64_t step = 0;
+    bool finite = true;
+  };
+  virtual std::optional<FiniteCheck> checkFinite(std::uint64_t step) = 0;
   // The GPU stages' times so far (timer queries; gpu::StageTime), in the pipeline's stage order;
   // empty on the CPU.
   virtual std::vector<gpu::StageTime> stageTimes() { return {}; }

@@ -38,6 +38,9 @@ class CpuFlockBackend final : public FlockBackend {
     if (!perceived_) throw std::logic_error("perceived() before any requestPerception()");
     return *perceived_;
   }
+  std::optional<FiniteCheck> checkFinite(std::uint64_t step) override {
+    return FiniteCheck{step, simulator_.residentFinite()};
+  }
   sim::FlockState state() override { return byId(); }
   void readState(sim::FlockState& out) override {
     if (byIdCurrent_)

@@ -53,6 +53,13 @@ class GpuFlockBackend final : public FlockBackend {
     gpu::FlockPipeline::Perception answer = pipeline_.perception();
     return {std::move(answer.groups), std::move(answer.boids)};
   }
+  std::optional<FiniteCheck> checkFinite(std::uint64_t step) override {
+    if (arithmetic_ == gpu::Arithmetic::Fast && step % gpu::FlockPipeline::kFastFiniteCheckEvery != 0)
+      return std::nullopt;
+    const std::optional<gpu::FlockPipeline::FiniteCheck> seen = pipeline_.checkFinite(step);
+    if (!seen) return std::nullopt;
+    return FiniteCheck{seen->tag, seen->finite};
+  }
   std::vector<sim::GroupSummary> groupSummaries() override { return pipeline_.groupSummaries(); }
   std::vector<sim::GroupSummary> recentGroupSummaries() override { return pipeline_.recentGroupSummaries(); }
   std::vector<glm::vec3> positionSample() override { return pipeline_.positionSample(); }

@@ -12,6 +12,7 @@
 #include "sim/metrics.hpp"
 #include "sim/nearest_boids.hpp"
 #include "sim/scene_loader.hpp"
+#include "sim/stability.hpp"
 #include "sim/state_csv.hpp"
 
 namespace murmur::world {
@@ -49,6 +50,8 @@ void World::start() {
   director_ = ai::AgentDirector::create(scene_, agents_);
   backend_->setState(initial_);
   perceiveAtStart(initial_);
+  steps_ = 0;
+  finiteThrough_ = 0;
 }
 
 void World::setInitial(sim::FlockState state, const std::string& source) {
@@ -127,6 +130,34 @@ void World::stepFlock() {
     startPerception_.reset();
   }
   backend_->step(scene_.model, inputs_);
+  ++steps_;
+  if (const std::optional<FlockBackend::FiniteCheck> seen = backend_->checkFinite(steps_)) {
+    if (!seen->finite) diverged(seen->step, backend_->state());
+    finiteThrough_ = std::max(finiteThrough_, seen->step);
+  }
+}
+
+void World::requireFinite(const sim::FlockState& now) {
+  if (!sim::allFinite(now)) diverged(steps_, now);
+  finiteThrough_ = steps_;
+}
+
+void World::diverged(std::uint64_t step, const sim::FlockState& state) {
+  const std::optional<std::size_t> boid = sim::firstNonFinite(state);
+  const std::string when = step == finiteThrough_ + 1
+                               ? fmt::format("at step {}", step)
+                               : fmt::format("between steps {} and {}", finiteThrough_ + 1, step);
+  const std::string which =
+      boid ? fmt::format("boid {} first (position {}, {}, {}; velocity {}, {}, {})", *boid,
+                         state.position[*boid].x, state.position[*boid].y, state.position[*boid].z,
+                         state.velocity[*boid].x, state.velocity[*boid].y, state.velocity[*boid].z)
+           : std::string("its group means");
+  const sim::StabilityTerm cause = sim::likeliestCause(scene_);
+  throw StateError(
+      fmt::format("{}: on {}, the flock went non-finite {}, {}; the key likeliest to blame: {} ({} "
+                  "is {:.3g}, {:.3g}% of its limit {:g}; docs/model.md, Stability)",
+                  scene_.path, backend_->name(), when, which, cause.key, cause.what, cause.value,
+                  100.0 * cause.load(), cause.limit));
 }
 
 }  // namespace murmur::world

@@ -75,8 +75,17 @@ class World {
   // The agents act on `seen` and write into inputs(); nothing without agents.
   void steerAgents(const AgentPerception& seen);
   // Asks the backend what the agents (where they are now) perceive of the flock, for the next
-  // perceive(); then the backend steps the boids with inputs().
+  // perceive(); then the backend steps the boids with inputs() and checks them: StateError as soon
+  // as a step is seen non-finite (the step, the first such boid and the key likeliest to blame,
+  // sim::likeliestCause). The CPU backends check every step's state; the GPU reads its checks back
+  // without a wait, a step or a few late, so that the message names the steps between the last
+  // seen finite and the first seen not.
   void stepFlock();
+  // The same check of the flock as it is now, which the caller read (`now`, in id order): at the end
+  // of a run, where the GPU's checks lag.
+  void requireFinite(const sim::FlockState& now);
+  // Steps since the flock started (start(), a new flock; a switch of backend keeps the count).
+  std::uint64_t steps() const { return steps_; }
 
   // The user's input for the scene's players (ai::AgentDirector::steerPlayers) until the world
   // restarts; nothing without agents.
@@ -119,6 +128,11 @@ class World {
   // nothing would run on the GPU between the request and the first tick's read, which would wait.
   void perceiveAtStart(const sim::FlockState& state);
   std::optional<AgentPerception> startPerception_;  // until the first stepFlock()
+  std::uint64_t steps_ = 0;
+  std::uint64_t finiteThrough_ = 0;  // the last step seen finite
+  // Throws StateError for a flock seen non-finite after step `step`, finite through finiteThrough_
+  // (`now`: the flock as it is now).
+  [[noreturn]] void diverged(std::uint64_t step, const sim::FlockState& now);
 };
 
 }  // namespace murmur::world

@@ -103,5 +103,90 @@ TEST(HardeningCli, OverflowingParametersFailBeforeTheRun) {
                      "boids.mass");
 }
 
+// Issue 51, item 7: flag errors printed control characters raw (ESC drove the terminal; a newline
+// made two lines), `path --connect ""` ran as "0-connected", `devices` without EGL exited 1 (not in
+// the README's table), and a closed stdout ended the process by SIGPIPE (exit 141).
+TEST(HardeningCli, FlagsAreStrictAndMessagesEscaped) {
+  const CliResult escape = runMurmur(kRun + " --seed \"$(printf '\033[31mX')\"");
+  expectOneLineExit2(escape, "\\x1b[31mX");
+  EXPECT_EQ(escape.err.find('\x1b'), std::string::npos) << escape.err;
+  expectOneLineExit2(runMurmur(kRun + " --steps \"$(printf '5\nx')\""), "--steps");
+  for (const char* connect : {"''", "+8", "0x8", "' 8'"})
+    expectOneLineExit2(
+        runMurmur(std::string("path --map data/maps/rooms-65-81.map --from 1,1 --to 3,3 --connect ") +
+                  connect),
+        "--connect");
+  const CliResult none = runMurmur("devices", "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent");
+  EXPECT_EQ(none.exitCode, 3) << none.err;
+  EXPECT_EQ(countLines(none.err), 1u) << none.err;
+  EXPECT_NE(none.err.find("no GL device in use"), std::string::npos) << none.err;
+}
+
+TEST(HardeningCli, AClosedStdoutEndsTheRunWithoutASignal) {
+  const fs::path dir = scratchDir("hardening_sigpipe");
+  const CommandOutput run =
+      runCommand("cd '" + std::string(MURMUR_SOURCE_DIR) + "' && { '" + MURMUR_EXE +
+                 "' run --scene scenes/free.toml --boids 50 --backend cpu --steps 100000 --every 1 "
+                 "2>'" +
+                 (dir / "err").string() + "'; echo $? >'" + (dir / "rc").string() + "'; } | head -1");
+  EXPECT_NE(run.out.find("t = "), std::string::npos) << run.out;
+  EXPECT_EQ(readFile(dir / "rc"), "0\n");
+  EXPECT_NE(readFile(dir / "err").find("stdout was closed by its reader"), std::string::npos)
+      << readFile(dir / "err");
+}
+
+// Values inside the documented ranges that made the lab diverge, noticed only by `run` after all
+// its steps (exit 3), by `demo` not at all (exit 0, empty frames), by `compare` as -nan (exit 1):
+// now refused at load by the stability rule, naming the key (docs/model.md, Stability).
+TEST(HardeningCli, TheLabsStabilityRuleRefusesDivergingValuesAtLoad) {
+  const std::string lab = "run --scene lab-book --backend cpu --steps 600 ";
+  expectOneLineExit2(runMurmur(lab + "--set boids.max_force=500"),
+                     "boids.max_force: max_force x dt x sqrt(thrust)");
+  expectOneLineExit2(runMurmur(lab + "--set sim.dt=1"), "sim.dt: max_force x dt x sqrt(thrust)");
+  expectOneLineExit2(runMurmur(lab + "--set sim.dt=0.2"), "sim.dt: one step's strongest push");
+  const fs::path dir = scratchDir("hardening_lab_init");
+  std::ofstream(dir / "fast.csv") << "id,group,x,y,z,vx,vy,vz\n0,0,0,0,0,1e9,0,0\n";
+  expectOneLineExit2(
+      runMurmur(lab + "--init " + (dir / "fast.csv").string()),
+      "fast.csv:2: vx: a speed of 1e+09 is above the 300 at which the lab's drag steps stably");
+  // Inside both terms (the push's reaches 1 near max_force 163) the whole run stays finite.
+  const CliResult inside = runMurmur(lab + "--set boids.max_force=160");
+  EXPECT_EQ(inside.exitCode, 0) << inside.err;
+}
+
+// 19 units packed within 0.1 of each other at dt = 0.1 s pass the rule (one neighbour's push) and
+// diverge in a few steps: every command stops at the first non-finite step, exit 3, naming the
+// step, the first such boid and the likeliest key; the demo leaves no frame of the diverged flock.
+TEST(HardeningCli, EveryCommandStopsAtTheFirstNonFiniteStep) {
+  const fs::path dir = scratchDir("hardening_diverging");
+  {
+    std::ofstream csv(dir / "packed.csv");
+    csv << "id,group,x,y,z,vx,vy,vz\n";
+    for (int i = 0; i < 19; ++i)
+      csv << i << ',' << i % 2 << ',' << 0.01 * (i % 5) - 0.02 << ",0," << 0.01 * (i / 5) - 0.02 << ','
+          << (i % 3) * 3 - 3 << ",0," << (i % 4) * 2 - 3 << "\n";
+  }
+  const std::string scene = " --scene lab-book --set sim.dt=0.1 --init " + (dir / "packed.csv").string();
+  std::string firstMessage;
+  for (const std::string& command :
+       {"run --backend cpu --steps 600" + scene, "run --backend gpu-exact --steps 600" + scene,
+        "compare --steps 600" + scene,
+        "demo --headless --steps 600 --every 1 --size 64x48 --msaa 1 --frames " + (dir / "f").string() +
+            scene}) {
+    const CliResult r = runMurmur(command);
+    EXPECT_EQ(r.exitCode, 3) << command << "\n" << r.err;
+    const std::size_t at = r.err.find("the flock went non-finite at step ");
+    ASSERT_NE(at, std::string::npos) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("the key likeliest to blame: sim.dt"), std::string::npos) << r.err;
+    // The same step on every backend (gpu-exact is cpu bit for bit on llvmpipe while the flock is
+    // finite; which boids an infinity reaches first may differ).
+    const std::string where = r.err.substr(at, r.err.find(", boid ", at) - at);
+    if (firstMessage.empty()) firstMessage = where;
+    EXPECT_EQ(where, firstMessage) << command;
+  }
+  EXPECT_EQ(firstMessage, "the flock went non-finite at step 8");
+  EXPECT_FALSE(fs::exists(dir / "f"));
+}
+
 }  // namespace
 }  // namespace murmur::test

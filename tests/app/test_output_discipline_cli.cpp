@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -53,18 +54,67 @@ CliResult terminateAfter(const std::string& args, double seconds) {
 
 const std::string kLongRun = "run --scene scenes/free.toml --boids 2000 --backend cpu --steps 1000000";
 
-// Items 1, 6: frames on a full disk were reported as written (exit 0, truncated and empty PNGs).
-TEST(OutputDiscipline, FullDiskFramesAreExit3WithNoPartialPng) {
+// A frames directory holding the three frames of an earlier run, and their bytes.
+std::vector<std::string> writeOldFrames(const fs::path& frames) {
+  fs::create_directories(frames);
+  std::vector<std::string> old;
+  for (int i = 0; i < 3; ++i) {
+    old.push_back("old frame " + std::to_string(i));
+    std::ofstream(frames / ("frame_00000" + std::to_string(i) + ".png")) << old.back();
+  }
+  return old;
+}
+
+// The directory holds exactly those frames, byte for byte.
+void expectOldFrames(const fs::path& frames, const std::vector<std::string>& old) {
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(frames)) {
+    (void)entry;
+    ++files;
+  }
+  EXPECT_EQ(files, old.size());
+  for (std::size_t i = 0; i < old.size(); ++i)
+    EXPECT_EQ(readFile(frames / ("frame_00000" + std::to_string(i) + ".png")), old[i]);
+}
+
+// Items 1, 6: frames on a full disk were reported as written (exit 0, truncated and empty PNGs);
+// then a full disk left the first frame over an older run's. The frames go into a temporary
+// directory that replaces the old one only when complete: the older frames stay, nothing else does.
+TEST(OutputDiscipline, FullDiskFramesAreExit3AndKeepTheOlderFrames) {
   const fs::path dir = scratchDir("discipline_frames_full");
+  const std::vector<std::string> old = writeOldFrames(dir / "frames");
   const CliResult r = runMurmur("demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 40 "
                                 "--every 10 --size 256x256 --msaa 1 --frames " + (dir / "frames").string(),
                                 "ulimit -f 1;");
   expectOneLine(r, 3, "frame_");
   EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
-  ASSERT_TRUE(fs::is_directory(dir / "frames"));
+  expectOldFrames(dir / "frames", old);
+  EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+// Issue 50, item 2: a second run's frames replace the first's whole (frames 3-6 of a longer run
+// were left beside the new 0-2); a directory holding other files is refused before any work, and
+// --overwrite replaces it.
+TEST(OutputDiscipline, AFramesDirectoryHoldsOneRunsFrames) {
+  const fs::path dir = scratchDir("discipline_frames_second");
+  const std::string demo =
+      "demo --headless --scene scenes/free.toml --boids 50 --backend cpu --every 10 --size 32x32 "
+      "--msaa 1 --frames " +
+      (dir / "frames").string();
+  ASSERT_EQ(runMurmur(demo + " --steps 60").exitCode, 0);
+  ASSERT_EQ(runMurmur(demo + " --steps 20 --seed 5").exitCode, 0);
+  std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir / "frames"))
-    EXPECT_TRUE(completePng(entry.path())) << entry.path();
-  EXPECT_TRUE(temporariesIn(dir / "frames").empty());
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"frame_000000.png", "frame_000001.png", "frame_000002.png"}));
+  std::ofstream(dir / "frames" / "notes.txt") << "mine";
+  expectOneLine(runMurmur(demo + " --steps 20"), 2, "--overwrite");
+  EXPECT_EQ(readFile(dir / "frames" / "notes.txt"), "mine");
+  ASSERT_EQ(runMurmur(demo + " --steps 10 --overwrite").exitCode, 0);
+  EXPECT_FALSE(fs::exists(dir / "frames" / "notes.txt"));
+  EXPECT_TRUE(fs::exists(dir / "frames" / "frame_000001.png"));
+  EXPECT_TRUE(temporariesIn(dir).empty());
 }
 
 // Item 2: a name without an extension is written as MP4 (it failed mid-run); an unknown one is
@@ -79,17 +129,44 @@ TEST(OutputDiscipline, VideoContainerIsExplicit) {
   EXPECT_FALSE(fs::exists(dir / "out.gif"));
 }
 
-// Item 2 and the signal handler: frames written before SIGTERM stay complete PNGs (the fault-family
-// table below checks exit 143 and the other outputs).
-TEST(OutputDiscipline, SigtermLeavesCompleteFrames) {
+// Item 2 and the signal handler: SIGTERM left 262 new frames over 100 older ones. Now the older
+// frames stay as they were and the stopped run's are removed (the fault-family table below checks
+// the other outputs).
+TEST(OutputDiscipline, SigtermKeepsTheOlderFrames) {
   const fs::path dir = scratchDir("discipline_sigterm");
-  expectOneLine(terminateAfter("demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 1000000 "
-                               "--every 1 --size 64x64 --msaa 1 --frames " + (dir / "frames").string(),
-                               3),
-                143, "signal 15");
-  for (const auto& entry : fs::directory_iterator(dir / "frames"))
-    EXPECT_TRUE(completePng(entry.path())) << entry.path();
-  EXPECT_TRUE(temporariesIn(dir / "frames").empty());
+  const std::vector<std::string> old = writeOldFrames(dir / "frames");
+  expectOneLine(
+      terminateAfter("demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 90000 "
+                     "--every 1 --size 64x64 --msaa 1 --frames " +
+                         (dir / "frames").string(),
+                     3),
+      143, "signal 15");
+  expectOldFrames(dir / "frames", old);
+  EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+// Issue 51, item 2: a terminal's Ctrl+C signals the whole process group, ffmpeg too, which then
+// died before Murmur could stop it: OUT.mp4.tmp-* was left and no "stopped" line printed in 3 of 6
+// tries. ffmpeg now runs in a group of its own; Murmur stops it and removes the temporary.
+TEST(OutputDiscipline, AProcessGroupSigtermDuringAVideoLeavesNothing) {
+  const fs::path dir = scratchDir("discipline_group_sigterm");
+  std::ofstream(dir / "keep.mp4") << "old";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const fs::path errFile = dir / "err.txt";
+    // setsid: murmur leads a new group, as a shell's job would; kill -TERM -PGID signals it all.
+    const CommandOutput run =
+        runCommand(std::string("cd '") + MURMUR_SOURCE_DIR + "' && setsid '" + MURMUR_EXE +
+                   "' demo --headless --scene lab --backend cpu --steps 90000 --every 1 --size 128x128 "
+                   "--msaa 1 --video '" +
+                   (dir / "keep.mp4").string() + "' 2>'" + errFile.string() +
+                   "' & pid=$!; sleep 3; kill -TERM -$pid; wait $pid");
+    const std::string err = readFile(errFile);
+    EXPECT_EQ(run.exitCode, 143) << err;
+    EXPECT_NE(err.find("stopped by signal 15"), std::string::npos) << err;
+    EXPECT_EQ(readFile(dir / "keep.mp4"), "old");
+    fs::remove(errFile);
+    EXPECT_TRUE(temporariesIn(dir).empty());
+  }
 }
 
 // Item 3: a FIFO hung forever, /dev/zero grew to gigabytes; a directory is no file either. Each is
@@ -206,6 +283,7 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
   const std::string compare = "compare --scene scenes/free.toml --reference cpu --candidate cpu-naive --boids 2000";
   const std::string bench = "bench --quick --filter '^density/cpu/threads:1/n:1000/'";
   const std::string longBench = "bench --quick --filter '^density/cpu/threads:1/n:(1000|4000)/'";
+  const std::string diverging = " --scene lab-book --set sim.dt=0.1 --steps 600 --init {dir}/packed.csv";
   const std::vector<Fault> faults = {
       // Bad flags: an unknown one, a value out of range.
       {"unknown flag", run + " --bogus", 2, "--bogus", ""},
@@ -221,6 +299,7 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       {"flag value", "path --map x.map --from 0,0 --to 1,1 --connect 5", 2, "--connect", ""},
       {"flag value", bench + " --device -5", 2, "--device", ""},
       {"flag value", "devices --device 99", 2, "--device", ""},
+      {"no device", "devices", 3, "no GL device in use", "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent"},
       {"missing input", "path --map {dir}/nosuch.map --from 0,0 --to 1,1", 2, "nosuch.map", ""},
       {"input kind", "path --scen {dir}", 2, "directory", ""},
       {"bad input", "path --map tests/data/bad/bad_char.map --from 0,0 --to 1,1", 2, "bad_char.map", ""},
@@ -242,12 +321,23 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       // sh's ulimit -f counts 512-byte blocks: 16 KiB hold murmur_bench's results (8-11 KiB), not the
       // report's charts (a PNG of 28 KiB).
       {"full disk", bench + " --out {dir}", 3, "File too large", "ulimit -f 32;", 0, true},
-      {"full disk", bench + " --out {dir}", 3, "incomplete", "ulimit -f 4;"},       // murmur_bench's results
+      {"full disk", bench + " --out {dir}", 3, "incomplete", "ulimit -f 4;"},  // murmur_bench's results
+      // More frames than a run may write (1e9 steps at --every 1 wrote PNGs until the disk filled),
+      // a frames directory holding other files (the case's own).
+      {"cost", demo + " --steps 1000000 --every 1 --frames {dir}/frames", 2, "--force", ""},
+      {"cost", demo + " --steps 10000000 --every 1 --video {dir}/new.mp4", 2, "--force", ""},
+      {"output path", demo + " --steps 1 --frames {dir}", 2, "--overwrite", ""},
+      // A flock that diverges within the documented ranges: exit 3 at the first non-finite step.
+      {"non-finite", "run --backend cpu" + diverging, 3, "non-finite at step 8", ""},
+      {"non-finite", "compare" + diverging, 3, "non-finite at step 8", ""},
+      {"non-finite", "demo --headless --backend cpu --size 32x32 --msaa 1 --frames {dir}/frames" + diverging,
+       3, "non-finite at step 8", ""},
       // SIGTERM mid-run: exit 143, nothing partial.
       {"sigterm", run + " --steps 1000000 --dump {dir}/old.csv", 143, "signal 15", "", 1.5},
-      {"sigterm", run + " --steps 1000000 --record {dir}/old.csv --record-every 10 --force", 143, "signal 15", "", 1.5},
+      {"sigterm", run + " --steps 1000000 --record {dir}/old.csv --record-every 10 --force", 143, "signal 15",
+       "", 1.5},
       {"sigterm", compare + " --steps 1000000", 143, "signal 15", "", 1.5},
-      {"sigterm", demo + " --steps 1000000 --every 1 --video {dir}/old.mp4", 143, "signal 15", "", 3},
+      {"sigterm", demo + " --steps 900000 --every 1 --video {dir}/old.mp4", 143, "signal 15", "", 3},
       {"sigterm", "path --scen {dir}/split.map.scen", 143, "signal 15", "", 2},
       {"sigterm", longBench + " --out {dir}", 143, "signal 15", "", 2.5},
   };
@@ -263,6 +353,14 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
   }
   const fs::path dir = scratchDir("fault_families");
   writeSplitMapScenarios(dir, 400);
+  {
+    // 19 lab units packed within 0.05 of each other: they pass the stability rule and diverge.
+    std::ofstream csv(dir / "packed.csv");
+    csv << "id,group,x,y,z,vx,vy,vz\n";
+    for (int i = 0; i < 19; ++i)
+      csv << i << ',' << i % 2 << ',' << 0.01 * (i % 5) - 0.02 << ",0," << 0.01 * (i / 5) - 0.02 << ','
+          << (i % 3) * 3 - 3 << ",0," << (i % 4) * 2 - 3 << "\n";
+  }
   std::ofstream(dir / "old.csv") << "old";
   std::ofstream(dir / "old.mp4") << "old";
   for (const Fault& fault : all) {

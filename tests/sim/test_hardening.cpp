@@ -11,6 +11,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -24,6 +25,7 @@
 #include "sim/rules.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/scene_toml.hpp"
+#include "sim/stability.hpp"
 #include "sim/state_csv.hpp"
 #include "sim/walls.hpp"
 
@@ -116,6 +118,38 @@ TEST(SceneHardLimits, ValuesThatOverflowedTheFirstStepAreRefusedBeforeTheRun) {
             std::string::npos);
   // The shipped defaults are far inside every limit.
   EXPECT_EQ(parseError(""), "");
+}
+
+// The lab's stability rule (docs/model.md, Stability) against hand-computed terms of lab-book
+// (max_force 20, max_speed 10, dt 1/60, the interceptors' thrust 1.5, model.steering 0.6, Rs 3.75,
+// d_min 0.25): the drag's 20 sqrt(1.5) / 60 / 10 = 0.0408 and the push's (10 sqrt(1.5) + 0.6 x 20 x
+// 15 / 60) / 300 = 0.0508; the stable speed 10^2 / (20 / 60) = 300.
+TEST(SceneHardLimits, TheLabsStabilityTermsAreTheDocumentedOnes) {
+  const std::string path = MURMUR_SOURCE_DIR "/scenes/lab-book.toml";
+  const SceneSection others[] = {{"agents", true}, {"render", false}};  // read above sim
+  const Scene book = loadScene(path, others);
+  EXPECT_DOUBLE_EQ(labStableSpeed(book.model), 100.0 / (20.0 * double(book.model.dt)));
+  const std::vector<StabilityTerm> terms = stabilityTerms(book);
+  ASSERT_EQ(terms.size(), 4u);
+  EXPECT_NEAR(terms[2].value, 20.0 * std::sqrt(1.5) / 60.0 / 10.0, 1e-6);
+  EXPECT_EQ(terms[2].limit, 0.5);
+  EXPECT_NEAR(terms[3].value, (10.0 * std::sqrt(1.5) + 0.6 * 20.0 * 15.0 / 60.0) / 300.0, 1e-6);
+  EXPECT_EQ(terms[3].limit, 1.0);
+  // The boids' model has the float32 terms only.
+  EXPECT_EQ(stabilityTerms(parseScene("", "boids.toml")).size(), 2u);
+  // Which key a refusal names: the one furthest from its default.
+  const auto keyOf = [&](const std::string& set) {
+    try {
+      const SceneOverride change{set.substr(0, set.find('=')), set.substr(set.find('=') + 1), "--set", 0};
+      loadScene(path, others, std::span(&change, 1));
+    } catch (const InputError& error) {
+      return error.key();
+    }
+    return std::string();
+  };
+  EXPECT_EQ(keyOf("sim.dt=1"), "sim.dt");
+  EXPECT_EQ(keyOf("boids.max_force=500"), "boids.max_force");
+  EXPECT_EQ(keyOf("boids.max_force=160"), "");
 }
 
 TEST(SceneHardLimits, ObstacleCountIsLimited) {
