@@ -149,7 +149,8 @@ std::filesystem::path findDataFile(TableReader& table, std::string_view key, con
   std::error_code error;
   std::string tried;
   for (const std::filesystem::path& candidate : candidates) {
-    if (std::filesystem::is_regular_file(candidate, error)) return candidate;
+    // Anything there is the file meant: its reader names a FIFO, device or directory by its kind.
+    if (std::filesystem::exists(candidate, error)) return candidate;
     tried += (tried.empty() ? "" : ", ") + candidate.lexically_normal().string();
   }
   table.fail(key, fmt::format("no such {} file '{}' (tried {})", key, name, tried));

@@ -242,7 +242,10 @@ class BenchCommand final : public Command {
     if (!list_) core::checkOutputDirectory(out_.empty() ? "bench/results" : out_, "--out");
     const fs::path bench = core::binaryDir() / "murmur_bench";
     if (!fs::exists(bench))
-      throw std::runtime_error("no murmur_bench beside murmur (" + bench.string() + ")");
+      throw std::runtime_error(
+          "no murmur_bench beside murmur (" + bench.string() +
+          "): build it with `cmake --build build --target murmur_bench` (scripts/demo.sh "
+          "and scripts/test.sh build it too)");
     std::vector<std::string> base = {bench.string(), "--sweep", quick_ ? "quick" : "standard"};
     if (device_ >= 0) base.insert(base.end(), {"--device", std::to_string(device_)});
     std::vector<std::string> listing = base;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <new>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -118,8 +119,14 @@ int main(int argc, char** argv) {
   } catch (const murmur::InputError& e) {
     std::fprintf(stderr, "murmur: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::fputs(
+        "murmur: error: out of memory (the limits of docs/model.md, Limits, did not foresee it: a bug "
+        "worth reporting)\n",
+        stderr);
+    return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "murmur: error: %s\n", e.what());
+    std::fprintf(stderr, "murmur: error: %s\n", murmur::printable(e.what()).c_str());
     return 3;
   }
   return 2;

@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -23,6 +25,37 @@ std::string kindOf(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   return "not a regular file";
 }
+
+// The file's bytes up to the size it had when opened: a file that grows while it is read (a log
+// appended to, a map gaining lines) is refused when its reader reaches the extra bytes, as the
+// scene reader refuses it, instead of being read without end. The stream rethrows (badbit).
+class BoundedBuffer final : public std::streambuf {
+ public:
+  BoundedBuffer(std::unique_ptr<std::streambuf> file, std::uint64_t limit, std::string path, std::string what)
+      : file_(std::move(file)), left_(limit), path_(std::move(path)), what_(std::move(what)) {}
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    if (left_ == 0) {
+      if (file_->sgetc() != traits_type::eof())
+        throw InputError(path_, 0, "", fmt::format("the {} changed while it was read (it grew)", what_));
+      return traits_type::eof();
+    }
+    const std::streamsize got =
+        file_->sgetn(chunk_, std::streamsize(std::min<std::uint64_t>(left_, sizeof chunk_)));
+    if (got <= 0) return traits_type::eof();
+    left_ -= std::uint64_t(got);
+    setg(chunk_, chunk_, chunk_ + got);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::unique_ptr<std::streambuf> file_;
+  std::uint64_t left_;
+  std::string path_, what_;
+  char chunk_[1 << 16];
+};
 
 }  // namespace
 
@@ -53,8 +86,10 @@ InputFile::InputFile(const std::string& path, std::uint64_t maxBytes, std::strin
     ::close(fd);
     throw InputError(path, 0, "", fmt::format("cannot read the {}", what));
   }
-  buffer_ = std::move(buffer);  // closes fd when destroyed
+  // The file buffer closes fd when destroyed.
+  buffer_ = std::make_unique<BoundedBuffer>(std::move(buffer), size_, path, std::string(what));
   stream_ = std::make_unique<std::istream>(buffer_.get());
+  stream_->exceptions(std::ios::badbit);  // the buffer's InputError reaches the reader
 }
 
 InputFile::~InputFile() = default;
@@ -88,14 +123,10 @@ void reportOutOfMemory(const std::string& path) {
 
 std::string readWholeFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
   InputFile file(path, maxBytes, what);
-  // The size checked, and one byte more to notice a file that grew since.
+  // The size checked, and one byte more, which the bounded buffer refuses: a file that grew since.
   std::string text = withMemoryReport(path, [&] { return std::string(file.size() + 1, '\0'); });
   file.stream().read(text.data(), std::streamsize(text.size()));
   text.resize(std::size_t(file.stream().gcount()));
-  if (text.size() > file.size())
-    throw InputError(path, 0, "", fmt::format("the {} changed while it was read", what));
-  if (file.stream().bad())
-    throw InputError(path, 0, "", fmt::format("cannot read the {} ({})", what, std::strerror(errno)));
   return text;
 }
 

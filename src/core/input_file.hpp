@@ -2,8 +2,9 @@
 // The input discipline of every file Murmur reads (a scene, a state CSV, a MovingAI map or scenario
 // file): only a regular file is read (a FIFO would block forever, a device such as /dev/zero never
 // ends, a directory is no file: each is InputError naming its kind), its size is checked against the
-// reader's documented limit before a byte is read, lines are read with a length bound, and running
-// out of memory is reported as such (std::bad_alloc, exit code 3), never as a parse error.
+// reader's documented limit before a byte is read and no more than that size is read (a file that
+// grows meanwhile is refused), lines are read with a length bound, and running out of memory is
+// reported as such (std::bad_alloc, exit code 3), never as a parse error.
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -26,6 +27,7 @@ class InputFile {
   InputFile& operator=(const InputFile&) = delete;
   ~InputFile();
 
+  // The file's bytes; InputError when a read reaches past the size it had at open (it grew).
   std::istream& stream() { return *stream_; }
   std::uint64_t size() const { return size_; }
   const std::string& path() const { return path_; }

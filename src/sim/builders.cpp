@@ -7,6 +7,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "core/output_path.hpp"
 #include "sim/random.hpp"
 #include "sim/rules.hpp"
 
@@ -216,6 +217,7 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
     heading = glm::normalize(heading);
   }
   for (std::uint32_t i = 0; i < scene.count; ++i) {
+    if (i % 65536 == 0) core::throwIfStopRequested();
     glm::vec3 pos = randomPosition();
     for (int attempt = 1; attempt < kSpawnAttempts && insideObstacle(pos); ++attempt) pos = randomPosition();
     const float speed = rng.uniform(p.minSpeed, p.maxSpeed);

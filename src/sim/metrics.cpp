@@ -9,6 +9,7 @@
 #include <limits>
 #include <span>
 
+#include "core/output_path.hpp"
 #include "sim/grid.hpp"
 #include "sim/rules.hpp"
 
@@ -167,37 +168,41 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   std::vector<double> polarization(n), nearest(n);  // per boid id
   std::atomic<std::uint64_t> nonFinite{0};
   pool.forChunks(n, boidChunk(n, 256), [&](std::size_t first, std::size_t last) {
-  for (std::size_t slot = first; slot < last; ++slot) {
-    const std::uint32_t i = cells.order[slot];
-    const glm::vec3 pi = sortedPositions[slot];
-    const glm::vec3 vi = state.velocity[i];
-    if (!std::isfinite(pi.x + pi.y + pi.z + vi.x + vi.y + vi.z)) nonFinite.fetch_add(1, std::memory_order_relaxed);
-    glm::dvec3 headingSum(sortedHeadings[slot]);
-    std::size_t count = 1;
-    float best2 = std::numeric_limits<float>::infinity();
-    auto distance2 = [&](glm::vec3 pj) {
-      glm::vec3 d = pj - pi;
-      if (wrap) d = minimumImage(d, size);
-      return glm::dot(d, d);
-    };
-    const glm::ivec3 home = grid.cellCoord(pi);
-    forEachNeighbourRange(grid, cells, home, params.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {
-      for (std::uint32_t s = begin; s < end; ++s) {
-        if (s == slot) continue;
-        const float d2 = distance2(sortedPositions[s]);
-        best2 = std::min(best2, d2);
-        if (d2 < r2 && sortedGroups[s] == sortedGroups[slot]) {
-          headingSum += glm::dvec3(sortedHeadings[s]);
-          ++count;
-        }
-      }
-    });
-    if (!(best2 < r2))  // nothing within R: the nearest boid may lie beyond the adjacent cells
-      best2 = nearestByRings(grid, cells, sortedPositions, params.dims, slot, home, best2, distance2);
-    polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
-    nearest[i] = std::sqrt(double(best2));
-  }
+    if (core::stopSignal() != 0) return;  // a dense million takes a minute: a stop is seen within a chunk
+    for (std::size_t slot = first; slot < last; ++slot) {
+      const std::uint32_t i = cells.order[slot];
+      const glm::vec3 pi = sortedPositions[slot];
+      const glm::vec3 vi = state.velocity[i];
+      if (!std::isfinite(pi.x + pi.y + pi.z + vi.x + vi.y + vi.z))
+        nonFinite.fetch_add(1, std::memory_order_relaxed);
+      glm::dvec3 headingSum(sortedHeadings[slot]);
+      std::size_t count = 1;
+      float best2 = std::numeric_limits<float>::infinity();
+      auto distance2 = [&](glm::vec3 pj) {
+        glm::vec3 d = pj - pi;
+        if (wrap) d = minimumImage(d, size);
+        return glm::dot(d, d);
+      };
+      const glm::ivec3 home = grid.cellCoord(pi);
+      forEachNeighbourRange(grid, cells, home, params.dims,
+                            [&](std::uint32_t begin, std::uint32_t end, bool) {
+                              for (std::uint32_t s = begin; s < end; ++s) {
+                                if (s == slot) continue;
+                                const float d2 = distance2(sortedPositions[s]);
+                                best2 = std::min(best2, d2);
+                                if (d2 < r2 && sortedGroups[s] == sortedGroups[slot]) {
+                                  headingSum += glm::dvec3(sortedHeadings[s]);
+                                  ++count;
+                                }
+                              }
+                            });
+      if (!(best2 < r2))  // nothing within R: the nearest boid may lie beyond the adjacent cells
+        best2 = nearestByRings(grid, cells, sortedPositions, params.dims, slot, home, best2, distance2);
+      polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
+      nearest[i] = std::sqrt(double(best2));
+    }
   });
+  core::throwIfStopRequested();
   double polarizationSum = 0.0, speedSum = 0.0, nearestSum = 0.0;
   std::size_t withNeighbours = 0;
   m.minSpeed = std::numeric_limits<double>::infinity();
@@ -299,6 +304,7 @@ FlockShape measureFlockShape(const ModelParams& params, const FlockState& state)
   cells.build(grid, state.position, pool);
   Components components(n);
   for (std::size_t slot = 0; slot < n; ++slot) {
+    if (slot % 4096 == 0) core::throwIfStopRequested();
     const std::uint32_t i = cells.order[slot];
     const glm::vec3 pi = state.position[i];
     forEachNeighbourRange(grid, cells, grid.cellCoord(pi), params.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {

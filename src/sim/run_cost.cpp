@@ -87,12 +87,14 @@ void checkRunCost(const RunCost& cost, const std::string& path, const std::strin
                                  "(--boids) or pass {} to run anyway",
                                  perStep, kMaxStepCandidateTests, forceFlag));
   if (cost.totalTests() > kMaxRunCandidateTests)
-    throw InputError(path, 0, "sim.steps",
-                     fmt::format("the run is too long: {} steps x {:.2g} candidate tests = {:.2g}, about {} on one core "
-                                 "(the limit is {:.2g}); lower the steps (--steps) or the count (--boids), or pass {} to "
-                                 "run anyway",
-                                 cost.steps, cost.testsPerStep(), cost.totalTests(),
-                                 duration(cost.totalTests() / kReferenceTestsPerSecond), kMaxRunCandidateTests, forceFlag));
+    throw InputError(
+        path, 0, "sim.steps",
+        fmt::format("the run is too long: {} steps x ({:.2g} candidate tests + {:g} for the step's own "
+                    "work) = {:.2g}, about {} on one core (the limit is {:.2g}); lower the steps (--steps) "
+                    "or the count (--boids), or pass {} to run anyway",
+                    cost.steps, cost.testsPerStep(), kStepOverheadTests, cost.totalTests(),
+                    duration(cost.totalTests() / kReferenceTestsPerSecond), kMaxRunCandidateTests,
+                    forceFlag));
 }
 
 }  // namespace murmur::sim

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -665,6 +666,20 @@ void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std:
 }
 
 void checkRunMemory(std::uint64_t boids, const std::string& path) {
+  // The address space the process may take (ulimit -v, -d): a flock over it failed with bad_alloc
+  // after its spawn, unnamed.
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit limit{};
+    if (::getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    const std::uint64_t needed = estimateRunBytes(boids);
+    if (needed > std::uint64_t(limit.rlim_cur))
+      throw InputError(
+          path, 0, "boids.count",
+          fmt::format("{} boids need about {:.1f} GiB, more than the {:.1f} GiB this process may use "
+                      "(ulimit -{})",
+                      boids, double(needed) / double(1ull << 30), double(limit.rlim_cur) / double(1ull << 30),
+                      resource == RLIMIT_AS ? 'v' : 'd'));
+  }
   const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
   if (pages <= 0 || pageSize <= 0) return;  // unknown: nothing to compare with
   checkRunMemory(boids, std::uint64_t(pages) * std::uint64_t(pageSize), path);

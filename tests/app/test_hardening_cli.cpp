@@ -122,6 +122,16 @@ TEST(HardeningCli, FlagsAreStrictAndMessagesEscaped) {
   EXPECT_NE(none.err.find("no GL device in use"), std::string::npos) << none.err;
 }
 
+// Issue 51, item 5: under `ulimit -v 8G` 1e8 boids passed the physical-memory check and failed with
+// "error: std::bad_alloc" (exit 3) after 21 s; the process's limit is checked with the machine's.
+TEST(HardeningCli, AFlockOverTheProcesssMemoryLimitIsRefusedAtOnce) {
+  expectOneLineExit2(
+      runMurmur("run --scene scenes/free.toml --backend cpu --boids 100000000 --steps 1",
+                "ulimit -v 4000000;"),
+      "boids.count: 100000000 boids need about 18.3 GiB, more than the 3.8 GiB this process may use "
+      "(ulimit -v)");
+}
+
 TEST(HardeningCli, AClosedStdoutEndsTheRunWithoutASignal) {
   const fs::path dir = scratchDir("hardening_sigpipe");
   const CommandOutput run =

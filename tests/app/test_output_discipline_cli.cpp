@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -145,6 +146,17 @@ TEST(OutputDiscipline, SigtermKeepsTheOlderFrames) {
   EXPECT_TRUE(temporariesIn(dir).empty());
 }
 
+// Issue 51, item 2: SIGTERM was acted on only between steps: at 5 s into a million boids' summary
+// (`--steps 0`) the run went on to 56.9 s and exited 0. The measures check for a stop as they go.
+TEST(OutputDiscipline, SigtermDuringTheSummaryStopsWithinASecond) {
+  const auto start = std::chrono::steady_clock::now();
+  expectOneLine(
+      terminateAfter("run --scene scenes/free.toml --backend cpu --boids 1000000 --steps 0 --force", 4), 143,
+      "signal 15");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 5.5);
+}
+
 // Issue 51, item 2: a terminal's Ctrl+C signals the whole process group, ffmpeg too, which then
 // died before Murmur could stop it: OUT.mp4.tmp-* was left and no "stopped" line printed in 3 of 6
 // tries. ffmpeg now runs in a group of its own; Murmur stops it and removes the temporary.
@@ -186,6 +198,15 @@ TEST(InputDiscipline, OnlyRegularFilesAreRead) {
   expectOneLine(runMurmur("run --backend cpu --scene /dev/zero --steps 1", "timeout 20"), 2, "character device");
   expectOneLine(runMurmur(run + " --init " + dir.string()), 2, "directory");
   expectOneLine(runMurmur("path --map " + dir.string() + " --from 0,0 --to 1,1"), 2, "directory");
+  // A scene's map said "no such map file" for each of these (issue 51, item 7).
+  for (const auto& [map, kind] :
+       {std::pair{fifo, "FIFO"}, std::pair{std::string("/dev/zero"), "character device"},
+        std::pair{dir.string(), "directory"}}) {
+    std::ofstream(dir / "map.toml") << "[navigation]\nmap = \"" << map << "\"\n";
+    expectOneLine(
+        runMurmur("run --backend cpu --steps 1 --scene " + (dir / "map.toml").string(), "timeout 20"), 2,
+        kind);
+  }
 }
 
 // Item 4: bench checked --out, --filter and --device only after the whole suite ran (or never).

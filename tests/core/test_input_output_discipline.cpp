@@ -49,6 +49,48 @@ TEST(InputFile, OnlyRegularFilesOfBoundedSizeAreOpened) {
   EXPECT_FALSE(readBoundedLine(file.stream(), line, 10, file.path(), 2));
 }
 
+// Issue 51, item 4: readers were bounded only when they opened a file: a scenario file appended to
+// while it was read grew the process to 5.1 GB. The bytes read are bounded by the size at open, and
+// a file found longer is refused, whichever way its reader reads (lines, the stream, whole).
+TEST(InputFile, AFileThatGrowsWhileItIsReadIsRefused) {
+  const fs::path dir = test::scratchDir("input_growing");
+  const fs::path path = dir / "growing.txt";
+  const auto grow = [&] { std::ofstream(path, std::ios::app) << "appended\n"; };
+  std::ofstream(path) << "one\ntwo\n";
+  {
+    InputFile file(path.string(), 100, "test file");
+    grow();
+    std::string line;
+    EXPECT_TRUE(readBoundedLine(file.stream(), line, 100, file.path(), 1));
+    EXPECT_TRUE(readBoundedLine(file.stream(), line, 100, file.path(), 2));
+    EXPECT_EQ(line, "two");
+    try {
+      readBoundedLine(file.stream(), line, 100, file.path(), 3);
+      FAIL() << "the appended line was read";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("the test file changed while it was read"), std::string::npos)
+          << e.what();
+    }
+  }
+  std::ofstream(path) << "one\ntwo\n";
+  {
+    InputFile file(path.string(), 100, "test file");
+    grow();
+    std::string line;
+    std::getline(file.stream(), line);
+    std::getline(file.stream(), line);
+    EXPECT_THROW(std::getline(file.stream(), line), InputError);
+  }
+  // Unchanged, every byte is read and the end is the end.
+  std::ofstream(path) << "one\ntwo";
+  InputFile file(path.string(), 100, "test file");
+  std::string line;
+  std::getline(file.stream(), line);
+  std::getline(file.stream(), line);
+  EXPECT_EQ(line, "two");
+  EXPECT_TRUE(file.stream().eof());
+}
+
 TEST(InputFile, LongLinesAreRefusedAsTheyAreRead) {
   std::istringstream in("abc\r\n" + std::string(11, 'x') + "\n");
   std::string line;

@@ -51,7 +51,18 @@ TEST(RunCost, CountsTheBoidsOfTheCellsAroundEachBoidByHand) {
   const RunCost cost = estimateRunCost(params, positions, 100);
   EXPECT_EQ(cost.candidatesPerBoid, 2.5);
   EXPECT_EQ(cost.testsPerStep(), 10.0);
-  EXPECT_EQ(cost.totalTests(), 1000.0);
+  EXPECT_EQ(cost.totalTests(), (10.0 + kStepOverheadTests) * 100.0);  // and each step's own work
+}
+
+// Issue 51, item 5: a run of 1e12 steps of no boids was accepted (134 days at 11.6 us an empty
+// step); each step's own work counts.
+TEST(RunCost, StepsOfNoBoidsStillCost) {
+  const RunCost cost = estimateRunCost(cube(40.0f, 10.0f, Boundary::Contain), {}, 1'000'000'000'000);
+  EXPECT_EQ(cost.testsPerStep(), 0.0);
+  EXPECT_GT(cost.totalTests(), kMaxRunCandidateTests);
+  EXPECT_THROW(checkRunCost(cost, "empty.toml", "--force"), InputError);
+  EXPECT_LE(estimateRunCost(cube(40.0f, 10.0f, Boundary::Contain), {}, 600).totalTests(),
+            kMaxRunCandidateTests);
 }
 
 TEST(RunCost, AgreesWithBruteForceWithAndWithoutWrap) {
@@ -105,9 +116,10 @@ TEST(RunCost, RefusesAPackedFlockAndAnEndlessRunNamingTheKey) {
   const std::string packed = refusal({100001, 1e5, 1});
   EXPECT_EQ(packed.rfind("boids.count: ", 0), 0u) << packed;
   EXPECT_NE(packed.find("--force"), std::string::npos) << packed;
-  // 1e4 boids x 100 candidates x 1e6 steps = 1e12 tests: at the limit; 1e6 + 1 steps over it.
-  EXPECT_EQ(refusal({10000, 100.0, 1000000}), "accepted");
-  const std::string endless = refusal({10000, 100.0, 1000001});
+  // (1e3 boids x 997 candidates + the step's own 3,000) x 1e6 steps = 1e12 tests: at the limit;
+  // 1e6 + 1 steps over it.
+  EXPECT_EQ(refusal({1000, 997.0, 1000000}), "accepted");
+  const std::string endless = refusal({1000, 997.0, 1000001});
   EXPECT_EQ(endless.rfind("sim.steps: ", 0), 0u) << endless;
   // An open-ended run (the window) is checked a step at a time only.
   EXPECT_EQ(refusal({10000, 100.0, 0}), "accepted");
