@@ -192,7 +192,8 @@ void registerAStarBenchmarks() {
     if (file.empty()) continue;
     benchmark::RegisterBenchmark(fmt::format("{}/{}", kAStarFamily, name).c_str(), BM_AStar, file)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(fmt::format("{}/{}", kAStarTextbookFamily, name).c_str(), BM_AStarTextbook, file)
+    benchmark::RegisterBenchmark(fmt::format("{}/{}", kAStarTextbookFamily, name).c_str(), BM_AStarTextbook,
+                                 file)
         ->Unit(benchmark::kMillisecond);
   }
 }

@@ -97,7 +97,8 @@ constexpr std::array<std::string_view, 2> kHeadlineWorkloads = {"density", "cand
 // <family>/<map>); bandwidth_cases, a compute shader copying M MiB (<family>/mib:M), the rate the
 // report's memory floor divides by.
 constexpr std::uint32_t kRenderHeadlineBoids = 1'000'000;
-std::string renderStepDrawName(std::string_view backend, std::uint32_t n);  // BM_Render/step+draw/<backend>/n:N
+std::string renderStepDrawName(std::string_view backend,
+                               std::uint32_t n);                       // BM_Render/step+draw/<backend>/n:N
 constexpr std::string_view kAStarFamily = "BM_AStar";                  // Murmur's A*
 constexpr std::string_view kAStarTextbookFamily = "BM_AStarTextbook";  // the textbook one it is held against
 constexpr std::string_view kBandwidthFamily = "bandwidth/gpu-copy";

@@ -73,7 +73,8 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   state.counters["threads"] = simulator.threads();
   // The threads the steps ran on, on average: fewer than `threads` where running on the calling
   // thread alone was found faster (sim::ThreadChoice; the busy-core cases).
-  state.counters["threads_used"] = threadSteps / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+  state.counters["threads_used"] =
+      threadSteps / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
 }
 
 struct CpuPlan {
@@ -107,11 +108,10 @@ std::vector<CpuPlan> plans(Sweep sweep) {
 
 void add(const Workload& workload, std::uint32_t n, sim::NeighbourSearch search, int threads) {
   const std::string backend = search == sim::NeighbourSearch::Naive ? "cpu-naive" : "cpu";
-  benchmark::RegisterBenchmark(
-      cpuStepName(workload.name, backend, threads, n).c_str(),
-      [&workload, n, search, threads](benchmark::State& state) {
-        runCpuSteps(state, workload, n, search, threads);
-      })
+  benchmark::RegisterBenchmark(cpuStepName(workload.name, backend, threads, n).c_str(),
+                               [&workload, n, search, threads](benchmark::State& state) {
+                                 runCpuSteps(state, workload, n, search, threads);
+                               })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }
@@ -129,25 +129,33 @@ sim::Scene sparseScene(std::uint32_t n) {
 }
 
 void addSparseSummary(std::uint32_t n) {
-  benchmark::RegisterBenchmark(fmt::format("sparse/step/n:{}", n).c_str(), [n](benchmark::State& state) {
-    const sim::Scene scene = sparseScene(n);
-    const sim::FlockState spawned = sim::spawnFlock(scene);
-    const sim::StepInputs inputs = sim::staticInputs(scene, spawned.groups);
-    sim::CpuSimulator simulator(sim::NeighbourSearch::Grid);
-    sim::FlockState flock = spawned;
-    simulator.step(scene.model, inputs, flock);  // sizes the scratch
-    for (auto _ : state) {
-      simulator.step(scene.model, inputs, flock);
-      benchmark::DoNotOptimize(flock.position.data());
-    }
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
-  })->Unit(benchmark::kMillisecond)->UseRealTime();
-  benchmark::RegisterBenchmark(fmt::format("sparse/summary/n:{}", n).c_str(), [n](benchmark::State& state) {
-    const sim::Scene scene = sparseScene(n);
-    const sim::FlockState flock = sim::spawnFlock(scene);
-    for (auto _ : state) benchmark::DoNotOptimize(sim::measureFlock(scene.model, flock).meanNearestDistance);
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
-  })->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark(fmt::format("sparse/step/n:{}", n).c_str(),
+                               [n](benchmark::State& state) {
+                                 const sim::Scene scene = sparseScene(n);
+                                 const sim::FlockState spawned = sim::spawnFlock(scene);
+                                 const sim::StepInputs inputs = sim::staticInputs(scene, spawned.groups);
+                                 sim::CpuSimulator simulator(sim::NeighbourSearch::Grid);
+                                 sim::FlockState flock = spawned;
+                                 simulator.step(scene.model, inputs, flock);  // sizes the scratch
+                                 for (auto _ : state) {
+                                   simulator.step(scene.model, inputs, flock);
+                                   benchmark::DoNotOptimize(flock.position.data());
+                                 }
+                                 state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+                               })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(
+      fmt::format("sparse/summary/n:{}", n).c_str(),
+      [n](benchmark::State& state) {
+        const sim::Scene scene = sparseScene(n);
+        const sim::FlockState flock = sim::spawnFlock(scene);
+        for (auto _ : state)
+          benchmark::DoNotOptimize(sim::measureFlock(scene.model, flock).meanNearestDistance);
+        state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+      })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
 }
 
 // What the per-step finiteness check costs a step (world::World::stepFlock, docs/model.md,
@@ -171,10 +179,11 @@ void addLeaderFlagCost(int threads) {
   const Workload& w = workload("density");
   constexpr std::uint32_t n = 100'000;
   for (const bool record : {false, true})
-    benchmark::RegisterBenchmark(fmt::format("leader-flag/cpu/threads:{}/record:{}/n:{}", threads, int(record), n).c_str(),
-                                 [&w, threads, record](benchmark::State& state) {
-                                   runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, record);
-                                 })
+    benchmark::RegisterBenchmark(
+        fmt::format("leader-flag/cpu/threads:{}/record:{}/n:{}", threads, int(record), n).c_str(),
+        [&w, threads, record](benchmark::State& state) {
+          runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, record);
+        })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
 }
@@ -206,11 +215,12 @@ void addLeaderRadiusCost(int threads) {
   const Workload& w = workload("density");
   constexpr std::uint32_t n = 100'000;
   for (const float factor : {1.0f, 1.6f})
-    benchmark::RegisterBenchmark(fmt::format("leader-radius/cpu/threads:{}/R:x{}/n:{}", threads, factor, n).c_str(),
-                                 [&w, threads, factor](benchmark::State& state) {
-                                   const float r = prepare(w, n).scene.model.perceptionRadius;
-                                   runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, {.leaderRadius = factor * r});
-                                 })
+    benchmark::RegisterBenchmark(
+        fmt::format("leader-radius/cpu/threads:{}/R:x{}/n:{}", threads, factor, n).c_str(),
+        [&w, threads, factor](benchmark::State& state) {
+          const float r = prepare(w, n).scene.model.perceptionRadius;
+          runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true, {.leaderRadius = factor * r});
+        })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
 }
@@ -282,14 +292,15 @@ class BusyCore {
 };
 
 void addBusyCore(const Workload& workload, std::uint32_t n, int threads) {
-  benchmark::RegisterBenchmark(fmt::format("busy-core/{}/cpu/threads:{}/n:{}", workload.name, threads, n).c_str(),
-                               [&workload, n, threads](benchmark::State& state) {
-                                 const BusyCore busy;
-                                 const sim::ThreadChoice choice(threads);
-                                 const int warmup =
-                                     threads > 1 ? int(choice.firstWait() + sim::ThreadChoice::kTrialSteps) : kWarmupSteps;
-                                 runCpuSteps(state, workload, n, sim::NeighbourSearch::Grid, threads, true, {}, warmup);
-                               })
+  benchmark::RegisterBenchmark(
+      fmt::format("busy-core/{}/cpu/threads:{}/n:{}", workload.name, threads, n).c_str(),
+      [&workload, n, threads](benchmark::State& state) {
+        const BusyCore busy;
+        const sim::ThreadChoice choice(threads);
+        const int warmup =
+            threads > 1 ? int(choice.firstWait() + sim::ThreadChoice::kTrialSteps) : kWarmupSteps;
+        runCpuSteps(state, workload, n, sim::NeighbourSearch::Grid, threads, true, {}, warmup);
+      })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }

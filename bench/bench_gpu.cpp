@@ -91,7 +91,9 @@ struct GpuRig {
   gpu::Program copy;  // bandwidth/gpu-copy, compiled on first use
 
   explicit GpuRig(gpu::Context& c, gpu::WorkGroupSizes sizes = {})
-      : context(c), shaders(world::shaderLibrary()), pipeline(context, shaders, gpu::Arithmetic::Fast, sizes) {
+      : context(c),
+        shaders(world::shaderLibrary()),
+        pipeline(context, shaders, gpu::Arithmetic::Fast, sizes) {
     for (std::size_t k = 0; k < kRing; ++k) {
       begins[k] = gpu::Query("bench begin", GL_TIMESTAMP);
       ends[k] = gpu::Query("bench end", GL_TIMESTAMP);
@@ -186,7 +188,8 @@ GpuRig* rig(benchmark::State& state, const gpu::WorkGroupSizes& sizes) {
       static const bool released = (onGlRelease([] { study.reset(); }), true);
       (void)released;
     } catch (const std::exception& e) {
-      state.SkipWithError(fmt::format("the flock pipeline does not build with these sizes: {}", e.what()).c_str());
+      state.SkipWithError(
+          fmt::format("the flock pipeline does not build with these sizes: {}", e.what()).c_str());
       return nullptr;
     }
   }
@@ -353,7 +356,8 @@ void runGpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     // each restore (the force pass does their work on the others).
     for (const std::string_view name : gpu::FlockPipeline::kStages)
       if (const gpu::StageTime* s = timer.stage(name))
-        state.counters[fmt::format("{}_ms", name)] = s->totalMs / static_cast<double>(std::max<std::uint64_t>(issued, 1));
+        state.counters[fmt::format("{}_ms", name)] =
+            s->totalMs / static_cast<double>(std::max<std::uint64_t>(issued, 1));
   }
   std::string label = glContextInHeader() ? "" : info.renderer;
   if (pipeline.grid().cellCount() != prepared.cells)
@@ -574,8 +578,9 @@ void registerGpuBenchmarks() {
         // The hash and count passes run only after an upload or a grid change (the force pass hashes
         // and counts the positions it writes): a steady run has no time of theirs to feed.
         if (gpu::FlockPipeline::foldedIntoForces(static_cast<gpu::FlockStage>(s))) continue;
-        registerGlBenchmark(fmt::format("{}/gpu:{}/n:{}", w.name, gpu::FlockPipeline::kStages[s], n),
-                            [&w, n, s](benchmark::State& state) { runGpuSteps(state, w, n, static_cast<int>(s)); })
+        registerGlBenchmark(
+            fmt::format("{}/gpu:{}/n:{}", w.name, gpu::FlockPipeline::kStages[s], n),
+            [&w, n, s](benchmark::State& state) { runGpuSteps(state, w, n, static_cast<int>(s)); })
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime()
             ->Iterations(kStageIterations);
@@ -667,26 +672,44 @@ void registerGpuBenchmarks() {
       std::initializer_list<std::uint32_t> values;
     };
     for (const Study& study :
-         {Study{"density", gpu::FlockStage::Forces, 1'000'000, &gpu::WorkGroupSizes::forces, {32, 64, 128, 256, 512}},
-          Study{"neighbours18", gpu::FlockStage::Forces, 1'000'000, &gpu::WorkGroupSizes::forces, {32, 64, 128, 256, 512}},
-          Study{"density", gpu::FlockStage::Scatter, 1'000'000, &gpu::WorkGroupSizes::grid, {64, 128, 256, 512, 1024}},
-          Study{"density", gpu::FlockStage::Scan, 1'000'000, &gpu::WorkGroupSizes::scan, {128, 256, 512, 1024}},
-          Study{"density", gpu::FlockStage::Scan, 10'000'000, &gpu::WorkGroupSizes::scan, {128, 256, 512, 1024}}}) {
+         {Study{"density",
+                gpu::FlockStage::Forces,
+                1'000'000,
+                &gpu::WorkGroupSizes::forces,
+                {32, 64, 128, 256, 512}},
+          Study{"neighbours18",
+                gpu::FlockStage::Forces,
+                1'000'000,
+                &gpu::WorkGroupSizes::forces,
+                {32, 64, 128, 256, 512}},
+          Study{"density",
+                gpu::FlockStage::Scatter,
+                1'000'000,
+                &gpu::WorkGroupSizes::grid,
+                {64, 128, 256, 512, 1024}},
+          Study{
+              "density", gpu::FlockStage::Scan, 1'000'000, &gpu::WorkGroupSizes::scan, {128, 256, 512, 1024}},
+          Study{"density",
+                gpu::FlockStage::Scan,
+                10'000'000,
+                &gpu::WorkGroupSizes::scan,
+                {128, 256, 512, 1024}}}) {
       const Workload& w = workload(study.workload);
       for (const std::uint32_t value : study.values) {
         gpu::WorkGroupSizes sizes;
         sizes.*study.size = value;
-        registerGlBenchmark(fmt::format("work-group/{}/gpu:{}/size:{}/n:{}", w.name,
-                                        gpu::FlockPipeline::stageName(study.stage), value, study.n),
-                            [&w, n = study.n, stage = static_cast<int>(study.stage), sizes](benchmark::State& state) {
-                              const GpuRig* shared = rig(state);
-                              if (shared == nullptr) return;
-                              if (shared->context.info().software) {
-                                state.SkipWithError("the work-group study measures hardware devices only");
-                                return;
-                              }
-                              runGpuSteps(state, w, n, stage, true, {}, sizes);
-                            })
+        registerGlBenchmark(
+            fmt::format("work-group/{}/gpu:{}/size:{}/n:{}", w.name,
+                        gpu::FlockPipeline::stageName(study.stage), value, study.n),
+            [&w, n = study.n, stage = static_cast<int>(study.stage), sizes](benchmark::State& state) {
+              const GpuRig* shared = rig(state);
+              if (shared == nullptr) return;
+              if (shared->context.info().software) {
+                state.SkipWithError("the work-group study measures hardware devices only");
+                return;
+              }
+              runGpuSteps(state, w, n, stage, true, {}, sizes);
+            })
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime()
             ->Iterations(kStageIterations);
@@ -700,10 +723,9 @@ void registerGpuBenchmarks() {
     for (const std::uint32_t cells : {1u << 21, 1u << 24})
       for (const std::uint32_t values : {2048u, gpu::PrefixSum::kBlockValues, 8192u})
         for (const std::uint32_t threads : {256u, 512u, 1024u})
-          registerGlBenchmark(fmt::format("scan/gpu/threads:{}/values:{}/cells:{}", threads, values, cells),
-                              [threads, values, cells](benchmark::State& state) {
-                                runScan(state, threads, values, cells);
-                              })
+          registerGlBenchmark(
+              fmt::format("scan/gpu/threads:{}/values:{}/cells:{}", threads, values, cells),
+              [threads, values, cells](benchmark::State& state) { runScan(state, threads, values, cells); })
               ->Unit(benchmark::kMillisecond)
               ->UseManualTime();
   }

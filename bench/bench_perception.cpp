@@ -54,14 +54,16 @@ std::vector<sim::BoidProbe> agentProbes(const sim::ModelParams& params, View vie
 
 // The query timed over the benchmark's iterations, reported beside the step.
 template <class Query>
-void timeQuery(benchmark::State& state, const std::vector<sim::BoidProbe>& probes, double stepMs, Query&& query) {
+void timeQuery(benchmark::State& state, const std::vector<sim::BoidProbe>& probes, double stepMs,
+               Query&& query) {
   sim::NearestBoids answer;
   const Clock::time_point start = Clock::now();
   for (auto _ : state) {
     answer = query();
     benchmark::DoNotOptimize(answer.counts.data());
   }
-  const double queryMs = millisecondsSince(start) / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+  const double queryMs = millisecondsSince(start) /
+                         static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
   std::uint32_t found = 0;
   for (const std::uint32_t count : answer.counts) found += count;
   state.counters["probes"] = static_cast<double>(probes.size());
@@ -104,7 +106,8 @@ void runGpu(benchmark::State& state, View view) {
     glFinish();
   }
   const double stepMs = millisecondsSince(start) / kTimedSteps;
-  timeQuery(state, probes, stepMs, [&] { return pipeline.nearestBoids(probes, ai::AgentDirector::kPerceivedBoids); });
+  timeQuery(state, probes, stepMs,
+            [&] { return pipeline.nearestBoids(probes, ai::AgentDirector::kPerceivedBoids); });
   if (!glContextInHeader()) state.SetLabel(context->info().renderer);
 }
 

@@ -117,7 +117,8 @@ void drawOnly(benchmark::State& state, std::uint32_t n, OptionsFor optionsFor) {
   const sim::FlockState flock = sim::spawnFlock(scene);
   boids.upload(flock);
   render::FrameOptions options = optionsFor(scene);
-  options.boids.pointShare = render::silhouettePointShare(camera, sim::samplePositions(flock), n, options.boids);
+  options.boids.pointShare =
+      render::silhouettePointShare(camera, sim::samplePositions(flock), n, options.boids);
   drawFrame(*r, camera, boids.buffers(), options);  // warm-up: shader variants, first touches
   glFinish();
   for (auto _ : state) {
@@ -187,7 +188,8 @@ void registerRenderBenchmarks() {
       for (const bool murmuration : {false, true})
         add(fmt::format("BM_Render/look:{}/n:{}", murmuration ? "murmuration" : "day", n),
             [n, murmuration](benchmark::State& s) {
-              drawOnly(s, n, [murmuration](const sim::Scene& scene) { return lookOptions(scene, murmuration); });
+              drawOnly(s, n,
+                       [murmuration](const sim::Scene& scene) { return lookOptions(scene, murmuration); });
             });
     if (n <= 100'000) add(renderStepDrawName("cpu", n), [n](benchmark::State& s) { stepAndDrawCpu(s, n); });
   }

@@ -61,7 +61,8 @@ bool parseOwnFlags(int& argc, char** argv, Options& options) {
         }
       if (!found) {
         std::string names;
-        for (const murmur::sim::SimdTarget& target : murmur::sim::availableSimdTargets()) names += " " + target.name;
+        for (const murmur::sim::SimdTarget& target : murmur::sim::availableSimdTargets())
+          names += " " + target.name;
         std::fprintf(stderr, "murmur_bench: --simd takes one of%s, not '%s'\n", names.c_str(), value.c_str());
         return false;
       }
@@ -119,7 +120,8 @@ void addMachineContext(const Options& options) {
   benchmark::AddCustomContext("murmur_sweep", options.sweep == Sweep::Quick ? "quick" : "standard");
   benchmark::AddCustomContext("murmur_warmup_steps", std::to_string(murmur::bench::kWarmupSteps));
   benchmark::AddCustomContext("murmur_episode_steps", std::to_string(murmur::bench::kEpisodeSteps));
-  benchmark::AddCustomContext("render_headline", murmur::bench::renderStepDrawName("gpu", murmur::bench::kRenderHeadlineBoids));
+  benchmark::AddCustomContext("render_headline",
+                              murmur::bench::renderStepDrawName("gpu", murmur::bench::kRenderHeadlineBoids));
   benchmark::AddCustomContext("astar_cases", std::string(murmur::bench::kAStarFamily));
   benchmark::AddCustomContext("astar_textbook_cases", std::string(murmur::bench::kAStarTextbookFamily));
   benchmark::AddCustomContext("bandwidth_cases", std::string(murmur::bench::kBandwidthFamily));
@@ -133,11 +135,13 @@ void addMachineContext(const Options& options) {
   // The step's stages in order, so that the report needs no copy of their names.
   benchmark::AddCustomContext("flock_stages",
                               fmt::format("{}", fmt::join(murmur::gpu::FlockPipeline::kStages, ",")));
-  // Those a steady step runs: not the hash and count the force pass does, nor the reduction a reader asks for.
+  // Those a steady step runs: not the hash and count the force pass does, nor the reduction a reader asks
+  // for.
   std::vector<std::string_view> steady;
   for (std::size_t i = 0; i < murmur::gpu::FlockPipeline::kStages.size(); ++i) {
     const auto stage = static_cast<murmur::gpu::FlockStage>(i);
-    if (!murmur::gpu::FlockPipeline::foldedIntoForces(stage) && !murmur::gpu::FlockPipeline::forReadersOnly(stage))
+    if (!murmur::gpu::FlockPipeline::foldedIntoForces(stage) &&
+        !murmur::gpu::FlockPipeline::forReadersOnly(stage))
       steady.push_back(murmur::gpu::FlockPipeline::stageName(stage));
   }
   benchmark::AddCustomContext("flock_steady_stages", fmt::format("{}", fmt::join(steady, ",")));
@@ -149,9 +153,9 @@ std::string trafficContext() {
   static constexpr std::string_view kUnits[] = {"boid", "cell", "candidate", "step"};
   std::vector<std::string> lines;
   for (const murmur::gpu::BufferTraffic& t : murmur::bench::flockTraffic())
-    lines.push_back(fmt::format("{} {} {} {} {} {} {}", murmur::gpu::FlockPipeline::stageName(t.stage), t.program,
-                                t.buffer, t.elementBytes, kUnits[static_cast<std::size_t>(t.unit)], t.accesses,
-                                t.scattered ? 1 : 0));
+    lines.push_back(fmt::format("{} {} {} {} {} {} {}", murmur::gpu::FlockPipeline::stageName(t.stage),
+                                t.program, t.buffer, t.elementBytes, kUnits[static_cast<std::size_t>(t.unit)],
+                                t.accesses, t.scattered ? 1 : 0));
   return fmt::format("{}", fmt::join(lines, ";"));
 }
 

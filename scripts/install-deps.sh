@@ -21,6 +21,7 @@ packages=(
   xvfb xauth xdotool                 # a virtual display for the window tests, synthetic key taps
   ffmpeg                             # demo --video (an ffmpeg child fed raw frames), ffprobe in its test
   clang-14 libclang-rt-14-dev libomp-14-dev   # libFuzzer (and OpenMP for clang) for scripts/fuzz.sh
+  clang-format-14                    # scripts/check-format.sh: the Formatting test
 )
 
 missing=()

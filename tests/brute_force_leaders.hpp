@@ -16,7 +16,8 @@
 
 namespace murmur::test {
 
-inline std::vector<std::uint8_t> bruteForceLeaders(const sim::ModelParams& params, const sim::FlockState& state) {
+inline std::vector<std::uint8_t> bruteForceLeaders(const sim::ModelParams& params,
+                                                   const sim::FlockState& state) {
   const float r2 = params.leaderRadius * params.leaderRadius;
   std::vector<std::uint8_t> leader(state.size(), 1);
   for (std::size_t i = 0; i < state.size(); ++i) {
@@ -35,7 +36,8 @@ inline std::vector<std::uint8_t> bruteForceLeaders(const sim::ModelParams& param
 }
 
 // Leaders per group of `leader` (one flag per boid of `state`).
-inline std::vector<std::uint32_t> leadersPerGroup(const sim::FlockState& state, const std::vector<std::uint8_t>& leader) {
+inline std::vector<std::uint32_t> leadersPerGroup(const sim::FlockState& state,
+                                                  const std::vector<std::uint8_t>& leader) {
   std::vector<std::uint32_t> count(state.groups, 0);
   for (std::size_t i = 0; i < state.size(); ++i) count[state.group[i]] += leader[i];
   return count;

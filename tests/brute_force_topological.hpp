@@ -16,12 +16,13 @@
 #include "sim/flock.hpp"
 #include "sim/params.hpp"
 #include "sim/random.hpp"
-#include "sim/scene.hpp"
 #include "sim/rules.hpp"
+#include "sim/scene.hpp"
 
 namespace murmur::test {
 
-inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params, const sim::StepInputs& inputs,
+inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params,
+                                                 const sim::StepInputs& inputs,
                                                  const sim::FlockState& state) {
   const sim::PackedInputs packed = sim::packInputs(params, inputs, state.groups);
   const sim::StepContext ctx = sim::makeStepContext(params, packed);
@@ -44,7 +45,8 @@ inline sim::FlockState bruteForceTopologicalStep(const sim::ModelParams& params,
       const float dist = std::sqrt(d2);
       const bool coincident = dist < sim::kEps, sameGroup = state.group[j] == self.group;
       // The leader test (docs/model.md, step 8): any group, within the leader radius.
-      if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || glm::dot(self.heading, d) >= dist * sim::kCos45))
+      if (ctx.needFront && d2 < ctx.leaderRadius2 &&
+          (coincident || glm::dot(self.heading, d) >= dist * sim::kCos45))
         sums.frontOccupied = true;
       if (!(d2 < ctx.radius2)) continue;
       if (ctx.limitedFov && !coincident && glm::dot(self.heading, d) < dist * ctx.cosHalfFov) continue;

@@ -40,7 +40,8 @@ class ScratchDirs {
 };
 
 inline std::filesystem::path scratchDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("murmur_test_" + name + "_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("murmur_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   ScratchDirs::instance().add(dir);

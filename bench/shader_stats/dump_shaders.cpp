@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   const std::filesystem::path dir = argv[1];
   try {
     const std::unique_ptr<murmur::gpu::Context> context = murmur::gpu::createHeadlessContext();
-    murmur::gpu::ShaderLibrary shaders = argc == 3 ? murmur::gpu::ShaderLibrary(argv[2]) : murmur::gpu::ShaderLibrary();
+    murmur::gpu::ShaderLibrary shaders =
+        argc == 3 ? murmur::gpu::ShaderLibrary(argv[2]) : murmur::gpu::ShaderLibrary();
     // Each stage with the variant suffix its name gets ("" for what a run of most scenes builds).
     struct Stage {
       GLenum stage;

@@ -40,7 +40,8 @@ T make(VkStructureType type) {
 }
 
 void check(VkResult result, const char* what) {
-  if (result != VK_SUCCESS) throw VulkanError(std::string(what) + " failed: VkResult " + std::to_string(result));
+  if (result != VK_SUCCESS)
+    throw VulkanError(std::string(what) + " failed: VkResult " + std::to_string(result));
 }
 
 std::vector<std::uint32_t> readSpirv(const std::string& path) {
@@ -68,9 +69,9 @@ Interface reflect(const std::vector<std::uint32_t>& words, const std::string& pa
                           kStorageBuffer = 12;
   std::map<std::uint32_t, std::uint32_t> binding, set, location;
   std::set<std::uint32_t> block, bufferBlock;
-  std::map<std::uint32_t, std::uint32_t> pointee;                         // pointer type -> type
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> variables;         // (pointer type, id)
-  std::map<std::uint32_t, std::uint32_t> storageClass;                    // variable id -> class
+  std::map<std::uint32_t, std::uint32_t> pointee;                  // pointer type -> type
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> variables;  // (pointer type, id)
+  std::map<std::uint32_t, std::uint32_t> storageClass;             // variable id -> class
   for (std::size_t at = 5; at < words.size();) {
     const std::uint32_t count = words[at] >> 16, op = words[at] & 0xffffu;
     if (count == 0 || at + count > words.size()) throw std::invalid_argument(path + ": truncated SPIR-V");
@@ -101,8 +102,10 @@ Interface reflect(const std::vector<std::uint32_t>& words, const std::string& pa
     if (!binding.count(id)) throw std::invalid_argument(path + ": a buffer without a binding");
     const std::uint32_t structType = pointee[type];
     const bool storage = cls == kStorageBuffer || bufferBlock.count(structType);
-    if (!storage && !block.count(structType)) throw std::invalid_argument(path + ": a uniform that is not a block");
-    const VkDescriptorType kind = storage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    if (!storage && !block.count(structType))
+      throw std::invalid_argument(path + ": a uniform that is not a block");
+    const VkDescriptorType kind =
+        storage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     const auto [it, inserted] = out.bindings.emplace(binding[id], kind);
     if (!inserted && it->second != kind)
       throw std::invalid_argument(path + ": binding " + std::to_string(binding[id]) + " used twice");
@@ -142,9 +145,11 @@ class Device {
     queue.queueFamilyIndex = 0;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
-    auto executableInfo = make<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+    auto executableInfo = make<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
     executableInfo.pipelineExecutableInfo = VK_TRUE;
-    auto vulkan13 = make<VkPhysicalDeviceVulkan13Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+    auto vulkan13 =
+        make<VkPhysicalDeviceVulkan13Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
     vulkan13.dynamicRendering = VK_TRUE;
     vulkan13.pNext = &executableInfo;
     const char* extensions[] = {VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
@@ -159,7 +164,8 @@ class Device {
         vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
     getStatistics_ = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
         vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableStatisticsKHR"));
-    if (!getProperties_ || !getStatistics_) throw VulkanError("VK_KHR_pipeline_executable_properties missing");
+    if (!getProperties_ || !getStatistics_)
+      throw VulkanError("VK_KHR_pipeline_executable_properties missing");
   }
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -181,7 +187,8 @@ class Device {
       for (const auto& [binding, kind] : interfaces.back().bindings) {
         const auto [it, inserted] = bindings.emplace(binding, kind);
         if (!inserted && it->second != kind)
-          throw std::invalid_argument(file + ": binding " + std::to_string(binding) + " differs between stages");
+          throw std::invalid_argument(file + ": binding " + std::to_string(binding) +
+                                      " differs between stages");
       }
       auto moduleInfo = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
       moduleInfo.codeSize = words.size() * sizeof(std::uint32_t);
@@ -204,8 +211,9 @@ class Device {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     check(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout), "vkCreatePipelineLayout");
 
-    VkPipeline pipeline = modules.size() == 1 ? compute(modules[0], layout)
-                                              : graphics(modules[0], modules[1], interfaces[0], interfaces[1], layout);
+    VkPipeline pipeline = modules.size() == 1
+                              ? compute(modules[0], layout)
+                              : graphics(modules[0], modules[1], interfaces[0], interfaces[1], layout);
     print(pipeline, program);
 
     vkDestroyPipeline(device_, pipeline, nullptr);
@@ -229,7 +237,8 @@ class Device {
     info.stage = stage(VK_SHADER_STAGE_COMPUTE_BIT, module);
     info.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline), "vkCreateComputePipelines");
+    check(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+          "vkCreateComputePipelines");
     return pipeline;
   }
 
@@ -243,38 +252,44 @@ class Device {
       attributes.push_back({location, 0, VK_FORMAT_R32G32B32A32_SFLOAT, location * 16});
     const VkVertexInputBindingDescription vertexBinding{
         0, static_cast<std::uint32_t>(16 * (attributes.size() + 1)), VK_VERTEX_INPUT_RATE_VERTEX};
-    auto vertexInput = make<VkPipelineVertexInputStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
+    auto vertexInput =
+        make<VkPipelineVertexInputStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
     if (!attributes.empty()) {
       vertexInput.vertexBindingDescriptionCount = 1;
       vertexInput.pVertexBindingDescriptions = &vertexBinding;
       vertexInput.vertexAttributeDescriptionCount = static_cast<std::uint32_t>(attributes.size());
       vertexInput.pVertexAttributeDescriptions = attributes.data();
     }
-    auto assembly = make<VkPipelineInputAssemblyStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
+    auto assembly = make<VkPipelineInputAssemblyStateCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
     assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     const VkViewport viewport{0, 0, 1920, 1080, 0, 1};
     const VkRect2D scissor{{0, 0}, {1920, 1080}};
-    auto viewportState = make<VkPipelineViewportStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
+    auto viewportState =
+        make<VkPipelineViewportStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
     viewportState.viewportCount = 1;
     viewportState.pViewports = &viewport;
     viewportState.scissorCount = 1;
     viewportState.pScissors = &scissor;
-    auto raster = make<VkPipelineRasterizationStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
+    auto raster = make<VkPipelineRasterizationStateCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
     raster.polygonMode = VK_POLYGON_MODE_FILL;
     raster.cullMode = VK_CULL_MODE_NONE;
     raster.lineWidth = 1.0f;
-    auto multisample = make<VkPipelineMultisampleStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
+    auto multisample =
+        make<VkPipelineMultisampleStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
     multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    auto depth = make<VkPipelineDepthStencilStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
+    auto depth = make<VkPipelineDepthStencilStateCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
     depth.depthTestEnable = VK_TRUE;
     depth.depthWriteEnable = VK_TRUE;
     depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
-    const std::size_t colours = fragmentInterface.outputLocations.empty()
-                                    ? 0
-                                    : *fragmentInterface.outputLocations.rbegin() + 1;
+    const std::size_t colours =
+        fragmentInterface.outputLocations.empty() ? 0 : *fragmentInterface.outputLocations.rbegin() + 1;
     std::vector<VkPipelineColorBlendAttachmentState> blends(colours);
     for (VkPipelineColorBlendAttachmentState& blend : blends) blend.colorWriteMask = 0xf;
-    auto blend = make<VkPipelineColorBlendStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+    auto blend =
+        make<VkPipelineColorBlendStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
     blend.attachmentCount = static_cast<std::uint32_t>(colours);
     blend.pAttachments = blends.data();
     const std::vector<VkFormat> formats(colours, VK_FORMAT_R8G8B8A8_UNORM);
@@ -309,7 +324,8 @@ class Device {
     check(getProperties_(device_, &pipelineInfo, &count, nullptr), "vkGetPipelineExecutablePropertiesKHR");
     std::vector<VkPipelineExecutablePropertiesKHR> executables(
         count, make<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
-    check(getProperties_(device_, &pipelineInfo, &count, executables.data()), "vkGetPipelineExecutablePropertiesKHR");
+    check(getProperties_(device_, &pipelineInfo, &count, executables.data()),
+          "vkGetPipelineExecutablePropertiesKHR");
     for (std::uint32_t e = 0; e < count; ++e) {
       // Executables follow the stages; a graphics pipeline's first is the vertex shader.
       const std::string& file = program.files[std::min<std::size_t>(e, program.files.size() - 1)];
@@ -318,9 +334,11 @@ class Device {
       executableInfo.pipeline = pipeline;
       executableInfo.executableIndex = e;
       std::uint32_t statCount = 0;
-      check(getStatistics_(device_, &executableInfo, &statCount, nullptr), "vkGetPipelineExecutableStatisticsKHR");
+      check(getStatistics_(device_, &executableInfo, &statCount, nullptr),
+            "vkGetPipelineExecutableStatisticsKHR");
       std::vector<VkPipelineExecutableStatisticKHR> stats(
-          statCount, make<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+          statCount,
+          make<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
       check(getStatistics_(device_, &executableInfo, &statCount, stats.data()),
             "vkGetPipelineExecutableStatisticsKHR");
       for (const VkPipelineExecutableStatisticKHR& stat : stats) {

@@ -45,12 +45,12 @@ std::string_view toString(Action action);
 // it was last perceived, its velocity while it is perceived); a group is perceived through its
 // nearest few boids (docs/ai.md, Perception of individual boids).
 enum class Condition : std::uint8_t {
-  Sees,     // one of a group's nearest boids passes the sight test (the transition's group, else any)
-  Hears,    // one of them is loud (speed above loud_speed) and within hearing range by path
-  Near,     // distance to the transition's group's centroid, else to the target, below `distance`
-  Far,      // the same distance above `distance` (false without a group or target)
-  Timer,    // more than `seconds` in the current state
-  LostFor,  // the transition's group, else every group, not perceived for more than `seconds`
+  Sees,         // one of a group's nearest boids passes the sight test (the transition's group, else any)
+  Hears,        // one of them is loud (speed above loud_speed) and within hearing range by path
+  Near,         // distance to the transition's group's centroid, else to the target, below `distance`
+  Far,          // the same distance above `distance` (false without a group or target)
+  Timer,        // more than `seconds` in the current state
+  LostFor,      // the transition's group, else every group, not perceived for more than `seconds`
   SeesPlayer,   // a player agent passes the sight test (cone, range, occlusion)
   HearsPlayer,  // a player agent faster than loud_speed is within hearing range by path
 };
@@ -67,14 +67,14 @@ struct TransitionSpec {
 struct StateSpec {
   std::string name;  // unique within the agent
   Action action = Action::Rest;
-  std::optional<float> speed;       // units/s, (0, max_speed]: the speed limit in this state
+  std::optional<float> speed;        // units/s, (0, max_speed]: the speed limit in this state
   std::vector<glm::vec3> waypoints;  // Patrol: at least one, in visiting order
-  float arrivalRadius = 2.0f;       // Patrol: units, > 0: a waypoint this close is visited
-  std::optional<glm::vec3> point;   // Seek, Arrive, Pursue, Flee, Evade: a fixed point instead of the target
+  float arrivalRadius = 2.0f;        // Patrol: units, > 0: a waypoint this close is visited
+  std::optional<glm::vec3> point;    // Seek, Arrive, Pursue, Flee, Evade: a fixed point instead of the target
   // Patrol, Arrive: units, > 0; nullopt: speed^2 / max_force, the shortest stop from full speed.
   std::optional<float> slowRadius;
-  float maxPrediction = 2.0f;  // Pursue, Evade: seconds, >= 0: cap of the intercept prediction
-  WanderParams wander;         // Wander
+  float maxPrediction = 2.0f;               // Pursue, Evade: seconds, >= 0: cap of the intercept prediction
+  WanderParams wander;                      // Wander
   std::vector<TransitionSpec> transitions;  // tried in order; the first that holds is taken
 };
 
@@ -87,22 +87,22 @@ enum class PlayerBody : std::uint8_t {
 // A player's course and turn rate (kind = "player"; ai/player.hpp).
 struct PlayerSpec {
   PlayerBody body = PlayerBody::Kinematic;
-  RigidBody rigid;                   // Rigid only
-  float turnRate = 0.0f;             // radians/s, > 0 (the scene gives degrees/s); Kinematic only
-  std::vector<glm::vec3> course;     // waypoints steered through in a loop; empty: it waits for keys
-  float arrivalRadius = 2.0f;        // units, > 0: a waypoint this close is passed
+  RigidBody rigid;                // Rigid only
+  float turnRate = 0.0f;          // radians/s, > 0 (the scene gives degrees/s); Kinematic only
+  std::vector<glm::vec3> course;  // waypoints steered through in a loop; empty: it waits for keys
+  float arrivalRadius = 2.0f;     // units, > 0: a waypoint this close is passed
 };
 
 struct AgentSpec {
   std::string name;  // "" or unique among the scene's agents: how [[groups]] target_agent names it
   AgentKind kind = AgentKind::Predator;
-  std::uint32_t group = 0;  // Leader: the group it leads, < groups
-  glm::vec3 position{0.0f};  // start, inside the world (and on a passable cell with a grid)
-  float maxSpeed = 10.0f;    // units/s, > 0
-  float maxForce = 20.0f;    // units/s^2, > 0
-  SightParams sight;         // view distance (units) and half the view angle (radians)
-  HearingParams hearing;     // loud speed (units/s) and hearing range (units, by path)
-  float replanInterval = 0.5f;  // seconds, >= 0: a path to a moving goal is replanned at most this often
+  std::uint32_t group = 0;        // Leader: the group it leads, < groups
+  glm::vec3 position{0.0f};       // start, inside the world (and on a passable cell with a grid)
+  float maxSpeed = 10.0f;         // units/s, > 0
+  float maxForce = 20.0f;         // units/s^2, > 0
+  SightParams sight;              // view distance (units) and half the view angle (radians)
+  HearingParams hearing;          // loud speed (units/s) and hearing range (units, by path)
+  float replanInterval = 0.5f;    // seconds, >= 0: a path to a moving goal is replanned at most this often
   std::vector<StateSpec> states;  // at least one, names unique; none for a player
   std::size_t initial = 0;        // index of the state entered first
   PlayerSpec player;              // Player only

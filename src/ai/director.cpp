@@ -35,7 +35,7 @@ struct Shared {
   std::vector<sim::Obstacle> obstacles;
   std::shared_ptr<const NavigationGrid> navigation;  // null: no grid
   std::unique_ptr<PathFinder> paths;                 // on navigation->map (scratch for A* and hearing)
-  PerceptionWorld sightWorld;    // obstacles, plus the grid when its cells are map walls
+  PerceptionWorld sightWorld;                        // obstacles, plus the grid when its cells are map walls
   PerceptionWorld hearingWorld;  // the grid, whatever its cells stand for (sound goes around both)
   // The player agents' positions and velocities at the start of this update: what the others see
   // and hear of them.
@@ -112,7 +112,8 @@ glm::vec3 flat(const Shared& shared, glm::vec3 point) {
 // The point a Near / Far transition measures the distance to.
 std::optional<glm::vec3> referencePoint(const TransitionSpec& transition, const Agent& agent) {
   if (transition.group) {
-    if (*transition.group >= agent.flock.size() || agent.flock[*transition.group].count == 0) return std::nullopt;
+    if (*transition.group >= agent.flock.size() || agent.flock[*transition.group].count == 0)
+      return std::nullopt;
     return flat(*agent.shared, agent.flock[*transition.group].centroid);
   }
   if (agent.target) return agent.target->position;
@@ -135,7 +136,8 @@ bool holds(const TransitionSpec& transition, const Agent& agent) {
       const std::optional<glm::vec3> reference = referencePoint(transition, agent);
       if (!reference) return false;
       const float distance = glm::length(*reference - agent.vehicle.position);
-      return transition.when == Condition::Near ? distance < transition.distance : distance > transition.distance;
+      return transition.when == Condition::Near ? distance < transition.distance
+                                                : distance > transition.distance;
     }
     case Condition::SeesPlayer:
       return agent.seesPlayer;
@@ -156,8 +158,8 @@ bool holds(const TransitionSpec& transition, const Agent& agent) {
 // The agent's route toward goal (RoutePlanner::travel on the shared grid).
 glm::vec3 travel(Agent& agent, const glm::vec3& goal, const glm::vec3& direct, const TravelParams& params) {
   Shared& shared = *agent.shared;
-  return agent.route.travel(agent.vehicle, shared.navigation.get(), shared.paths.get(), agent.replanInterval, goal,
-                            direct, params);
+  return agent.route.travel(agent.vehicle, shared.navigation.get(), shared.paths.get(), agent.replanInterval,
+                            goal, direct, params);
 }
 
 // A state of a scene-defined machine: its spec's action while current, its transitions tried in order.
@@ -202,7 +204,8 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
   const float slowRadius =
       spec_.slowRadius.value_or(std::max(vehicle.maxSpeed * vehicle.maxSpeed / vehicle.maxForce, kEpsilon));
   const std::optional<glm::vec3> goal =
-      spec_.point ? spec_.point : (agent.target ? std::optional<glm::vec3>(agent.target->position) : std::nullopt);
+      spec_.point ? spec_.point
+                  : (agent.target ? std::optional<glm::vec3>(agent.target->position) : std::nullopt);
   // The target's velocity where it is known now (a remembered one would lead the agent astray).
   const glm::vec3 targetVelocity =
       !spec_.point && agent.target && agent.target->perceivedNow ? agent.target->velocity : glm::vec3(0.0f);
@@ -227,15 +230,18 @@ glm::vec3 ScriptedState::steer(Agent& agent) {
       return travel(agent, *goal, arrive(vehicle, *goal, slowRadius), {true, slowRadius});
     case Action::Pursue:
       if (!goal) return -vehicle.velocity;
-      return travel(agent, *goal, pursue(vehicle, *goal, targetVelocity, spec_.maxPrediction), {false, slowRadius});
+      return travel(agent, *goal, pursue(vehicle, *goal, targetVelocity, spec_.maxPrediction),
+                    {false, slowRadius});
     case Action::Flee:
       if (!goal) return -vehicle.velocity;
       return flee(vehicle, *goal) + containment(vehicle, agent.shared->space);
     case Action::Evade:
       if (!goal) return -vehicle.velocity;
-      return evade(vehicle, *goal, targetVelocity, spec_.maxPrediction) + containment(vehicle, agent.shared->space);
+      return evade(vehicle, *goal, targetVelocity, spec_.maxPrediction) +
+             containment(vehicle, agent.shared->space);
     case Action::Wander:
-      return agent.wander.steer(vehicle, agent.heading, float(agent.dt), agent.shared->space.dims, spec_.wander) +
+      return agent.wander.steer(vehicle, agent.heading, float(agent.dt), agent.shared->space.dims,
+                                spec_.wander) +
              containment(vehicle, agent.shared->space);
   }
   return glm::vec3(0.0f);
@@ -323,7 +329,8 @@ void perceive(Agent& agent) {
       if (heard) agent.heard[g] = 1;
       if (!seen && !heard) continue;
       const Target target{g, sample.id, boid, flat(shared, sample.velocity), true};
-      if (agent.target && !agent.target->player && agent.target->boid == sample.id && agent.target->group == g)
+      if (agent.target && !agent.target->player && agent.target->boid == sample.id &&
+          agent.target->group == g)
         sameBoid = target;
       if (!perceivedOfGroup) {
         perceivedOfGroup = target;
@@ -352,7 +359,10 @@ void perceive(Agent& agent) {
     if ((seen || heard) && !player) player = Target{0, 0, image, flat(shared, velocity), true, true};
   }
   if (player) agent.sinceAnyPerceived = 0.0;
-  const std::optional<Target> chosen = player ? player : sameBoid ? sameBoid : sameGroup ? sameGroup : nearest;
+  const std::optional<Target> chosen = player      ? player
+                                       : sameBoid  ? sameBoid
+                                       : sameGroup ? sameGroup
+                                                   : nearest;
   if (chosen)
     agent.target = chosen;
   else if (agent.target)
@@ -410,13 +420,15 @@ std::optional<AgentDirector> AgentDirector::create(const sim::Scene& scene, Scen
   return AgentDirector(scene, std::move(agents));
 }
 
-AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents) : runtime_(std::make_unique<Runtime>()) {
+AgentDirector::AgentDirector(const sim::Scene& scene, SceneAgents agents)
+    : runtime_(std::make_unique<Runtime>()) {
   Runtime& runtime = *runtime_;
   Shared& shared = runtime.shared;
   shared.obstacles = scene.obstacles;
   shared.navigation = std::move(agents.navigation);
-  shared.space = AgentSpace{scene.model.worldMin, scene.model.worldMax, scene.model.margin, scene.model.dims,
-                            shared.navigation.get(), scene.model.boundary == sim::Boundary::Wrap};
+  shared.space =
+      AgentSpace{scene.model.worldMin, scene.model.worldMax,    scene.model.margin,
+                 scene.model.dims,     shared.navigation.get(), scene.model.boundary == sim::Boundary::Wrap};
   const auto dims = static_cast<std::uint32_t>(shared.space.dims);
   shared.sightWorld = PerceptionWorld{shared.obstacles, nullptr, GridPlacement{}, dims};
   shared.hearingWorld = PerceptionWorld{{}, nullptr, GridPlacement{}, dims};
@@ -462,13 +474,14 @@ std::vector<sim::BoidProbe> AgentDirector::probes() const {
   return out;
 }
 
-void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock, const sim::NearestBoids& boids,
-                           sim::StepInputs& inputs) {
+void AgentDirector::update(double dt, std::span<const sim::GroupSummary> flock,
+                           const sim::NearestBoids& boids, sim::StepInputs& inputs) {
   if (!(dt > 0.0) || !std::isfinite(dt)) throw std::invalid_argument("AgentDirector::update: dt must be > 0");
   Runtime& runtime = *runtime_;
   runtime.shared.players.clear();
   for (const Agent& agent : runtime.agents)
-    if (agent.kind == AgentKind::Player) runtime.shared.players.emplace_back(agent.vehicle.position, agent.vehicle.velocity);
+    if (agent.kind == AgentKind::Player)
+      runtime.shared.players.emplace_back(agent.vehicle.position, agent.vehicle.velocity);
   for (std::size_t i = 0; i < runtime.agents.size(); ++i) {
     Agent& agent = runtime.agents[i];
     if (agent.kind == AgentKind::Player) {

@@ -102,8 +102,8 @@ class AgentDirector {
   // The boid the agent perceived last (it keeps it while perceived), or nullopt before any.
   struct PerceivedTarget {
     std::uint32_t group = 0;
-    std::uint32_t boid = 0;    // its id
-    glm::vec3 position{0.0f};  // when last perceived
+    std::uint32_t boid = 0;     // its id
+    glm::vec3 position{0.0f};   // when last perceived
     bool perceivedNow = false;  // perceived in the last update (else remembered)
   };
   std::optional<PerceivedTarget> target(std::size_t agent) const;

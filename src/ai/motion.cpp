@@ -10,11 +10,12 @@
 namespace murmur::ai {
 
 glm::vec3 containment(const Vehicle& vehicle, const AgentSpace& space) {
-  return sim::containmentPush(vehicle.position, space.worldMin, space.worldMax, space.margin, vehicle.maxSpeed,
-                              space.dims);
+  return sim::containmentPush(vehicle.position, space.worldMin, space.worldMax, space.margin,
+                              vehicle.maxSpeed, space.dims);
 }
 
-void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering, float dt, const AgentSpace& space) {
+void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering, float dt,
+                 const AgentSpace& space) {
   constexpr float kStopped = 1e-6f;  // slower than this keeps the old heading
   applySteering(vehicle, steering, dt, space.dims);
   advanceVehicle(vehicle, dt, space);

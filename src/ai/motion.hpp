@@ -27,7 +27,8 @@ glm::vec3 containment(const Vehicle& vehicle, const AgentSpace& space);
 
 // Applies steering for dt seconds (> 0), then advanceVehicle. heading: the unit facing, updated to the
 // new velocity's direction unless the vehicle (nearly) stopped.
-void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering, float dt, const AgentSpace& space);
+void moveVehicle(Vehicle& vehicle, glm::vec3& heading, const glm::vec3& steering, float dt,
+                 const AgentSpace& space);
 
 // Moves the vehicle by its velocity for dt seconds: clamped to the world box (the velocity along a
 // clamped axis is dropped), or with `wraps` folded onto the torus by the model's own fold

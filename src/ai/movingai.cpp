@@ -147,7 +147,8 @@ GridMap parseMovingAiMap(std::istream& in, const std::string& source) {
 
 std::vector<Scenario> loadMovingAiScenarios(const std::filesystem::path& file) {
   core::InputFile in(file.string(), kMaxScenarioBytes, "scenario file");
-  return core::withMemoryReport(file.string(), [&] { return parseMovingAiScenarios(in.stream(), file.string()); });
+  return core::withMemoryReport(file.string(),
+                                [&] { return parseMovingAiScenarios(in.stream(), file.string()); });
 }
 
 std::vector<Scenario> parseMovingAiScenarios(std::istream& in, const std::string& source) {

@@ -74,7 +74,6 @@ class GridMap {
     return Cell{static_cast<std::int32_t>(node % nodeStride()) - 1,
                 static_cast<std::int32_t>(node / nodeStride()) - 1};
   }
-  bool nodePassable(std::uint32_t node) const { return passable_[node] != 0; }
   // The moves out of a node that land on a passable cell, as bits in kMoves order; a diagonal move
   // also needs both orthogonal cells it passes to be passable (no corner cutting). Kept up to date
   // by setPassable, so that A* reads one byte per expansion instead of eight cells.

@@ -47,8 +47,8 @@ void RoutePlanner::forget() {
 // Plans an A* path from the vehicle's cell to goalCell, smoothed with line of sight, as world waypoints:
 // the vehicle's position, the kept cell centres, and the goal itself when it lies in goalCell. Heights
 // (3D) go linearly from the vehicle's to the goal's along the waypoints. No path: the path is cleared.
-void RoutePlanner::plan(const Vehicle& vehicle, const NavigationGrid& navigation, PathFinder& finder, Cell goalCell,
-                        const glm::vec3& goal) {
+void RoutePlanner::plan(const Vehicle& vehicle, const NavigationGrid& navigation, PathFinder& finder,
+                        Cell goalCell, const glm::vec3& goal) {
   plannedGoal_ = goalCell;
   sincePlan_ = 0.0;
   path_.clear();
@@ -92,11 +92,13 @@ glm::vec3 RoutePlanner::travel(const Vehicle& vehicle, const NavigationGrid* gri
   const bool due = sincePlan_ >= replanInterval;
   const bool newGoal = !plannedGoal_ || *plannedGoal_ != *goalCell;
   const bool replan =
-      path_.active() ? due && (newGoal || !segmentClear(navigation.map, navigation.placement, position, path_.target()))
-                     : newGoal || due;
+      path_.active()
+          ? due && (newGoal || !segmentClear(navigation.map, navigation.placement, position, path_.target()))
+          : newGoal || due;
   if (replan) plan(vehicle, navigation, *finder, *goalCell, goal);
   if (!path_.active()) return direct;
-  const PathFollowParams follow{kReachCells * navigation.placement.cellSize, params.slowRadius, params.arriveAtEnd};
+  const PathFollowParams follow{kReachCells * navigation.placement.cellSize, params.slowRadius,
+                                params.arriveAtEnd};
   return path_.steer(vehicle, follow, &navigation.map, navigation.placement);
 }
 

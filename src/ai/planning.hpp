@@ -33,7 +33,8 @@ class RoutePlanner {
   // (at once for a new goal when there is no path). A goal in a wall is replaced by the nearest free
   // cell. navigation: null for no grid (finder is then unused).
   glm::vec3 travel(const Vehicle& vehicle, const NavigationGrid* navigation, PathFinder* finder,
-                   double replanInterval, const glm::vec3& goal, const glm::vec3& direct, const TravelParams& params);
+                   double replanInterval, const glm::vec3& goal, const glm::vec3& direct,
+                   const TravelParams& params);
 
  private:
   void plan(const Vehicle& vehicle, const NavigationGrid& navigation, PathFinder& finder, Cell goalCell,

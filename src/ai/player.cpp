@@ -28,8 +28,7 @@ PlayerInput courseInput(const PlayerMotion& motion, const glm::vec3& position, c
   const float distance = std::hypot(dx, dz);
   if (distance <= 0.0f) return {0.0f, -1.0f};
   // The waypoint's bearing relative to the heading, in (-pi, pi]: positive to the left.
-  const float bearing =
-      std::remainder(std::atan2(-dz, dx) - motion.angle, 2.0f * std::numbers::pi_v<float>);
+  const float bearing = std::remainder(std::atan2(-dz, dx) - motion.angle, 2.0f * std::numbers::pi_v<float>);
   PlayerInput input;
   input.turn = std::clamp(bearing / (limits.turnRate * dt), -1.0f, 1.0f);
   const float sine = std::abs(std::sin(bearing));
@@ -45,7 +44,7 @@ glm::vec3 leftOf(float angle) {
 
 namespace {
 
-// The player fires its bow thrusters at half the book's steering force (../shared/lab-rules.md).
+// The player fires its bow thrusters at half the book's steering force (docs/model.md, The lab's units).
 float sidePush(const RigidBody& body) {
   return 0.5f * body.bowThrust;
 }

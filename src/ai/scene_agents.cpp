@@ -60,7 +60,8 @@ glm::vec3 checkedPoint(const Context& context, TableReader& table, std::string_v
   const sim::ModelParams& model = context.scene.model;
   if (model.dims == 2) point.y = 0.0f;
   if (!insideWorld(model, point))
-    table.fail(key, fmt::format("{} ({}, {}, {}) lies outside the world box", what, point.x, point.y, point.z));
+    table.fail(key,
+               fmt::format("{} ({}, {}, {}) lies outside the world box", what, point.x, point.y, point.z));
   if (context.navigation != nullptr) {
     const Cell cell = cellAt(context.navigation->placement, point);
     if (!context.navigation->map.passable(cell))
@@ -156,8 +157,8 @@ std::filesystem::path findDataFile(TableReader& table, std::string_view key, con
   table.fail(key, fmt::format("no such {} file '{}' (tried {})", key, name, tried));
 }
 
-std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const sim::Scene& scene,
-                                                     const std::vector<std::filesystem::path>& dataDirectories) {
+std::shared_ptr<const NavigationGrid> readNavigation(
+    TableReader& table, const sim::Scene& scene, const std::vector<std::filesystem::path>& dataDirectories) {
   const std::string mapName = table.string("map", "");
   const std::int64_t connect = table.integer("connect", 8);
   if (connect != 4 && connect != 8) table.fail("connect", "must be 4 or 8");
@@ -192,8 +193,8 @@ std::shared_ptr<const NavigationGrid> readNavigation(TableReader& table, const s
     const RasterSides sides = rasterSides(scene.model, *cellSize);
     const double cells = std::max(sides.width, sides.height);
     if (cells > GridMap::kMaxSide)
-      table.fail("cell_size", fmt::format("too small: the grid would have {} cells on a side (at most {})", cells,
-                                          GridMap::kMaxSide));
+      table.fail("cell_size", fmt::format("too small: the grid would have {} cells on a side (at most {})",
+                                          cells, GridMap::kMaxSide));
     *navigation = rasterizeObstacles(scene.model, scene.obstacles, *cellSize, clearance);
   }
   navigation->connectivity = connectivity;
@@ -270,13 +271,14 @@ std::string stateNames(const std::vector<StateSpec>& states) {
   return fmt::format("\"{}\"", fmt::join(names, "\", \""));
 }
 
-TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& states, std::uint32_t groups) {
+TransitionSpec readTransition(TableReader& table, const std::vector<StateSpec>& states,
+                              std::uint32_t groups) {
   TransitionSpec transition;
   const auto word = [](Condition condition) { return std::pair{toString(condition), condition}; };
-  transition.when = table.choice<Condition>(
-      "when", {word(Condition::Sees), word(Condition::Hears), word(Condition::Near), word(Condition::Far),
-               word(Condition::Timer), word(Condition::LostFor), word(Condition::SeesPlayer),
-               word(Condition::HearsPlayer)});
+  transition.when =
+      table.choice<Condition>("when", {word(Condition::Sees), word(Condition::Hears), word(Condition::Near),
+                                       word(Condition::Far), word(Condition::Timer), word(Condition::LostFor),
+                                       word(Condition::SeesPlayer), word(Condition::HearsPlayer)});
   const std::string to = table.string("to");
   const std::optional<std::size_t> target = findState(states, to);
   if (!target) table.fail("to", fmt::format("no state named \"{}\" (states: {})", to, stateNames(states)));
@@ -338,7 +340,8 @@ RigidBody readRigidBody(const Context& context, TableReader& table) {
 
 void readPlayer(const Context& context, TableReader& table, AgentSpec& agent) {
   if (!table.arrayOfTables("states").empty())
-    table.fail("states", "a player runs no state machine: it follows its course or the keys (drop [[agents.states]])");
+    table.fail("states",
+               "a player runs no state machine: it follows its course or the keys (drop [[agents.states]])");
   agent.player.body = table.choice<PlayerBody>(
       "body", {{"kinematic", PlayerBody::Kinematic}, {"rigid", PlayerBody::Rigid}}, PlayerBody::Kinematic);
   if (agent.player.body == PlayerBody::Rigid) {
@@ -354,7 +357,8 @@ void readPlayer(const Context& context, TableReader& table, AgentSpec& agent) {
   agent.player.arrivalRadius = positive(table, "arrival_radius", agent.player.arrivalRadius);
   const std::vector<glm::vec3> course = table.vec3List("course");
   for (std::size_t i = 0; i < course.size(); ++i)
-    agent.player.course.push_back(checkedPoint(context, table, "course", course[i], fmt::format("waypoint {}", i)));
+    agent.player.course.push_back(
+        checkedPoint(context, table, "course", course[i], fmt::format("waypoint {}", i)));
   table.finish();
 }
 
@@ -404,7 +408,8 @@ AgentSpec readAgent(const Context& context, TableReader& table) {
   if (!initial.empty()) {
     const std::optional<std::size_t> found = findState(agent.states, initial);
     if (!found)
-      table.fail("initial", fmt::format("no state named \"{}\" (states: {})", initial, stateNames(agent.states)));
+      table.fail("initial",
+                 fmt::format("no state named \"{}\" (states: {})", initial, stateNames(agent.states)));
     agent.initial = *found;
   }
   table.finish();
@@ -425,8 +430,7 @@ GridPlacement coveringPlacement(const sim::ModelParams& model, const GridMap& ma
   const glm::vec3 center = 0.5f * (model.worldMin + model.worldMax);
   // A hair over the exact fit, so that the world's far edges lie on the map too.
   constexpr float kCoverFactor = 1.0f + 1e-5f;
-  const float cellSize =
-      std::max(size.x / float(map.width()), size.z / float(map.height())) * kCoverFactor;
+  const float cellSize = std::max(size.x / float(map.width()), size.z / float(map.height())) * kCoverFactor;
   GridPlacement placement;
   placement.cellSize = cellSize;
   placement.origin = glm::vec2(center.x - 0.5f * cellSize * float(map.width()),
@@ -438,7 +442,8 @@ NavigationGrid rasterizeObstacles(const sim::ModelParams& model, const std::vect
                                   float cellSize, float clearance) {
   const RasterSides sides = rasterSides(model, cellSize);
   if (sides.width > GridMap::kMaxSide || sides.height > GridMap::kMaxSide)
-    throw std::invalid_argument("rasterizeObstacles: the grid would exceed GridMap::kMaxSide cells on a side");
+    throw std::invalid_argument(
+        "rasterizeObstacles: the grid would exceed GridMap::kMaxSide cells on a side");
   NavigationGrid grid;
   grid.map = GridMap(static_cast<std::int32_t>(sides.width), static_cast<std::int32_t>(sides.height));
   grid.placement.origin = glm::vec2(model.worldMin.x, model.worldMin.z);
@@ -473,7 +478,8 @@ sim::WallGrid wallGridOf(const GridMap& map, const GridPlacement& placement) {
   return walls;
 }
 
-SceneAgents loadSceneAgents(const sim::Scene& scene, const std::vector<std::filesystem::path>& dataDirectories) {
+SceneAgents loadSceneAgents(const sim::Scene& scene,
+                            const std::vector<std::filesystem::path>& dataDirectories) {
   SceneAgents result;
   if (!scene.document) return result;
   // The other sections belong to the sim and render loaders: this reader never calls finish().
@@ -489,7 +495,8 @@ SceneAgents loadSceneAgents(const sim::Scene& scene, const std::vector<std::file
   const Context context{scene, result.navigation.get()};
   for (TableReader& agent : agents) {
     AgentSpec spec = readAgent(context, agent);
-    if (findAgent(result.agents, spec.name)) agent.fail("name", fmt::format("duplicate agent name \"{}\"", spec.name));
+    if (findAgent(result.agents, spec.name))
+      agent.fail("name", fmt::format("duplicate agent name \"{}\"", spec.name));
     result.agents.push_back(std::move(spec));
   }
   // A [[groups]] target_agent names one of these agents.

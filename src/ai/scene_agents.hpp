@@ -59,7 +59,7 @@ struct SceneAgents {
 // condition), a transition to a missing state, a duplicate state name, a point outside the world or
 // on a blocked cell, or a map that cannot be read.
 SceneAgents loadSceneAgents(const sim::Scene& scene,
-                             const std::vector<std::filesystem::path>& dataDirectories = {});
+                            const std::vector<std::filesystem::path>& dataDirectories = {});
 
 // The index of the agent called `name` (nullopt for "" or no such agent).
 std::optional<std::size_t> findAgent(std::span<const AgentSpec> agents, std::string_view name);

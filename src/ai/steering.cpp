@@ -59,8 +59,8 @@ float closingSpeed(const glm::vec3& positionA, const glm::vec3& velocityA, const
   return glm::dot(velocityA - velocityB, range) / distance;
 }
 
-glm::vec3 interceptPoint(const Vehicle& pursuer, const glm::vec3& targetPosition, const glm::vec3& targetVelocity,
-                         float maxPrediction) {
+glm::vec3 interceptPoint(const Vehicle& pursuer, const glm::vec3& targetPosition,
+                         const glm::vec3& targetVelocity, float maxPrediction) {
   const float closing = closingSpeed(pursuer.position, pursuer.velocity, targetPosition, targetVelocity);
   if (closing <= kEpsilon) return targetPosition;
   const float time = std::min(glm::length(targetPosition - pursuer.position) / closing, maxPrediction);
@@ -132,7 +132,8 @@ glm::vec3 PathFollower::steer(const Vehicle& vehicle, const PathFollowParams& pa
   const std::size_t last = waypoints_.size() - 1;
   while (next_ < last) {
     const bool reached = glm::length(waypoints_[next_] - vehicle.position) < params.reachRadius;
-    const bool seesBeyond = map != nullptr && segmentClear(*map, placement, vehicle.position, waypoints_[next_ + 1]);
+    const bool seesBeyond =
+        map != nullptr && segmentClear(*map, placement, vehicle.position, waypoints_[next_ + 1]);
     if (!reached && !seesBeyond) break;
     ++next_;
   }

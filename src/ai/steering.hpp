@@ -47,8 +47,8 @@ float closingSpeed(const glm::vec3& positionA, const glm::vec3& velocityA, const
 // Where a pursuer should aim to meet a target moving at constant velocity: the target's position
 // after t = |range| / closing speed seconds, with t capped at maxPrediction (seconds, >= 0). When the
 // two are not closing in, the target's current position (no prediction would be finite).
-glm::vec3 interceptPoint(const Vehicle& pursuer, const glm::vec3& targetPosition, const glm::vec3& targetVelocity,
-                         float maxPrediction);
+glm::vec3 interceptPoint(const Vehicle& pursuer, const glm::vec3& targetPosition,
+                         const glm::vec3& targetVelocity, float maxPrediction);
 
 // Seek the intercept point of a target moving at targetVelocity (plain seek when not closing in).
 glm::vec3 pursue(const Vehicle& vehicle, const glm::vec3& targetPosition, const glm::vec3& targetVelocity,

@@ -9,7 +9,6 @@
 
 #include <CLI/CLI.hpp>
 
-
 namespace murmur::app {
 
 // These checks have no description: help shows each option's placeholder (app/help.hpp), and says a

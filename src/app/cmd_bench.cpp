@@ -219,7 +219,8 @@ class BenchCommand final : public Command {
     sub.add_flag("--quick", quick_, "The reduced sweep (N up to 1M on the GPU; minutes on llvmpipe)");
     sub.add_flag("--list", list_,
                  "Print the cases (of the sweep, --filter applied), one a line, and run none");
-    sub.add_option("--device", device_, "EGL device index (murmur devices; default: discrete, then integrated, then software)")
+    sub.add_option("--device", device_,
+                   "EGL device index (murmur devices; default: discrete, then integrated, then software)")
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--filter", filter_,
@@ -229,10 +230,11 @@ class BenchCommand final : public Command {
     sub.add_option("--out", out_, "Directory for the results (default: bench/results/<device>/)")
         ->type_name("DIR")
         ->check(nonEmpty());
-    sub.footer("Examples:\n"
-               "  murmur bench --quick                          # the reduced sweep\n"
-               "  murmur bench --list --filter AStar            # the A* cases, none run\n"
-               "  murmur bench --quick --filter '^density/gpu/' --out my-results");
+    sub.footer(
+        "Examples:\n"
+        "  murmur bench --quick                          # the reduced sweep\n"
+        "  murmur bench --list --filter AStar            # the A* cases, none run\n"
+        "  murmur bench --quick --filter '^density/gpu/' --out my-results");
   }
 
   int run() override {
@@ -289,7 +291,8 @@ class BenchCommand final : public Command {
     const fs::path dir = out_.empty() ? fs::path("bench") / "results" / slug : fs::path(out_);
     std::error_code created;
     fs::create_directories(dir, created);
-    if (created) throw OutputError(dir.string(), "--out", "cannot create the directory: " + created.message());
+    if (created)
+      throw OutputError(dir.string(), "--out", "cannot create the directory: " + created.message());
     const fs::path json = uniquePath(dir);
     const std::string text = result.dump(2) + "\n";
     core::writeFileAtomically(json.string(), "--out", [&](std::FILE* file) {
@@ -321,8 +324,8 @@ class BenchCommand final : public Command {
     Json timed;
     std::error_code ec;
     const fs::path root = out_.empty() ? fs::path("bench/results") : fs::path(out_);
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it.depth() > 1 || it->path().extension() != ".json") continue;
       try {
         const Json earlier = readResult(it->path());
@@ -445,7 +448,8 @@ class BenchCommand final : public Command {
       return fmt::format("no report: no python3 here; run bench/report.py {} elsewhere", json.string());
     std::string temporary = reportDir.string() + ".tmp-XXXXXX";
     if (::mkdtemp(temporary.data()) == nullptr)
-      throw OutputError(reportDir.string(), "--out", fmt::format("cannot create a directory: {}", std::strerror(errno)));
+      throw OutputError(reportDir.string(), "--out",
+                        fmt::format("cannot create a directory: {}", std::strerror(errno)));
     // Python's traceback is kept beside the report's temporary and summarised in one line.
     const std::string log = temporary + ".log";
     std::error_code ec;
@@ -458,8 +462,8 @@ class BenchCommand final : public Command {
       core::throwIfStopRequested();
       // The results JSON is complete and in place; only the report is missing.
       throw OutputError(reportDir.string(), "--out",
-                        fmt::format("bench/report.py failed ({}); the results are in {}", error.empty() ? "no message" : error,
-                                    json.string()));
+                        fmt::format("bench/report.py failed ({}); the results are in {}",
+                                    error.empty() ? "no message" : error, json.string()));
     }
     fs::rename(temporary, reportDir, ec);
     if (ec) {
@@ -521,9 +525,10 @@ class BenchCommand final : public Command {
                  context.value("gl_driver", "?"));
       if (context.value("gl_software", "false") == "true")
         fmt::print("         a software renderer: these GPU figures are a CPU's{}\n",
-                   hardwareDevicePresent() ? ", though this machine has a hardware device (is its EGL missing? "
-                                             "murmur devices)"
-                                           : "");
+                   hardwareDevicePresent()
+                       ? ", though this machine has a hardware device (is its EGL missing? "
+                         "murmur devices)"
+                       : "");
     } else {
       fmt::print("device   none: no GL case {}\n", filtered ? "passed the filter" : "ran");
     }

@@ -69,8 +69,8 @@ bool softwareGl(const world::FlockBackend& backend) {
   return info != nullptr && world::isSoftwareRenderer(info->renderer);
 }
 
-OrderedJson backendJson(const world::FlockBackend& backend, const Speed& speed, const sim::FlockMetrics& metrics,
-                        const std::vector<sim::GroupSummary>& groups) {
+OrderedJson backendJson(const world::FlockBackend& backend, const Speed& speed,
+                        const sim::FlockMetrics& metrics, const std::vector<sim::GroupSummary>& groups) {
   return {{"backend", backend.name()},
           {"device", backend.device()},
           {"gl_device", glDeviceJson(backend)},
@@ -86,39 +86,45 @@ class CompareCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, scene_, true);
-    sub.add_option("--steps", steps_, "Free-running steps after the one-step check (default: the scene's, else 600)")
+    sub.add_option("--steps", steps_,
+                   "Free-running steps after the one-step check (default: the scene's, else 600)")
         ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
-    sub.add_option("--reference", reference_, "Reference backend (default cpu)")->type_name("NAME")->check(nonEmpty());
+    sub.add_option("--reference", reference_, "Reference backend (default cpu)")
+        ->type_name("NAME")
+        ->check(nonEmpty());
     sub.add_option("--candidate", candidate_, "Backend checked against it (default gpu)")
         ->type_name("NAME")
         ->check(nonEmpty());
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
-    sub.add_flag("--exact", exact_,
-                 "Run gpu in its exact arithmetic (gpu-exact) and ask for the same bits: one-step errors and "
-                 "drift 0 (a GL device with IEEE arithmetic, llvmpipe, gives them; a real card's division and square "
-                 "root do not)");
-    sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
-    sub.footer(scenesAndExamples("Examples:\n"
-                                 "  murmur compare --scene free --boids 20000 --steps 100\n"
-                                 "  murmur compare --scene predator --exact --steps 300\n"
-                                 "  murmur compare --scene wrap2d --reference cpu-naive --candidate cpu"));
+    sub.add_flag(
+        "--exact", exact_,
+        "Run gpu in its exact arithmetic (gpu-exact) and ask for the same bits: one-step errors and "
+        "drift 0 (a GL device with IEEE arithmetic, llvmpipe, gives them; a real card's division and square "
+        "root do not)");
+    sub.add_flag("--json", json_,
+                 "Print only a JSON summary object on stdout (the human summary goes to stderr)");
+    sub.footer(
+        scenesAndExamples("Examples:\n"
+                          "  murmur compare --scene free --boids 20000 --steps 100\n"
+                          "  murmur compare --scene predator --exact --steps 300\n"
+                          "  murmur compare --scene wrap2d --reference cpu-naive --candidate cpu"));
   }
 
   int run() override {
     // Two worlds from one description, one on each backend (made first: a bad backend fails before
     // the scene is loaded).
     // --exact: the gpu backend in the arithmetic that rounds as the CPU does.
-    const auto arithmeticOf = [this](const std::string& name) { return exact_ && name == "gpu" ? "gpu-exact" : name; };
+    const auto arithmeticOf = [this](const std::string& name) {
+      return exact_ && name == "gpu" ? "gpu-exact" : name;
+    };
     std::string referenceChoice, candidateChoice;
-    std::unique_ptr<world::FlockBackend> referenceBackend =
-        makeBackendFor("--reference", arithmeticOf(reference_), device_, nullptr, &referenceChoice,
-                       scene_.threads);
-    std::unique_ptr<world::FlockBackend> candidateBackend =
-        makeBackendFor("--candidate", arithmeticOf(candidate_), device_, nullptr, &candidateChoice,
-                       scene_.threads);
+    std::unique_ptr<world::FlockBackend> referenceBackend = makeBackendFor(
+        "--reference", arithmeticOf(reference_), device_, nullptr, &referenceChoice, scene_.threads);
+    std::unique_ptr<world::FlockBackend> candidateBackend = makeBackendFor(
+        "--candidate", arithmeticOf(candidate_), device_, nullptr, &candidateChoice, scene_.threads);
     // One flock for both backends: the scene's count (boids.gpu_count sizes a flock for a GPU alone).
     const world::WorldDescription description = describeWorld(scene_, false).world;
     world::World referenceWorld(description, std::move(referenceBackend));
@@ -145,21 +151,24 @@ class CompareCommand final : public Command {
     const sim::FlockState referenceNext = reference->state();
     const sim::FlockState candidateNext = candidate->state();
     const sim::ParityTolerance tolerance;
-    const sim::ParityReport parity =
-        sim::compareOneStep(params, referenceWorld.inputs(), initial, referenceNext, candidateNext, tolerance);
+    const sim::ParityReport parity = sim::compareOneStep(params, referenceWorld.inputs(), initial,
+                                                         referenceNext, candidateNext, tolerance);
     const bool sameStep = parity.maxPositionError == 0.0 && parity.maxVelocityError == 0.0;
     bool passed = exact_ ? sameStep : parity.passed(tolerance);
 
     std::FILE* summary = summaryStream(json_);
-    fmt::print(summary, "compare {} ({}) against {} ({}) | scene {} | {} boids\n", candidate->name(), candidate->device(),
-               reference->name(), reference->device(), scene.path, initial.size());
-    fmt::print(summary, "one step: position error max {:.3g} mean {:.3g} (tolerance {:g}) | velocity error max {:.3g} "
+    fmt::print(summary, "compare {} ({}) against {} ({}) | scene {} | {} boids\n", candidate->name(),
+               candidate->device(), reference->name(), reference->device(), scene.path, initial.size());
+    fmt::print(summary,
+               "one step: position error max {:.3g} mean {:.3g} (tolerance {:g}) | velocity error max {:.3g} "
                "mean {:.3g} (tolerance {:g})\n",
                parity.maxPositionError, parity.meanPositionError, tolerance.position, parity.maxVelocityError,
                parity.meanVelocityError, tolerance.velocity);
-    fmt::print(summary, "over tolerance: {} boids ({:.3f}%), {} with a neighbour or obstacle within rounding of a "
+    fmt::print(summary,
+               "over tolerance: {} boids ({:.3f}%), {} with a neighbour or obstacle within rounding of a "
                "perception edge, {} unexplained -> {}\n",
-               parity.overTolerance, parity.boids ? 100.0 * double(parity.overTolerance) / double(parity.boids) : 0.0,
+               parity.overTolerance,
+               parity.boids ? 100.0 * double(parity.overTolerance) / double(parity.boids) : 0.0,
                parity.explainedByEdge, parity.unexplained.size(), passed ? "PASS" : "FAIL");
 
     // Free-running: both continue from their own state for `steps` more steps, each with its own
@@ -187,8 +196,11 @@ class CompareCommand final : public Command {
     // Candidate over reference: > 1 when the candidate steps faster. 0 when no free step ran.
     const double speedup = candSpeed.msPerStep > 0.0 ? refSpeed.msPerStep / candSpeed.msPerStep : 0.0;
     const bool software = softwareGl(*reference) || softwareGl(*candidate);
-    fmt::print(summary, "after {} steps:          {:>12} {:>12}\n", steps, reference->name(), candidate->name());
-    auto row = [summary](const char* label, double a, double b) { fmt::print(summary, "  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b); };
+    fmt::print(summary, "after {} steps:          {:>12} {:>12}\n", steps, reference->name(),
+               candidate->name());
+    auto row = [summary](const char* label, double a, double b) {
+      fmt::print(summary, "  {:<22} {:>12.4f} {:>12.4f}\n", label, a, b);
+    };
     row("local polarization", refMetrics.localPolarization, candMetrics.localPolarization);
     row("mean speed", refMetrics.meanSpeed, candMetrics.meanSpeed);
     row("mean nearest distance", refMetrics.meanNearestDistance, candMetrics.meanNearestDistance);
@@ -200,18 +212,21 @@ class CompareCommand final : public Command {
       fmt::print(summary, "  group {} centroid       ({:.2f}, {:.2f}, {:.2f})  ({:.2f}, {:.2f}, {:.2f})\n", g,
                  refGroups[g].centroid.x, refGroups[g].centroid.y, refGroups[g].centroid.z,
                  candGroups[g].centroid.x, candGroups[g].centroid.y, candGroups[g].centroid.z);
-    fmt::print(summary, "per-boid drift between the two: max {:.4g}, p99 {:.4g}, mean {:.4g}\n", drift.max, drift.p99,
-               drift.mean);
+    fmt::print(summary, "per-boid drift between the two: max {:.4g}, p99 {:.4g}, mean {:.4g}\n", drift.max,
+               drift.p99, drift.mean);
     if (exact_) {
       passed = sameStep && drift.max == 0.0;
-      fmt::print(summary, "exact: the one step {}, the {} steps {} -> {}\n", sameStep ? "bit for bit" : "differs",
-                 steps, drift.max == 0.0 ? "bit for bit" : "drift apart", passed ? "PASS" : "FAIL");
+      fmt::print(summary, "exact: the one step {}, the {} steps {} -> {}\n",
+                 sameStep ? "bit for bit" : "differs", steps,
+                 drift.max == 0.0 ? "bit for bit" : "drift apart", passed ? "PASS" : "FAIL");
     }
     if (freeSteps > 0)
-      fmt::print(summary, "speed-up {:.2f}x: {} ({:.3f} ms a step) against {} ({:.3f} ms a step) over {} steps\n",
-                 speedup, candidate->name(), candSpeed.msPerStep, reference->name(), refSpeed.msPerStep, freeSteps);
+      fmt::print(
+          summary, "speed-up {:.2f}x: {} ({:.3f} ms a step) against {} ({:.3f} ms a step) over {} steps\n",
+          speedup, candidate->name(), candSpeed.msPerStep, reference->name(), refSpeed.msPerStep, freeSteps);
     if (software)
-      fmt::print(summary, "note: the GL device is a software renderer ({}): its \"GPU\" runs on this machine's CPU "
+      fmt::print(summary,
+                 "note: the GL device is a software renderer ({}): its \"GPU\" runs on this machine's CPU "
                  "cores, so the speed-up says nothing about a graphics card\n",
                  softwareGl(*candidate) ? candidate->device() : reference->device());
 
@@ -226,7 +241,8 @@ class CompareCommand final : public Command {
           {"velocity_tolerance", jsonNumber(tolerance.velocity)},
           {"over_tolerance", parity.overTolerance},
           {"explained_by_edge", parity.explainedByEdge},
-          {"unexplained_ids", std::vector(parity.unexplained.begin(), parity.unexplained.begin() + std::ptrdiff_t(listed))}};
+          {"unexplained_ids",
+           std::vector(parity.unexplained.begin(), parity.unexplained.begin() + std::ptrdiff_t(listed))}};
       printJson({{"command", "compare"},
                  {"passed", passed},
                  {"speedup", jsonNumber(speedup)},
@@ -236,7 +252,10 @@ class CompareCommand final : public Command {
                  {"boids", initial.size()},
                  {"steps", steps},
                  {"free_steps", freeSteps},
-                 {"drift", {{"max", jsonNumber(drift.max)}, {"p99", jsonNumber(drift.p99)}, {"mean", jsonNumber(drift.mean)}}},
+                 {"drift",
+                  {{"max", jsonNumber(drift.max)},
+                   {"p99", jsonNumber(drift.p99)},
+                   {"mean", jsonNumber(drift.mean)}}},
                  {"reference", backendJson(*reference, refSpeed, refMetrics, refGroups)},
                  {"candidate", backendJson(*candidate, candSpeed, candMetrics, candGroups)},
                  {"one_step", oneStep}});

@@ -23,9 +23,10 @@ class DemoCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
     addSceneOptions(sub, options_.scene, false);
-    sub.add_option("--backend", options_.backend,
-                   "gpu, gpu-exact, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a "
-                   "software renderer; gpu-exact rounds as the cpu does)")
+    sub.add_option(
+           "--backend", options_.backend,
+           "gpu, gpu-exact, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a "
+           "software renderer; gpu-exact rounds as the cpu does)")
         ->type_name("NAME");
     sub.add_option("--device", options_.device, "EGL device index for the headless context (murmur devices)")
         ->type_name("INDEX")
@@ -34,14 +35,15 @@ class DemoCommand final : public Command {
     // The ranges the checks accept, which the descriptions say.
     constexpr int kMaxMsaa = 16;
     constexpr double kMinVideoFps = 1.0, kMaxVideoFps = 240.0, kMinMaxFps = 0.1, kMaxMaxFps = 1000.0;
-    sub.add_option("--msaa", options_.msaa,
-                   fmt::format("Samples per pixel, 1 to {} (default 4; 1 is much faster on software renderers)",
-                               kMaxMsaa))
+    sub.add_option(
+           "--msaa", options_.msaa,
+           fmt::format("Samples per pixel, 1 to {} (default 4; 1 is much faster on software renderers)",
+                       kMaxMsaa))
         ->type_name("N")
         ->check(integerIn(1, kMaxMsaa));
     sub.add_option(
-        "--steps", options_.steps,
-        "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)")
+           "--steps", options_.steps,
+           "Steps to simulate (headless default: the scene's sim.steps, else 600; window: until closed)")
         ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
     sub.add_flag("--headless", headless_, "Render PNG frames offscreen instead of opening a window");
@@ -54,10 +56,12 @@ class DemoCommand final : public Command {
     sub.add_option("--every", options_.every, "Headless: write a frame every K steps (default 10)")
         ->type_name("K")
         ->check(integerIn(1, kMaxCliSteps));
-    sub.add_flag("!--no-stats", options_.stats,
-                 "Headless: no step / boid count / backend corner on the frames (scene: [render] show_stats)");
-    sub.add_option("--video", options_.video,
-                   "Headless: write the frames as a video (e.g. out.mp4, .mov, .mkv) through ffmpeg instead of PNGs")
+    sub.add_flag(
+        "!--no-stats", options_.stats,
+        "Headless: no step / boid count / backend corner on the frames (scene: [render] show_stats)");
+    sub.add_option(
+           "--video", options_.video,
+           "Headless: write the frames as a video (e.g. out.mp4, .mov, .mkv) through ffmpeg instead of PNGs")
         ->type_name("FILE")
         ->check(nonEmpty())
         ->excludes(frames);
@@ -79,11 +83,11 @@ class DemoCommand final : public Command {
                    "Window: where screenshots (F12, P) and recordings (V) go (default ./screenshots)")
         ->type_name("DIR")
         ->check(nonEmpty());
-    sub.footer(scenesAndExamples(
-        "Examples:\n"
-        "  murmur demo --scene predator\n"
-        "  murmur demo --scene lab --screenshot-dir ~/Pictures\n"
-        "  murmur demo --scene murmuration --headless --steps 300 --video starlings.mp4"));
+    sub.footer(
+        scenesAndExamples("Examples:\n"
+                          "  murmur demo --scene predator\n"
+                          "  murmur demo --scene lab --screenshot-dir ~/Pictures\n"
+                          "  murmur demo --scene murmuration --headless --steps 300 --video starlings.mp4"));
   }
 
   int run() override {

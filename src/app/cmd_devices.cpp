@@ -27,15 +27,18 @@ class DevicesCommand final : public Command {
                    "EGL device to open (index from the list; -1: discrete, then integrated, then software)")
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
-    sub.footer("Examples:\n"
-               "  murmur devices\n"
-               "  murmur devices --device 0    # open device 0 of the list, whatever it is");
+    sub.footer(
+        "Examples:\n"
+        "  murmur devices\n"
+        "  murmur devices --device 0    # open device 0 of the list, whatever it is");
   }
 
   int run() override {
     checkDeviceIndex(device_);
     const std::vector<gpu::EglDevice> devices = gpu::listEglDevices();
-    fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (EGL offers no EGL_EXT_device_base or EGL_EXT_device_enumeration, or lists no device)" : "");
+    fmt::print("EGL devices:{}\n", devices.empty() ? " none enumerable (EGL offers no EGL_EXT_device_base or "
+                                                     "EGL_EXT_device_enumeration, or lists no device)"
+                                                   : "");
     const std::vector<int> order = gpu::preferredDeviceOrder(devices);
     for (const gpu::EglDevice& d : devices)
       fmt::print("  {}: {} [{}: {}]{}\n", d.index, d.name, gpu::deviceKindName(d.type.kind), d.type.why,

@@ -74,11 +74,13 @@ std::string findDataFile(const std::string& given, const std::string& option) {
   if (fs::is_regular_file(path, error) || path.is_absolute()) return given;
   std::vector<fs::path> tried{path};
   for (const fs::path& dir : core::dataDirectories())
-    for (const fs::path& sub : {fs::path(), fs::path("maps"), fs::path("movingai")}) tried.push_back(dir / sub / path);
+    for (const fs::path& sub : {fs::path(), fs::path("maps"), fs::path("movingai")})
+      tried.push_back(dir / sub / path);
   for (const fs::path& candidate : tried)
     if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal().string();
   std::string places;
-  for (const fs::path& candidate : tried) places += (places.empty() ? "" : ", ") + candidate.lexically_normal().string();
+  for (const fs::path& candidate : tried)
+    places += (places.empty() ? "" : ", ") + candidate.lexically_normal().string();
   throw InputError(given, 0, option, fmt::format("no such file (tried {})", places));
 }
 
@@ -89,17 +91,19 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 class PathCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("--map", map_,
-                   "Map file in the MovingAI format, also looked for in the data directories ($MURMUR_DATA_DIR, "
-                   "share/murmur/data) and their maps/ and movingai/ (optional with --scen: the rows name their map)")
+    sub.add_option(
+           "--map", map_,
+           "Map file in the MovingAI format, also looked for in the data directories ($MURMUR_DATA_DIR, "
+           "share/murmur/data) and their maps/ and movingai/ (optional with --scen: the rows name their map)")
         ->type_name("FILE")
         ->check(nonEmpty());
     sub.add_option("--from", from_, "Start cell (column, row; 0,0 is the top-left)")
         ->type_name("X,Y")
         ->check(nonEmpty());
     sub.add_option("--to", to_, "Goal cell")->type_name("X,Y")->check(nonEmpty());
-    sub.add_option("--scen", scen_,
-                   "Scenario file (.scen; looked for like --map): run every scenario and check its optimal length")
+    sub.add_option(
+           "--scen", scen_,
+           "Scenario file (.scen; looked for like --map): run every scenario and check its optimal length")
         ->type_name("FILE")
         ->check(nonEmpty());
     sub.add_option("--connect", connect_, "Neighbours of a cell, 4 or 8 (default 8; --scen needs 8)")
@@ -111,12 +115,15 @@ class PathCommand final : public Command {
                    "admissible one, manhattan for 4, octile for 8)")
         ->type_name("NAME")
         ->check(nonEmpty());
-    sub.add_flag("--force", force_,
-                 "Run a scenario file even when its worst case (every cell of each row's map expanded) is over the "
-                 "limit");
-    sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
-    sub.footer("Examples:\n  murmur path --map rooms-65-81.map --from 8,4 --to 56,76\n"
-               "  murmur path --scen rooms-65-81.map.scen");
+    sub.add_flag(
+        "--force", force_,
+        "Run a scenario file even when its worst case (every cell of each row's map expanded) is over the "
+        "limit");
+    sub.add_flag("--json", json_,
+                 "Print only a JSON summary object on stdout (the human summary goes to stderr)");
+    sub.footer(
+        "Examples:\n  murmur path --map rooms-65-81.map --from 8,4 --to 56,76\n"
+        "  murmur path --scen rooms-65-81.map.scen");
   }
 
   int run() override {
@@ -147,10 +154,11 @@ class PathCommand final : public Command {
     const ai::PathResult result = finder.findPath(start, goal, options);
     const double seconds = secondsSince(begin);
 
-    fmt::print(summaryStream(json_), "map {} ({}x{}) | {}-connected | {} | ({},{}) -> ({},{})\n", map_, map.width(),
-               map.height(), connect_, ai::toString(options.heuristic), start.x, start.y, goal.x, goal.y);
-    fmt::print(summaryStream(json_), "status {} | length {:.8f} | expansions {} | {:.3f} ms\n", ai::toString(result.status),
-               result.length, result.expansions, seconds * 1e3);
+    fmt::print(summaryStream(json_), "map {} ({}x{}) | {}-connected | {} | ({},{}) -> ({},{})\n", map_,
+               map.width(), map.height(), connect_, ai::toString(options.heuristic), start.x, start.y, goal.x,
+               goal.y);
+    fmt::print(summaryStream(json_), "status {} | length {:.8f} | expansions {} | {:.3f} ms\n",
+               ai::toString(result.status), result.length, result.expansions, seconds * 1e3);
     std::string cells;
     for (const Cell& cell : result.path) cells += fmt::format(" ({},{})", cell.x, cell.y);
     fmt::print(summaryStream(json_), "path{}\n", cells.empty() ? " none" : cells);
@@ -176,10 +184,11 @@ class PathCommand final : public Command {
     if (scenarios.empty()) throw InputError(scen_, 0, "", "no scenarios in the file");
     const double worstCase = ai::worstCaseCellVisits(scenarios);
     if (!force_ && worstCase > ai::kMaxScenarioCellVisits)
-      throw InputError(scen_, 0, "--scen",
-                       fmt::format("{} scenarios on maps of {:.2g} cells in all: up to {:.2g} cell expansions, over the "
-                                   "limit of {:.2g}; split the file or pass --force to run anyway",
-                                   scenarios.size(), worstCase, worstCase, ai::kMaxScenarioCellVisits));
+      throw InputError(
+          scen_, 0, "--scen",
+          fmt::format("{} scenarios on maps of {:.2g} cells in all: up to {:.2g} cell expansions, over the "
+                      "limit of {:.2g}; split the file or pass --force to run anyway",
+                      scenarios.size(), worstCase, worstCase, ai::kMaxScenarioCellVisits));
 
     // Maps by file, each with its finder; loaded before timing starts.
     struct LoadedMap {
@@ -239,13 +248,14 @@ class PathCommand final : public Command {
     for (std::size_t k = 0; k < mismatches.size() && k < kMismatchesListed; ++k) {
       const ai::Scenario& s = scenarios[mismatches[k]];
       const ai::PathResult& r = results[mismatches[k]];
-      fmt::print(summaryStream(json_), "  line {}: ({},{}) -> ({},{}) optimal {:.8f}, got {} {:.8f}\n", s.line, s.start.x,
-                 s.start.y, s.goal.x, s.goal.y, s.optimalLength, ai::toString(r.status), r.length);
+      fmt::print(summaryStream(json_), "  line {}: ({},{}) -> ({},{}) optimal {:.8f}, got {} {:.8f}\n",
+                 s.line, s.start.x, s.start.y, s.goal.x, s.goal.y, s.optimalLength, ai::toString(r.status),
+                 r.length);
     }
     if (mismatches.size() > kMismatchesListed)
       fmt::print(summaryStream(json_), "  ... {} more\n", mismatches.size() - kMismatchesListed);
-    fmt::print(summaryStream(json_), "time per query {:.2f} us | total {:.4f} s | mean expansions {:.1f}\n", microsecondsPerQuery,
-               seconds, double(expansions) / count);
+    fmt::print(summaryStream(json_), "time per query {:.2f} us | total {:.4f} s | mean expansions {:.1f}\n",
+               microsecondsPerQuery, seconds, double(expansions) / count);
     if (json_) {
       OrderedJson lines = OrderedJson::array();
       for (const std::size_t k : mismatches) lines.push_back(scenarios[k].line);
@@ -274,12 +284,14 @@ class PathCommand final : public Command {
     if (heuristic_.empty()) return options;
     const std::optional<ai::Heuristic> named = ai::heuristicNamed(heuristic_);
     if (!named)
-      throw InputError("", 0, "--heuristic",
-                       fmt::format("unknown heuristic \"{}\" (accepted: {})", heuristic_, ai::heuristicNames()));
+      throw InputError(
+          "", 0, "--heuristic",
+          fmt::format("unknown heuristic \"{}\" (accepted: {})", heuristic_, ai::heuristicNames()));
     if (!ai::isAdmissible(*named, connectivity))
-      throw InputError("", 0, "--heuristic",
-                       fmt::format("{} overestimates with {}-connected moves, so A* would miss shortest paths",
-                                   heuristic_, static_cast<int>(connectivity)));
+      throw InputError(
+          "", 0, "--heuristic",
+          fmt::format("{} overestimates with {}-connected moves, so A* would miss shortest paths", heuristic_,
+                      static_cast<int>(connectivity)));
     options.heuristic = *named;
     return options;
   }

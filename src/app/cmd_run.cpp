@@ -11,10 +11,10 @@
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/scene_options.hpp"
-#include "record/trajectory.hpp"
-#include "session/recording.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
+#include "record/trajectory.hpp"
+#include "session/recording.hpp"
 #include "sim/metrics.hpp"
 #include "sim/state_csv.hpp"
 #include "world/backend.hpp"
@@ -24,17 +24,20 @@ namespace murmur::app {
 namespace {
 
 std::string shapeLine(const sim::FlockShape& shape) {
-  return fmt::format("largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness {:.2f})",
-                     100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
-                     shape.extents.z, shape.thinness);
+  return fmt::format(
+      "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness "
+      "{:.2f})",
+      100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
+      shape.extents.z, shape.thinness);
 }
 
 OrderedJson shapeJson(const sim::FlockShape& shape) {
-  return {{"flocks", shape.flocks},
-          {"largest_fraction", jsonNumber(shape.largestFraction)},
-          {"polarization", jsonNumber(shape.polarization)},
-          {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y), jsonNumber(shape.extents.z)}},
-          {"thinness", jsonNumber(shape.thinness)}};
+  return {
+      {"flocks", shape.flocks},
+      {"largest_fraction", jsonNumber(shape.largestFraction)},
+      {"polarization", jsonNumber(shape.polarization)},
+      {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y), jsonNumber(shape.extents.z)}},
+      {"thinness", jsonNumber(shape.thinness)}};
 }
 
 // "leaders per group: 3/120 2/120": each group's emergent leaders of the last step, of its boids.
@@ -49,8 +52,9 @@ std::string agentStates(const ai::AgentDirector* director) {
   std::string states;
   if (director == nullptr) return states;
   for (std::size_t i = 0; i < director->size(); ++i)
-    states += fmt::format(" | {} {}", director->name(i).empty() ? fmt::format("agent {}", i) : director->name(i),
-                          director->stateName(i));
+    states +=
+        fmt::format(" | {} {}", director->name(i).empty() ? fmt::format("agent {}", i) : director->name(i),
+                    director->stateName(i));
   return states;
 }
 
@@ -61,42 +65,49 @@ class RunCommand final : public Command {
     sub.add_option("--steps", steps_, "Steps to simulate (default: the scene's sim.steps, else 600)")
         ->type_name("N")
         ->check(integerIn(0, kMaxCliSteps));
-    sub.add_option("--backend", backend_,
-                   "gpu, gpu-exact, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a "
-                   "software renderer; gpu-exact rounds as the cpu does)")
+    sub.add_option(
+           "--backend", backend_,
+           "gpu, gpu-exact, cpu, cpu-naive or auto (default auto: gpu on a hardware GL device, cpu on a "
+           "software renderer; gpu-exact rounds as the cpu does)")
         ->type_name("NAME");
     sub.add_option("--device", device_, "EGL device index for the gpu backend (murmur devices)")
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--dump", dump_, "Write the final state CSV here")->type_name("FILE")->check(nonEmpty());
     sub.add_option("--every", every_,
-                   "Also measure the flock's shape, the leaders per group and the agents' states every N steps (a line each, and "
+                   "Also measure the flock's shape, the leaders per group and the agents' states every N "
+                   "steps (a line each, and "
                    "\"samples\" in --json)")
         ->type_name("N")
         ->check(integerIn(1, kMaxCliSteps));
-    sub.add_option("--record", record_,
-                   "Record the flock every --record-every steps (the first state too) into an HDF5 file in the H5MD "
-                   "layout (docs/api.md, Trajectories)")
+    sub.add_option(
+           "--record", record_,
+           "Record the flock every --record-every steps (the first state too) into an HDF5 file in the H5MD "
+           "layout (docs/api.md, Trajectories)")
         ->type_name("FILE.h5")
         ->check(nonEmpty());
     sub.add_option("--record-every", recordEvery_, "Steps between the frames of --record (default 1)")
         ->type_name("K")
         ->check(integerIn(1, kMaxCliSteps));
-    sub.add_flag("--json", json_, "Print only a JSON summary object on stdout (the human summary goes to stderr)");
-    sub.footer(scenesAndExamples("Examples:\n"
-                                 "  murmur run --scene maze2d --steps 300\n"
-                                 "  murmur run --scene free --boids 50000 --backend gpu --json\n"
-                                 "  murmur run --scene predator --steps 100 --dump final.csv\n"
-                                 "  murmur run --scene murmuration --steps 3000 --every 300"));
+    sub.add_flag("--json", json_,
+                 "Print only a JSON summary object on stdout (the human summary goes to stderr)");
+    sub.footer(
+        scenesAndExamples("Examples:\n"
+                          "  murmur run --scene maze2d --steps 300\n"
+                          "  murmur run --scene free --boids 50000 --backend gpu --json\n"
+                          "  murmur run --scene predator --steps 100 --dump final.csv\n"
+                          "  murmur run --scene murmuration --steps 3000 --every 300"));
   }
 
   int run() override {
     if (!dump_.empty()) core::checkOutputFile(dump_, "--dump");
     if (!record_.empty()) core::checkOutputFile(record_, "--record");
-    if (recordEvery_ != kUnset && record_.empty()) throw InputError("", 0, "--record-every", "needs --record");
+    if (recordEvery_ != kUnset && record_.empty())
+      throw InputError("", 0, "--record-every", "needs --record");
     // The backend first: a bad --backend fails before the scene is loaded.
     std::string autoChoice;
-    std::unique_ptr<world::FlockBackend> chosen = makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice, scene_.threads);
+    std::unique_ptr<world::FlockBackend> chosen =
+        makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice, scene_.threads);
     const bool onGpu = chosen->gpuPipeline() != nullptr;
     world::World world(describeWorld(scene_, onGpu).world, std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
@@ -106,8 +117,8 @@ class RunCommand final : public Command {
     std::optional<record::TrajectoryWriter> recording;
     sim::FlockState frame;  // a recorded frame's state, its arrays reused
     if (!record_.empty()) {
-      record::TrajectoryWriter::checkSize(record_, "--record", world.initial().size(), steps / recordEvery + 1,
-                                          scene_.force);
+      record::TrajectoryWriter::checkSize(record_, "--record", world.initial().size(),
+                                          steps / recordEvery + 1, scene_.force);
       recording.emplace(record_, "--record", session::trajectoryInfo(world), world.initial().size());
       backend->readState(frame);
       recording->append(0, 0.0, frame);
@@ -134,8 +145,8 @@ class RunCommand final : public Command {
         const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, state);
         const std::vector<sim::GroupSummary> groups = sim::summarizeGroups(state);
         progress.clear();
-        fmt::print(summary, "t = {:.1f} s (step {}): {} | {}{}\n", double(s + 1) * world.scene().model.dt, s + 1,
-                   shapeLine(shape), leadersLine(groups), agentStates(world.director()));
+        fmt::print(summary, "t = {:.1f} s (step {}): {} | {}{}\n", double(s + 1) * world.scene().model.dt,
+                   s + 1, shapeLine(shape), leadersLine(groups), agentStates(world.director()));
         flushSample(summary);
         samples.push_back({{"step", s + 1},
                            {"seconds", jsonNumber(double(s + 1) * world.scene().model.dt)},
@@ -149,25 +160,30 @@ class RunCommand final : public Command {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
     const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, final);
-    if (!dump_.empty()) sim::writeStateCsv(dump_, final, "--dump");
+    if (!dump_.empty())
+      core::writeAfterWork(dump_, "--dump", [&] { sim::writeStateCsv(dump_, final, "--dump"); });
     if (recording) recording->commit();
 
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;
-    fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n", world.scene().path,
-               backend->name(), backend->device(), final.size(), steps, double(steps) * world.scene().model.dt);
+    fmt::print(summary, "scene {} | backend {} ({}) | {} boids | {} steps ({:.2f} s simulated)\n",
+               world.scene().path, backend->name(), backend->device(), final.size(), steps,
+               double(steps) * world.scene().model.dt);
     fmt::print(summary, "wall {:.3f} s | {:.3g} boid updates/s\n", seconds, updatesPerSecond);
-    fmt::print(summary, "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
-               metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
-               metrics.meanNearestDistance, metrics.minPairDistance);
+    fmt::print(
+        summary,
+        "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
+        metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
+        metrics.meanNearestDistance, metrics.minPairDistance);
     fmt::print(summary, "{}\n", shapeLine(shape));
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
     fmt::print(summary, "{}\n", leadersLine(groups));
     if (const ai::AgentDirector* director = world.director()) {
       for (std::size_t i = 0; i < director->size(); ++i) {
         const glm::vec3 p = director->position(i);
-        fmt::print(summary, "agent {} {}{} | state {} | at ({:.1f}, {:.1f}, {:.1f})\n", i, ai::toString(director->kind(i)),
-                   director->name(i).empty() ? "" : fmt::format(" \"{}\"", director->name(i)), director->stateName(i),
-                   p.x, p.y, p.z);
+        fmt::print(summary, "agent {} {}{} | state {} | at ({:.1f}, {:.1f}, {:.1f})\n", i,
+                   ai::toString(director->kind(i)),
+                   director->name(i).empty() ? "" : fmt::format(" \"{}\"", director->name(i)),
+                   director->stateName(i), p.x, p.y, p.z);
       }
     }
     const std::vector<gpu::StageTime> stages = backend->stageTimes();

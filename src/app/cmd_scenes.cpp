@@ -14,9 +14,10 @@ namespace {
 class ScenesCommand final : public Command {
  public:
   void configure(CLI::App& sub) override {
-    sub.footer("Examples:\n"
-               "  murmur scenes\n"
-               "  murmur demo --scene maze2d    # then show one");
+    sub.footer(
+        "Examples:\n"
+        "  murmur scenes\n"
+        "  murmur demo --scene maze2d    # then show one");
   }
 
   int run() override {

@@ -31,6 +31,10 @@ struct CommandRegistrar {
 
 }  // namespace murmur::app
 
-#define MURMUR_REGISTER_COMMAND(Type, name, description)                                        \
-  static const ::murmur::app::CommandRegistrar murmur_registrar_##Type{::murmur::app::CommandInfo{ \
-      name, description, []() -> std::unique_ptr<::murmur::app::Command> { return std::make_unique<Type>(); }}}
+#define MURMUR_REGISTER_COMMAND(Type, name, description)                                       \
+  static const ::murmur::app::CommandRegistrar murmur_registrar_##Type {                       \
+    ::murmur::app::CommandInfo {                                                               \
+      name, description,                                                                       \
+          []() -> std::unique_ptr<::murmur::app::Command> { return std::make_unique<Type>(); } \
+    }                                                                                          \
+  }

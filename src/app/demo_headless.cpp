@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
-#include <vector>
 #include <regex>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,7 +16,6 @@
 
 #include "app/demo_modes.hpp"
 #include "app/demo_panel.hpp"
-#include "session/session.hpp"
 #include "app/demo_video.hpp"
 #include "app/progress.hpp"
 #include "core/error.hpp"
@@ -24,6 +23,7 @@
 #include "gpu/context.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
+#include "session/session.hpp"
 
 namespace murmur::app {
 namespace {
@@ -85,9 +85,10 @@ class StatsOverlay {
     ImGui::SetNextWindowPos(ImVec2(8.0f, 8.0f));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("stats", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                     ImGuiWindowFlags_NoSavedSettings);
-    ImGui::Text("step %llu | %.1f s | %u boids | backend %s", static_cast<unsigned long long>(session.steps()),
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings);
+    ImGui::Text("step %llu | %.1f s | %u boids | backend %s",
+                static_cast<unsigned long long>(session.steps()),
                 double(session.steps()) * double(session.world().scene().model.dt), session.boidCount(),
                 std::string(session.backend().name()).c_str());
     drawLegend(session);

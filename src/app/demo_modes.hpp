@@ -15,7 +15,7 @@ struct DemoOptions {
   int device = -1;
   int width = 1280;
   int height = 720;
-  int msaa = 4;                 // samples per pixel of the offscreen target (clamped to the device's maximum)
+  int msaa = 4;  // samples per pixel of the offscreen target (clamped to the device's maximum)
   // headless: default the scene's sim.steps, else 600; window: until closed (sim.steps only with
   // exitAfterSteps)
   std::int64_t steps = kUnset;

@@ -59,7 +59,8 @@ void sceneSection(session::Session& session, DemoControls& controls) {
   if (ImGui::Button("reset")) controls.resetRequested = true;
   // Two rows: one would run past a narrow panel's edge.
   if (ImGui::Button("screenshot")) ++controls.screenshotsRequested;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the window as seen, panel included (F12); P: the view alone, centred");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the window as seen, panel included (F12); P: the view alone, centred");
   ImGui::SameLine();
   if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
 }
@@ -116,7 +117,8 @@ void pursuitSection(world::World& world) {
   std::vector<sim::GroupSpec> pursuers;
   for (const sim::GroupSpec& spec : world.scene().groupSpecs)
     if (spec.steering.role != sim::GroupRole::Flock) pursuers.push_back(spec);
-  if (pursuers.empty() || !ImGui::CollapsingHeader("chasers and interceptors", ImGuiTreeNodeFlags_DefaultOpen))
+  if (pursuers.empty() ||
+      !ImGui::CollapsingHeader("chasers and interceptors", ImGuiTreeNodeFlags_DefaultOpen))
     return;
   for (const sim::GroupSpec& spec : pursuers) {
     bool flocking = spec.steering.flocking;
@@ -136,13 +138,16 @@ void aidControls(render::FrameOptions& options) {
   if (options.overlay.trails) {
     int length = static_cast<int>(aids.trailLength), every = static_cast<int>(aids.trailEvery),
         boids = static_cast<int>(aids.trailBoids);
-    if (ImGui::SliderInt("trail length", &length, 2, 200)) aids.trailLength = static_cast<std::uint32_t>(length);
-    if (ImGui::SliderInt("trail every", &every, 1, 50, "%d steps")) aids.trailEvery = static_cast<std::uint32_t>(every);
+    if (ImGui::SliderInt("trail length", &length, 2, 200))
+      aids.trailLength = static_cast<std::uint32_t>(length);
+    if (ImGui::SliderInt("trail every", &every, 1, 50, "%d steps"))
+      aids.trailEvery = static_cast<std::uint32_t>(every);
     if (ImGui::SliderInt("trail boids", &boids, 0, 512)) aids.trailBoids = static_cast<std::uint32_t>(boids);
   }
   if (options.overlay.vectors) {
     int boids = static_cast<int>(aids.vectorBoids);
-    if (ImGui::SliderInt("vector boids", &boids, 0, 512)) aids.vectorBoids = static_cast<std::uint32_t>(boids);
+    if (ImGui::SliderInt("vector boids", &boids, 0, 512))
+      aids.vectorBoids = static_cast<std::uint32_t>(boids);
   }
 }
 
@@ -214,8 +219,8 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
   const float scale = graphScale(stats.frameMs);
   const std::string overlay = fmt::format("frame {:.1f} ms", latest);
   // The graph takes the panel's width but for its scale's labels beside it.
-  const float graphWidth = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("10000 ms").x -
-                           ImGui::GetStyle().ItemSpacing.x;
+  const float graphWidth =
+      ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("10000 ms").x - ImGui::GetStyle().ItemSpacing.x;
   ImGui::PlotLines("##frames", stats.frameMs.data(), int(DemoStats::kFrames), int(stats.next),
                    overlay.c_str(), 0.0f, scale, ImVec2(std::max(graphWidth, 40.0f), 60.0f));
   ImGui::SameLine();
@@ -259,12 +264,14 @@ void agentsSection(const session::Session& session) {
   for (std::size_t i = 0; i < director->size(); ++i) {
     const glm::vec3 p = director->position(i);
     const auto target = director->target(i);
-    const std::string name = director->name(i).empty() ? fmt::format("{} {}", i, ai::toString(director->kind(i)))
-                                                        : std::string(director->name(i));
-    const std::string cells[] = {
-        name, std::string(director->stateName(i)), fmt::format("{:.0f} {:.0f} {:.0f}", p.x, p.y, p.z),
-        target ? fmt::format("group {} boid {}{}", target->group, target->boid, target->perceivedNow ? "" : " (lost)")
-               : std::string("-")};
+    const std::string name = director->name(i).empty()
+                                 ? fmt::format("{} {}", i, ai::toString(director->kind(i)))
+                                 : std::string(director->name(i));
+    const std::string cells[] = {name, std::string(director->stateName(i)),
+                                 fmt::format("{:.0f} {:.0f} {:.0f}", p.x, p.y, p.z),
+                                 target ? fmt::format("group {} boid {}{}", target->group, target->boid,
+                                                      target->perceivedNow ? "" : " (lost)")
+                                        : std::string("-")};
     ImGui::TableNextRow();
     for (const std::string& cell : cells) {
       ImGui::TableNextColumn();
@@ -303,7 +310,8 @@ void drawDemoPanel(session::Session& session, DemoControls& controls, const Demo
   ImGui::GetIO().FontGlobalScale = display.x < 900.0f ? 0.8f : 1.0f;
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(std::clamp(display.x * 0.36f, 220.0f, 330.0f), 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(160.0f, 0.0f), ImVec2(display.x * 0.6f, std::max(display.y - 16.0f, 100.0f)));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(160.0f, 0.0f),
+                                      ImVec2(display.x * 0.6f, std::max(display.y - 16.0f, 100.0f)));
   // Collapsed (the arrow in its title bar), it leaves the whole view to the flock.
   const bool open = ImGui::Begin("murmur", &controls.showPanel);
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
@@ -343,7 +351,8 @@ void drawLegend(const session::Session& session) {
       ImGui::SameLine();
       if (style.leaderMark == render::LeaderMark::Red) {
         const glm::vec3 l = render::kLeaderColour;
-        ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
+                           ImVec2(12, 12));
         ImGui::SameLine();
         ImGui::TextUnformatted("leaders (larger)");
       } else {
@@ -353,11 +362,13 @@ void drawLegend(const session::Session& session) {
     }
     case render::BoidColouring::Heading:
       // A flat world's boids never climb.
-      ImGui::TextUnformatted(session.world().scene().model.dims == 2 ? "colour: direction of flight (hue)"
-                                                               : "colour: direction of flight (hue), lighter climbing");
+      ImGui::TextUnformatted(session.world().scene().model.dims == 2
+                                 ? "colour: direction of flight (hue)"
+                                 : "colour: direction of flight (hue), lighter climbing");
       break;
     case render::BoidColouring::Speed:
-      ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow), double(style.speedHigh));
+      ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow),
+                  double(style.speedHigh));
       break;
     case render::BoidColouring::Silhouette:
       ImGui::TextUnformatted("birds as silhouettes (leaders grey)");
@@ -365,10 +376,11 @@ void drawLegend(const session::Session& session) {
   }
   if (session.hasPredator()) {
     const glm::vec3 p = render::kPredatorColour;
-    ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+    ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
+                       ImVec2(12, 12));
     ImGui::SameLine();
-    const bool leadersSaid =
-        style.colouring == render::BoidColouring::Group || style.colouring == render::BoidColouring::Silhouette;
+    const bool leadersSaid = style.colouring == render::BoidColouring::Group ||
+                             style.colouring == render::BoidColouring::Silhouette;
     ImGui::TextUnformatted(leadersSaid ? "predator" : "predator; leaders: larger, lighter");
   }
 }
@@ -383,8 +395,8 @@ void drawAgentLabels(session::Session& session) {
     const ImVec2 size = ImGui::CalcTextSize(label.text.c_str());
     const ImVec2 at(pixel->x + offset, pixel->y - offset - size.y);
     // A dark plate under the text: readable on the sky, the floor and a flock alike.
-    drawList.AddRectFilled(ImVec2(at.x - 2.0f, at.y - 1.0f), ImVec2(at.x + size.x + 2.0f, at.y + size.y + 1.0f),
-                           IM_COL32(0, 0, 0, 150), 3.0f);
+    drawList.AddRectFilled(ImVec2(at.x - 2.0f, at.y - 1.0f),
+                           ImVec2(at.x + size.x + 2.0f, at.y + size.y + 1.0f), IM_COL32(0, 0, 0, 150), 3.0f);
     const glm::vec3 c = 0.5f * (label.colour + glm::vec3(1.0f));  // lightened: dark colours stay legible
     drawList.AddText(at, ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), label.text.c_str());
   }
@@ -397,7 +409,8 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("help", &open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
-  const std::string screenshotInto = "screenshot of the window, panel included (PNG, into " + screenshotDir + ")";
+  const std::string screenshotInto =
+      "screenshot of the window, panel included (PNG, into " + screenshotDir + ")";
   const std::string viewShotInto = "screenshot of the view alone, centred (PNG, into " + screenshotDir + ")";
   const std::string recordInto = "record a video / stop (MP4 through ffmpeg, into " + screenshotDir + ")";
   const std::pair<const char*, const char*> controls[] = {

@@ -20,15 +20,15 @@ struct DemoControls {
   bool paused = false;
   int stepsRequested = 0;  // single steps asked for (N, ., the step button) since the last frame
   bool resetRequested = false;
-  int screenshotsRequested = 0;      // the window as seen, panel included (F12, the panel's button)
-  int viewScreenshotsRequested = 0;  // the view alone, centred in the frame (P)
+  int screenshotsRequested = 0;        // the window as seen, panel included (F12, the panel's button)
+  int viewScreenshotsRequested = 0;    // the view alone, centred in the frame (P)
   bool recordToggleRequested = false;  // start or stop a recording (V, the record button)
   bool recording = false;              // a recording runs (set by the loop)
   bool showHelp = false;
   bool showPanel = true;
   int followGroup = kFollowNothing;  // the group the camera follows, or kFollowFlock
-  int panelRight = 0;    // pixels the panel covers from the window's left edge (0: hidden or collapsed)
-  int boidInput = 0;     // the panel's boid count field (0: take the session's)
+  int panelRight = 0;  // pixels the panel covers from the window's left edge (0: hidden or collapsed)
+  int boidInput = 0;   // the panel's boid count field (0: take the session's)
   std::optional<std::string> sceneRequested;
   std::optional<std::string> backendRequested;
   std::optional<std::uint32_t> respawnRequested;
@@ -38,9 +38,9 @@ struct DemoControls {
 struct DemoStats {
   static constexpr std::size_t kFrames = 240;
   std::array<float, kFrames> frameMs{};
-  std::size_t next = 0;           // where the next frame time goes
-  double fps = 0.0;               // over the latest half second
-  double stepsPerSecond = 0.0;    // simulation steps per wall-clock second, same window
+  std::size_t next = 0;         // where the next frame time goes
+  double fps = 0.0;             // over the latest half second
+  double stepsPerSecond = 0.0;  // simulation steps per wall-clock second, same window
   double renderGpuMs = 0.0;
   std::uint64_t frames = 0;
   double framedSeconds = 0.0;      // the frames' times added up (the mean fps of the exit summary)

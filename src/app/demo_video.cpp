@@ -61,7 +61,8 @@ std::optional<std::string> containerFormat(const std::string& path) {
 std::string temporaryLog() {
   std::string name = (std::filesystem::temp_directory_path() / "murmur-ffmpeg-XXXXXX").string();
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot create a log file for ffmpeg: {}", std::strerror(errno)));
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("cannot create a log file for ffmpeg: {}", std::strerror(errno)));
   ::close(fd);
   return name;
 }
@@ -71,14 +72,17 @@ std::string temporaryLog() {
 void checkVideoOutput(const std::string& path, const std::string& option) {
   if (!ffmpegAvailable())
     throw InputError("", 0, option,
-                     "ffmpeg (with ffprobe) is not on PATH: install it (Debian package ffmpeg) to write " + path +
-                         ", or leave out " + option + " to write PNG frames");
+                     "ffmpeg (with ffprobe) is not on PATH: install it (Debian package ffmpeg) to write " +
+                         path + ", or leave out " + option + " to write PNG frames");
   core::checkOutputFile(path, option);
   if (!containerFormat(path))
-    throw InputError(path, 0, option, "not a video name Murmur writes: end it in .mp4, .m4v, .mov or .mkv (or no extension: MP4)");
+    throw InputError(
+        path, 0, option,
+        "not a video name Murmur writes: end it in .mp4, .m4v, .mov or .mkv (or no extension: MP4)");
 }
 
-VideoEncoder::VideoEncoder(const std::string& path, int width, int height, double fps, const std::string& option)
+VideoEncoder::VideoEncoder(const std::string& path, int width, int height, double fps,
+                           const std::string& option)
     : output_((checkVideoOutput(path, option), path), option),
       log_(temporaryLog()),
       frameBytes_(std::size_t(width) * std::size_t(height) * 4) {
@@ -163,7 +167,8 @@ void VideoEncoder::write(const std::vector<std::uint8_t>& rgba) {
   if (pipe_ == nullptr) throw std::logic_error("video frame after finish()");
   if (std::fwrite(rgba.data(), 1, rgba.size(), pipe_) != rgba.size()) {
     const std::optional<std::string> failure = close();
-    throw OutputError(path(), "", failure.value_or("ffmpeg stopped taking frames") + " (the target was left as it was)");
+    throw OutputError(path(), "",
+                      failure.value_or("ffmpeg stopped taking frames") + " (the target was left as it was)");
   }
   ++frames_;
 }

@@ -16,15 +16,14 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <glm/common.hpp>
 
 #include "app/demo_modes.hpp"
 #include "app/demo_panel.hpp"
-#include "session/session.hpp"
 #include "app/demo_video.hpp"
 #include "app/report.hpp"
 #include "core/error.hpp"
@@ -33,6 +32,7 @@
 #include "gpu/timer.hpp"
 #include "render/offscreen.hpp"
 #include "render/png_writer.hpp"
+#include "session/session.hpp"
 
 namespace murmur::app {
 namespace {
@@ -72,7 +72,8 @@ std::string screenshotPath(const DemoOptions& options, int number, const char* e
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return (fs::path(options.screenshotDir) / fmt::format("murmur-{}-{}.{}", stamp, number, extension)).string();
+  return (fs::path(options.screenshotDir) / fmt::format("murmur-{}-{}.{}", stamp, number, extension))
+      .string();
 }
 
 // The window runs until it is closed: a scene's sim.steps bounds headless runs only (the lab's
@@ -143,14 +144,17 @@ class WindowDemo {
   // backend's GPU stage times averaged over its part of the run.
   void printSummary(double seconds) {
     const glm::ivec2 size = window_.framebufferSize();
-    fmt::print("rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean (the panel's last: {:.1f}); {} "
-               "steps simulated\n",
-               stats_.frames, size.x, size.y, window_.info().platform, seconds,
-               stats_.framedSeconds > 0.0 ? double(stats_.frames) / stats_.framedSeconds : 0.0, stats_.fps,
-               session_.totalSteps());
+    fmt::print(
+        "rendered {} frames in a window ({}x{}, {}) in {:.1f} s, {:.1f} fps mean (the panel's last: {:.1f}); "
+        "{} "
+        "steps simulated\n",
+        stats_.frames, size.x, size.y, window_.info().platform, seconds,
+        stats_.framedSeconds > 0.0 ? double(stats_.frames) / stats_.framedSeconds : 0.0, stats_.fps,
+        session_.totalSteps());
     fmt::print("blocking gpu waits in the frames: {}\n", frameLoopWaits_);
     noteStages();
-    for (const auto& [backend, stages] : stageTimes_) fmt::print("{}", stageLines(stages, ", " + backend + " backend"));
+    for (const auto& [backend, stages] : stageTimes_)
+      fmt::print("{}", stageLines(stages, ", " + backend + " backend"));
   }
 
   // The current backend's stage times, kept before it is switched away from.
@@ -195,17 +199,35 @@ class WindowDemo {
 
   void keyPressed(int key) {
     switch (key) {
-      case GLFW_KEY_SPACE: controls_.paused = !controls_.paused; break;
+      case GLFW_KEY_SPACE:
+        controls_.paused = !controls_.paused;
+        break;
       case GLFW_KEY_N:
-      case GLFW_KEY_PERIOD: ++controls_.stepsRequested; break;
-      case GLFW_KEY_R: controls_.resetRequested = true; break;
-      case GLFW_KEY_F12: ++controls_.screenshotsRequested; break;
-      case GLFW_KEY_P: ++controls_.viewScreenshotsRequested; break;
-      case GLFW_KEY_V: controls_.recordToggleRequested = !controls_.recordToggleRequested; break;
-      case GLFW_KEY_B: controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu"; break;
+      case GLFW_KEY_PERIOD:
+        ++controls_.stepsRequested;
+        break;
+      case GLFW_KEY_R:
+        controls_.resetRequested = true;
+        break;
+      case GLFW_KEY_F12:
+        ++controls_.screenshotsRequested;
+        break;
+      case GLFW_KEY_P:
+        ++controls_.viewScreenshotsRequested;
+        break;
+      case GLFW_KEY_V:
+        controls_.recordToggleRequested = !controls_.recordToggleRequested;
+        break;
+      case GLFW_KEY_B:
+        controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu";
+        break;
       case GLFW_KEY_H:
-      case GLFW_KEY_F1: controls_.showHelp = !controls_.showHelp; break;
-      case GLFW_KEY_TAB: controls_.showPanel = !controls_.showPanel; break;
+      case GLFW_KEY_F1:
+        controls_.showHelp = !controls_.showHelp;
+        break;
+      case GLFW_KEY_TAB:
+        controls_.showPanel = !controls_.showPanel;
+        break;
       case GLFW_KEY_F: {  // nothing, the flock, group 0, group 1, ..., nothing
         const int groups = static_cast<int>(session_.world().scene().groups);
         const int next = controls_.followGroup == kFollowNothing ? kFollowFlock
@@ -214,13 +236,18 @@ class WindowDemo {
         controls_.followGroup = next < groups ? next : kFollowNothing;
         break;
       }
-      case GLFW_KEY_C: session_.frameFlock(); break;
+      case GLFW_KEY_C:
+        session_.frameFlock();
+        break;
       case GLFW_KEY_W:
         controls_.followGroup = kFollowNothing;
         session_.frameWorld();
         break;
-      case GLFW_KEY_ESCAPE: window_.requestClose(); break;
-      default: break;
+      case GLFW_KEY_ESCAPE:
+        window_.requestClose();
+        break;
+      default:
+        break;
     }
   }
 
@@ -257,7 +284,8 @@ class WindowDemo {
   void simulate(double frameSeconds, double& accumulator) {
     const bool limited = stepLimit_ > 0 && session_.steps() >= stepLimit_;
     if (const int requested = std::exchange(controls_.stepsRequested, 0); requested > 0 && !limited) {
-      for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k) session_.step();
+      for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k)
+        session_.step();
       return;
     }
     if (controls_.paused || limited) {
@@ -324,7 +352,8 @@ class WindowDemo {
       if (std::exchange(controls_.recordToggleRequested, false)) toggleRecording();
       if (recording_) recordFrame();
       target_->present(0);
-      if (const int shots = std::exchange(controls_.viewScreenshotsRequested, 0); shots > 0) viewScreenshots(shots);
+      if (const int shots = std::exchange(controls_.viewScreenshotsRequested, 0); shots > 0)
+        viewScreenshots(shots);
     }
     drawPanel();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -341,8 +370,8 @@ class WindowDemo {
     const bool stopped = stepLimit_ > 0 && session_.steps() >= stepLimit_ && !options_.exitAfterSteps;
     drawDemoPanel(session_, controls_, stats_,
                   now < statusUntil_ ? status_
-                  : stopped          ? fmt::format("stopped at step {} (--steps): R resets the flock", stepLimit_)
-                                     : std::string());
+                  : stopped ? fmt::format("stopped at step {} (--steps): R resets the flock", stepLimit_)
+                            : std::string());
     drawHelpOverlay(controls_.showHelp, options_.screenshotDir);
     drawAgentLabels(session_);
     // The view is framed right of the panel; a new world is framed before the panel exists, and
@@ -361,7 +390,8 @@ class WindowDemo {
     session_.render();
     camera.setLeftInset(inset);
     const std::vector<std::uint8_t> rgba = target_->readRgba();
-    for (int k = 0; k < shots; ++k) screenshot(glm::ivec2(target_->width(), target_->height()), rgba, "the view");
+    for (int k = 0; k < shots; ++k)
+      screenshot(glm::ivec2(target_->width(), target_->height()), rgba, "the view");
   }
 
   void screenshot(glm::ivec2 size, const std::vector<std::uint8_t>& rgba, const char* what) {
@@ -405,7 +435,8 @@ class WindowDemo {
       if (target_->width() * target_->height() * 4 != int(recording_->frameBytes()))
         throw std::runtime_error("the window changed size");
       const std::uint64_t steps = session_.totalSteps();
-      const double simulated = double(steps - std::exchange(recordedSteps_, steps)) * session_.world().scene().model.dt;
+      const double simulated =
+          double(steps - std::exchange(recordedSteps_, steps)) * session_.world().scene().model.dt;
       recordingClock_ += simulated;
       recordedSimSeconds_ += simulated;
       const double period = 1.0 / options_.videoFps;
@@ -457,7 +488,7 @@ class WindowDemo {
   std::optional<VideoEncoder> recording_;
   // A recording runs in simulated time: a frame written per 1/fps of it (again when the simulation
   // outruns the window, none while it is paused), so that it plays at the speed the flock flies.
-  double recordingClock_ = 0.0;  // simulated seconds not yet written
+  double recordingClock_ = 0.0;      // simulated seconds not yet written
   std::uint64_t recordedSteps_ = 0;  // the session's total steps when the recording last looked
   double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
   std::vector<std::pair<std::string, std::vector<gpu::StageTime>>> stageTimes_;

@@ -55,7 +55,9 @@ std::string summaryOf(const std::filesystem::path& scene) {
 
 }  // namespace
 
-HelpFormatter::HelpFormatter() { column_width(kDescriptionColumn); }
+HelpFormatter::HelpFormatter() {
+  column_width(kDescriptionColumn);
+}
 
 std::string HelpFormatter::make_option_name(const CLI::Option* option, bool positional) const {
   if (positional) return CLI::Formatter::make_option_name(option, positional);

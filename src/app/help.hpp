@@ -28,8 +28,8 @@ class HelpFormatter final : public CLI::Formatter {
   std::string make_subcommand(const CLI::App* command) const override;
 };
 
-// The shipped scenes (session/scene_source.hpp shippedScenes), one line each: the name --scene takes, then what
-// the scene shows (the first sentence of the scene file's leading comment), every line after indent.
+// The shipped scenes (session/scene_source.hpp shippedScenes), one line each: the name --scene takes, then
+// what the scene shows (the first sentence of the scene file's leading comment), every line after indent.
 std::string sceneListing(const std::string& indent);
 
 // A footer for a command that takes --scene: the shipped scenes, then the examples (read when help is

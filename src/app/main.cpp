@@ -80,11 +80,12 @@ int main(int argc, char** argv) {
     commands.emplace_back(sub, std::move(command));
   }
   // Set after the commands are added: CLI11 gives a command its parent's footer when it is added.
-  cli.footer("Examples:\n"
-             "  murmur demo                 # a flock in a window, or headless frames\n"
-             "  murmur scenes               # the shipped scenes\n"
-             "  murmur run --scene maze2d   # one scene headless, then a summary\n"
-             "  murmur run --help           # a command's options and examples");
+  cli.footer(
+      "Examples:\n"
+      "  murmur demo                 # a flock in a window, or headless frames\n"
+      "  murmur scenes               # the shipped scenes\n"
+      "  murmur run --scene maze2d   # one scene headless, then a summary\n"
+      "  murmur run --help           # a command's options and examples");
   if (argc == 1) {  // bare `murmur`: what it can do, rather than "A subcommand is required"
     std::fputs(cli.help().c_str(), stdout);
     return 0;

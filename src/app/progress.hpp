@@ -35,12 +35,13 @@ class ProgressBar {
     constexpr std::uint64_t kWidth = 30;
     const std::uint64_t filled = kWidth * done / total_;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const auto left = static_cast<unsigned long long>(done > 0 ? elapsed / double(done) * double(total_ - done) + 0.5 : 0.0);
+    const auto left = static_cast<unsigned long long>(
+        done > 0 ? elapsed / double(done) * double(total_ - done) + 0.5 : 0.0);
     // Padded: a shorter redraw must cover the end of the longer one before it.
     std::fprintf(stderr, "\r[%s%s] %s %llu/%llu, %llu:%02llu left%s%s   ", std::string(filled, '#').c_str(),
-                 std::string(kWidth - filled, '.').c_str(), unit_.c_str(), static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total_), left / 60, left % 60, detail.empty() ? "" : ", ",
-                 detail.c_str());
+                 std::string(kWidth - filled, '.').c_str(), unit_.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), left / 60,
+                 left % 60, detail.empty() ? "" : ", ", detail.c_str());
     if (done == total_) std::fprintf(stderr, "\n");
   }
 

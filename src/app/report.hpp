@@ -27,7 +27,9 @@ using OrderedJson = nlohmann::ordered_json;
 
 // Where a command's human-readable summary goes: stdout, or stderr under --json so that stdout holds
 // only the JSON object (`murmur run --json > run.json` is a JSON file).
-inline std::FILE* summaryStream(bool json) { return json ? stderr : stdout; }
+inline std::FILE* summaryStream(bool json) {
+  return json ? stderr : stdout;
+}
 
 // Flushes a sample as it comes, also into a pipe or a file; std::system_error when the write fails
 // (EPIPE: the reader has gone, which main ends the command for).
@@ -140,7 +142,8 @@ inline OrderedJson glDeviceJson(const world::FlockBackend& backend) {
 inline void warnIfSoftware(const world::FlockBackend& backend) {
   const gpu::ContextInfo* info = backend.glDevice();
   if (info != nullptr && info->software)
-    fmt::print(stderr, "murmur: warning: --backend {} runs on a software renderer ({}): CPU speed, not a GPU's\n",
+    fmt::print(stderr,
+               "murmur: warning: --backend {} runs on a software renderer ({}): CPU speed, not a GPU's\n",
                backend.name(), info->renderer);
 }
 

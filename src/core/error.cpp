@@ -12,7 +12,8 @@ std::size_t utf8SequenceLength(std::string_view text) {
   const unsigned char lead = byte(0);
   std::size_t length = 0;
   unsigned char lo = 0x80, hi = 0xbf;  // the range of the second byte
-  if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+  if (lead >= 0xc2 && lead <= 0xdf)
+    length = 2;
   else if (lead >= 0xe0 && lead <= 0xef) {
     length = 3;
     if (lead == 0xe0) lo = 0xa0;
@@ -56,18 +57,25 @@ std::string printable(std::string_view text, std::size_t limit) {
     const char c = text.front();
     const auto byte = static_cast<unsigned char>(c);
     std::size_t used = 1;
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
-    else if (byte < 0x80) out += c;
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (byte < 0x20 || byte == 0x7f)
+      out += fmt::format("\\x{:02x}", byte);
+    else if (byte < 0x80)
+      out += c;
     else if (const std::size_t length = utf8SequenceLength(text); length == 0)
       out += fmt::format("\\x{:02x}", byte);  // not UTF-8: the byte itself, escaped
     else {
       used = length;
       const auto second = static_cast<unsigned char>(text[1]);
-      if (byte == 0xc2 && second < 0xa0) out += fmt::format("\\u{:04x}", second);  // C1 control
-      else out += text.substr(0, length);
+      if (byte == 0xc2 && second < 0xa0)
+        out += fmt::format("\\u{:04x}", second);  // C1 control
+      else
+        out += text.substr(0, length);
     }
     text.remove_prefix(used);
   }
@@ -87,8 +95,8 @@ OutOfMemoryError::OutOfMemoryError(const std::string& file)
     : Error(formatInputError(file, 0, "", "out of memory reading the file")) {}
 
 StopRequested::StopRequested(int signal)
-    : Error(fmt::format("stopped by signal {} before the run was complete; no partial file was left",
-                                     signal)),
+    : Error(
+          fmt::format("stopped by signal {} before the run was complete; no partial file was left", signal)),
       signal_(signal) {}
 
 }  // namespace murmur

@@ -62,7 +62,8 @@ class BoundedBuffer final : public std::streambuf {
 InputFile::InputFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) : path_(path) {
   // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw InputError(path, 0, "", fmt::format("cannot open the {}: {}", what, std::strerror(errno)));
+  if (fd < 0)
+    throw InputError(path, 0, "", fmt::format("cannot open the {}: {}", what, std::strerror(errno)));
   struct stat info {};
   if (::fstat(fd, &info) != 0) {
     const int error = errno;
@@ -71,14 +72,15 @@ InputFile::InputFile(const std::string& path, std::uint64_t maxBytes, std::strin
   }
   if (!S_ISREG(info.st_mode)) {
     ::close(fd);
-    throw InputError(path, 0, "", fmt::format("is {}; the {} must be a regular file", kindOf(info.st_mode), what));
+    throw InputError(path, 0, "",
+                     fmt::format("is {}; the {} must be a regular file", kindOf(info.st_mode), what));
   }
   size_ = std::uint64_t(info.st_size);
   if (size_ > maxBytes) {
     ::close(fd);
     throw InputError(path, 0, "",
-                     fmt::format("the {} has {} bytes, more than the limit of {} (docs/model.md, Limits)", what,
-                                 size_, maxBytes));
+                     fmt::format("the {} has {} bytes, more than the limit of {} (docs/model.md, Limits)",
+                                 what, size_, maxBytes));
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   auto buffer = std::make_unique<__gnu_cxx::stdio_filebuf<char>>(fd, std::ios::in | std::ios::binary);

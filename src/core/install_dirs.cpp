@@ -30,7 +30,8 @@ std::filesystem::path shareDir() {
 
 std::vector<std::filesystem::path> dataDirectories() {
   std::vector<std::filesystem::path> dirs;
-  if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
+  if (const char* env = std::getenv("MURMUR_DATA_DIR"); env != nullptr && *env != '\0')
+    dirs.emplace_back(env);
   dirs.push_back(shareDir() / "data");
   return dirs;
 }

@@ -1,14 +1,18 @@
 #include "core/output_path.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -24,11 +28,25 @@ namespace fs = std::filesystem;
   throw InputError(path, 0, option, message);
 }
 
+}  // namespace
+
+void failedDuringRun(const InputError& e, const std::string& path, const std::string& option) {
+  std::string reason = e.what();
+  const std::string prefix = printable(path, 240) + ": " + option + ": ";
+  if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
+  throw OutputError(path, option, "changed during the run: " + reason);
+}
+
+namespace {
+
 // The directory a file path lies in ("." for a bare name).
 std::string parentOf(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? "." : parent.string();
 }
+
+// The suffix of a temporary beside its target (mkstemp's, mkdtemp's).
+constexpr std::string_view kTemporarySuffix = ".tmp-XXXXXX";
 
 void requireWritableDirectory(const std::string& dir, const std::string& path, const std::string& option) {
   struct stat info {};
@@ -37,6 +55,35 @@ void requireWritableDirectory(const std::string& dir, const std::string& path, c
   if (!S_ISDIR(info.st_mode)) fail(path, option, fmt::format("{} is not a directory", dir));
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     fail(path, option, fmt::format("cannot write in {}: {}", dir, std::strerror(errno)));
+  // An append-only or immutable directory (chattr +a, +i) takes a new file but no rename or removal:
+  // the temporary would be left behind. Where the file system has no such flags, nothing to check.
+  if (const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); fd >= 0) {
+    int flags = 0;
+    const bool known = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+    ::close(fd);
+    if (known && (flags & (FS_APPEND_FL | FS_IMMUTABLE_FL)) != 0)
+      fail(path, option,
+           fmt::format(
+               "{} is {} (chattr): murmur writes a temporary beside the target and renames it, which it "
+               "forbids",
+               dir, (flags & FS_IMMUTABLE_FL) != 0 ? "immutable" : "append-only"));
+  }
+}
+
+// The name fits with the temporary's suffix in the directory's file system (NAME_MAX, PATH_MAX): a
+// name of 245 bytes and more passed, and failed after the work.
+void requireNameRoom(const std::string& path, const std::string& option) {
+  const std::string name = fs::path(path).filename().string();
+  const long nameMax = ::pathconf(parentOf(path).c_str(), _PC_NAME_MAX);
+  const std::size_t most = (nameMax > 0 ? std::size_t(nameMax) : 255) - kTemporarySuffix.size();
+  if (name.size() > most)
+    fail(
+        path, option,
+        fmt::format("the name is {} bytes, more than the {} the file system leaves beside a temporary's '{}'",
+                    name.size(), most, kTemporarySuffix));
+  if (path.size() + kTemporarySuffix.size() >= PATH_MAX)
+    fail(path, option,
+         fmt::format("the path is {} bytes, too long for the file system ({})", path.size(), PATH_MAX));
 }
 
 // The permissions a plain fopen would give a new file (0666 less the umask); mkstemp gives 0600.
@@ -55,11 +102,13 @@ void checkOutputFile(const std::string& path, const std::string& option) {
     if (S_ISLNK(info.st_mode)) fail(path, option, "is a symbolic link; murmur writes only regular files");
     if (S_ISDIR(info.st_mode)) fail(path, option, "is a directory");
     if (!S_ISREG(info.st_mode))
-      fail(path, option, "is not a regular file (a device, pipe or socket); murmur writes only regular files");
+      fail(path, option,
+           "is not a regular file (a device, pipe or socket); murmur writes only regular files");
     if (::access(path.c_str(), W_OK) != 0)
       fail(path, option, fmt::format("cannot write: {}", std::strerror(errno)));
   }
   requireWritableDirectory(parentOf(path), path, option);
+  requireNameRoom(path, option);
 }
 
 void checkOutputDirectory(const std::string& dir, const std::string& option) {
@@ -104,7 +153,8 @@ TemporaryOutput::~TemporaryOutput() {
 }
 
 void TemporaryOutput::fail(const std::string& what, int error) const {
-  throw OutputError(path_, option_, fmt::format("{}: {} (the target was left as it was)", what, std::strerror(error)));
+  throw OutputError(path_, option_,
+                    fmt::format("{}: {} (the target was left as it was)", what, std::strerror(error)));
 }
 
 void TemporaryOutput::write(const void* data, std::size_t size) {
@@ -132,7 +182,11 @@ void TemporaryOutput::commit() {
     }
     ::close(fd);
   }
-  checkOutputFile(path_, option_);  // still a regular file or nothing: never rename over a link or device
+  try {
+    checkOutputFile(path_, option_);  // still a regular file or nothing: never rename over a link or device
+  } catch (const InputError& e) {
+    failedDuringRun(e, path_, option_);
+  }
   if (::rename(temporary_.c_str(), path_.c_str()) != 0) fail("cannot rename the temporary file", errno);
   committed_ = true;
 }
@@ -151,6 +205,7 @@ void writeFileAtomically(const std::string& path, const std::string& option,
 void checkOutputFolder(const std::string& dir, const std::string& option,
                        const std::function<bool(const std::string&)>& ours, bool overwrite) {
   checkOutputDirectory(dir, option);
+  requireNameRoom(fs::path(dir).lexically_normal().string(), option);
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return;  // absent: created at commit
   std::size_t others = 0;
@@ -208,7 +263,11 @@ void TemporaryFolder::commit() {
                       fmt::format("{}: {} (the target was left as it was)", what, std::strerror(error)));
   };
   if (!fs::is_directory(temporary_)) failed("the temporary directory vanished", ENOENT);
-  checkOutputFolder(target_, option_, ours_, overwrite_);  // still ours to replace
+  try {
+    checkOutputFolder(target_, option_, ours_, overwrite_);  // still ours to replace
+  } catch (const InputError& e) {
+    failedDuringRun(e, path_, option_);
+  }
   struct stat info {};
   if (::lstat(target_.c_str(), &info) != 0) {
     if (::rename(temporary_.c_str(), target_.c_str()) != 0)
@@ -228,9 +287,13 @@ namespace {
 volatile std::sig_atomic_t requestedStop = 0;
 }  // namespace
 
-void requestStop(int signal) noexcept { requestedStop = signal; }
+void requestStop(int signal) noexcept {
+  requestedStop = signal;
+}
 
-int stopSignal() noexcept { return requestedStop; }
+int stopSignal() noexcept {
+  return requestedStop;
+}
 
 void throwIfStopRequested() {
   if (const int signal = stopSignal(); signal != 0) throw StopRequested(signal);

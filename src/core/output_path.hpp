@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 
+#include "core/error.hpp"
+
 namespace murmur::core {
 
 // Throws InputError (naming `option`, e.g. "--dump") unless a regular file can be written at path:
@@ -85,6 +87,19 @@ class TemporaryFolder {
   bool overwrite_;
   bool committed_ = false;
 };
+
+// A check of an output that failed after the work began (the command checked it before): the
+// target changed during the run, OutputError (exit code 3) with the check's reason.
+[[noreturn]] void failedDuringRun(const InputError& e, const std::string& path, const std::string& option);
+// Runs write(), which writes `path` for `option` after the work, with failedDuringRun for its checks.
+template <typename Write>
+void writeAfterWork(const std::string& path, const std::string& option, Write write) {
+  try {
+    write();
+  } catch (const InputError& e) {
+    failedDuringRun(e, path, option);
+  }
+}
 
 // Writes path through a TemporaryOutput: `write` fills the file (returning false on a write error,
 // with errno set), then it is committed.

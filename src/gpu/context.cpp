@@ -61,8 +61,8 @@ struct ClientEgl {
   // EGL_EXT_device_enumeration + EGL_EXT_device_query, or EGL_EXT_device_base, the older name of
   // the pair and the only one NVIDIA's driver reports (behind libglvnd with no Mesa beside it)
   bool enumerateDevices = false;
-  bool platformDevice = false;    // EGL_EXT_platform_device
-  bool surfaceless = false;       // EGL_MESA_platform_surfaceless
+  bool platformDevice = false;  // EGL_EXT_platform_device
+  bool surfaceless = false;     // EGL_MESA_platform_surfaceless
 };
 
 // Loads libEGL (on first use) and its client extensions.
@@ -110,7 +110,8 @@ EglDevice describeDevice(int index, EGLDeviceEXT device) {
       name += (name.empty() ? "" : ", ") + std::string(file);
       readPciFacts(file, "/sys", facts);
     }
-  if (name.empty()) name = facts.software ? "software renderer (Mesa)" : "EGL device " + std::to_string(index);
+  if (name.empty())
+    name = facts.software ? "software renderer (Mesa)" : "EGL device " + std::to_string(index);
   out.name = name;
   out.type = classifyDevice(facts);
   return out;
@@ -362,10 +363,14 @@ std::string driverOf(std::string_view glVersion) {
 
 std::string_view deviceKindName(DeviceKind kind) {
   switch (kind) {
-    case DeviceKind::Discrete: return "discrete";
-    case DeviceKind::Hardware: return "hardware";
-    case DeviceKind::Integrated: return "integrated";
-    case DeviceKind::Software: return "software";
+    case DeviceKind::Discrete:
+      return "discrete";
+    case DeviceKind::Hardware:
+      return "hardware";
+    case DeviceKind::Integrated:
+      return "integrated";
+    case DeviceKind::Software:
+      return "software";
   }
   return "hardware";
 }

@@ -72,8 +72,9 @@ std::string driverOf(std::string_view glVersion);
 // A headless OpenGL 4.5 core context (4.3 when 4.5 is refused), current on this thread with no
 // surface. deviceIndex selects an EGL device (EGL_EXT_device_enumeration + EGL_EXT_platform_device;
 // listEglDevices() numbers them); -1 tries the devices in preferredDeviceOrder() (discrete before
-// integrated before software), then the surfaceless platform. debug asks for a debug context (slower; GL errors reach the
-// debug callback). libEGL is loaded at run time (nothing links against it). Throws ContextError.
+// integrated before software), then the surfaceless platform. debug asks for a debug context (slower; GL
+// errors reach the debug callback). libEGL is loaded at run time (nothing links against it). Throws
+// ContextError.
 std::unique_ptr<Context> createHeadlessContext(int deviceIndex = -1, bool debug = false);
 
 // What kind of device an EGL device is, in the order createHeadlessContext(-1) prefers them: a

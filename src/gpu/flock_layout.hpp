@@ -62,7 +62,7 @@ enum StorageBinding : GLuint {
   kScanIn = 13,     // gpu::PrefixSum
   kScanOut = 14,
   kScanStatus = 15,
-  kWalls = 16,      // uint per wall cell (sim::WallGrid), 1 = blocked
+  kWalls = 16,  // uint per wall cell (sim::WallGrid), 1 = blocked
   // The nearest-boids query (query/NearestBoids.comp.glsl, query/NearestMerge.comp.glsl), per
   // (probe, group) in probe-major order:
   kNearestProbes = 17,    // NearestProbe per probe

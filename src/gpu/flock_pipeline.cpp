@@ -62,7 +62,8 @@ static_assert(std::size(kStorageBindings) == kStorageBindingCount, "one line per
 const StorageBindingInfo& storageBinding(GLuint binding) {
   const auto* found = std::find_if(std::begin(kStorageBindings), std::end(kStorageBindings),
                                    [binding](const StorageBindingInfo& b) { return b.binding == binding; });
-  if (found == std::end(kStorageBindings)) throw std::logic_error(fmt::format("no storage binding {}", binding));
+  if (found == std::end(kStorageBindings))
+    throw std::logic_error(fmt::format("no storage binding {}", binding));
   return *found;
 }
 
@@ -70,7 +71,8 @@ const StorageBindingInfo& storageBinding(GLuint binding) {
 
 Defines bindingDefines() {
   Defines defines;
-  for (const StorageBindingInfo& b : kStorageBindings) defines.emplace_back(b.define, std::to_string(b.binding));
+  for (const StorageBindingInfo& b : kStorageBindings)
+    defines.emplace_back(b.define, std::to_string(b.binding));
   defines.emplace_back("STEP_PARAMS_BINDING", std::to_string(kStepParams));
   defines.emplace_back("MAX_TOPOLOGICAL_NEIGHBOURS", std::to_string(sim::kMaxTopologicalNeighbours));
   defines.emplace_back("PASS_PARAMS_BINDING", std::to_string(kPassParams));
@@ -95,9 +97,9 @@ constexpr std::uint32_t kNearestWorkGroupSize = 64;
 // A probe's box is cut into slices of its rows of cells, one work group each, so that each has
 // about kNearestSlotsPerSlice slots to scan if the flock filled the grid evenly, at most
 // kMaxNearestSlices and one row each: the murmuration's falcon, whose 400-unit view covers much
-// of the grid, is then some tens of work groups at 1M boids, where one work group took 11.7 ms a
-// step on an H200, while a few small probes stay one work group each (every work group ends in a
-// merge tree, which a CPU renderer pays dearly for; docs/gpu.md, Nearest boids).
+// of the grid, is then some tens of work groups at 1M boids rather than one slow one, while a few
+// small probes stay one work group each (every work group ends in a merge tree, which a CPU
+// renderer pays dearly for; docs/gpu.md, Nearest boids).
 constexpr double kNearestSlotsPerSlice = 16384.0;
 constexpr int kMaxNearestSlices = 256;
 
@@ -158,15 +160,19 @@ FlockPipeline::FlockPipeline(const Context& context, const ShaderLibrary& shader
       shaders.compute("grid/ClearCounts.comp.glsl", withGroupSize(arithmetic, sizes_.grid, kClearItems));
   scatterIdsProgram_ = shaders.compute("grid/ScatterIds.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   reorderProgram_ = shaders.compute("grid/Reorder.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
-  turningReorderProgram_ = shaders.compute("grid/ReorderTurning.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
-  reduceProgram_ = shaders.compute("flock/Reduce.comp.glsl", withGroupSize(arithmetic, sizes_.reduce, kReduceItems));
-  reduceGroupsProgram_ = shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(arithmetic, sizes_.reduce));
+  turningReorderProgram_ =
+      shaders.compute("grid/ReorderTurning.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  reduceProgram_ =
+      shaders.compute("flock/Reduce.comp.glsl", withGroupSize(arithmetic, sizes_.reduce, kReduceItems));
+  reduceGroupsProgram_ =
+      shaders.compute("flock/ReduceGroups.comp.glsl", withGroupSize(arithmetic, sizes_.reduce));
   Defines nearestDefines = withGroupSize(arithmetic, kNearestWorkGroupSize);
   nearestDefines.emplace_back("MAX_K", std::to_string(sim::kMaxNearestBoids));
   nearestProgram_ = shaders.compute("query/NearestBoids.comp.glsl", nearestDefines);
   nearestMergeProgram_ = shaders.compute("query/NearestMerge.comp.glsl", nearestDefines);
   slotOfProgram_ = shaders.compute("grid/SlotOf.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
-  positionsByIdProgram_ = shaders.compute("query/PositionsById.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
+  positionsByIdProgram_ =
+      shaders.compute("query/PositionsById.comp.glsl", withGroupSize(arithmetic, sizes_.grid));
   // The passes without optional terms now, so that a shader that does not compile fails here (the
   // terms' code is in every variant; a variant only leaves it out after compiling it).
   buildForcePrograms(0);
@@ -183,10 +189,12 @@ const Program& FlockPipeline::forceProgram(ForcePass pass, std::uint32_t feature
       "flock/Step.comp.glsl", "flock/StepTopological.comp.glsl", "flock/StepTurning.comp.glsl",
       "flock/StepTopologicalTurning.comp.glsl", "flock/StepLab.comp.glsl"};
   Defines defines = withGroupSize(arithmetic_, sizes_.forces);
-  for (const auto& [name, bit] : {std::pair{"FEATURE_WALLS", kWallsTerm}, std::pair{"FEATURE_OBSTACLES", kObstaclesTerm},
-                                  std::pair{"FEATURE_AGENTS", kAgentsTerms}, std::pair{"FEATURE_ROOST", kRoostTerm}})
+  for (const auto& [name, bit] :
+       {std::pair{"FEATURE_WALLS", kWallsTerm}, std::pair{"FEATURE_OBSTACLES", kObstaclesTerm},
+        std::pair{"FEATURE_AGENTS", kAgentsTerms}, std::pair{"FEATURE_ROOST", kRoostTerm}})
     defines.emplace_back(name, (features & bit) != 0 ? "1" : "0");
-  return forcePrograms_.emplace(key, shaders_.compute(kFiles[static_cast<std::size_t>(pass)], defines)).first->second;
+  return forcePrograms_.emplace(key, shaders_.compute(kFiles[static_cast<std::size_t>(pass)], defines))
+      .first->second;
 }
 
 void FlockPipeline::buildForcePrograms(std::uint32_t features) {
@@ -198,9 +206,11 @@ std::uint32_t FlockPipeline::stepFeatures(const sim::ModelParams& params, const 
   std::uint32_t features = 0;
   if (packed.walls != nullptr && !packed.walls->blocked.empty()) features |= kWallsTerm;
   if (!packed.obstacles.empty()) features |= kObstaclesTerm;
-  const bool goal = std::any_of(packed.goals.begin(), packed.goals.end(), [](const glm::vec4& g) { return g.w != 0.0f; });
+  const bool goal =
+      std::any_of(packed.goals.begin(), packed.goals.end(), [](const glm::vec4& g) { return g.w != 0.0f; });
   bool steered = false;
-  for (std::size_t k = 0; k < packed.steering.size(); k += 3) steered = steered || packed.steering[k].w != 0.0f;
+  for (std::size_t k = 0; k < packed.steering.size(); k += 3)
+    steered = steered || packed.steering[k].w != 0.0f;
   if (goal || !packed.predators.empty() || steered) features |= kAgentsTerms;
   if (params.roostRadius > 0.0f) features |= kRoostTerm;
   return features;
@@ -238,12 +248,14 @@ void FlockPipeline::allocateBoids(std::size_t count) {
   slotOf_ = Buffer("boid slots by id", uints, 0);
   reduceBlocks_ =
       static_cast<std::uint32_t>((count + sizes_.reduce * kReduceItems - 1) / (sizes_.reduce * kReduceItems));
-  partials_ = Buffer("group partial sums", std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
+  partials_ = Buffer("group partial sums",
+                     std::max<std::size_t>(reduceBlocks_, 1) * groups_ * sizeof(layout::GroupPartial), 0);
   summaries_ = Buffer("group summaries", groups_ * sizeof(layout::GroupSummary), 0);
   if (takeGlError() == GL_OUT_OF_MEMORY) {
     const std::uint64_t mib = (count * layout::kBytesPerBoid + (1u << 20) - 1) >> 20;
-    for (Buffer* b : {&positions_, &velocities_, &ids_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
-                      &sortedPositions_, &sortedVelocities_, &sortedHeadings_, &slotOf_, &partials_, &summaries_})
+    for (Buffer* b :
+         {&positions_, &velocities_, &ids_, &cellOf_, &rankInCell_, &unsortedIds_, &sortedIds_,
+          &sortedPositions_, &sortedVelocities_, &sortedHeadings_, &slotOf_, &partials_, &summaries_})
       *b = Buffer();
     count_ = 0;
     throw CapacityError(fmt::format("{} boids do not fit on {}: out of GPU memory allocating {} MiB", count,
@@ -271,9 +283,10 @@ void FlockPipeline::allocateHeadings() {
     headings_ = Buffer();
     drawnVelocities_ = Buffer();
     throw CapacityError(
-        fmt::format("{} boids' headings (boids.turn_rate, the lab's units) do not fit on {}: out of GPU memory "
-                    "allocating {} MiB more",
-                    count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
+        fmt::format(
+            "{} boids' headings (boids.turn_rate, the lab's units) do not fit on {}: out of GPU memory "
+            "allocating {} MiB more",
+            count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
         count_, 0);
   }
 }
@@ -525,7 +538,8 @@ void FlockPipeline::stateReplaced() {
   countsCurrent_ = false;
   slotsCurrent_ = false;
   // A GPU copy: a benchmark restores its flock between timed steps.
-  if (!identityIds_) identityIds_ = Buffer::fromSpan("identity ids", std::span<const std::uint32_t>(identityIds()), 0);
+  if (!identityIds_)
+    identityIds_ = Buffer::fromSpan("identity ids", std::span<const std::uint32_t>(identityIds()), 0);
   glCopyNamedBufferSubData(identityIds_.id(), ids_.id(), 0, 0, GLsizeiptr(count_ * sizeof(std::uint32_t)));
 }
 
@@ -629,7 +643,8 @@ bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std:
     const double boxCells = double(extent.x) * double(rows);
     const double slots = double(count_) * boxCells / double(grid_.cellCount());
     const double mostSlices = double(std::min(std::max(rows, 1), kMaxNearestSlices));
-    const int slices = static_cast<int>(std::clamp(std::ceil(slots / kNearestSlotsPerSlice), 1.0, mostSlices));
+    const int slices =
+        static_cast<int>(std::clamp(std::ceil(slots / kNearestSlotsPerSlice), 1.0, mostSlices));
     sliceStride = std::max(sliceStride, slices);
     packed.push_back({glm::vec4(probe.position, probe.radius * probe.radius), glm::ivec4(box.first, slices),
                       glm::ivec4(box.last, 0)});
@@ -647,7 +662,8 @@ bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std:
   idBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestIds);
   sampleBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestSamples);
   partialBuffer.bindBase(GL_SHADER_STORAGE_BUFFER, layout::kNearestPartials);
-  passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k, static_cast<std::uint32_t>(sliceStride)));
+  passParams_.set(layout::PassParams(groups_, static_cast<std::uint32_t>(lists), k,
+                                     static_cast<std::uint32_t>(sliceStride)));
   dispatchCompute(nearestProgram_, std::uint64_t(partialLists) * kNearestWorkGroupSize, kNearestWorkGroupSize,
                   maxGroupsX_);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -688,20 +704,23 @@ FlockPipeline::Perception FlockPipeline::perception() {
   const PerceptionRequest& request = perceptionRequest_;
   if (request.k == 0) throw std::logic_error("FlockPipeline::perception() before any requestPerception()");
   const std::byte* raw = perception_.read();
-  Perception out{unpackSummaries(raw, request.groups), sim::NearestBoids(request.probes, request.groups, request.k)};
+  Perception out{unpackSummaries(raw, request.groups),
+                 sim::NearestBoids(request.probes, request.groups, request.k)};
   if (request.queried) {
     const std::size_t lists = request.probes * request.groups;
     const std::size_t summaryBytes = request.groups * sizeof(layout::GroupSummary);
     const std::size_t idCount = lists * (1 + request.k);
     const auto ids = copyOut<std::uint32_t>(raw + summaryBytes, idCount);
-    const auto samples = copyOut<glm::vec4>(raw + summaryBytes + idCount * sizeof(std::uint32_t), lists * request.k * 2);
+    const auto samples =
+        copyOut<glm::vec4>(raw + summaryBytes + idCount * sizeof(std::uint32_t), lists * request.k * 2);
     out.boids = unpackNearest(ids, samples, request.probes, request.groups, request.k);
   }
   return out;
 }
 
 const std::vector<sim::GroupSummary>& FlockPipeline::recentGroupSummaries() {
-  if (display_.pending() && display_.ready()) recentSummaries_ = unpackSummaries(display_.read(), displayGroups_);
+  if (display_.pending() && display_.ready())
+    recentSummaries_ = unpackSummaries(display_.read(), displayGroups_);
   if (!display_.pending()) displayGroups_ = requestSummaries(display_);
   return recentSummaries_;
 }
@@ -737,7 +756,8 @@ std::vector<glm::vec3> FlockPipeline::positionSample() {
   if (sampleIdsFor_ != count_) {
     std::vector<std::uint32_t> ids;
     for (const sim::IdRun& run : sim::positionSampleRuns(count_))
-      for (std::size_t i = run.first; i < run.first + run.count; ++i) ids.push_back(static_cast<std::uint32_t>(i));
+      for (std::size_t i = run.first; i < run.first + run.count; ++i)
+        ids.push_back(static_cast<std::uint32_t>(i));
     if (!ids.empty()) sampleIds_.write(std::span<const std::uint32_t>(ids));
     sampleIdsFor_ = count_;
     sampleSize_ = ids.size();
@@ -839,7 +859,9 @@ constexpr TrafficRule kTrafficRules[] = {
 // common/Params.glsl declares the step's inputs and the walls in every program that includes it
 // (drivers report declared blocks as active); the passes of the model read neither but for the
 // optional terms, which the metric pass the model describes leaves out.
-bool declaredByParams(GLuint binding) { return binding == layout::kInputs || binding == layout::kWalls; }
+bool declaredByParams(GLuint binding) {
+  return binding == layout::kInputs || binding == layout::kWalls;
+}
 
 }  // namespace
 
@@ -867,15 +889,17 @@ std::vector<BufferTraffic> FlockPipeline::trafficModel() const {
       if (std::find(bound.begin(), bound.end(), rule.binding) == bound.end())
         throw std::logic_error(
             fmt::format("the byte model has {} move '{}', which it does not bind", name, buffer.buffer));
-      model.push_back({rule.stage, name, buffer.buffer, buffer.elementBytes, rule.unit, rule.accesses, rule.scattered});
+      model.push_back(
+          {rule.stage, name, buffer.buffer, buffer.elementBytes, rule.unit, rule.accesses, rule.scattered});
     }
     for (const GLuint binding : bound) {
-      const bool described = std::any_of(std::begin(kTrafficRules), std::end(kTrafficRules), [&](const TrafficRule& rule) {
-        return rule.program == name && rule.binding == binding;
-      });
+      const bool described = std::any_of(
+          std::begin(kTrafficRules), std::end(kTrafficRules),
+          [&](const TrafficRule& rule) { return rule.program == name && rule.binding == binding; });
       if (!described && !declaredByParams(binding))
-        throw std::logic_error(fmt::format("{} binds storage block {} ('{}'), which the byte model does not describe",
-                                           name, binding, layout::storageBinding(binding).buffer));
+        throw std::logic_error(
+            fmt::format("{} binds storage block {} ('{}'), which the byte model does not describe", name,
+                        binding, layout::storageBinding(binding).buffer));
     }
   }
   return model;

@@ -101,8 +101,8 @@ enum StepFeature : std::uint32_t {
 // turned at a rate (boids.turn_rate), and the lab's units ([model] kind = "lab").
 enum class ForcePass : std::uint8_t { Metric, Topological, Turning, TopologicalTurning, Lab };
 inline constexpr std::array<ForcePass, 5> kForcePasses = {ForcePass::Metric, ForcePass::Topological,
-                                                         ForcePass::Turning, ForcePass::TopologicalTurning,
-                                                         ForcePass::Lab};
+                                                          ForcePass::Turning, ForcePass::TopologicalTurning,
+                                                          ForcePass::Lab};
 
 // The stages of one step, in the order they run.
 enum class FlockStage : std::uint8_t { Hash, Count, Scan, Scatter, Forces, Reduce };
@@ -288,7 +288,8 @@ class FlockPipeline {
   std::map<std::pair<ForcePass, std::uint32_t>, Program> forcePrograms_;
   PrefixSum prefixSum_;
   GpuTimer timer_;
-  Framebuffer emptyFramebuffer_{"empty framebuffer"};  // bound while the stages compute (see EmptyFramebufferScope)
+  Framebuffer emptyFramebuffer_{
+      "empty framebuffer"};  // bound while the stages compute (see EmptyFramebufferScope)
 
   std::size_t count_ = 0;
   std::uint32_t groups_ = 1;
@@ -297,7 +298,7 @@ class FlockPipeline {
   Buffer positions_, velocities_, ids_, cellOf_, rankInCell_, unsortedIds_, sortedIds_, sortedPositions_,
       sortedVelocities_, sortedHeadings_;
   Buffer slotOf_;
-  Buffer identityIds_;  // identityIds(), made by the first stateReplaced() of a flock
+  Buffer identityIds_;         // identityIds(), made by the first stateReplaced() of a flock
   bool slotsCurrent_ = false;  // slotOf_ maps the current state
   sim::GridSpec grid_{};
   std::uint32_t cells_ = 0;  // grid_.cellCount() the cell buffers are sized for
@@ -310,10 +311,10 @@ class FlockPipeline {
   DynamicBuffer inputs_{"step inputs"};  // vec4 obstacles, goals, predators
   Buffer walls_;  // uint per wall cell (at least one entry, so the binding is never empty)
   const sim::WallGrid* uploadedWalls_ = nullptr;  // the grid walls_ holds
-  std::uint32_t reduceBlocks_ = 0;  // work groups of flock/Reduce for count_ boids
+  std::uint32_t reduceBlocks_ = 0;                // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
   bool summariesCurrent_ = false;  // summaries_ holds the current state's reduction
-  bool gridCurrent_ = false;  // the grid buffers were built from this flock (by a step since the upload)
+  bool gridCurrent_ = false;       // the grid buffers were built from this flock (by a step since the upload)
   // cellOf, rankInCell and cellCounts hash and count the current positions on countedGrid_ (the
   // last force pass wrote them): the next step on that grid skips its hash and count passes.
   bool countsCurrent_ = false;
@@ -345,7 +346,7 @@ class FlockPipeline {
   std::uint32_t finiteGroups_ = 0;                 // the groups of finite_'s request
   std::optional<std::uint64_t> finiteTag_;         // its tag; none: of a flock since replaced
   Readback display_{"group summaries read-back"};  // recentGroupSummaries()
-  std::uint32_t displayGroups_ = 0;                 // the groups of display_'s request
+  std::uint32_t displayGroups_ = 0;                // the groups of display_'s request
   std::vector<sim::GroupSummary> recentSummaries_;
 };
 

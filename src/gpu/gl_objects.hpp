@@ -94,7 +94,9 @@ inline std::uint64_t& blockingWaitCount() {
   thread_local std::uint64_t count = 0;
   return count;
 }
-inline void countBlockingWait() { ++blockingWaitCount(); }
+inline void countBlockingWait() {
+  ++blockingWaitCount();
+}
 
 // Compute dispatches issued through dispatchCompute(), per thread as blockingWaitCount(): tests
 // count a step's passes with it.
@@ -120,7 +122,8 @@ class Buffer {
     labelObject(GL_BUFFER, id, label);
   }
   template <class T>
-  static Buffer fromSpan(std::string_view label, std::span<const T> data, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT) {
+  static Buffer fromSpan(std::string_view label, std::span<const T> data,
+                         GLbitfield flags = GL_DYNAMIC_STORAGE_BIT) {
     static_assert(std::is_trivially_copyable_v<T>);
     return Buffer(label, data.size_bytes(), flags, data.empty() ? nullptr : data.data());
   }
@@ -158,8 +161,9 @@ class Buffer {
   // (Fence); deleting the buffer unmaps it. Null for an empty buffer or when mapping fails.
   const std::byte* mapForReading() const {
     if (size_ == 0) return nullptr;
-    return static_cast<const std::byte*>(glMapNamedBufferRange(
-        id(), 0, static_cast<GLsizeiptr>(size_), GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT));
+    return static_cast<const std::byte*>(
+        glMapNamedBufferRange(id(), 0, static_cast<GLsizeiptr>(size_),
+                              GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT));
   }
   // Every 32-bit word of the buffer set to value.
   void fill(std::uint32_t value) const {
@@ -194,7 +198,8 @@ class Program {
     for (GLint i = 0; i < blocks; ++i) {
       const GLenum property = GL_BUFFER_BINDING;
       GLint binding = 0;
-      glGetProgramResourceiv(id(), GL_SHADER_STORAGE_BLOCK, static_cast<GLuint>(i), 1, &property, 1, nullptr, &binding);
+      glGetProgramResourceiv(id(), GL_SHADER_STORAGE_BLOCK, static_cast<GLuint>(i), 1, &property, 1, nullptr,
+                             &binding);
       bindings.push_back(static_cast<GLuint>(binding));
     }
     return bindings;

@@ -18,9 +18,8 @@ class PrefixSum {
   // Values a block takes unless told otherwise (gpu::FlockPipeline keeps it whatever its threads):
   // the block sits in shared memory (grid/Scan.comp.glsl), 16.5 KiB, within every device's 32 KiB.
   static constexpr std::uint32_t kBlockValues = 4096;
-  // Threads a group unless told otherwise (gpu::WorkGroupSizes::scan too): 512 threads of 8 values
-  // scanned 1M and 10M boids' cells 13% and 19% faster than 256 of 16 on an H200 (docs/gpu.md,
-  // Work-group sizes).
+  // Threads a group unless told otherwise (gpu::WorkGroupSizes::scan too): 512 threads of 8 values,
+  // faster than 256 of 16 on a card (docs/gpu.md, Work-group sizes).
   static constexpr std::uint32_t kGroupSize = 512;
   // Predecessors a block's look-back reads at once, a thread each (fewer in a smaller group): a
   // wider window of the whole group was tried on an H200 and not kept (docs/gpu.md, Prefix sum).

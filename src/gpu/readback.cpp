@@ -8,13 +8,15 @@ void Readback::begin(std::size_t bytes) {
   if (!buffer_ || buffer_.size() < bytes) {
     const std::size_t size = bytes + bytes / 2;
     // GL_CLIENT_STORAGE_BIT: a hint to keep it in host memory, where the CPU reads it.
-    buffer_ = Buffer(label_, size, GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT);
+    buffer_ = Buffer(label_, size,
+                     GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT);
     mapped_ = buffer_.mapForReading();
   }
   pending_ = true;
 }
 
-void Readback::copy(const Buffer& source, std::size_t sourceOffset, std::size_t offset, std::size_t bytes) const {
+void Readback::copy(const Buffer& source, std::size_t sourceOffset, std::size_t offset,
+                    std::size_t bytes) const {
   if (bytes == 0) return;
   assert(offset + bytes <= buffer_.size());
   glCopyNamedBufferSubData(source.id(), buffer_.id(), static_cast<GLintptr>(sourceOffset),

@@ -240,7 +240,8 @@ Program ShaderLibrary::graphics(std::string_view vertexName, std::string_view fr
                                 const Defines& defines) const {
   StageList stages;
   stages.add(compileStage(GL_VERTEX_SHADER, observed(GL_VERTEX_SHADER, preprocess(vertexName, defines))));
-  stages.add(compileStage(GL_FRAGMENT_SHADER, observed(GL_FRAGMENT_SHADER, preprocess(fragmentName, defines))));
+  stages.add(
+      compileStage(GL_FRAGMENT_SHADER, observed(GL_FRAGMENT_SHADER, preprocess(fragmentName, defines))));
   return link(stages.release(), displayName(vertexName) + " + " + displayName(fragmentName));
 }
 

@@ -53,8 +53,8 @@ gpu::Defines boidDefines() {
                   {"COLOUR_BY_HEADING", std::to_string(std::uint32_t(BoidColouring::Heading)) + "u"},
                   {"COLOUR_BY_SPEED", std::to_string(std::uint32_t(BoidColouring::Speed)) + "u"},
                   {"COLOUR_SILHOUETTE", std::to_string(std::uint32_t(BoidColouring::Silhouette)) + "u"},
-                  {"SILHOUETTE_COLOUR", fmt::format("vec3({}, {}, {})", kSilhouetteColour.r, kSilhouetteColour.g,
-                                                    kSilhouetteColour.b)},
+                  {"SILHOUETTE_COLOUR", fmt::format("vec3({}, {}, {})", kSilhouetteColour.r,
+                                                    kSilhouetteColour.g, kSilhouetteColour.b)},
                   {"LEADER_RED", std::to_string(std::uint32_t(LeaderMark::Red)) + "u"},
                   {"BIRD_AREA_SHARE", fmt::format("{}", kBirdAreaShare)}});
   return defines;
@@ -109,7 +109,8 @@ BoidRenderer::BoidRenderer(const gpu::ShaderLibrary& shaders, std::uint32_t maxB
       maxBoidsPerDraw_(boidsPerDraw(maxBoidsPerDraw)) {
   std::vector<BirdMeshVertex> meshes;
   for (const auto& mesh : {birdMesh(), farBirdMesh()})
-    for (const MeshVertex& v : mesh) meshes.push_back({glm::vec4(v.position, v.wing), glm::vec4(v.normal, 0.0f)});
+    for (const MeshVertex& v : mesh)
+      meshes.push_back({glm::vec4(v.position, v.wing), glm::vec4(v.normal, 0.0f)});
   birdMeshes_ = gpu::Buffer::fromSpan("bird meshes", std::span<const BirdMeshVertex>(meshes), 0);
   placeholder_.fill(0);
 }
@@ -126,10 +127,12 @@ float silhouettePointShare(const Camera& camera, std::span<const glm::vec3> samp
                            const BoidStyle& style) {
   if (sample.empty() || !drawsSilhouettePoints(style, boids)) return 1.0f;
   const float patch = float(std::max(camera.width(), camera.height())) / 32.0f;
-  const int columns = int(std::ceil(float(camera.width()) / patch)), rows = int(std::ceil(float(camera.height()) / patch));
+  const int columns = int(std::ceil(float(camera.width()) / patch)),
+            rows = int(std::ceil(float(camera.height()) / patch));
   std::vector<double> depth(std::size_t(columns) * std::size_t(rows), 0.0);
   const glm::mat4 viewProjection = camera.viewProjection();
-  const double boidsPerSample = double(boids) / double(sample.size()), patchArea = double(patch) * double(patch);
+  const double boidsPerSample = double(boids) / double(sample.size()),
+               patchArea = double(patch) * double(patch);
   for (const glm::vec3& position : sample) {
     // As render/BoidPoint.vert.glsl sizes and shades it (leaders, a little larger, aside).
     const glm::vec4 clip = viewProjection * glm::vec4(position, 1.0f);
@@ -188,7 +191,8 @@ void BoidRenderer::bindRange(const BoidBuffers& boids, std::uint32_t first, std:
   bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), arrayFirst, arrayCount,
             placeholder_);
   const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
-  bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), arrayFirst, arrayCount, placeholder_);
+  bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), arrayFirst, arrayCount,
+            placeholder_);
 }
 
 void BoidRenderer::drawBirds(const BoidBuffers& boids, BoidDrawParams params) {
@@ -202,8 +206,8 @@ void BoidRenderer::drawBirds(const BoidBuffers& boids, BoidDrawParams params) {
   if (listFirsts_.size() < std::size_t(groups) * sizeof(glm::uvec2))
     listFirsts_ = gpu::Buffer("bird list firsts", std::size_t(groups) * sizeof(glm::uvec2), 0);
   const auto bindInstances = [this](std::uint32_t first, std::uint32_t n) {
-    instances_.bindRange(GL_SHADER_STORAGE_BUFFER, kInstanceBinding, std::size_t(first) * sizeof(BirdInstance),
-                         std::size_t(n) * sizeof(BirdInstance));
+    instances_.bindRange(GL_SHADER_STORAGE_BUFFER, kInstanceBinding,
+                         std::size_t(first) * sizeof(BirdInstance), std::size_t(n) * sizeof(BirdInstance));
   };
 
   // Once per bird: its instance record, in the near or the far list of its range (count, then each

@@ -30,9 +30,9 @@ inline constexpr std::uint32_t kMaxAutoBirds = 500'000;
 
 // What a boid's colour tells (leaders are marked in every mode: LeaderMark).
 enum class BoidColouring {
-  Group,    // the group palette (render/palette.hpp)
-  Heading,  // hue from the direction of flight in the x-z plane, lighter climbing, darker diving
-  Speed,    // a ramp from slow (deep blue) through teal to fast (yellow), over [speedLow, speedHigh]
+  Group,       // the group palette (render/palette.hpp)
+  Heading,     // hue from the direction of flight in the x-z plane, lighter climbing, darker diving
+  Speed,       // a ramp from slow (deep blue) through teal to fast (yellow), over [speedLow, speedHigh]
   Silhouette,  // every bird near black (kSilhouetteColour), as a flock is seen against a dusk sky
 };
 
@@ -50,8 +50,8 @@ struct BoidStyle {
   LeaderMark leaderMark = LeaderMark::Light;
   float speedLow = 0.0f;  // the speed ramp's ends (the model's min and max speed)
   float speedHigh = 10.0f;
-  float size = 1.6f;            // world units: a bird's length, a point's diameter
-  float minBirdPixels = 9.0f;   // far birds are drawn larger, to stay this long on screen at any zoom
+  float size = 1.6f;           // world units: a bird's length, a point's diameter
+  float minBirdPixels = 9.0f;  // far birds are drawn larger, to stay this long on screen at any zoom
   // Birds drawn shorter than this on screen get the far mesh (render::farBirdMesh: 4 triangles lit
   // once per face, where the full one has 11 lit per pixel; a third of the time on llvmpipe), which
   // covers about the same pixels at that size. 0: every bird gets the full mesh.
@@ -96,13 +96,13 @@ struct BoidDrawParams {
   std::uint32_t colouring;    // BoidColouring
   float speedLow;
   float speedHigh;
-  std::uint32_t leaderMark;   // LeaderMark
-  float detailPixels;         // birds only: BoidStyle::detailBirdPixels
-  std::uint32_t count;        // the boids of the range
-  std::uint32_t firstCommand; // birds only: the range's near draw command (its far one follows)
-  std::uint32_t phase;        // birds only: the bird pass's (BirdInstances.comp.glsl)
-  std::uint32_t hasSlots;     // a GLSL bool: BoidBuffers::slot is bound (boids found through it)
-  float pointShare;           // points only: BoidStyle::pointShare
+  std::uint32_t leaderMark;    // LeaderMark
+  float detailPixels;          // birds only: BoidStyle::detailBirdPixels
+  std::uint32_t count;         // the boids of the range
+  std::uint32_t firstCommand;  // birds only: the range's near draw command (its far one follows)
+  std::uint32_t phase;         // birds only: the bird pass's (BirdInstances.comp.glsl)
+  std::uint32_t hasSlots;      // a GLSL bool: BoidBuffers::slot is bound (boids found through it)
+  float pointShare;            // points only: BoidStyle::pointShare
   std::uint32_t pad[2];
 };
 static_assert(sizeof(BoidDrawParams) == 64, "std140 layout of BoidStyleBlock");
@@ -159,8 +159,8 @@ class BoidRenderer {
 
   gpu::Program instancer_;  // BirdInstances.comp.glsl
   gpu::Program lists_;      // BirdLists.comp.glsl
-  gpu::Program birds_;     // Boid.*.glsl: near birds
-  gpu::Program farBirds_;  // FarBoid.*.glsl
+  gpu::Program birds_;      // Boid.*.glsl: near birds
+  gpu::Program farBirds_;   // FarBoid.*.glsl
   gpu::Program points_;
   gpu::Buffer birdMeshes_;  // BirdMeshVertex: birdMesh, then farBirdMesh
   gpu::Buffer instances_;   // a BirdInstance per boid of the largest flock drawn so far
@@ -169,7 +169,7 @@ class BoidRenderer {
   // No attributes (birds and points are pulled by vertex index): the core profile draws nothing
   // without a VAO.
   gpu::VertexArray emptyArray_{"boids (no attributes)"};
-  gpu::Buffer placeholder_;      // bound where a BoidBuffers array is absent
+  gpu::Buffer placeholder_;  // bound where a BoidBuffers array is absent
   gpu::UniformBlock<BoidDrawParams> drawParams_;
   std::uint32_t maxBoidsPerDraw_;
 };

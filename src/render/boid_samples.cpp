@@ -42,13 +42,16 @@ GLint64 maxStorageVec4s() {
 bool trailsDue(std::uint64_t step, const AidStyle& style, const OverlayStyle& shown) {
   return shown.trails && style.trailBoids > 0 && step % std::max(style.trailEvery, 1u) == 0;
 }
-bool vectorsDue(const AidStyle& style, const OverlayStyle& shown) { return shown.vectors && style.vectorBoids > 0; }
+bool vectorsDue(const AidStyle& style, const OverlayStyle& shown) {
+  return shown.vectors && style.vectorBoids > 0;
+}
 
 }  // namespace
 
 BoidSamples::BoidSamples(const gpu::ShaderLibrary& shaders)
     : sampler_(shaders.compute("render/SampleBoids.comp.glsl", sampleDefines())),
-      lines_(shaders.graphics("render/SampleLines.vert.glsl", "render/SampleLines.frag.glsl", sampleDefines())),
+      lines_(
+          shaders.graphics("render/SampleLines.vert.glsl", "render/SampleLines.frag.glsl", sampleDefines())),
       sampleParams_("boid sample constants", kDrawParamsBinding),
       lineParams_("sample line constants", kDrawParamsBinding),
       noSlots_("boid sample placeholder slots", sizeof(std::uint32_t), 0),
@@ -68,7 +71,8 @@ void BoidSamples::fit(Ring& ring, const BoidBuffers& boids, std::uint32_t count,
   const auto reach = static_cast<std::uint32_t>(std::min<GLint64>(boids.count, maxStorageVec4s_));
   const std::uint32_t sampled = std::min(count, reach);
   const std::uint32_t stride = sampled > 0 ? reach / sampled : 1;
-  if (ring.buffer && ring.asked == count && ring.count == sampled && ring.stride == stride && ring.slots == slots)
+  if (ring.buffer && ring.asked == count && ring.count == sampled && ring.stride == stride &&
+      ring.slots == slots)
     return;
   ring = Ring{};
   ring.asked = count;
@@ -78,14 +82,15 @@ void BoidSamples::fit(Ring& ring, const BoidBuffers& boids, std::uint32_t count,
   ring.buffer = gpu::Buffer(label, std::size_t(count) * slots * vec4sPerBoid * sizeof(glm::vec4), 0);
 }
 
-void BoidSamples::dispatch(const BoidBuffers& boids, const Ring& ring, std::uint32_t first, std::uint32_t mode,
-                           float inverseDt) const {
+void BoidSamples::dispatch(const BoidBuffers& boids, const Ring& ring, std::uint32_t first,
+                           std::uint32_t mode, float inverseDt) const {
   const std::size_t reach = std::size_t(ring.count - 1) * ring.stride + 1;
   // Through slots, the sampled boids may sit anywhere in the arrays: those are bound whole.
   const bool slots = boids.slot != 0;
   const std::size_t elements = slots ? boids.count : reach;
   if (slots)
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, kSlotBinding, boids.slot, 0, GLsizeiptr(reach * sizeof(std::uint32_t)));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, kSlotBinding, boids.slot, 0,
+                      GLsizeiptr(reach * sizeof(std::uint32_t)));
   else
     noSlots_.bindBase(GL_SHADER_STORAGE_BUFFER, kSlotBinding);
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, boids.position, boids.positionOffset,
@@ -93,10 +98,12 @@ void BoidSamples::dispatch(const BoidBuffers& boids, const Ring& ring, std::uint
   // The velocity the boid moves with, not the one it is drawn along.
   const bool motion = boids.motion != 0;
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 1, motion ? boids.motion : boids.velocity,
-                    motion ? boids.motionOffset : boids.velocityOffset, GLsizeiptr(elements * sizeof(glm::vec4)));
+                    motion ? boids.motionOffset : boids.velocityOffset,
+                    GLsizeiptr(elements * sizeof(glm::vec4)));
   ring.buffer.bindBase(GL_SHADER_STORAGE_BUFFER, kSamplesBinding);
-  sampleParams_.set({ring.count, ring.stride, first, mode, boids.groupSource == GroupSource::PositionW ? 1u : 0u,
-                     inverseDt, std::uint32_t{slots}, 0});
+  sampleParams_.set({ring.count, ring.stride, first, mode,
+                     boids.groupSource == GroupSource::PositionW ? 1u : 0u, inverseDt, std::uint32_t{slots},
+                     0});
   sampler_.use();
   glDispatchCompute((ring.count + kWorkgroupSize - 1) / kWorkgroupSize, 1, 1);
 }
@@ -126,14 +133,22 @@ void BoidSamples::sample(const BoidBuffers& boids, std::uint64_t step, float dt,
 }
 
 void BoidSamples::draw(const AidStyle& style, const OverlayStyle& shown, glm::vec3 halfWorld) const {
-  const bool trails = shown.trails && trails_.filled >= 2 && trails_.count > 0 && trails_.asked == style.trailBoids &&
-                      trails_.slots == std::max(style.trailLength, 2u);
-  const bool vectors = shown.vectors && vectors_.filled > 0 && vectors_.count > 0 && vectors_.asked == style.vectorBoids;
+  const bool trails = shown.trails && trails_.filled >= 2 && trails_.count > 0 &&
+                      trails_.asked == style.trailBoids && trails_.slots == std::max(style.trailLength, 2u);
+  const bool vectors =
+      shown.vectors && vectors_.filled > 0 && vectors_.count > 0 && vectors_.asked == style.vectorBoids;
   if (!trails && !vectors) return;
   lines_.use();
   lineArray_.bind();
-  SampleLineParams params{glm::vec4(kVelocityColour, style.velocityScale), glm::vec4(kForceColour, style.forceScale),
-                          glm::vec4(halfWorld, 0.0f), kTrailMode, 0, 0, 0, 0, {0, 0, 0}};
+  SampleLineParams params{glm::vec4(kVelocityColour, style.velocityScale),
+                          glm::vec4(kForceColour, style.forceScale),
+                          glm::vec4(halfWorld, 0.0f),
+                          kTrailMode,
+                          0,
+                          0,
+                          0,
+                          0,
+                          {0, 0, 0}};
   if (trails) {
     params.mode = kTrailMode;
     params.count = trails_.count;

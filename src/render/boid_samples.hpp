@@ -96,8 +96,8 @@ class BoidSamples {
     std::uint64_t lastStep = 0;  // of the newest sample
   };
   // The ring, made again (empty) when the boids or the style's count or slots changed.
-  void fit(Ring& ring, const BoidBuffers& boids, std::uint32_t count, std::uint32_t slots, std::size_t vec4sPerBoid,
-           const char* label) const;
+  void fit(Ring& ring, const BoidBuffers& boids, std::uint32_t count, std::uint32_t slots,
+           std::size_t vec4sPerBoid, const char* label) const;
   void dispatch(const BoidBuffers& boids, const Ring& ring, std::uint32_t first, std::uint32_t mode,
                 float inverseDt) const;
 
@@ -106,7 +106,7 @@ class BoidSamples {
   gpu::UniformBlock<SampleParams> sampleParams_;
   gpu::UniformBlock<SampleLineParams> lineParams_;
   gpu::VertexArray lineArray_{"sample lines"};  // no attributes: the core profile draws nothing without a VAO
-  gpu::Buffer noSlots_;  // bound for the slots when the boids have none (a binding is never empty)
+  gpu::Buffer noSlots_;      // bound for the slots when the boids have none (a binding is never empty)
   GLint64 maxStorageVec4s_;  // what one storage binding reaches: the sample's stride covers at most that
   Ring trails_;
   Ring vectors_;

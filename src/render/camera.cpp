@@ -130,14 +130,16 @@ void Camera::framePoints(std::span<const glm::vec3> points, float fill, float tr
       // Sliding the camera by s units moves a point at depth w by s / (w tan) on screen: the
       // slide that makes the two extremes symmetric.
       const glm::vec2 tangent(tanX, tanY);
-      const glm::vec2 slide = (box.lo + box.hi) / (1.0f / (box.loDepth * tangent) + 1.0f / (box.hiDepth * tangent));
+      const glm::vec2 slide =
+          (box.lo + box.hi) / (1.0f / (box.loDepth * tangent) + 1.0f / (box.hiDepth * tangent));
       target_ += slide.x * right() + slide.y * up();
     }
     return extent;
   };
   // The extent shrinks as the distance grows: bisect for the distance where it fills `fill` of
   // the view, starting from one where the bounding sphere fits.
-  float near = 0.0f, far = sceneRadius_ / std::sin(std::min(std::atan(tanX), std::atan(tanY))) / std::min(fill, 1.0f);
+  float near = 0.0f,
+        far = sceneRadius_ / std::sin(std::min(std::atan(tanX), std::atan(tanY))) / std::min(fill, 1.0f);
   for (int i = 0; i < 24; ++i) {
     const float middle = 0.5f * (near + far);
     (centredExtent(middle) > fill ? near : far) = middle;
@@ -213,7 +215,8 @@ glm::mat4 Camera::projection() const {
   // eye depth of a perspective projection, 1 of an orthographic one).
   const float scale = float(width_ - leftInset()) / float(width_), shift = float(leftInset()) / float(width_);
   glm::mat4 result = framedProjection();
-  for (int column = 0; column < 4; ++column) result[column][0] = scale * result[column][0] + shift * result[column][3];
+  for (int column = 0; column < 4; ++column)
+    result[column][0] = scale * result[column][0] + shift * result[column][3];
   return result;
 }
 

@@ -126,8 +126,9 @@ std::vector<MeshVertex> boxMesh() {
 
 std::vector<MeshVertex> craftMesh() {
   // The outline in the x-z plane: the stern's corners, the bow's shoulders and its point.
-  const std::array<glm::vec2, 5> outline = {glm::vec2(-0.5f, 0.25f), glm::vec2(0.05f, 0.25f), glm::vec2(0.5f, 0.0f),
-                                            glm::vec2(0.05f, -0.25f), glm::vec2(-0.5f, -0.25f)};
+  const std::array<glm::vec2, 5> outline = {glm::vec2(-0.5f, 0.25f), glm::vec2(0.05f, 0.25f),
+                                            glm::vec2(0.5f, 0.0f), glm::vec2(0.05f, -0.25f),
+                                            glm::vec2(-0.5f, -0.25f)};
   const float half = 0.08f;  // half the thickness
   auto at = [](glm::vec2 p, float y) { return glm::vec3(p.x, y, p.y); };
   std::vector<MeshVertex> mesh;

@@ -44,7 +44,8 @@ class OffscreenTarget {
   gpu::Framebuffer resolved_{"offscreen resolved"};
   Renderbuffer msColour_;  // with samples > 1
   Renderbuffer depth_;
-  gpu::Framebuffer drawn_{"offscreen drawn"};  // what bind() binds: the multisampled buffers, or colour_ itself
+  gpu::Framebuffer drawn_{
+      "offscreen drawn"};  // what bind() binds: the multisampled buffers, or colour_ itself
 };
 
 }  // namespace murmur::render

@@ -18,7 +18,6 @@
 namespace murmur::render {
 namespace {
 
-
 struct LineVertex {
   glm::vec3 position;
   glm::vec4 colour;
@@ -67,7 +66,9 @@ void addGrid(std::vector<LineVertex>& out, glm::vec3 lo, glm::vec3 hi, glm::vec4
 }
 
 // A trail's opacity `age` of the way (0..1) from its newest point to its oldest.
-float trailAlpha(float age) { return 1.0f - 0.75f * age; }
+float trailAlpha(float age) {
+  return 1.0f - 0.75f * age;
+}
 
 // Segments of a whole circle; an arc gets its share (at least 2).
 constexpr int kCircleSegments = 64;
@@ -95,13 +96,14 @@ Polyline viewCone(glm::vec3 apex, glm::vec3 heading, float halfAngle, float rang
 Polyline horizontalCircle(glm::vec3 center, float radius, glm::vec3 colour) {
   Polyline circle{{}, colour};
   for (int i = 0; i <= kCircleSegments; ++i)
-    circle.points.push_back(
-        onHorizontalCircle(center, radius, 2.0f * std::numbers::pi_v<float> * float(i % kCircleSegments) / kCircleSegments));
+    circle.points.push_back(onHorizontalCircle(
+        center, radius, 2.0f * std::numbers::pi_v<float> * float(i % kCircleSegments) / kCircleSegments));
   return circle;
 }
 
 float markerSize(const Overlay& overlay) {
-  return std::min(std::max(0.012f * glm::length(overlay.worldMax - overlay.worldMin), 0.5f), overlay.maxMarkerSize);
+  return std::min(std::max(0.012f * glm::length(overlay.worldMax - overlay.worldMin), 0.5f),
+                  overlay.maxMarkerSize);
 }
 
 Overlay sceneOverlay(const sim::Scene& scene, const sim::WallGrid* walls) {

@@ -42,7 +42,7 @@ enum class AgentKind { Leader, Predator, Player };
 struct AgentMarker {
   glm::vec3 position{0.0f};
   AgentKind kind = AgentKind::Leader;
-  std::uint32_t group = 0;  // a leader's colour
+  std::uint32_t group = 0;              // a leader's colour
   glm::vec3 heading{1.0f, 0.0f, 0.0f};  // where a player's craft points (its x-z direction)
 };
 

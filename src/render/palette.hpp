@@ -39,13 +39,13 @@ struct SkyColours {
   glm::vec3 sun;
   glm::vec3 sunDirection;  // towards the sun; normalised when used
 };
-inline constexpr SkyColours kDaySky{
-    {0.28f, 0.48f, 0.78f}, {0.57f, 0.69f, 0.865f}, {0.86f, 0.90f, 0.95f}, {0.60f, 0.64f, 0.69f}, {1.00f, 0.95f, 0.86f}, {0.45f, 0.75f, 0.35f}};
+inline constexpr SkyColours kDaySky{{0.28f, 0.48f, 0.78f}, {0.57f, 0.69f, 0.865f}, {0.86f, 0.90f, 0.95f},
+                                    {0.60f, 0.64f, 0.69f}, {1.00f, 0.95f, 0.86f},  {0.45f, 0.75f, 0.35f}};
 // The light of the murmurations people film: deep blue overhead, a warm glow low in the west where
 // the sun has just set, dark haze below; birds are seen as silhouettes against it. Between the glow
 // and the blue a dusky rose: a straight mix of the two passes through a muddy brown.
-inline constexpr SkyColours kDuskSky{
-    {0.12f, 0.17f, 0.34f}, {0.62f, 0.40f, 0.56f}, {0.93f, 0.62f, 0.40f}, {0.30f, 0.26f, 0.30f}, {1.00f, 0.72f, 0.48f}, {-0.90f, 0.06f, 0.20f}};
+inline constexpr SkyColours kDuskSky{{0.12f, 0.17f, 0.34f}, {0.62f, 0.40f, 0.56f}, {0.93f, 0.62f, 0.40f},
+                                     {0.30f, 0.26f, 0.30f}, {1.00f, 0.72f, 0.48f}, {-0.90f, 0.06f, 0.20f}};
 // BoidColouring::Silhouette: near black, a touch of blue; fog fades far birds into the horizon.
 inline constexpr glm::vec3 kSilhouetteColour{0.05f, 0.05f, 0.07f};
 inline constexpr glm::vec3 kObstacleColour{0.72f, 0.62f, 0.50f};  // sandstone: warm against the cool sky

@@ -28,7 +28,8 @@ std::vector<std::uint8_t> encodePng(int width, int height, std::span<const std::
     bytes.insert(bytes.end(), begin, begin + size);
   };
   if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0)
-    throw std::runtime_error("cannot encode a PNG image of " + std::to_string(width) + "x" + std::to_string(height));
+    throw std::runtime_error("cannot encode a PNG image of " + std::to_string(width) + "x" +
+                             std::to_string(height));
   return png;
 }
 

@@ -76,7 +76,8 @@ SceneView readSceneView(const sim::Scene& scene) {
   view.pitchDegrees = static_cast<float>(r.number("camera_pitch", view.pitchDegrees));
   if (view.pitchDegrees < -90.0 || view.pitchDegrees > 90.0)
     r.fail("camera_pitch", "must be between -90 and 90");
-  view.orthographic = r.choice("projection", {{"perspective", false}, {"orthographic", true}}, view.orthographic);
+  view.orthographic =
+      r.choice("projection", {{"perspective", false}, {"orthographic", true}}, view.orthographic);
   view.distance = static_cast<float>(r.number("camera_distance", 0.0));
   if (view.distance < 0.0f) r.fail("camera_distance", "must be >= 0 (0: frame the world box)");
   // The reader only returns finite numbers: a NaN can only be the fallback, the key's absence.
@@ -85,7 +86,8 @@ SceneView readSceneView(const sim::Scene& scene) {
     view.target = target;
   view.fovDegrees = static_cast<float>(r.number("fov", view.fovDegrees));
   view.cameraMotion = r.choice(
-      "camera", {{"fixed", CameraMotion::Fixed}, {"follow", CameraMotion::Follow}, {"orbit", CameraMotion::Orbit}},
+      "camera",
+      {{"fixed", CameraMotion::Fixed}, {"follow", CameraMotion::Follow}, {"orbit", CameraMotion::Orbit}},
       view.cameraMotion);
   if (view.fovDegrees < 5.0f || view.fovDegrees > 150.0f) r.fail("fov", "must be between 5 and 150 degrees");
   view.boids.shape = r.choice(
@@ -131,7 +133,8 @@ FrameOptions frameOptions(const SceneView& view) {
   return options;
 }
 
-Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height, int leftInset) {
+Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height,
+                   int leftInset) {
   Camera camera;
   camera.setViewport(width, height);
   camera.setLeftInset(leftInset);

@@ -87,6 +87,7 @@ FrameOptions frameOptions(const SceneView& view);
 
 // The camera the view asks for, with a viewport of width x height, framed right of leftInset pixels
 // (Camera::setLeftInset).
-Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height, int leftInset = 0);
+Camera sceneCamera(const SceneView& view, const sim::ModelParams& model, int width, int height,
+                   int leftInset = 0);
 
 }  // namespace murmur::render

@@ -26,8 +26,8 @@ enum class Sky { Day, Dusk };
 
 struct Atmosphere {
   Sky sky = Sky::Day;
-  float maxFog = 0.65f;                         // the most that fog hides of anything, however far
-  float time = 0.0f;                            // seconds: the phase of the wing beats
+  float maxFog = 0.65f;  // the most that fog hides of anything, however far
+  float time = 0.0f;     // seconds: the phase of the wing beats
 };
 
 // std140 mirror of the View block.

@@ -32,8 +32,8 @@ struct SceneOptions {
   std::int64_t seed = kUnset;         // --seed S
   std::vector<std::string> dataDirs;  // --data-dir: where a scene's relative data paths (maps) are looked for
   std::vector<sim::SceneOverride> overrides;  // --set KEY=VALUE, a sweep's values: over the scene's, in order
-  int threads = 0;                    // --threads: CPU backend threads, 0 one per hardware thread
-  bool force = false;                 // --force: run even when the estimated cost is over the limits
+  int threads = 0;                            // --threads: CPU backend threads, 0 one per hardware thread
+  bool force = false;                         // --force: run even when the estimated cost is over the limits
 };
 
 // Where a scene's relative data paths are looked for after the scene's own directory, in order:

@@ -32,7 +32,8 @@ class Session {
   Session(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
   // The same on a backend made by the caller (on `context` when it is a gpu backend); without a
   // context, no renderer until attachContext().
-  Session(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend, int device, gpu::Context* context);
+  Session(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend, int device,
+          gpu::Context* context);
 
   // The renderer, made on `context` (current; it must outlive the session) for a session made
   // without one. Nothing when it has one.
@@ -85,7 +86,7 @@ class Session {
   const render::SceneView& view() const { return view_; }
   world::FlockBackend& backend() { return world_.backend(); }
   std::uint32_t boidCount() const { return static_cast<std::uint32_t>(world_.initial().size()); }
-  std::uint64_t steps() const { return steps_; }  // since the flock (re)started
+  std::uint64_t steps() const { return steps_; }            // since the flock (re)started
   std::uint64_t totalSteps() const { return totalSteps_; }  // over the whole session
   std::size_t agentCount() const { return world_.director() ? world_.director()->size() : 0; }
   double lastStepMilliseconds() const { return lastStepMs_; }
@@ -108,7 +109,8 @@ class Session {
     std::string autoChoice;
     DescribedWorld described;
   };
-  static Start start(const SceneOptions& scene, const std::string& backend, int device, gpu::Context& context);
+  static Start start(const SceneOptions& scene, const std::string& backend, int device,
+                     gpu::Context& context);
   static Start start(const SceneOptions& scene, std::unique_ptr<world::FlockBackend> backend);
   Session(Start start, const SceneOptions& scene, int device, gpu::Context* context);
   // After the world (re)loaded: the flock at its start, view_'s boid style and overlay options,
@@ -125,9 +127,9 @@ class Session {
 
   gpu::Context* context_;  // null until attachContext() for a session made without one
   int device_;
-  int threads_;                       // --threads, for the backends switched to later
+  int threads_;                        // --threads, for the backends switched to later
   std::vector<std::string> dataDirs_;  // --data-dir, for the scenes loaded later
-  render::SceneView view_;  // the scene's [render] section
+  render::SceneView view_;             // the scene's [render] section
   std::string autoChoice_;  // what --backend auto chose and why (before world_: filled as it is made)
   world::World world_;
   std::uint64_t steps_ = 0;
@@ -135,7 +137,7 @@ class Session {
   double lastStepMs_ = 0.0;
   gpu::ShaderLibrary shaders_;
   std::optional<render::FrameRenderer> renderer_;
-  bool overlayCurrent_ = false;          // agents move every step
+  bool overlayCurrent_ = false;  // agents move every step
   std::vector<render::Label> labels_;
   // Per agent: its trail, newest point first (sampled last at agentTrailStep_), and its velocity of
   // the step before (the force of ShowVectors is the change over the step) and the step it was

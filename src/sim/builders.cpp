@@ -95,7 +95,10 @@ glm::vec3 spawnBallRadii(const Scene& scene) {
     int free = 0;  // 2D: x and z only
     for (int k : {0, 1, 2}) {
       if (p.dims == 2 && k == 1) continue;
-      if (capped[k]) fixedProduct *= double(cap[k]); else ++free;
+      if (capped[k])
+        fixedProduct *= double(cap[k]);
+      else
+        ++free;
     }
     if (free == 0) break;
     const float radius = float(std::pow(content / (unitBall * fixedProduct), 1.0 / free));
@@ -223,7 +226,9 @@ FlockState spawnFlock(const Scene& scene, const WallGrid* walls) {
     const float speed = rng.uniform(p.minSpeed, p.maxSpeed);
     state.position[i] = pos;
     const glm::vec3 direction = randomDirection(rng, p.dims);
-    state.velocity[i] = heading == glm::vec3(0.0f) ? direction * speed : glm::normalize(heading + kHeadingJitter * direction) * speed;
+    state.velocity[i] = heading == glm::vec3(0.0f)
+                            ? direction * speed
+                            : glm::normalize(heading + kHeadingJitter * direction) * speed;
     state.group[i] = i % scene.groups;
   }
   return state;
@@ -268,7 +273,8 @@ Scene fixedNeighbourScene(std::uint32_t count, float neighbours, int dims) {
   // never smaller than 2R per side (the minimum-image rule).
   const double ball = dims == 3 ? 4.0 / 3.0 * std::numbers::pi * r * r * r : std::numbers::pi * r * r;
   const double volume = static_cast<double>(count) * ball / static_cast<double>(neighbours);
-  const float side = std::max(2.0f * r, static_cast<float>(dims == 3 ? std::cbrt(volume) : std::sqrt(volume)));
+  const float side =
+      std::max(2.0f * r, static_cast<float>(dims == 3 ? std::cbrt(volume) : std::sqrt(volume)));
   return wrapAroundBox(count, dims, side);
 }
 

@@ -15,8 +15,7 @@ namespace {
 // Boids a thread claims at a time in the force loop: a 16th of a thread's share, so that a thread
 // the scheduler holds back delays the step by little, and at least kForceChunk, so that claiming
 // costs nothing. Not smaller: each thread streams the sorted arrays, and chunks of 128 boids
-// handed out in turn broke every stream each 1.5 KiB (density at 1M boids on two threads: 113 ->
-// 97 ms, medians of 4, interleaved).
+// handed out in turn broke every stream each 1.5 KiB (docs/architecture.md, Tuning constants).
 constexpr std::size_t kForceChunk = 128;
 constexpr std::size_t kForceChunksPerThread = 16;
 std::size_t forceChunk(std::size_t n, int threads) {
@@ -25,7 +24,7 @@ std::size_t forceChunk(std::size_t n, int threads) {
 
 // How many boids ahead the gathers between id order and cell order (sortByCell, storeInIdOrder)
 // ask for the position and velocity they will read: at large flocks those reads miss the caches,
-// and asked for early they come sooner (density at 1M boids: about 6% of a one-thread step).
+// and asked for early they come sooner (docs/architecture.md, Tuning constants).
 constexpr std::size_t kGatherAhead = 16;
 
 }  // namespace
@@ -121,8 +120,10 @@ void CpuSimulator::beginStep(const ModelParams& params, FlockState& state) {
     for (std::size_t i = 0; i < n; ++i) state.heading[i] = heading(state.velocity[i]);
   }
   const bool lab = params.unitModel == UnitModel::Lab;
-  if (!lab) state.spin.clear();
-  else if (state.spin.size() != n) state.spin.assign(n, 0.0f);
+  if (!lab)
+    state.spin.clear();
+  else if (state.spin.size() != n)
+    state.spin.assign(n, 0.0f);
   nextHeading_.resize(stored ? n : 0);
   nextSpin_.resize(lab ? n : 0);
 }
@@ -171,7 +172,8 @@ void CpuSimulator::storeBatch(const StepContext& ctx, bool vectorForces, std::sp
   glm::vec3 forces[kStepBatch];
   for (std::size_t b = 0; b < selves.size(); ++b)
     forces[b] = weightedForce(ctx, selves[b], computeForces(ctx, selves[b], sums[b]));
-  integrateBatch(ctx, selves.data(), forces, selves.size(), &nextPosition_[firstSlot], &nextVelocity_[firstSlot]);
+  integrateBatch(ctx, selves.data(), forces, selves.size(), &nextPosition_[firstSlot],
+                 &nextVelocity_[firstSlot]);
 }
 
 void CpuSimulator::storeInIdOrder(const ModelParams& params, FlockState& state) {
@@ -266,7 +268,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& from,
 }
 
 NearestBoids CpuSimulator::nearestBoids(const FlockState& now, std::span<const BoidProbe> probes,
-                                       std::uint32_t k) const {
+                                        std::uint32_t k) const {
   if (sortedIds_.size() != now.size() || cells_.cellStart.empty())
     return NearestBoids(probes.size(), now.groups, k);
   const std::size_t n = now.size();

@@ -1,8 +1,8 @@
 #pragma once
 // The CPU reference of the model: exact float32 rules (rules.hpp) with two neighbour searches,
 // comparable side by side: all pairs (O(N^2)) and the uniform grid (cell order rebuilt each step,
-// sim::WorkerPool threads, candidates tested a vector at a time: sim/neighbour_sweep). Both visit candidates in cell order, so they give bit-identical results: any
-// difference is a neighbour the grid missed.
+// sim::WorkerPool threads, candidates tested a vector at a time: sim/neighbour_sweep). Both visit candidates
+// in cell order, so they give bit-identical results: any difference is a neighbour the grid missed.
 #include <chrono>
 #include <cstdint>
 #include <span>
@@ -90,8 +90,8 @@ class CpuSimulator {
   void storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot, const NeighbourSums& sums);
   // The boids whose steps are made at once (storeBatch): the sweep's batches (kSweepBatch at most,
   // fewer in a sparse flock) gathered up to a vector of the widest instruction set's lanes, 16.
-  // A batch at a time, AVX-512's vectors were half empty or worse: stepBatch took 14% of a density
-  // step at 1M boids on one thread, now 9% (perf samples).
+  // A batch at a time, AVX-512's vectors were half empty or worse (docs/architecture.md, Tuning
+  // constants).
   static constexpr std::size_t kStepBatch = 2 * kSweepBatch;
   // Where integrateBatch serves the step: the leader flags of the boids of a batch (of kStepBatch
   // at most, in consecutive sorted slots from firstSlot), and their steps into the next buffers:
@@ -115,8 +115,9 @@ class CpuSimulator {
   // order (slot k: boid sortedIds_[k]), gathered into id order at its end (storeInIdOrder) or made
   // the resident flock: written by id from the force loop, a cache miss each at large flocks, they
   // held the loop up (docs/architecture.md).
-  std::vector<glm::vec3> nextPosition_, nextVelocity_, nextHeading_;  // nextHeading_: only with stored headings
-  std::vector<float> nextSpin_;                                        // only for the lab's units
+  std::vector<glm::vec3> nextPosition_, nextVelocity_,
+      nextHeading_;              // nextHeading_: only with stored headings
+  std::vector<float> nextSpin_;  // only for the lab's units
   std::vector<std::uint8_t> nextLeader_;
   GridSpec grid_;  // of the last step
   CellOrder cells_;

@@ -14,20 +14,21 @@
 namespace murmur::sim {
 
 struct FlockState {
-  std::vector<glm::vec3> position;  // 12 B per boid
-  std::vector<glm::vec3> velocity;  // 12 B per boid
-  std::vector<std::uint32_t> group; // 4 B per boid
+  std::vector<glm::vec3> position;   // 12 B per boid
+  std::vector<glm::vec3> velocity;   // 12 B per boid
+  std::vector<std::uint32_t> group;  // 4 B per boid
   // 1 B per boid: 1 when the boid was an emergent leader (docs/model.md, step 8) in the step that
   // produced this state, else 0 (all 0 before the first step). The GPU keeps it in velocity.w.
   std::vector<std::uint8_t> leader;
   // 12 B per boid, only while boids.turn_rate is on or for the lab's units (docs/model.md, step 1):
-  // the stored unit heading each boid moves along (a lab unit: its orientation). Empty otherwise, and then every heading is norm(velocity); a step with
-  // the option on fills it from the velocities when it is empty, one with it off empties it.
+  // the stored unit heading each boid moves along (a lab unit: its orientation). Empty otherwise, and then
+  // every heading is norm(velocity); a step with the option on fills it from the velocities when it is empty,
+  // one with it off empties it.
   std::vector<glm::vec3> heading;
   // 4 B per boid, only for the lab's units ([model] kind = "lab"): the spin, radians/s (positive
   // turns the heading towards (-f.z, 0, f.x)). Empty otherwise; a lab step starts it at 0.
   std::vector<float> spin;
-  std::uint32_t groups = 1;         // number of groups; every group[i] < groups
+  std::uint32_t groups = 1;  // number of groups; every group[i] < groups
 
   std::size_t size() const { return position.size(); }
   void resize(std::size_t n) {
@@ -61,12 +62,12 @@ struct GroupSteering {
 
 // What a step takes besides the state: set before each step by the scene and the CPU agents.
 struct StepInputs {
-  std::vector<glm::vec3> obstacleCenter;      // obstacles o_k
-  std::vector<float> obstacleRadius;          // r_k
+  std::vector<glm::vec3> obstacleCenter;       // obstacles o_k
+  std::vector<float> obstacleRadius;           // r_k
   std::vector<std::optional<glm::vec3>> goal;  // T_g, one entry per group (nullopt: no goal)
-  std::vector<glm::vec3> predators;           // P_m
-  std::vector<GroupSteering> steering;        // per group; a group past the end flocks
-  std::shared_ptr<const WallGrid> walls;      // blocked cells the boids steer around, or null
+  std::vector<glm::vec3> predators;            // P_m
+  std::vector<GroupSteering> steering;         // per group; a group past the end flocks
+  std::shared_ptr<const WallGrid> walls;       // blocked cells the boids steer around, or null
   // Record each boid's leader flag (FlockState::leader) in the forces pass. Off only to measure
   // what recording costs (bench): the flags then read 0.
   bool recordLeaders = true;

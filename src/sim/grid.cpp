@@ -126,7 +126,8 @@ void CellOrder::build(const GridSpec& grid, std::span<const glm::vec3> positions
       const std::uint32_t c0 = static_cast<std::uint32_t>(b << shift);
       const std::uint32_t c1 = static_cast<std::uint32_t>(std::min<std::size_t>(cellCount, (b + 1) << shift));
       std::fill(cellStart.begin() + c0 + 1, cellStart.begin() + c1 + 1, 0u);
-      for (std::uint32_t s = bucketStart[b]; s < bucketStart[b + 1]; ++s) ++cellStart[cellOf[byBucket[s]] + 1];
+      for (std::uint32_t s = bucketStart[b]; s < bucketStart[b + 1]; ++s)
+        ++cellStart[cellOf[byBucket[s]] + 1];
       std::uint32_t start = bucketStart[b];
       for (std::uint32_t c = c0; c < c1; ++c) {
         const std::uint32_t count = cellStart[c + 1];
@@ -173,8 +174,8 @@ std::uint32_t plainRowSpanEnd(const GridSpec& grid, std::uint32_t cell, int dims
   return cell + static_cast<std::uint32_t>(std::max(0, std::min(maxSpan, lastX - c.x)));
 }
 
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
-                           int dims, CellRuns& around, int spanX) {
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high,
+                           float reach, int dims, CellRuns& around, int spanX) {
   const glm::ivec3 c = grid.cellCoord(low);
   const std::uint32_t cell = grid.cellIndex(c);
   const RowReach reachable(grid, c, low, high, reach, dims);
@@ -276,8 +277,8 @@ SlotRuns nearSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p,
             const std::uint32_t begin = cellStart[grid.cellIndex({first, y, z})];
             const std::uint32_t end = cellStart[grid.cellIndex({last, y, z}) + 1];
             if (begin < end)
-              out.runs[std::size_t(out.count++)] = {begin, end,
-                                                    xs.runs[ix].imaged || ys.runs[iy].imaged || zs.runs[iz].imaged};
+              out.runs[std::size_t(out.count++)] = {
+                  begin, end, xs.runs[ix].imaged || ys.runs[iy].imaged || zs.runs[iz].imaged};
           }
         }
     }

@@ -3,8 +3,8 @@
 // radius (ModelParams::searchRadius: R, or the leader radius where larger) wide, so every neighbour
 // of a boid lies in its own or an adjacent cell (3x3x3 cells; 3x3 in 2D).
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -21,10 +21,10 @@
 namespace murmur::sim {
 
 struct GridSpec {
-  glm::vec3 origin{0.0f};     // world min
-  glm::vec3 cellSize{1.0f};   // >= R (1 + 1e-5) on every axis, so float rounding never skips a cell
-  glm::ivec3 cells{1};        // per axis; y is 1 in 2D
-  bool wrap = false;          // neighbour cells wrap around (torus)
+  glm::vec3 origin{0.0f};    // world min
+  glm::vec3 cellSize{1.0f};  // >= R (1 + 1e-5) on every axis, so float rounding never skips a cell
+  glm::ivec3 cells{1};       // per axis; y is 1 in 2D
+  bool wrap = false;         // neighbour cells wrap around (torus)
 
   bool operator==(const GridSpec&) const = default;
 
@@ -60,7 +60,9 @@ GridSpec makeGridSpec(const ModelParams& params, std::uint32_t maxCells = kDefau
 inline constexpr std::size_t kParallelMinBoids = 4096;
 // The chunk a loop over n boids hands each thread at a time: all of them (one thread) below
 // kParallelMinBoids.
-inline std::size_t boidChunk(std::size_t n, std::size_t chunk) { return n < kParallelMinBoids ? n : chunk; }
+inline std::size_t boidChunk(std::size_t n, std::size_t chunk) {
+  return n < kParallelMinBoids ? n : chunk;
+}
 
 // Boids sorted by cell: a counting sort, stable in id (in the positions' order, then by the ids
 // given), so every sum over neighbours visits them in the same order whatever the thread count and
@@ -85,8 +87,9 @@ struct CellOrder {
   // boid in each bucket, and each bucket's first slot. Kept between builds to spare the
   // allocations (a step allocates nothing once sized).
   std::vector<std::uint32_t> byBucket, bucketSlots, bucketStart;
-  static constexpr std::size_t kSortChunks = 64;  // at most, of ids in the first pass, of buckets in the second
-  static constexpr int kSortBucketBits = 10;       // at most 2^10 buckets
+  static constexpr std::size_t kSortChunks =
+      64;                                     // at most, of ids in the first pass, of buckets in the second
+  static constexpr int kSortBucketBits = 10;  // at most 2^10 buckets
   static constexpr std::size_t kSortBucketBoids = 1024;  // boids a bucket, about
 };
 
@@ -139,8 +142,8 @@ inline AxisRuns neighbourRuns(int c, int cells, bool wrap) {
 // keepRow(y, z, imaged) may leave out a whole row of cells (a run along x); every row is kept by
 // default.
 template <class Visit, class KeepRow>
-void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims, Visit&& visit,
-                           KeepRow&& keepRow) {
+void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims,
+                           Visit&& visit, KeepRow&& keepRow) {
   const AxisRuns xs = neighbourRuns(c.x, grid.cells.x, grid.wrap);
   // In 2D the y axis is inactive (one cell, every d.y = 0): it never needs the image.
   const AxisRuns ys = neighbourRuns(c.y, grid.cells.y, grid.wrap && dims == 3);
@@ -159,8 +162,10 @@ void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::iv
 }
 
 template <class Visit>
-void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims, Visit&& visit) {
-  forEachNeighbourRange(grid, order, c, dims, std::forward<Visit>(visit), [](int, int, bool) { return true; });
+void forEachNeighbourRange(const GridSpec& grid, const CellOrder& order, glm::ivec3 c, int dims,
+                           Visit&& visit) {
+  forEachNeighbourRange(grid, order, c, dims, std::forward<Visit>(visit),
+                        [](int, int, bool) { return true; });
 }
 
 // The gaps from p to the cells below and above its cell c on one axis (the distance to the near
@@ -240,10 +245,10 @@ struct CellRuns {
 // spanX > 0: the boids lie in the cells from low's to spanX cells further along x, in its row, each
 // with a plain block (sim::plainRowSpanEnd); the runs then cover all their blocks, and `around` is
 // left holding no cell's runs (the next boids build their own).
-SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high, float reach,
-                           int dims, CellRuns& around, int spanX = 0);
-inline SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach, int dims,
-                                  CellRuns& around) {
+SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 low, glm::vec3 high,
+                           float reach, int dims, CellRuns& around, int spanX = 0);
+inline SlotRuns neighbourSlotRuns(const GridSpec& grid, const CellOrder& order, glm::vec3 p, float reach,
+                                  int dims, CellRuns& around) {
   return neighbourSlotRuns(grid, order, p, p, reach, dims, around);
 }
 

@@ -39,7 +39,9 @@ HWY_INLINE Vec3Lanes load3(const float (&axes)[3][kMaxLanes]) {
   return {hn::Load(df, axes[0]), hn::Load(df, axes[1]), hn::Load(df, axes[2])};
 }
 
-HWY_INLINE FloatVec dotSelf(const Vec3Lanes& a) { return dotLanes(a.x, a.y, a.z, a.x, a.y, a.z); }
+HWY_INLINE FloatVec dotSelf(const Vec3Lanes& a) {
+  return dotLanes(a.x, a.y, a.z, a.x, a.y, a.z);
+}
 
 HWY_INLINE Vec3Lanes scale(const Vec3Lanes& a, FloatVec s) {
   return {hn::Mul(a.x, s), hn::Mul(a.y, s), hn::Mul(a.z, s)};

@@ -1,6 +1,6 @@
 #pragma once
 // The flocking lab's units (Bourg & Seemann, "AI for Game Developers", the flocking chapter;
-// ../shared/lab-rules.md; docs/model.md, The lab's units): `[model] kind = "lab"` in a 2D world.
+// docs/model.md, The lab's units): `[model] kind = "lab"` in a 2D world.
 // Each unit is a rigid body in the x-z plane with a heading (its orientation) and a spin (its
 // angular velocity): a constant thrust along the heading, a quadratic drag acting at a point behind
 // its centre, and the AI's one control, a sideways push at the bow, which turns it. The rules give
@@ -50,14 +50,20 @@ struct LabUnit {
 
 // The unit's side: the heading turned a right angle in the x-z plane, (-f.z, 0, f.x). A push along
 // it at the bow turns the heading towards it.
-inline glm::vec3 labSide(glm::vec3 heading) { return {-heading.z, 0.0f, heading.x}; }
+inline glm::vec3 labSide(glm::vec3 heading) {
+  return {-heading.z, 0.0f, heading.x};
+}
 
 // +1, -1 or 0 as `along` (a direction's component along the side) is positive, negative or zero:
 // the side to turn to for a target.
-inline float sideSign(float along) { return along > 0.0f ? 1.0f : (along < 0.0f ? -1.0f : 0.0f); }
+inline float sideSign(float along) {
+  return along > 0.0f ? 1.0f : (along < 0.0f ? -1.0f : 0.0f);
+}
 // -1 for something on the side (along > 0), else +1: the side to turn to away from a neighbour or
 // an obstacle, dead ahead included (the book leaves that case to chance).
-inline float awaySign(float along) { return along > 0.0f ? -1.0f : 1.0f; }
+inline float awaySign(float along) {
+  return along > 0.0f ? -1.0f : 1.0f;
+}
 
 // acos(cosine) / pi for cosine in [-1, 1] (clamped), from Abramowitz & Stegun 4.4.46 (error below
 // 2e-8 radians): the book's steering strength, the angle to turn as a fraction of half a turn.

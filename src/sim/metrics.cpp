@@ -1,6 +1,5 @@
 #include "sim/metrics.hpp"
 
-
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -45,8 +44,8 @@ float nearestByRings(const GridSpec& grid, const CellOrder& cells, std::span<con
   }
   const auto wrapped = [&](int c, int n) { return c < 0 ? c + n : c >= n ? c - n : c; };
   const auto visitCell = [&](int x, int y, int z) {
-    const std::uint32_t cell = grid.cellIndex(
-        {wrapped(x, grid.cells.x), wrapped(y, grid.cells.y), wrapped(z, grid.cells.z)});
+    const std::uint32_t cell =
+        grid.cellIndex({wrapped(x, grid.cells.x), wrapped(y, grid.cells.y), wrapped(z, grid.cells.z)});
     for (std::uint32_t s = cells.cellStart[cell]; s < cells.cellStart[cell + 1]; ++s)
       if (s != slot) best2 = std::min(best2, distance2(sortedPositions[s]));
   };
@@ -71,8 +70,8 @@ float nearestByRings(const GridSpec& grid, const CellOrder& cells, std::span<con
 // table stays O(N) in a sparse world (a step's grid of up to 2^24 cells, allocated afresh, cost more
 // than the whole summary).
 GridSpec summaryGrid(const ModelParams& params, std::size_t boids) {
-  return makeGridSpec(
-      params, static_cast<std::uint32_t>(std::min<std::size_t>(boids * kSummaryCellsPerBoid, kDefaultMaxCells)));
+  return makeGridSpec(params, static_cast<std::uint32_t>(
+                                  std::min<std::size_t>(boids * kSummaryCellsPerBoid, kDefaultMaxCells)));
 }
 
 // The exponent bits all set: an infinity or a NaN.
@@ -128,7 +127,8 @@ std::vector<glm::vec3> samplePositions(const FlockState& state) {
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state) {
   std::vector<GroupSummary> groups(state.groups);
-  std::vector<glm::dvec3> positionSum(state.groups, glm::dvec3(0.0)), velocitySum(state.groups, glm::dvec3(0.0));
+  std::vector<glm::dvec3> positionSum(state.groups, glm::dvec3(0.0)),
+      velocitySum(state.groups, glm::dvec3(0.0));
   for (std::size_t i = 0; i < state.size(); ++i) {
     const std::uint32_t g = state.group[i];
     ++groups[g].count;
@@ -307,15 +307,16 @@ FlockShape measureFlockShape(const ModelParams& params, const FlockState& state)
     if (slot % 4096 == 0) core::throwIfStopRequested();
     const std::uint32_t i = cells.order[slot];
     const glm::vec3 pi = state.position[i];
-    forEachNeighbourRange(grid, cells, grid.cellCoord(pi), params.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {
-      for (std::uint32_t s = begin; s < end; ++s) {
-        const std::uint32_t j = cells.order[s];
-        if (j <= i) continue;  // each pair once
-        glm::vec3 d = state.position[j] - pi;
-        if (wrap) d = minimumImage(d, size);
-        if (glm::dot(d, d) < r2) components.join(i, j);
-      }
-    });
+    forEachNeighbourRange(grid, cells, grid.cellCoord(pi), params.dims,
+                          [&](std::uint32_t begin, std::uint32_t end, bool) {
+                            for (std::uint32_t s = begin; s < end; ++s) {
+                              const std::uint32_t j = cells.order[s];
+                              if (j <= i) continue;  // each pair once
+                              glm::vec3 d = state.position[j] - pi;
+                              if (wrap) d = minimumImage(d, size);
+                              if (glm::dot(d, d) < r2) components.join(i, j);
+                            }
+                          });
   }
   std::uint32_t largestRoot = 0;
   for (std::uint32_t i = 0; i < n; ++i) {

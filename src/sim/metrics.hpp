@@ -15,9 +15,9 @@ namespace murmur::sim {
 // What the CPU agents read each step (on the GPU: a reduction read back as a few floats).
 struct GroupSummary {
   std::uint32_t count = 0;
-  glm::vec3 centroid{0.0f};      // plain mean of positions (no minimum image when wrapping)
+  glm::vec3 centroid{0.0f};  // plain mean of positions (no minimum image when wrapping)
   glm::vec3 meanVelocity{0.0f};
-  std::uint32_t leaders = 0;     // boids of the group that were emergent leaders in the last step
+  std::uint32_t leaders = 0;  // boids of the group that were emergent leaders in the last step
 };
 
 std::vector<GroupSummary> summarizeGroups(const FlockState& state);
@@ -63,14 +63,14 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state);
 // connected components of the graph joining every pair of boids (any groups) closer than R
 // (minimum image when wrapping).
 struct FlockShape {
-  std::size_t flocks = 0;          // connected components, lone boids included
-  std::size_t largest = 0;         // boids in the largest flock
-  double largestFraction = 0.0;    // largest / N
-  double polarization = 0.0;       // |mean heading| over the largest flock: 1 all one way
+  std::size_t flocks = 0;        // connected components, lone boids included
+  std::size_t largest = 0;       // boids in the largest flock
+  double largestFraction = 0.0;  // largest / N
+  double polarization = 0.0;     // |mean heading| over the largest flock: 1 all one way
   // Standard deviations of the largest flock's positions along its principal axes, longest first
   // (plain positions: in a wrap world a flock across the seam measures as if cut in two).
   glm::dvec3 extents{0.0};
-  double thinness = 0.0;           // extents.z / extents.x: 1 a ball, near 0 a sheet
+  double thinness = 0.0;  // extents.z / extents.x: 1 a ball, near 0 a sheet
 };
 FlockShape measureFlockShape(const ModelParams& params, const FlockState& state);
 

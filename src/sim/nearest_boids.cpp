@@ -75,7 +75,8 @@ CellBox probeCells(const GridSpec& grid, const BoidProbe& probe) {
 
 NearestBoids nearestBoids(const FlockState& now, std::span<const glm::vec3> selectBy,
                           std::span<const BoidProbe> probes, std::uint32_t k) {
-  if (selectBy.size() != now.size()) throw std::invalid_argument("nearestBoids: selectBy and the state differ in size");
+  if (selectBy.size() != now.size())
+    throw std::invalid_argument("nearestBoids: selectBy and the state differ in size");
   Selection selection(probes.size(), now.groups, k);
   for (std::size_t p = 0; p < probes.size(); ++p) {
     const float radius2 = probes[p].radius * probes[p].radius;

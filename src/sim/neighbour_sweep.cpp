@@ -17,8 +17,8 @@ namespace murmur::sim::HWY_NAMESPACE {
 // each lane made as sim::offset and glm::dot make them (the minimum image per lane:
 // sim::foldComponent). Out-parameters, not a struct: scalable vectors (SVE, RVV) cannot be members.
 template <bool Imaged>
-HWY_INLINE FloatVec offsetsFrom(const StepContext& ctx, FloatVec x, FloatVec y, FloatVec z, glm::vec3 p, FloatVec& dx,
-                                FloatVec& dy, FloatVec& dz) {
+HWY_INLINE FloatVec offsetsFrom(const StepContext& ctx, FloatVec x, FloatVec y, FloatVec z, glm::vec3 p,
+                                FloatVec& dx, FloatVec& dy, FloatVec& dz) {
   const FloatTag df;
   const auto fold = [&](FloatVec d, float size) {
     if constexpr (!Imaged) return d;
@@ -34,11 +34,11 @@ HWY_INLINE FloatVec offsetsFrom(const StepContext& ctx, FloatVec x, FloatVec y, 
 }
 
 template <bool Imaged>
-HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& flock, std::uint32_t m, glm::vec3 p,
-                                     FloatVec& dx, FloatVec& dy, FloatVec& dz) {
+HWY_INLINE FloatVec candidateOffsets(const StepContext& ctx, const SortedFlock& flock, std::uint32_t m,
+                                     glm::vec3 p, FloatVec& dx, FloatVec& dy, FloatVec& dz) {
   const FloatTag df;
-  return offsetsFrom<Imaged>(ctx, hn::LoadU(df, flock.x + m), hn::LoadU(df, flock.y + m), hn::LoadU(df, flock.z + m), p,
-                             dx, dy, dz);
+  return offsetsFrom<Imaged>(ctx, hn::LoadU(df, flock.x + m), hn::LoadU(df, flock.y + m),
+                             hn::LoadU(df, flock.z + m), p, dx, dy, dz);
 }
 
 // A mask's lanes as bits, lane 0 lowest.
@@ -55,7 +55,8 @@ HWY_INLINE std::uint64_t maskBits(Mask mask) {
 // selfSlot) in the run [m, end): lanes past the run hold boids of other cells (or the padding),
 // and i is no neighbour of itself.
 template <class Mask>
-HWY_INLINE std::uint64_t candidateBits(Mask within, std::uint32_t m, std::uint32_t end, std::uint32_t selfSlot) {
+HWY_INLINE std::uint64_t candidateBits(Mask within, std::uint32_t m, std::uint32_t end,
+                                       std::uint32_t selfSlot) {
   const FloatTag df;
   std::uint64_t bits = maskBits(hn::And(within, hn::FirstN(df, end - m)));
   if (selfSlot - m < hn::Lanes(df)) bits &= ~(std::uint64_t{1} << (selfSlot - m));
@@ -67,7 +68,8 @@ HWY_INLINE std::uint64_t candidateBits(Mask within, std::uint32_t m, std::uint32
 // cost 30%: the sums went through memory).
 template <bool Imaged>
 HWY_INLINE void sweepLabRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
-                            const SortedFlock& flock, std::uint32_t begin, std::uint32_t end, NeighbourSums& sums) {
+                            const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
+                            NeighbourSums& sums) {
   const FloatTag df;
   const std::size_t lanes = hn::Lanes(df);
   const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
@@ -83,8 +85,8 @@ HWY_INLINE void sweepLabRun(const StepContext& ctx, const BoidView& self, std::u
     for (; bits != 0; bits &= bits - 1) {
       const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
       const std::uint32_t j = m + lane;
-      accumulateNeighbour(ctx, self, {ox[lane], oy[lane], oz[lane]}, flock.heading[j], flock.id[j], flock.group[j],
-                          sums);
+      accumulateNeighbour(ctx, self, {ox[lane], oy[lane], oz[lane]}, flock.heading[j], flock.id[j],
+                          flock.group[j], sums);
     }
   }
 }
@@ -114,7 +116,8 @@ constexpr LaneOrders takenFirst() {
 }
 static constexpr LaneOrders kTakenFirst = takenFirst();
 
-static_assert(kMaxLanes <= kSweepPadding && HWY_MAX_BYTES <= kWithinAlignment, "WithinCandidates fits every vector");
+static_assert(kMaxLanes <= kSweepPadding && HWY_MAX_BYTES <= kWithinAlignment,
+              "WithinCandidates fits every vector");
 
 // The metric rule's sums, in locals while a batch is swept (in the caller's NeighbourSums, which
 // the flock's headings might alias, every addition went through memory; and NeighbourSums is
@@ -140,15 +143,18 @@ HWY_INLINE void copyMetricSums(const From& from, To& to) {
 // the group itself (slots stay below it: kMaxBoids).
 constexpr std::uint32_t kSameGroup = 1u << 31;
 static_assert(kMaxBoids < std::int64_t{kSameGroup});
-constexpr std::uint32_t gatheredSlot(std::uint32_t word) { return word & ~kSameGroup; }
+constexpr std::uint32_t gatheredSlot(std::uint32_t word) {
+  return word & ~kSameGroup;
+}
 
-// Folds the first `count` gathered candidates into the sums, a vector of them at a time: accumulateNeighbour's
-// tests (the distance, the front cone, the field of view) on every lane at once, then one at a
-// time, in slot order, the separation push (sim::separationPush itself: a few neighbours a boid,
+// Folds the first `count` gathered candidates into the sums, a vector of them at a time:
+// accumulateNeighbour's tests (the distance, the front cone, the field of view) on every lane at once, then
+// one at a time, in slot order, the separation push (sim::separationPush itself: a few neighbours a boid,
 // where a vector of pushes cost as much) and the sums' additions. Each lane makes the scalar
 // function's operations in its order, so the sums are the same bytes.
-HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot, const SortedFlock& flock,
-                           const WithinCandidates& within, std::uint32_t count, MetricSums& sums) {
+HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                           const SortedFlock& flock, const WithinCandidates& within, std::uint32_t count,
+                           MetricSums& sums) {
   const FloatTag df;
   const hn::RebindToUnsigned<FloatTag> du;
   using V = FloatVec;
@@ -159,11 +165,13 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
     const auto slots = hn::Load(du, within.slot + k);
     const auto candidate = hn::And(hn::FirstN(df, count - k),
                                    hn::RebindMask(df, hn::Ne(slots, hn::Set(du, selfSlot | kSameGroup))));
-    const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k), dz = hn::Load(df, within.dz + k);
+    const V dx = hn::Load(df, within.dx + k), dy = hn::Load(df, within.dy + k),
+            dz = hn::Load(df, within.dz + k);
     const V d2 = dotLanes(dx, dy, dz, dx, dy, dz);
     const V dist = hn::Sqrt(d2);
     const auto coincident = hn::Lt(dist, hn::Set(df, kEps));
-    const V along = dotLanes(hn::Set(df, self.heading.x), hn::Set(df, self.heading.y), hn::Set(df, self.heading.z), dx, dy,
+    const V along = dotLanes(hn::Set(df, self.heading.x), hn::Set(df, self.heading.y),
+                             hn::Set(df, self.heading.z), dx, dy,
                              dz);  // glm::dot(self.heading, d)
     if (ctx.needFront && !sums.frontOccupied) {
       const auto front = hn::And(hn::Lt(d2, hn::Set(df, ctx.leaderRadius2)),
@@ -172,7 +180,8 @@ HWY_INLINE void foldWithin(const StepContext& ctx, const BoidView& self, std::ui
     }
     auto accepted = hn::And(candidate, hn::Lt(d2, hn::Set(df, ctx.radius2)));
     if (ctx.limitedFov)
-      accepted = hn::And(accepted, hn::Or(coincident, hn::Not(hn::Lt(along, hn::Mul(dist, hn::Set(df, ctx.cosHalfFov))))));
+      accepted = hn::And(
+          accepted, hn::Or(coincident, hn::Not(hn::Lt(along, hn::Mul(dist, hn::Set(df, ctx.cosHalfFov))))));
     std::uint64_t separating = maskBits(hn::And(accepted, hn::Lt(d2, hn::Set(df, ctx.separationRadius2))));
     if (separating != 0) {
       sums.separating = true;
@@ -213,7 +222,8 @@ HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView* selves, std
   // on the stores on every vector.
   const auto lanesFromZero = hn::Iota(du, 0);
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
-    const FloatVec x = hn::LoadU(df, flock.x + m), y = hn::LoadU(df, flock.y + m), z = hn::LoadU(df, flock.z + m);
+    const FloatVec x = hn::LoadU(df, flock.x + m), y = hn::LoadU(df, flock.y + m),
+                   z = hn::LoadU(df, flock.z + m);
     const auto groups = hn::LoadU(du, flock.group + m);
     const auto slots = hn::Add(hn::Set(du, m), lanesFromZero);
     const auto inRun = hn::FirstN(df, end - m);
@@ -232,7 +242,9 @@ HWY_INLINE void gatherWithin(const StepContext& ctx, const BoidView* selves, std
         hn::StoreU(hn::Compress(slotWords, hn::RebindMask(du, take)), du, to.slot + count);
       } else {
         const auto order = hn::SetTableIndices(du, kTakenFirst.lanes[maskBits(take)]);
-        const auto pack = [&](FloatVec v) { return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order)); };
+        const auto pack = [&](FloatVec v) {
+          return hn::BitCast(df, hn::TableLookupLanes(hn::BitCast(du, v), order));
+        };
         hn::StoreU(pack(dx), df, to.dx + count);
         hn::StoreU(pack(dy), df, to.dy + count);
         hn::StoreU(pack(dz), df, to.dz + count);
@@ -259,13 +271,13 @@ HWY_INLINE void sweepMetric(const StepContext& ctx, const GridSpec& grid, const 
     high = glm::max(high, selves[b].position);
   }
   const int spanX = static_cast<int>(cells.cellOfSlot[firstSlot + B - 1] - cells.cellOfSlot[firstSlot]);
-  const SlotRuns runs = neighbourSlotRuns(grid, cells, low, high, std::sqrt(ctx.searchRadius2), dims, around, spanX);
+  const SlotRuns runs =
+      neighbourSlotRuns(grid, cells, low, high, std::sqrt(ctx.searchRadius2), dims, around, spanX);
   MetricSums local[B];
   for (int b = 0; b < B; ++b) copyMetricSums(sums[b], local[b]);
   // The neighbours' headings are read last (foldWithin), one at a time, from rows of cells far
-  // apart in the flock: at large flocks each was a cache miss the fold waited on (6% of the sweep's
-  // samples on that one load, density at 1M boids). Asked for now, they come while the runs are
-  // gathered.
+  // apart in the flock: at large flocks each was a cache miss the fold waited on (docs/architecture.md,
+  // Tuning constants). Asked for now, they come while the runs are gathered.
   for (int r = 0; r < runs.count; ++r) {
     __builtin_prefetch(flock.heading + runs.runs[std::size_t(r)].begin);
     __builtin_prefetch(flock.heading + runs.runs[std::size_t(r)].end - 1);
@@ -299,7 +311,8 @@ HWY_INLINE void sweepMetric(const StepContext& ctx, const GridSpec& grid, const 
 // nearest's once there are K (only a nearer one, or one as near with a lower id, takes its place),
 // else R^2; at least Rs^2, and RL^2 while the front cone is tested and empty.
 HWY_INLINE float topologicalReach2(const StepContext& ctx, const NeighbourSums& sums) {
-  const float kth = sums.nearestCount == ctx.topological ? sums.nearest[ctx.topological - 1].distance2 : ctx.radius2;
+  const float kth =
+      sums.nearestCount == ctx.topological ? sums.nearest[ctx.topological - 1].distance2 : ctx.radius2;
   const float front = ctx.needFront && !sums.frontOccupied ? ctx.leaderRadius2 : 0.0f;
   return std::max(std::max(kth, ctx.separationRadius2), front);
 }
@@ -308,8 +321,8 @@ HWY_INLINE float topologicalReach2(const StepContext& ctx, const NeighbourSums& 
 // with Terms = All those in [ownBegin, ownEnd) (offered already) as AllButNearest.
 template <bool Imaged, NeighbourTerms Terms>
 HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
-                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end, std::uint32_t ownBegin,
-                             std::uint32_t ownEnd, NeighbourSums& sums) {
+                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
+                             std::uint32_t ownBegin, std::uint32_t ownEnd, NeighbourSums& sums) {
   const FloatTag df;
   const std::size_t lanes = hn::Lanes(df);
   const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
@@ -328,7 +341,8 @@ HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::
       const std::uint32_t j = m + lane;
       const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
       if (Terms == NeighbourTerms::All && (j < ownBegin || j >= ownEnd))
-        accumulateNeighbour<NeighbourTerms::All>(ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
+        accumulateNeighbour<NeighbourTerms::All>(ctx, self, d, flock.heading[j], flock.id[j], flock.group[j],
+                                                 sums);
       else
         accumulateNeighbour<Terms == NeighbourTerms::All ? NeighbourTerms::AllButNearest : Terms>(
             ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
@@ -336,9 +350,9 @@ HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::
   }
 }
 
-HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                                 const SortedFlock& flock, std::uint32_t selfSlot, const BoidView& self,
-                                 NeighbourSums& sums, CellRuns& around) {
+HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells,
+                                 int dims, const SortedFlock& flock, std::uint32_t selfSlot,
+                                 const BoidView& self, NeighbourSums& sums, CellRuns& around) {
   const std::uint32_t cell = grid.cellIndex(grid.cellCoord(self.position));
   std::uint32_t ownBegin = cells.cellStart[cell], ownEnd = cells.cellStart[cell + 1];
   SlotRuns runs;
@@ -360,15 +374,17 @@ HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, c
   for (int r = 0; r < runs.count; ++r) {
     const SlotRun run = runs.runs[std::size_t(r)];
     if (run.imaged)
-      sweepNearRun<true, NeighbourTerms::All>(ctx, self, selfSlot, flock, run.begin, run.end, ownBegin, ownEnd, sums);
+      sweepNearRun<true, NeighbourTerms::All>(ctx, self, selfSlot, flock, run.begin, run.end, ownBegin,
+                                              ownEnd, sums);
     else
-      sweepNearRun<false, NeighbourTerms::All>(ctx, self, selfSlot, flock, run.begin, run.end, ownBegin, ownEnd, sums);
+      sweepNearRun<false, NeighbourTerms::All>(ctx, self, selfSlot, flock, run.begin, run.end, ownBegin,
+                                               ownEnd, sums);
   }
 }
 
 void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves, std::uint32_t count,
-                     NeighbourSums* sums, CellRuns& around, SweepScratch& scratch) {
+                     const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves,
+                     std::uint32_t count, NeighbourSums* sums, CellRuns& around, SweepScratch& scratch) {
   if (!sweepsBatchAsBox(ctx)) {
     for (std::uint32_t b = 0; b < count; ++b) {
       const BoidView& self = selves[b];
@@ -377,7 +393,8 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
         sweepTopological(ctx, grid, cells, dims, flock, selfSlot, self, sums[b], around);
         continue;
       }
-      const SlotRuns runs = neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
+      const SlotRuns runs =
+          neighbourSlotRuns(grid, cells, self.position, std::sqrt(ctx.searchRadius2), dims, around);
       for (int r = 0; r < runs.count; ++r) {
         const SlotRun run = runs.runs[std::size_t(r)];
         if (run.imaged)
@@ -389,18 +406,28 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
     return;
   }
   switch (count) {
-    case 1: return sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    case 2: return sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    case 3: return sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    case 4: return sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    case 5: return sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    case 6: return sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    case 7: return sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
-    default: return sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 1:
+      return sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 2:
+      return sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 3:
+      return sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 4:
+      return sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 5:
+      return sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 6:
+      return sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    case 7:
+      return sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+    default:
+      return sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
   }
 }
 
-const char* SweepTargetName() { return hwy::TargetName(HWY_TARGET); }
+const char* SweepTargetName() {
+  return hwy::TargetName(HWY_TARGET);
+}
 
 }  // namespace murmur::sim::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -414,15 +441,19 @@ HWY_EXPORT(SweepTargetName);
 void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
                      const SortedFlock& flock, std::uint32_t firstSlot, std::span<const BoidView> selves,
                      std::span<NeighbourSums> sums, CellRuns& around, SweepScratch& scratch) {
-  HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, firstSlot, selves.data(),
-                                        static_cast<std::uint32_t>(selves.size()), sums.data(), around, scratch);
+  HWY_DYNAMIC_DISPATCH(SweepNeighbours)
+  (ctx, grid, cells, dims, flock, firstSlot, selves.data(), static_cast<std::uint32_t>(selves.size()),
+   sums.data(), around, scratch);
 }
 
-std::string simdTargetName() { return HWY_DYNAMIC_DISPATCH(SweepTargetName)(); }
+std::string simdTargetName() {
+  return HWY_DYNAMIC_DISPATCH(SweepTargetName)();
+}
 
 std::vector<SimdTarget> availableSimdTargets() {
   std::vector<SimdTarget> targets;
-  for (const std::int64_t bits : hwy::SupportedAndGeneratedTargets()) targets.push_back({bits, hwy::TargetName(bits)});
+  for (const std::int64_t bits : hwy::SupportedAndGeneratedTargets())
+    targets.push_back({bits, hwy::TargetName(bits)});
   return targets;
 }
 
@@ -435,7 +466,9 @@ void forceSimdTarget(std::int64_t bits) {
   hwy::SetSupportedTargetsForTest(bits);
 }
 
-std::int64_t forcedSimdTarget() { return forcedTarget; }
+std::int64_t forcedSimdTarget() {
+  return forcedTarget;
+}
 
 }  // namespace murmur::sim
 #endif  // HWY_ONCE

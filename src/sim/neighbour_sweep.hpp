@@ -40,22 +40,23 @@ struct SortedFlock {
 };
 
 // The boids a sweep takes at once: consecutive boids of one cell share its runs, and each vector
-// of candidates is then loaded and each run's loop run once for all of them (neighbours18, about 5
-// boids a cell: 14% off a one-thread step with 8, 5% more than with 4).
+// of candidates is then loaded and each run's loop run once for all of them (docs/architecture.md,
+// Tuning constants).
 inline constexpr std::size_t kSweepBatch = 8;
 // In a sparse flock a batch of the metric rule goes on along its row: where the boids left in its
 // first cell are at most kSweepSparseCell, it takes those of up to kSweepBatchSpan cells more along
 // x (sim::plainRowSpanEnd; still kSweepBatch boids at most), swept as one box whose rows are runs of
 // the span's cells and two more. A boid then tests a few more candidates (a vector of them costs
 // about the same however many lanes it fills) but the runs are built and each vector loaded once
-// for all of them: `density` (a boid or less a cell), 16k boids on one thread 3.5 -> 2.7 ms a step,
-// 1M on two 144 -> 115; `neighbours18` (about 5 a cell) unchanged, where spans taken from fuller
-// cells cost it 4%.
+// for all of them: sparse flocks gain, fuller cells would lose (docs/architecture.md, Tuning
+// constants).
 inline constexpr int kSweepBatchSpan = 16;
 inline constexpr std::size_t kSweepSparseCell = 2;
 // Whether the sweep takes a batch's boids as one box (the metric rule) rather than boid by boid
 // (the topological rule, the lab's units): only such a batch gains from spanning cells.
-inline bool sweepsBatchAsBox(const StepContext& ctx) { return ctx.topological == 0 && !ctx.labUnits; }
+inline bool sweepsBatchAsBox(const StepContext& ctx) {
+  return ctx.topological == 0 && !ctx.labUnits;
+}
 
 // The metric sweep's candidates within the search radius of one boid, gathered from its runs in
 // slot order: their offsets and slots, packed by a vector's compress (d.d is made again from the

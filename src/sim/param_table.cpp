@@ -74,8 +74,8 @@ constexpr ModelParam kModelParams[] = {
      50.0f, "units/s", "the speed the cruise force steers towards"},
     {"roost", "radius", member(&ModelParams::roostRadius), 0.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
      500.0f, "units", "boids farther than this from the roost's x-z are pulled back; 0: no roost"},
-    {"model", "steering", member(&ModelParams::labSteering), 0.6f, 0.0f, kExcluded, 10.0f, "", 0.05f, 2.0f, "1",
-     "the lab's units: the full sideways push at the bow, as a fraction of the thrust (the book: 3/5)"},
+    {"model", "steering", member(&ModelParams::labSteering), 0.6f, 0.0f, kExcluded, 10.0f, "", 0.05f, 2.0f,
+     "1", "the lab's units: the full sideways push at the bow, as a fraction of the thrust (the book: 3/5)"},
     {"model", "inertia", member(&ModelParams::labInertia), 0.0625f, 0.0f, kExcluded, 100.0f, "", 0.01f, 1.0f,
      "m L^2", "the lab's units: moment of inertia in mass times body length squared (the book: 1/16)"},
     {"model", "spin_rate", member(&ModelParams::labSpinRate), 180.0f, 0.0f, kExcluded, 3600.0f, "", 10.0f,
@@ -102,7 +102,7 @@ constexpr ModelParam kModelParams[] = {
      "weight of the roost's pull (step 8d)"},
 };
 
-// The lab's three views (Bourg & Seemann, ../shared/lab-rules.md): all around but a 90-degree blind
+// The lab's three views (Bourg & Seemann; docs/model.md, View modes): all around but a 90-degree blind
 // cone behind, the front half, a 90-degree cone ahead, with the book's radii in body lengths.
 constexpr ViewMode kViewModes[] = {
     {"wide", 270.0f, 200.0f, "all around but a 90-degree blind cone behind"},
@@ -162,7 +162,8 @@ EditRange editRange(const ModelParam& param, const ModelParams& model) {
   const float largest = std::max({size.x, flat ? 0.0f : size.y, size.z});
   const float smallest = std::min({size.x, flat ? size.x : size.y, size.z});
   const bool wrap = model.boundary == Boundary::Wrap;
-  if (param.field.member == &ModelParams::perceptionRadius || param.field.member == &ModelParams::leaderRadius) {
+  if (param.field.member == &ModelParams::perceptionRadius ||
+      param.field.member == &ModelParams::leaderRadius) {
     // The grid holds (extent / R)^dims cells: the floor keeps that at most 128 a side; a wrapping
     // world needs every extent to be at least 2 R.
     low = std::max(low, largest / 128.0f);

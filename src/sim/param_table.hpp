@@ -77,8 +77,8 @@ void clampToAtMost(ModelParams& model);
 struct ViewMode {
   std::string_view name;
   float fovDegrees;
-  float radiusLengths;     // the perception radius in body lengths
-  std::string_view sees;   // one line (docs/model.md repeats it)
+  float radiusLengths;                           // the perception radius in body lengths
+  std::string_view sees;                         // one line (docs/model.md repeats it)
   float radius(const ModelParams& model) const;  // radiusLengths x model.bodyLength
 };
 // Every view's separation radius, in body lengths (the book's 5).

@@ -43,8 +43,8 @@ struct Weights {
 
 struct ModelParams {
   // [world]
-  int dims = 3;                                   // 2 (x-z plane, y = 0) or 3
-  glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};   // units; min < max on every active axis
+  int dims = 3;                                  // 2 (x-z plane, y = 0) or 3
+  glm::vec3 worldMin{-100.0f, -50.0f, -100.0f};  // units; min < max on every active axis
   glm::vec3 worldMax{100.0f, 50.0f, 100.0f};
   Boundary boundary = Boundary::Contain;
   float margin = modelDefault(&ModelParams::margin);

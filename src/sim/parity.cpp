@@ -37,7 +37,8 @@ bool hasNeighbourOnPerceptionEdge(const ModelParams& params, const FlockState& s
     if (params.boundary == Boundary::Wrap) d -= size * glm::floor(d / size + 0.5);
     const double dist = glm::length(d);
     if (dist > std::max(r, rl) + slack) continue;
-    if (std::abs(dist - r) <= slack || std::abs(dist - rs) <= slack || std::abs(dist - rl) <= slack) return true;
+    if (std::abs(dist - r) <= slack || std::abs(dist - rs) <= slack || std::abs(dist - rl) <= slack)
+      return true;
     // Distance of j from the cone surface, approximately: |along - dist cos| is that distance
     // scaled by sin of the half-angle, at most 1.
     const double along = glm::dot(f, d);
@@ -51,7 +52,8 @@ bool hasObstacleOnDetectionEdge(const ModelParams& params, const StepInputs& inp
                                 std::uint32_t i, double slack) {
   const glm::dvec3 p(state.position[i]);
   const glm::dvec3 f(stateHeading(state, i));
-  const double reach = double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
+  const double reach =
+      double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
   const glm::dvec3 size(params.worldSize());
   for (std::size_t k = 0; k < inputs.obstacleCenter.size(); ++k) {
     glm::dvec3 a = glm::dvec3(inputs.obstacleCenter[k]) - p;
@@ -75,7 +77,8 @@ bool hasWallProbeOnCellEdge(const ModelParams& params, const StepInputs& inputs,
   glm::dvec3 ahead(stateHeading(state, i));
   ahead.y = 0.0;
   const double aheadLen = glm::length(ahead);
-  const double reach = double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
+  const double reach =
+      double(params.perceptionRadius) + glm::length(glm::dvec3(state.velocity[i])) * params.lookahead;
   auto nearCellEdge = [&](glm::dvec3 q) {
     const double fx = (q.x - walls.origin.x) / walls.cellSize, fz = (q.z - walls.origin.y) / walls.cellSize;
     const double edge = slack / walls.cellSize;

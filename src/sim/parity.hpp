@@ -29,7 +29,7 @@ struct ParityReport {
   double maxVelocityError = 0.0;
   double meanVelocityError = 0.0;
   std::size_t overTolerance = 0;
-  std::size_t explainedByEdge = 0;        // over tolerance, on a perception or avoidance edge
+  std::size_t explainedByEdge = 0;         // over tolerance, on a perception or avoidance edge
   std::vector<std::uint32_t> unexplained;  // ids over tolerance with no such neighbour
   bool groupsOrSizeDiffer = false;
 

@@ -10,7 +10,9 @@ glm::vec3 planar(const ModelParams& params, glm::vec3 v) {
   return v;
 }
 
-float length(glm::vec3 v) { return std::sqrt(glm::dot(v, v)); }
+float length(glm::vec3 v) {
+  return std::sqrt(glm::dot(v, v));
+}
 
 }  // namespace
 
@@ -216,8 +218,9 @@ glm::vec3 pursuitForce(const StepContext& ctx, const BoidView& self, const Neigh
   if (groupFlocking(ctx, self.group) && sums.frontOccupied) return glm::vec3(0.0f);  // a follower
   const glm::vec4 target = ctx.steering[3 * self.group];
   const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
-  const glm::vec3 to = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
-                                  self.velocity, ctx.steering[3 * self.group + 2].z);
+  const glm::vec3 to =
+      pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
+                 self.velocity, ctx.steering[3 * self.group + 2].z);
   const float dist = length(to);
   if (!(dist > kEps)) return glm::vec3(0.0f);
   return (to / dist) * (ctx.params->maxSpeed * targetVelocity.w) - self.velocity;
@@ -313,8 +316,8 @@ glm::vec3 weightedForce(const StepContext& ctx, const BoidView& self, const Forc
   const ModelParams& p = *ctx.params;
   const Weights& w = p.weights;
   glm::vec3 force = w.separation * f.separation + w.alignment * f.alignment + w.cohesion * f.cohesion +
-                    w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal +
-                    w.flee * f.flee + w.cruise * f.cruise + w.walls * f.walls;
+                    w.avoidance * f.avoidance + w.bounds * f.bounds + w.goal * f.goal + w.flee * f.flee +
+                    w.cruise * f.cruise + w.walls * f.walls;
   if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
   force += w.roost * f.roost;
   if (p.dims == 2) force.y = 0.0f;
@@ -431,10 +434,12 @@ float labPush(const StepContext& ctx, const BoidView& self, const NeighbourSums&
   if (role != GroupRole::Flock && !(groupFlocking(ctx, self.group) && sums.frontOccupied)) {
     const glm::vec4 target = ctx.steering[3 * self.group];
     const glm::vec4 targetVelocity = ctx.steering[3 * self.group + 1];
-    const glm::vec3 aim = pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
-                                     self.velocity, ctx.steering[3 * self.group + 2].z);
+    const glm::vec3 aim =
+        pursuitAim(role, offset(ctx, self.position, glm::vec3(target)), glm::vec3(targetVelocity),
+                   self.velocity, ctx.steering[3 * self.group + 2].z);
     const float len = length(aim);
-    if (len > kEps) push += ctx.steering[3 * self.group + 2].x * sideSign(glm::dot(aim / len, side)) * body.steering;
+    if (len > kEps)
+      push += ctx.steering[3 * self.group + 2].x * sideSign(glm::dot(aim / len, side)) * body.steering;
   }
   return push;
 }

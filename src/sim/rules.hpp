@@ -4,9 +4,9 @@
 //   sums = fold accumulateNeighbour over every j != i     (the neighbour search differs per backend)
 //   forces = computeForces(context, self, sums)
 //   result = integrate(context, self, forces)
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -37,12 +37,12 @@ struct StepContext {
   float turnCos = 1.0f;
   float turnSin = 0.0f;
   float cosHalfFov = -1.0f;
-  bool limitedFov = false;         // fov < 360
-  std::uint32_t topological = 0;   // K of topological neighbours; 0: the metric rule
+  bool limitedFov = false;        // fov < 360
+  std::uint32_t topological = 0;  // K of topological neighbours; 0: the metric rule
   // The front cone is tested: recordLeaders, a flocking chase or intercept group (its leaders
   // pursue), or goal mode "front" with a goal.
   bool needFront = false;
-  bool recordLeaders = false;      // StepInputs::recordLeaders
+  bool recordLeaders = false;  // StepInputs::recordLeaders
   bool wrap = false;
   glm::vec3 worldSize{0.0f};
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
@@ -52,10 +52,10 @@ struct StepContext {
   // Per group g, 3 vec4 (packInputs): [3g] target xyz, w role; [3g+1] target velocity xyz,
   // w thrust; [3g+2] x weight, y flocking (1 or 0), z the intercept horizon (s).
   std::span<const glm::vec4> steering;
-  const WallGrid* walls = nullptr;       // map walls, or null
-  glm::vec3 roostCenter{0.0f};           // wrapIntoWorld(params.roostCenter)
-  bool labUnits = false;                 // [model] kind = "lab": the book's units (stepLabUnit)
-  LabBody lab;                           // their body's constants (labBody), with labUnits
+  const WallGrid* walls = nullptr;  // map walls, or null
+  glm::vec3 roostCenter{0.0f};      // wrapIntoWorld(params.roostCenter)
+  bool labUnits = false;            // [model] kind = "lab": the book's units (stepLabUnit)
+  LabBody lab;                      // their body's constants (labBody), with labUnits
 };
 
 // Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
@@ -127,12 +127,12 @@ inline bool nearer(const NearNeighbour& a, const NearNeighbour& b) {
 
 // What boid i gathers from its neighbours.
 struct NeighbourSums {
-  glm::vec3 separation{0.0f};  // sum over S_i of u_ij / max(|d_ij|, d_min)
-  glm::vec3 headingSum{0.0f};  // sum over G_i of f_j
-  glm::vec3 offsetSum{0.0f};   // sum over G_i of d_ij
+  glm::vec3 separation{0.0f};        // sum over S_i of u_ij / max(|d_ij|, d_min)
+  glm::vec3 headingSum{0.0f};        // sum over G_i of f_j
+  glm::vec3 offsetSum{0.0f};         // sum over G_i of d_ij
   std::uint32_t sameGroupCount = 0;  // |G_i|
   bool separating = false;           // S_i is not empty (cohesion_only_without_separation)
-  bool frontOccupied = false;  // a boid (any group) within RL lies in the 45-degree front cone
+  bool frontOccupied = false;        // a boid (any group) within RL lies in the 45-degree front cone
   // The lab's units only: the sum over S_i of the book's sideways separation, +-1 / max(|d_ij|,
   // d_min), away from the side d_ij lies on (awaySign).
   float lateralSeparation = 0.0f;
@@ -147,7 +147,8 @@ inline void offerNearest(std::uint32_t k, const NearNeighbour& candidate, Neighb
   std::uint32_t at = sums.nearestCount;
   while (at > 0 && nearer(candidate, sums.nearest[at - 1])) --at;
   if (at >= k) return;
-  for (std::uint32_t r = std::min(sums.nearestCount, k - 1); r > at; --r) sums.nearest[r] = sums.nearest[r - 1];
+  for (std::uint32_t r = std::min(sums.nearestCount, k - 1); r > at; --r)
+    sums.nearest[r] = sums.nearest[r - 1];
   sums.nearest[at] = candidate;
   if (sums.nearestCount < k) ++sums.nearestCount;
 }
@@ -182,8 +183,8 @@ struct BoidView {
 // j's term of the separation sum: u_ij / max(|d_ij|, d_min), u_ij = -d_ij / |d_ij| (coincident
 // boids part by id), times the comfort multiplier within the comfort distance. d2 = d.d, dist = its
 // square root.
-inline glm::vec3 separationPush(const StepContext& ctx, const BoidView& self, glm::vec3 d, float d2, float dist,
-                                std::uint32_t idj) {
+inline glm::vec3 separationPush(const StepContext& ctx, const BoidView& self, glm::vec3 d, float d2,
+                                float dist, std::uint32_t idj) {
   const glm::vec3 away = dist < kEps ? glm::vec3(self.id < idj ? -1.0f : 1.0f, 0.0f, 0.0f) : -d / dist;
   glm::vec3 push = away / std::max(dist, ctx.params->minDistance);
   if (d2 < ctx.comfortDistance2) push *= ctx.params->comfortMultiplier;
@@ -206,14 +207,16 @@ inline void accumulateNeighbour(const StepContext& ctx, const BoidView& self, gl
   const bool coincident = dist < kEps;
   const bool sameGroup = groupj == self.group;
   const float along = glm::dot(self.heading, d);
-  if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || along >= dist * kCos45)) sums.frontOccupied = true;
+  if (ctx.needFront && d2 < ctx.leaderRadius2 && (coincident || along >= dist * kCos45))
+    sums.frontOccupied = true;
   if (!(d2 < ctx.radius2)) return;
   if (ctx.limitedFov && !coincident && along < dist * ctx.cosHalfFov) return;
   if (Terms != NeighbourTerms::AllButSeparation && d2 < ctx.separationRadius2) {
     sums.separation += separationPush(ctx, self, d, d2, dist, idj);
     sums.separating = true;
     if (ctx.labUnits)
-      sums.lateralSeparation += awaySign(glm::dot(d, labSide(self.heading))) / std::max(dist, ctx.params->minDistance);
+      sums.lateralSeparation +=
+          awaySign(glm::dot(d, labSide(self.heading))) / std::max(dist, ctx.params->minDistance);
   }
   if (sameGroup && ctx.topological != 0) {
     if (Terms != NeighbourTerms::AllButNearest) offerNearest(ctx.topological, {d2, idj, d, fj}, sums);
@@ -261,8 +264,12 @@ glm::vec3 roostForce(const StepContext& ctx, const BoidView& self);
 inline GroupRole groupRole(const StepContext& ctx, std::uint32_t group) {
   return static_cast<GroupRole>(static_cast<std::uint32_t>(ctx.steering[3 * group].w));
 }
-inline float groupThrust(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 1].w; }
-inline bool groupFlocking(const StepContext& ctx, std::uint32_t group) { return ctx.steering[3 * group + 2].y != 0.0f; }
+inline float groupThrust(const StepContext& ctx, std::uint32_t group) {
+  return ctx.steering[3 * group + 1].w;
+}
+inline bool groupFlocking(const StepContext& ctx, std::uint32_t group) {
+  return ctx.steering[3 * group + 2].y != 0.0f;
+}
 // Where a pursuing boid aims, as an offset from its position (step 8c): toTarget = Sr, the target's
 // offset; chase: Sr; intercept: Sr + v_target t with t = |Sr| / |Vr| (Vr = v_target - v_boid)
 // capped at maxSeconds (the group's max_intercept_seconds), and the cap itself when |Vr| < eps.

@@ -13,7 +13,8 @@
 
 namespace murmur::sim {
 
-RunCost estimateRunCost(const ModelParams& params, std::span<const glm::vec3> positions, std::uint64_t steps) {
+RunCost estimateRunCost(const ModelParams& params, std::span<const glm::vec3> positions,
+                        std::uint64_t steps) {
   RunCost cost;
   cost.boids = positions.size();
   cost.steps = steps;
@@ -41,11 +42,14 @@ RunCost estimateRunCost(const ModelParams& params, std::span<const glm::vec3> po
     const bool seeded = k != 0 && own > kSeedingCellPerNeighbour * k;
     if (seeded) {
       const double density = double(own) / double(cellVolume);
-      const double holdsK = params.dims == 3 ? std::cbrt(3.0 * double(k + 1) / (4.0 * std::numbers::pi * density))
-                                             : std::sqrt(double(k + 1) / (std::numbers::pi * density));
-      const double reach = std::min(std::max(holdsK, double(params.separationRadius)), double(params.searchRadius()));
+      const double holdsK = params.dims == 3
+                                ? std::cbrt(3.0 * double(k + 1) / (4.0 * std::numbers::pi * density))
+                                : std::sqrt(double(k + 1) / (std::numbers::pi * density));
+      const double reach =
+          std::min(std::max(holdsK, double(params.separationRadius)), double(params.searchRadius()));
       for (int axis = 0; axis < 3; ++axis)
-        if (!(grid.wrap && grid.cells[axis] < 5)) odds[axis] = float(std::min(reach / double(grid.cellSize[axis]), 1.0));
+        if (!(grid.wrap && grid.cells[axis] < 5))
+          odds[axis] = float(std::min(reach / double(grid.cellSize[axis]), 1.0));
     }
     // The same cells the searches visit, each once even where a wrapped axis has fewer than 3.
     const AxisRuns xs = neighbourRuns(c.x, grid.cells.x, grid.wrap);
@@ -78,14 +82,15 @@ std::string duration(double seconds) {
 }  // namespace
 
 void checkRunCost(const RunCost& cost, const std::string& path, const std::string& forceFlag) {
-  const std::string perStep =
-      fmt::format("{} boids x {:.0f} candidates = {:.2g} candidate tests a step, about {} a step on one core", cost.boids,
-                  cost.candidatesPerBoid, cost.testsPerStep(), duration(cost.testsPerStep() / kReferenceTestsPerSecond));
+  const std::string perStep = fmt::format(
+      "{} boids x {:.0f} candidates = {:.2g} candidate tests a step, about {} a step on one core", cost.boids,
+      cost.candidatesPerBoid, cost.testsPerStep(), duration(cost.testsPerStep() / kReferenceTestsPerSecond));
   if (cost.testsPerStep() > kMaxStepCandidateTests)
-    throw InputError(path, 0, "boids.count",
-                     fmt::format("the flock is packed too densely: {} (the limit is {:.2g} a step); lower the count "
-                                 "(--boids) or pass {} to run anyway",
-                                 perStep, kMaxStepCandidateTests, forceFlag));
+    throw InputError(
+        path, 0, "boids.count",
+        fmt::format("the flock is packed too densely: {} (the limit is {:.2g} a step); lower the count "
+                    "(--boids) or pass {} to run anyway",
+                    perStep, kMaxStepCandidateTests, forceFlag));
   if (cost.totalTests() > kMaxRunCandidateTests)
     throw InputError(
         path, 0, "sim.steps",

@@ -7,8 +7,8 @@
 // A flock at the model's spacing tests tens to a few hundred candidates per boid; one spawned packed
 // into a small region (a huge count in a map's rooms) tests thousands to millions, every step, and a
 // run that passes every other limit could take days. The count at the start stands for the run: a
-// flock that spreads costs less later, one that gathers more. Checked by run, compare and demo (exceeded: InputError
-// naming the key to change; the commands' --force goes ahead anyway).
+// flock that spreads costs less later, one that gathers more. Checked by run, compare and demo (exceeded:
+// InputError naming the key to change; the commands' --force goes ahead anyway).
 #include <cstdint>
 #include <span>
 #include <string>

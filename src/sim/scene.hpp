@@ -59,10 +59,10 @@ struct Scene {
   // boids.gpu_count: the count when the flock runs on the gpu backend (a scene sized for a GPU that
   // a CPU runs smaller); 0, the default: count. The app applies it (--boids and --init override it).
   std::uint32_t gpuCount = 0;
-  std::uint32_t groups = 1;     // boids.groups, >= 1
-  std::uint64_t seed = 1;       // sim.seed
-  std::uint64_t steps = 0;      // sim.steps, 0: run until closed / told otherwise
-  Spawn spawn = Spawn::Box;     // sim.spawn
+  std::uint32_t groups = 1;  // boids.groups, >= 1
+  std::uint64_t seed = 1;    // sim.seed
+  std::uint64_t steps = 0;   // sim.steps, 0: run until closed / told otherwise
+  Spawn spawn = Spawn::Box;  // sim.spawn
   // sim.spawn_spacing: with spawn = "sphere", the ball's size from the count: one boid per cube (square
   // in 2D) of this side, so a flock starts equally dense at any count. 0, the default: the ball's radius
   // is 0.4 x the world's smallest extent.

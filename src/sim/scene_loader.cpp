@@ -93,7 +93,9 @@ void readSim(TableReader& sim, Scene& scene) {
   scene.spawn = sim.choice("spawn", {{"box", Spawn::Box}, {"sphere", Spawn::Sphere}}, scene.spawn);
   const double spacing = sim.number("spawn_spacing", scene.spawnSpacing);
   if (!(spacing >= 0.0 && spacing <= kMaxMagnitude))
-    sim.fail("spawn_spacing", fmt::format("must be between 0 and {:g} units (0: the ball fills 0.4 of the world)", kMaxMagnitude));
+    sim.fail(
+        "spawn_spacing",
+        fmt::format("must be between 0 and {:g} units (0: the ball fills 0.4 of the world)", kMaxMagnitude));
   scene.spawnSpacing = static_cast<float>(spacing);
   // The reader only returns finite numbers: a NaN can only be the fallback, the key's absence.
   if (glm::vec3 center = sim.vec3("spawn_center", glm::vec3(std::numeric_limits<float>::quiet_NaN()));
@@ -114,8 +116,8 @@ void readSim(TableReader& sim, Scene& scene) {
 void readBoids(TableReader& boids, Scene& scene) {
   scene.count =
       static_cast<std::uint32_t>(integerInRange(boids, "count", scene.count, 0, kMaxBoids, kCountRule));
-  scene.gpuCount =
-      static_cast<std::uint32_t>(integerInRange(boids, "gpu_count", scene.gpuCount, 0, kMaxBoids, kCountRule));
+  scene.gpuCount = static_cast<std::uint32_t>(
+      integerInRange(boids, "gpu_count", scene.gpuCount, 0, kMaxBoids, kCountRule));
   scene.groups =
       static_cast<std::uint32_t>(integerInRange(boids, "groups", scene.groups, 1, kMaxGroups, kGroupsRule));
   readParams(boids, "boids", scene.model);
@@ -132,9 +134,10 @@ void readPerception(TableReader& perception, ModelParams& m) {
     m.perceptionRadius = view->radius(m);
     m.separationRadius = viewSeparationRadius(m);
   }
-  m.topologicalNeighbours = static_cast<std::uint32_t>(integerInRange(
-      perception, "neighbours", m.topologicalNeighbours, 0, kMaxTopologicalNeighbours,
-      fmt::format("must be in [0, {}] (0: every neighbour within perception.radius)", kMaxTopologicalNeighbours)));
+  m.topologicalNeighbours = static_cast<std::uint32_t>(
+      integerInRange(perception, "neighbours", m.topologicalNeighbours, 0, kMaxTopologicalNeighbours,
+                     fmt::format("must be in [0, {}] (0: every neighbour within perception.radius)",
+                                 kMaxTopologicalNeighbours)));
   readParamSection(perception, "perception", m);
 }
 
@@ -148,11 +151,13 @@ GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
     if (other.group == group) table.fail("group", fmt::format("group {} is listed twice", group));
   spec.group = static_cast<std::uint32_t>(group);
   GroupSteering& s = spec.steering;
-  s.role = table.choice("role", {{"flock", GroupRole::Flock}, {"chase", GroupRole::Chase}, {"intercept", GroupRole::Intercept}},
-                        GroupRole::Flock);
+  s.role = table.choice(
+      "role", {{"flock", GroupRole::Flock}, {"chase", GroupRole::Chase}, {"intercept", GroupRole::Intercept}},
+      GroupRole::Flock);
   s.flocking = table.boolean("flocking", true);
   s.thrust = static_cast<float>(table.number("thrust", 1.0));
-  if (!(s.thrust > 0.0f && s.thrust <= kMaxThrust)) table.fail("thrust", fmt::format("must be in (0, {}]", kMaxThrust));
+  if (!(s.thrust > 0.0f && s.thrust <= kMaxThrust))
+    table.fail("thrust", fmt::format("must be in (0, {}]", kMaxThrust));
   s.weight = static_cast<float>(table.number("weight", 1.0));
   if (!(s.weight >= 0.0f && s.weight <= kMaxPursuitWeight))
     table.fail("weight", fmt::format("must be in [0, {}]", kMaxPursuitWeight));
@@ -166,8 +171,9 @@ GroupSpec readGroupSpec(TableReader& table, const Scene& scene) {
   if (s.role == GroupRole::Flock && (hasTarget || hasAgent))
     table.fail(hasTarget ? "target" : "target_agent", "only a chase or intercept group has a target");
   if (s.role != GroupRole::Flock && hasTarget == hasAgent)
-    table.fail(hasTarget ? "target_agent" : "role",
-               "a chase or intercept group needs exactly one of target = [x, y, z] and target_agent = \"NAME\"");
+    table.fail(
+        hasTarget ? "target_agent" : "role",
+        "a chase or intercept group needs exactly one of target = [x, y, z] and target_agent = \"NAME\"");
   if (hasTarget) {
     for (int k = 0; k < 3; ++k)
       if (std::abs(target[k]) > kMaxMagnitude)
@@ -374,19 +380,23 @@ void checkPositionPrecision(const ModelParams& m, Fail&& fail) {
   float farthest = 0.0f;
   std::string key = "world.max";
   for (int axis : activeAxes(m.dims))
-    for (const auto& [corner, name] : {std::pair{m.worldMin[axis], "world.min"}, std::pair{m.worldMax[axis], "world.max"}})
+    for (const auto& [corner, name] :
+         {std::pair{m.worldMin[axis], "world.min"}, std::pair{m.worldMax[axis], "world.max"}})
       if (std::abs(corner) > farthest) {
         farthest = std::abs(corner);
         key = name;
       }
-  const double spacing = double(std::nextafter(farthest, std::numeric_limits<float>::infinity())) - double(farthest);
+  const double spacing =
+      double(std::nextafter(farthest, std::numeric_limits<float>::infinity())) - double(farthest);
   if (spacing <= kMaxPositionSpacing * move) return;
   // Floats below 2^e are at most 2^(e - 24) apart: the largest power of two that keeps the rule.
   const double within = std::exp2(std::floor(std::log2(kMaxPositionSpacing * move)) + 24.0);
-  fail(key, fmt::format("too far from the origin for float32 positions: floats near {:g} are {:.3g} units apart, "
-                        "{:.3g}% of a step's move at boids.max_speed ({:.3g} units; at most {:g}% allowed, "
-                        "docs/model.md, Limits): keep the world within +-{:g} of the origin",
-                        double(farthest), spacing, 100.0 * spacing / move, move, 100.0 * kMaxPositionSpacing, within));
+  fail(key,
+       fmt::format("too far from the origin for float32 positions: floats near {:g} are {:.3g} units apart, "
+                   "{:.3g}% of a step's move at boids.max_speed ({:.3g} units; at most {:g}% allowed, "
+                   "docs/model.md, Limits): keep the world within +-{:g} of the origin",
+                   double(farthest), spacing, 100.0 * spacing / move, move, 100.0 * kMaxPositionSpacing,
+                   within));
 }
 
 void checkScene(const Scene& scene, const SceneDocument* document) {
@@ -461,7 +471,8 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   // [model]: the book's units fly in its flat window, which they wrap around, and find their
   // flockmates by distance.
   if (m.unitModel == UnitModel::Lab) {
-    if (m.dims != 2) fail("model.kind", "\"lab\" needs world.dims = 2 (the book's units are 2D rigid bodies)");
+    if (m.dims != 2)
+      fail("model.kind", "\"lab\" needs world.dims = 2 (the book's units are 2D rigid bodies)");
     if (m.boundary != Boundary::Wrap)
       fail("model.kind", "\"lab\" needs world.boundary = \"wrap\" (the book's units wrap around its window)");
     if (m.topologicalNeighbours != 0)
@@ -481,15 +492,17 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       fail(param.key(), fmt::format("must be at most {} ({})", param.atMost, bound));
   }
   // The search reaches R, or the leader radius where that is larger: the key that sets its reach.
-  const std::string searchKey = m.leaderRadius > m.perceptionRadius ? "perception.leader_radius" : "perception.radius";
+  const std::string searchKey =
+      m.leaderRadius > m.perceptionRadius ? "perception.leader_radius" : "perception.radius";
   const float search = m.searchRadius();
   // The minimum-image offset is only the true offset when no box side is shorter than 2 R.
   if (m.boundary == Boundary::Wrap) {
     for (int axis : activeAxes(m.dims))
       if (extent[axis] < 2.0f * search)
         fail("world.boundary",
-             fmt::format("\"wrap\" needs every active world extent to be at least 2 * {} ({}); the {} extent is {}",
-                         searchKey, 2.0f * search, kAxisNames[axis], extent[axis]));
+             fmt::format(
+                 "\"wrap\" needs every active world extent to be at least 2 * {} ({}); the {} extent is {}",
+                 searchKey, 2.0f * search, kAxisNames[axis], extent[axis]));
   }
   // Float32 headroom, and the lab's step stable.
   for (const StabilityTerm& term : stabilityTerms(scene))
@@ -499,11 +512,12 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
   const GridSpec grid = makeGridSpec(m);
   for (int axis : activeAxes(m.dims))
     if (grid.cellSize[axis] > kMaxCellWidening * search)
-      fail(searchKey,
-           fmt::format("too small for the world: the neighbour grid is capped at {} cells, so its cells would "
-                       "be {:.3g} x {} wide on {} (the limit is {:g}; docs/model.md, Limits)",
-                       kDefaultMaxCells, grid.cellSize[axis] / search, searchKey, kAxisNames[axis],
-                       kMaxCellWidening));
+      fail(
+          searchKey,
+          fmt::format("too small for the world: the neighbour grid is capped at {} cells, so its cells would "
+                      "be {:.3g} x {} wide on {} (the limit is {:g}; docs/model.md, Limits)",
+                      kDefaultMaxCells, grid.cellSize[axis] / search, searchKey, kAxisNames[axis],
+                      kMaxCellWidening));
   // [[obstacles]], [[targets]]
   for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
     if (scene.obstacles[i].radius <= 0.0f) fail(fmt::format("obstacles[{}].radius", i), "must be above 0");
@@ -514,9 +528,10 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       for (int axis : activeAxes(m.dims))
         if (2.0f * scene.obstacles[i].radius > 0.5f * extent[axis])
           fail(fmt::format("obstacles[{}].radius", i),
-               fmt::format("an obstacle in a wrapping world may be at most half the world wide: its diameter {} "
-                           "exceeds half the {} extent ({})",
-                           2.0f * scene.obstacles[i].radius, kAxisNames[axis], 0.5f * extent[axis]));
+               fmt::format(
+                   "an obstacle in a wrapping world may be at most half the world wide: its diameter {} "
+                   "exceeds half the {} extent ({})",
+                   2.0f * scene.obstacles[i].radius, kAxisNames[axis], 0.5f * extent[axis]));
   for (std::size_t i = 0; i < scene.targets.size(); ++i)
     if (scene.targets[i].group >= scene.groups)
       fail(fmt::format("targets[{}].group", i), targetGroupRule(scene.groups));
@@ -650,7 +665,8 @@ std::uint64_t estimateRunBytes(std::uint64_t boids) {
   // summary's sorted positions, headings and groups, two doubles and up to 8 cells of 4 bytes. Plus
   // the step's cell table (2^24 + 1 cells of 4 bytes at most).
   constexpr std::uint64_t kStateBytes = 3 * sizeof(float) * 2 + sizeof(std::uint32_t);
-  constexpr std::uint64_t kSummaryBytes = 2 * 3 * sizeof(float) + sizeof(std::uint32_t) + 2 * sizeof(double) + 8 * 4;
+  constexpr std::uint64_t kSummaryBytes =
+      2 * 3 * sizeof(float) + sizeof(std::uint32_t) + 2 * sizeof(double) + 8 * 4;
   constexpr std::uint64_t kPerBoid = 4 * kStateBytes + 2 * sizeof(std::uint32_t) + kSummaryBytes;
   constexpr std::uint64_t kGridBytes = ((1u << 24) + 1) * sizeof(std::uint32_t);
   return boids * kPerBoid + kGridBytes;
@@ -659,10 +675,10 @@ std::uint64_t estimateRunBytes(std::uint64_t boids) {
 void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std::string& path) {
   const std::uint64_t needed = estimateRunBytes(boids);
   if (needed > physicalBytes)
-    throw InputError(path, 0, "boids.count",
-                     fmt::format("{} boids need about {:.1f} GiB, more than this machine's {:.1f} GiB of memory",
-                                 boids, double(needed) / double(1ull << 30),
-                                 double(physicalBytes) / double(1ull << 30)));
+    throw InputError(
+        path, 0, "boids.count",
+        fmt::format("{} boids need about {:.1f} GiB, more than this machine's {:.1f} GiB of memory", boids,
+                    double(needed) / double(1ull << 30), double(physicalBytes) / double(1ull << 30)));
 }
 
 void checkRunMemory(std::uint64_t boids, const std::string& path) {

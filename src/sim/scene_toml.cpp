@@ -64,16 +64,18 @@ bool isArrayOfTables(const toml::node& node) {
 
 void checkSceneTextLimits(std::string_view text, const std::string& path) {
   if (text.size() > kMaxSceneBytes)
-    throw InputError(path, 0, "", fmt::format("the scene file is {} bytes; the limit is {} (docs/model.md)",
-                                              text.size(), kMaxSceneBytes));
+    throw InputError(path, 0, "",
+                     fmt::format("the scene file is {} bytes; the limit is {} (docs/model.md)", text.size(),
+                                 kMaxSceneBytes));
   // A cheap scan, outside strings and comments: `segments` counts the dots of the current dotted
   // key (a float value has one), `brackets` the open [ and { (headers, arrays, inline tables).
   std::size_t line = 1;
   int segments = 0, brackets = 0;
   const auto tooDeep = [&] {
-    throw InputError(path, line, "",
-                     fmt::format("nesting deeper than {} levels (dotted keys, headers, arrays, inline tables)",
-                                 kMaxSceneNesting));
+    throw InputError(
+        path, line, "",
+        fmt::format("nesting deeper than {} levels (dotted keys, headers, arrays, inline tables)",
+                    kMaxSceneNesting));
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];

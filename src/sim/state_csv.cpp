@@ -1,12 +1,12 @@
 #include "sim/state_csv.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <utility>
-#include <algorithm>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -32,7 +32,8 @@ std::vector<std::string_view> splitFields(std::string_view line) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    fields.push_back(
+        line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (comma == std::string_view::npos) return fields;
     start = comma + 1;
   }
@@ -70,7 +71,8 @@ std::optional<std::pair<std::string_view, std::string>> boidProblem(const ModelP
                                                                     glm::vec3 v) {
   for (int k = 0; k < 3; ++k)
     if (std::abs(double(v[k])) > kMaxMagnitude)
-      return std::pair{kColumns[5 + k], fmt::format("{} is beyond +-{:g} (docs/model.md, Limits)", v[k], kMaxMagnitude)};
+      return std::pair{kColumns[5 + k],
+                       fmt::format("{} is beyond +-{:g} (docs/model.md, Limits)", v[k], kMaxMagnitude)};
   if (params.unitModel == UnitModel::Lab) {
     const double speed = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
     if (speed > labStableSpeed(params)) {
@@ -86,10 +88,11 @@ std::optional<std::pair<std::string_view, std::string>> boidProblem(const ModelP
     return std::pair{p.y != 0.0f ? kColumns[3] : kColumns[6], std::string("must be 0 in a 2D scene")};
   for (int k = 0; k < 3; ++k) {
     if (k == 1 && params.dims == 2) continue;
-    const bool above = params.boundary == Boundary::Wrap ? p[k] >= params.worldMax[k] : p[k] > params.worldMax[k];
+    const bool above =
+        params.boundary == Boundary::Wrap ? p[k] >= params.worldMax[k] : p[k] > params.worldMax[k];
     if (p[k] < params.worldMin[k] || above)
-      return std::pair{kColumns[2 + k], fmt::format("{} is outside the world box [{}, {}]", p[k], params.worldMin[k],
-                                                    params.worldMax[k])};
+      return std::pair{kColumns[2 + k], fmt::format("{} is outside the world box [{}, {}]", p[k],
+                                                    params.worldMin[k], params.worldMax[k])};
   }
   return std::nullopt;
 }
@@ -99,10 +102,12 @@ std::optional<std::pair<std::string_view, std::string>> boidProblem(const ModelP
 void checkState(FlockState& state, const ModelParams& params, const std::string& source) {
   const std::size_t n = state.position.size();
   if (state.velocity.size() != n || state.group.size() != n)
-    throw InputError(source, 0, "", fmt::format("{} positions, {} velocities and {} groups: one each per boid", n,
-                                                state.velocity.size(), state.group.size()));
+    throw InputError(source, 0, "",
+                     fmt::format("{} positions, {} velocities and {} groups: one each per boid", n,
+                                 state.velocity.size(), state.group.size()));
   if (n > std::size_t(kMaxBoids))
-    throw InputError(source, 0, "", fmt::format("{} boids: more than {} (docs/model.md, Limits)", n, kMaxBoids));
+    throw InputError(source, 0, "",
+                     fmt::format("{} boids: more than {} (docs/model.md, Limits)", n, kMaxBoids));
   std::uint32_t maxGroup = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const glm::vec3 p = state.position[i], v = state.velocity[i];
@@ -132,13 +137,14 @@ FlockState readStateCsv(const std::string& path, const ModelParams& params) {
 
 FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelParams& params) {
   std::string lineText;
-  if (!core::readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, 1)) throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
+  if (!core::readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, 1))
+    throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
   for (std::size_t c = 0; c < kColumns.size(); ++c)
     if (c >= header.size() || header[c] != kColumns[c])
       throw InputError(path, 1, std::string(kColumns[c]),
-                       fmt::format("header must be exactly id,group,x,y,z,vx,vy,vz (column {} is '{}')", c + 1,
-                                   c < header.size() ? header[c] : std::string_view("missing")));
+                       fmt::format("header must be exactly id,group,x,y,z,vx,vy,vz (column {} is '{}')",
+                                   c + 1, c < header.size() ? header[c] : std::string_view("missing")));
   if (header.size() != kColumns.size())
     throw InputError(path, 1, std::string(header[kColumns.size()]),
                      "header must be exactly id,group,x,y,z,vx,vy,vz (extra column)");
@@ -156,8 +162,10 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
       parse.fail(fields.size() < kColumns.size() ? kColumns[fields.size()] : "",
                  fmt::format("expected 8 fields, found {}", fields.size()));
     const std::uint64_t id = parse.integer(fields[0], "id");
-    if (id >= std::uint64_t(kMaxBoids)) parse.fail("id", fmt::format("more than {} rows (docs/model.md, Limits)", kMaxBoids));
-    if (id != state.size()) parse.fail("id", fmt::format("expected id {} (rows in id order from 0)", state.size()));
+    if (id >= std::uint64_t(kMaxBoids))
+      parse.fail("id", fmt::format("more than {} rows (docs/model.md, Limits)", kMaxBoids));
+    if (id != state.size())
+      parse.fail("id", fmt::format("expected id {} (rows in id order from 0)", state.size()));
     const std::uint64_t group = parse.integer(fields[1], "group");
     if (group >= kMaxStateGroups)
       parse.fail("group", fmt::format("group {} is not below {}", group, kMaxStateGroups));
@@ -182,8 +190,8 @@ bool writeStateCsvText(std::FILE* file, const FlockState& state) {
   bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   for (std::size_t i = 0; i < state.size() && ok && core::stopSignal() == 0; ++i) {
     const glm::vec3 p = state.position[i], v = state.velocity[i];
-    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z, v.x,
-                       v.y, v.z);
+    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z,
+                       v.x, v.y, v.z);
     ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   }
   return ok && core::stopSignal() == 0;

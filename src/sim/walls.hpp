@@ -20,7 +20,9 @@ struct GridPlacement {
 
   // World point p in cell units along x and z (cell (i, j) holds i <= u < i + 1, j <= v < j + 1), in
   // float as Rules.glsl computes it.
-  glm::vec2 gridUnits(glm::vec3 p) const { return {(p.x - origin.x) / cellSize, (p.z - origin.y) / cellSize}; }
+  glm::vec2 gridUnits(glm::vec3 p) const {
+    return {(p.x - origin.x) / cellSize, (p.z - origin.y) / cellSize};
+  }
   // The world point at the centre of cell (cx, cz), at world height y.
   glm::vec3 centreOf(float cx, float cz, float y = 0.0f) const {
     return {origin.x + (cx + 0.5f) * cellSize, y, origin.y + (cz + 0.5f) * cellSize};
@@ -28,8 +30,8 @@ struct GridPlacement {
 };
 
 struct WallGrid : GridPlacement {
-  std::uint32_t width = 0;  // cells along x
-  std::uint32_t height = 0; // cells along z
+  std::uint32_t width = 0;            // cells along x
+  std::uint32_t height = 0;           // cells along z
   std::vector<std::uint8_t> blocked;  // width * height, row-major (x fastest); 1 = wall
 
   // The cell containing world point p, or -1 outside the grid.
@@ -49,7 +51,8 @@ struct WallGrid : GridPlacement {
   }
   // World x, z of a cell's centre (y = 0).
   glm::vec3 cellCentre(std::int64_t cell) const {
-    return centreOf(static_cast<float>(cell % std::int64_t(width)), static_cast<float>(cell / std::int64_t(width)));
+    return centreOf(static_cast<float>(cell % std::int64_t(width)),
+                    static_cast<float>(cell / std::int64_t(width)));
   }
 };
 

@@ -28,8 +28,9 @@ void awaitChange(const std::atomic<T>& value, T old) {
 }  // namespace
 
 WorkerPool::WorkerPool(int threads) {
-  const int wanted = std::min(
-      kMaxThreads, threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  const int wanted =
+      std::min(kMaxThreads,
+               threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   workers_.reserve(static_cast<std::size_t>(wanted - 1));
   for (int t = 1; t < wanted; ++t) workers_.emplace_back([this](std::stop_token stop) { workerLoop(stop); });
 }

@@ -54,7 +54,8 @@ class WorkerPool {
       body(std::size_t{0}, n);
       return;
     }
-    run(n, chunk, &body, [](void* b, std::size_t begin, std::size_t end) { (*static_cast<Body*>(b))(begin, end); });
+    run(n, chunk, &body,
+        [](void* b, std::size_t begin, std::size_t end) { (*static_cast<Body*>(b))(begin, end); });
   }
 
  private:
@@ -86,9 +87,9 @@ class WorkerPool {
 // Whether a run's next step goes threaded or on the calling thread alone: whichever was faster when
 // last tried. Claimed chunks keep a late thread from holding up more than its chunk, but where
 // another process holds a core the scheduler also shares that core between it and one of ours, and
-// then a threaded step can be slower than one thread's (the busy-core benchmark, neighbours18 at
-// 16k boids: 7.9 ms against 6.7 in one run, 7.3 against 7.0 in another; the calling thread waited
-// for the other only 4% of the step: the wait is no signal). So now and then kTrialSteps steps run
+// then a threaded step can be slower than one thread's, while the calling thread waits little: the
+// wait is no signal (the busy-core benchmark; docs/architecture.md, Tuning constants). So now and
+// then kTrialSteps steps run
 // the other way, and the way whose steps were faster on average (the trial's against the last 8 or
 // so steps) is kept. A trial costs at most kTrialSteps steps as long again times the threads, so
 // trials come after firstWait() steps, 1% of the time at worst, the wait doubling after each trial

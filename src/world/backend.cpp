@@ -12,7 +12,8 @@ namespace murmur::world {
 std::unique_ptr<FlockBackend> makeCpuBackend(sim::NeighbourSearch search, int threads);
 // Throws gpu::ContextError when no GL 4.3 context can be created, gpu::ShaderError when a shader
 // does not compile or link.
-std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context, gpu::Arithmetic arithmetic);
+std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context,
+                                             gpu::Arithmetic arithmetic);
 
 bool isSoftwareRenderer(std::string_view glRenderer) {
   for (const std::string_view rasteriser : {"llvmpipe", "softpipe", "swrast"})

@@ -127,9 +127,10 @@ inline constexpr std::string_view kBackendNames[] = {"gpu", "gpu-exact", "cpu", 
 // which and why in *autoChoice when given. The gpu backend runs on `context` when given (it must be
 // current and outlive the backend; the demo shares its window or offscreen context this way), else on
 // its own headless context (EGL device deviceIndex, -1: the first that works), with shaderLibrary()'s
-// shaders. A cpu backend runs on `threads` threads (0: one per hardware thread). Throws UnknownBackend for any other name; gpu::ContextError when gpu is asked for and no
-// context can be made. Only a context error makes auto fall back: a shader that does not compile or
-// link (gpu::ShaderError) is a bug, and it propagates from gpu and auto alike.
+// shaders. A cpu backend runs on `threads` threads (0: one per hardware thread). Throws UnknownBackend for
+// any other name; gpu::ContextError when gpu is asked for and no context can be made. Only a context error
+// makes auto fall back: a shader that does not compile or link (gpu::ShaderError) is a bug, and it propagates
+// from gpu and auto alike.
 std::unique_ptr<FlockBackend> makeBackend(std::string_view name, int deviceIndex = -1,
                                           gpu::Context* context = nullptr, AutoChoice* autoChoice = nullptr,
                                           int threads = 0);

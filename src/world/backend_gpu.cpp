@@ -29,7 +29,9 @@ class GpuFlockBackend final : public FlockBackend {
         pipeline_(context_, shaders_, arithmetic),
         arithmetic_(arithmetic) {}
 
-  std::string_view name() const override { return arithmetic_ == gpu::Arithmetic::Exact ? "gpu-exact" : "gpu"; }
+  std::string_view name() const override {
+    return arithmetic_ == gpu::Arithmetic::Exact ? "gpu-exact" : "gpu";
+  }
   void setState(const sim::FlockState& state) override {
     try {
       pipeline_.upload(state);
@@ -37,7 +39,9 @@ class GpuFlockBackend final : public FlockBackend {
       throw InputError("", 0, "boids", e.what());
     }
   }
-  void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override { pipeline_.step(params, inputs); }
+  void step(const sim::ModelParams& params, const sim::StepInputs& inputs) override {
+    pipeline_.step(params, inputs);
+  }
   void requireCapacity(std::uint64_t boids) const override {
     try {
       gpu::FlockPipeline::requireCapacity(context_.info(), boids);
@@ -88,7 +92,8 @@ class GpuFlockBackend final : public FlockBackend {
 
 }  // namespace
 
-std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context, gpu::Arithmetic arithmetic) {
+std::unique_ptr<FlockBackend> makeGpuBackend(int deviceIndex, gpu::Context* context,
+                                             gpu::Arithmetic arithmetic) {
   if (context != nullptr) return std::make_unique<GpuFlockBackend>(nullptr, *context, arithmetic);
   std::unique_ptr<gpu::Context> owned = gpu::createHeadlessContext(deviceIndex);
   gpu::Context& ref = *owned;

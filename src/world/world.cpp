@@ -17,7 +17,8 @@
 
 namespace murmur::world {
 
-World::World(WorldDescription description, std::unique_ptr<FlockBackend> backend) : backend_(std::move(backend)) {
+World::World(WorldDescription description, std::unique_ptr<FlockBackend> backend)
+    : backend_(std::move(backend)) {
   load(std::move(description));
 }
 
@@ -69,7 +70,9 @@ void World::setGoal(std::uint32_t group, std::optional<glm::vec3> goal) {
   inputs_.goal[group] = goal;
 }
 
-void World::setPredators(std::vector<glm::vec3> points) { inputs_.predators = std::move(points); }
+void World::setPredators(std::vector<glm::vec3> points) {
+  inputs_.predators = std::move(points);
+}
 
 void World::respawn(std::uint32_t count) {
   if (count > sim::kMaxBoids)

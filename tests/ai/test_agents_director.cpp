@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "ai/director.hpp"
 #include "ai/nav.hpp"
@@ -64,8 +64,8 @@ void update(AgentDirector& director, std::span<const sim::GroupSummary> flock, s
     boids.group.push_back(g);
   }
   const std::vector<sim::BoidProbe> probes = director.probes();
-  director.update(kDt, flock, sim::nearestBoids(boids, boids.position, probes, AgentDirector::kPerceivedBoids),
-                  inputs);
+  director.update(kDt, flock,
+                  sim::nearestBoids(boids, boids.position, probes, AgentDirector::kPerceivedBoids), inputs);
 }
 
 TEST(AgentDirector, LeaderVisitsItsPatrolWaypointsInOrder) {
@@ -148,7 +148,8 @@ std::string watcher(const std::string& senses, const std::string& condition) {
 [[agents]]
 kind = "predator"
 position = [0, 0, 0]
-)" + senses + R"(
+)" + senses +
+         R"(
 [[agents.states]]
 name = "idle"
 action = "rest"
@@ -161,9 +162,10 @@ action = "rest"
 }
 
 TEST(AgentDirector, SeesAGroupWhoseBoidIsInItsViewCone) {
-  const sim::Scene scene = sim::parseScene(
-      kFlatWorld + watcher("view_distance = 30\nview_angle = 90\nhearing_range = 0", "when = \"sees\", group = 1"),
-      "sight.toml", kSceneSections);
+  const sim::Scene scene =
+      sim::parseScene(kFlatWorld + watcher("view_distance = 30\nview_angle = 90\nhearing_range = 0",
+                                           "when = \"sees\", group = 1"),
+                      "sight.toml", kSceneSections);
   const auto alertAfterOneStep = [&](std::vector<sim::GroupSummary> flock) {
     AgentDirector director = directorFor(scene);
     sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
@@ -172,9 +174,11 @@ TEST(AgentDirector, SeesAGroupWhoseBoidIsInItsViewCone) {
   };
   const glm::vec3 still(0.0f);
   EXPECT_TRUE(alertAfterOneStep({group({-40, 0, 0}, still), group({20, 0, 5}, still)}));
-  EXPECT_FALSE(alertAfterOneStep({group({20, 0, 5}, still), group({-20, 0, 0}, still)}));  // behind; group 0 ahead
+  EXPECT_FALSE(
+      alertAfterOneStep({group({20, 0, 5}, still), group({-20, 0, 0}, still)}));  // behind; group 0 ahead
   EXPECT_FALSE(alertAfterOneStep({group({-40, 0, 0}, still), group({35, 0, 0}, still)}));  // too far
-  EXPECT_FALSE(alertAfterOneStep({group({-40, 0, 0}, still), group({10, 0, 15}, still)}));  // outside 45 degrees
+  EXPECT_FALSE(
+      alertAfterOneStep({group({-40, 0, 0}, still), group({10, 0, 15}, still)}));  // outside 45 degrees
   EXPECT_FALSE(alertAfterOneStep({group({-40, 0, 0}, still), group({20, 0, 5}, still, 0)}));  // empty group
 }
 
@@ -205,8 +209,8 @@ radius = 5
   const std::vector<sim::BoidProbe> probes = director.probes();
   ASSERT_EQ(probes.size(), 1u);
   EXPECT_EQ(probes[0].radius, 40.0f);  // the view distance, the larger sense
-  director.update(kDt, summaries, sim::nearestBoids(flock, flock.position, probes, AgentDirector::kPerceivedBoids),
-                  inputs);
+  director.update(kDt, summaries,
+                  sim::nearestBoids(flock, flock.position, probes, AgentDirector::kPerceivedBoids), inputs);
   EXPECT_EQ(director.stateName(0), "alert");
 }
 
@@ -237,7 +241,8 @@ action = "pursue"
   AgentDirector director = directorFor(scene);
   sim::StepInputs inputs = sim::staticInputs(scene, scene.groups);
   director.update(kDt, sim::summarizeGroups(flock),
-                  sim::nearestBoids(flock, flock.position, director.probes(), AgentDirector::kPerceivedBoids), inputs);
+                  sim::nearestBoids(flock, flock.position, director.probes(), AgentDirector::kPerceivedBoids),
+                  inputs);
   // From rest, the first move is along the pursuit's aim: boid 1's intercept point, (6, 0, 19) with
   // the 2 s prediction cap (x > 0 only through its velocity), neither toward boid 0 (z < 0) nor
   // boid 2 (along +x).
@@ -261,7 +266,8 @@ min = [-50, -5, -25]
 max = [50, 5, 25]
 margin = 2
 [navigation]
-map = ")" + map.string() + "\"\n" + agent,
+map = ")" + map.string() + "\"\n" +
+                               agent,
                            "hearing.toml", kSceneSections);
   };
   const sim::Scene probe = scene("");
@@ -278,9 +284,9 @@ map = ")" + map.string() + "\"\n" + agent,
   ASSERT_GT(pathUnits, straight + 20.0f);
 
   const auto alert = [&](float range, float sourceSpeed) {
-    const std::string senses = "position = [" + std::to_string(listener.x) + ", 0, " + std::to_string(listener.z) +
-                               "]\nview_distance = 100\nview_angle = 360\nloud_speed = 5\nhearing_range = " +
-                               std::to_string(range);
+    const std::string senses =
+        "position = [" + std::to_string(listener.x) + ", 0, " + std::to_string(listener.z) +
+        "]\nview_distance = 100\nview_angle = 360\nloud_speed = 5\nhearing_range = " + std::to_string(range);
     std::string text = watcher("", "when = \"hears\"");
     text.replace(text.find("position = [0, 0, 0]"), std::string("position = [0, 0, 0]").size(), senses);
     const sim::Scene withAgent = scene(text);
@@ -371,7 +377,8 @@ min = [-97.5, -5, -121.5]
 max = [97.5, 5, 121.5]
 margin = 4
 [sim]
-seed = )" + std::to_string(seed) + R"(
+seed = )" + std::to_string(seed) +
+                               R"(
 [navigation]
 map = ")" + map + R"("
 [[agents]]
@@ -394,7 +401,8 @@ wander_jitter = 20
     for (int step = 0; step < 60 * 120; ++step) {
       director.update(kDt, {}, {}, inputs);
       const glm::vec3 p = director.position(0);
-      EXPECT_TRUE(grid.map.passable(cellAt(grid.placement, p))) << "step " << step << ": " << p.x << ", " << p.z;
+      EXPECT_TRUE(grid.map.passable(cellAt(grid.placement, p)))
+          << "step " << step << ": " << p.x << ", " << p.z;
       positions.push_back(p);
     }
     return positions;

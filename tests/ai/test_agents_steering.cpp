@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "ai/steering.hpp"
 
@@ -33,18 +33,18 @@ TEST(Steering, PursuitInterceptsSoonerThanSeek) {
   const Vehicle start{glm::vec3(0.0f), glm::vec3(0.0f), 10.0f, 20.0f};
   const glm::vec3 targetStart(40.0f, 0.0f, 0.0f);
   // Crossing the pursuer's line of sight at right angles, slower than the pursuer.
-  for (const glm::vec3 targetVelocity : {glm::vec3(0.0f, 0.0f, 6.0f), glm::vec3(-3.0f, 2.0f, 6.0f),
-                                         glm::vec3(4.0f, 0.0f, -5.0f)}) {
-    const std::optional<float> bySeek = captureTime(start, targetStart, targetVelocity, 1.0f, 60.0f,
-                                                    [](const Vehicle& v, glm::vec3 target) { return seek(v, target); });
-    const std::optional<float> byPursuit =
-        captureTime(start, targetStart, targetVelocity, 1.0f, 60.0f, [&](const Vehicle& v, glm::vec3 target) {
-          return pursue(v, target, targetVelocity, 5.0f);
-        });
+  for (const glm::vec3 targetVelocity :
+       {glm::vec3(0.0f, 0.0f, 6.0f), glm::vec3(-3.0f, 2.0f, 6.0f), glm::vec3(4.0f, 0.0f, -5.0f)}) {
+    const std::optional<float> bySeek =
+        captureTime(start, targetStart, targetVelocity, 1.0f, 60.0f,
+                    [](const Vehicle& v, glm::vec3 target) { return seek(v, target); });
+    const std::optional<float> byPursuit = captureTime(
+        start, targetStart, targetVelocity, 1.0f, 60.0f,
+        [&](const Vehicle& v, glm::vec3 target) { return pursue(v, target, targetVelocity, 5.0f); });
     ASSERT_TRUE(bySeek.has_value());
     ASSERT_TRUE(byPursuit.has_value());
-    EXPECT_LT(*byPursuit, *bySeek) << "target velocity " << targetVelocity.x << ", " << targetVelocity.y << ", "
-                                   << targetVelocity.z;
+    EXPECT_LT(*byPursuit, *bySeek) << "target velocity " << targetVelocity.x << ", " << targetVelocity.y
+                                   << ", " << targetVelocity.z;
   }
 }
 
@@ -97,7 +97,8 @@ TEST(Steering, SeekAndFleeAtFullSpeedAndForceLimit) {
   // From rest, one step gains at most maxForce * dt of speed.
   applySteering(vehicle, seek(vehicle, glm::vec3(100.0f, 0.0f, 0.0f)), kDt, 3);
   EXPECT_NEAR(glm::length(vehicle.velocity), 20.0f * kDt, 1e-5f);
-  for (int step = 0; step < 120; ++step) applySteering(vehicle, seek(vehicle, glm::vec3(100.0f, 0.0f, 0.0f)), kDt, 3);
+  for (int step = 0; step < 120; ++step)
+    applySteering(vehicle, seek(vehicle, glm::vec3(100.0f, 0.0f, 0.0f)), kDt, 3);
   EXPECT_NEAR(vehicle.velocity.x, 10.0f, 1e-4f);
   const glm::vec3 away = flee(vehicle, glm::vec3(10.0f, 0.0f, 0.0f));
   EXPECT_NEAR(glm::length(away + vehicle.velocity - glm::vec3(-10.0f, 0.0f, 0.0f)), 0.0f, 1e-5f);

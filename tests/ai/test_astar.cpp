@@ -91,7 +91,9 @@ std::string describeCase(const RandomCase& param) {
   return std::string(param.connectivity == Connectivity::Four ? "Four" : "Eight") +
          heuristics[static_cast<int>(param.heuristic)];
 }
-void PrintTo(const RandomCase& param, std::ostream* out) { *out << describeCase(param); }
+void PrintTo(const RandomCase& param, std::ostream* out) {
+  *out << describeCase(param);
+}
 
 class AStarVersusDijkstra : public ::testing::TestWithParam<RandomCase> {};
 
@@ -143,7 +145,9 @@ TEST_P(AStarVersusDijkstra, SameLengthsAndReachability) {
   EXPECT_GT(noPath, 50u);
 }
 
-std::string caseName(const ::testing::TestParamInfo<RandomCase>& info) { return describeCase(info.param); }
+std::string caseName(const ::testing::TestParamInfo<RandomCase>& info) {
+  return describeCase(info.param);
+}
 
 INSTANTIATE_TEST_SUITE_P(Rules, AStarVersusDijkstra,
                          ::testing::Values(RandomCase{Connectivity::Four, Heuristic::Manhattan},

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "ai/movingai.hpp"
-#include "movingai_data.hpp"
 #include "ai/nav.hpp"
 #include "core/error.hpp"
+#include "movingai_data.hpp"
 
 namespace murmur::ai {
 namespace {

@@ -62,7 +62,8 @@ TEST(PlayerMotion, SpeedStaysBetweenZeroAndMaxSpeedAndInputsAreClamped) {
   expectNear(thrust(motion, {0.0f, 7.0f}, kLimits, kDt), glm::vec3(4.0f, 0.0f, 0.0f));  // +1 at most: 4
   expectNear(thrust(motion, {0.0f, 1.0f}, kLimits, kDt), glm::vec3(4.0f, 0.0f, 0.0f));  // max speed
   // Turning does not slow it; -3 turns as -1: 45 degrees right (toward +z).
-  expectNear(thrust(motion, {-3.0f, 0.0f}, kLimits, kDt), 4.0f * glm::vec3(std::sqrt(0.5f), 0.0f, std::sqrt(0.5f)));
+  expectNear(thrust(motion, {-3.0f, 0.0f}, kLimits, kDt),
+             4.0f * glm::vec3(std::sqrt(0.5f), 0.0f, std::sqrt(0.5f)));
   for (int step = 0; step < 3; ++step) thrust(motion, {0.0f, -1.0f}, kLimits, kDt);
   EXPECT_FLOAT_EQ(motion.speed, 1.0f);
   expectNear(thrust(motion, {0.0f, -1.0f}, kLimits, kDt), glm::vec3(0.0f));  // never backwards
@@ -355,7 +356,8 @@ testing::AssertionResult rejects(const std::string& text, std::size_t line, cons
     const std::string what = error.what();
     if (error.file() != kSource || error.line() != line || error.key() != key ||
         what.find(fragment) == std::string::npos)
-      return testing::AssertionFailure() << "got line " << error.line() << ", key '" << error.key() << "': " << what;
+      return testing::AssertionFailure()
+             << "got line " << error.line() << ", key '" << error.key() << "': " << what;
     return testing::AssertionSuccess();
   }
   return testing::AssertionFailure() << "no InputError";
@@ -367,7 +369,8 @@ TEST(PlayerAgent, BadPlayerKeysNameFileLineAndKey) {
                       "agents[0].states", "a player runs no state machine"));
   EXPECT_TRUE(rejects(kWorld + kPlayer + "course = [[30, 0, 0], [80, 0, 0]]\n", 20, "agents[0].course",
                       "waypoint 1 (80, 0, 0) lies outside the world box"));
-  EXPECT_TRUE(rejects(kWorld + kPlayer + "view_distance = 20\n", 20, "agents[0].view_distance", "unknown key"));
+  EXPECT_TRUE(
+      rejects(kWorld + kPlayer + "view_distance = 20\n", 20, "agents[0].view_distance", "unknown key"));
   EXPECT_TRUE(rejects(kWorld + kPlayer + "arrival_radius = 0\n", 20, "agents[0].arrival_radius", "above 0"));
   std::string noTurn = kPlayer;
   noTurn.replace(noTurn.find("turn_rate = 90"), 14, "turn_rate = 0");
@@ -398,7 +401,8 @@ TEST(RigidPlayer, BadRigidKeysNameFileLineAndKey) {
 // own speed, and in a wrap world the player's image nearest the guard.
 std::string guardScene(const std::string& world, glm::vec3 player, glm::vec3 guard, const std::string& senses,
                        const std::string& when, const std::string& obstacles = "") {
-  return world + obstacles + fmt::format(R"(
+  return world + obstacles +
+         fmt::format(R"(
 [[agents]]
 name = "player"
 kind = "player"
@@ -417,7 +421,8 @@ transitions = [{{ when = "{}", to = "alarm" }}]
 [[agents.states]]
 name = "alarm"
 action = "rest"
-)", player.x, player.z, guard.x, guard.z, senses, when);
+)",
+                     player.x, player.z, guard.x, guard.z, senses, when);
 }
 
 std::string stateAfter(const std::string& text, int steps, bool playerMoves) {
@@ -436,7 +441,8 @@ TEST(PlayerPerceived, SightOfThePlayerHasConeRangeAndOcclusion) {
   // 20 ahead, in the cone and in range: seen.
   EXPECT_EQ(stateAfter(guardScene(world, {0, 0, 0}, {-20, 0, 0}, eyes, "sees_player"), 1, false), "alarm");
   // Behind a rock on the line of sight: not seen.
-  EXPECT_EQ(stateAfter(guardScene(world, {0, 0, 0}, {-20, 0, 0}, eyes, "sees_player", rock), 5, false), "watch");
+  EXPECT_EQ(stateAfter(guardScene(world, {0, 0, 0}, {-20, 0, 0}, eyes, "sees_player", rock), 5, false),
+            "watch");
   // Beyond the view distance (35 > 30), or behind the guard (outside its 90-degree cone): not seen.
   EXPECT_EQ(stateAfter(guardScene(world, {15, 0, 0}, {-20, 0, 0}, eyes, "sees_player"), 5, false), "watch");
   EXPECT_EQ(stateAfter(guardScene(world, {-40, 0, 0}, {-20, 0, 0}, eyes, "sees_player"), 5, false), "watch");
@@ -445,7 +451,8 @@ TEST(PlayerPerceived, SightOfThePlayerHasConeRangeAndOcclusion) {
 TEST(PlayerPerceived, HearingOfThePlayerNeedsItToMoveLoudly) {
   const std::string world = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\n";
   // Behind the guard (never seen), 20 away, within hearing range 30; loud above 0.5 units/s. At rest
-  // it is silent; under full thrust (2 units/s^2) it is heard from its fourth update (it moved at 0.6 units/s).
+  // it is silent; under full thrust (2 units/s^2) it is heard from its fourth update (it moved at 0.6
+  // units/s).
   const std::string ears = "view_distance = 30\nview_angle = 90\nhearing_range = 30\nloud_speed = 0.5\n";
   EXPECT_EQ(stateAfter(guardScene(world, {-20, 0, 0}, {0, 0, 0}, ears, "hears_player"), 5, false), "watch");
   EXPECT_EQ(stateAfter(guardScene(world, {-20, 0, 0}, {0, 0, 0}, ears, "hears_player"), 2, true), "watch");

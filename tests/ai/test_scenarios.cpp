@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "ai/movingai.hpp"
-#include "movingai_data.hpp"
 #include "ai/nav.hpp"
+#include "movingai_data.hpp"
 
 namespace murmur::ai {
 namespace {

@@ -45,8 +45,8 @@ testing::AssertionResult rejects(const std::string& text, std::size_t line, cons
     const std::string what = error.what();
     if (error.file() != kSource || error.line() != line || error.key() != key ||
         what.find('\n') != std::string::npos || what.find(fragment) == std::string::npos)
-      return testing::AssertionFailure() << "got file '" << error.file() << "', line " << error.line() << ", key '"
-                                         << error.key() << "', what(): " << what;
+      return testing::AssertionFailure() << "got file '" << error.file() << "', line " << error.line()
+                                         << ", key '" << error.key() << "', what(): " << what;
     return testing::AssertionSuccess();
   }
   return testing::AssertionFailure() << "no InputError";
@@ -267,7 +267,9 @@ connect = 4
 }
 
 TEST(SceneAgentsGrids, TheHeuristicDefaultsToTheTightestAdmissibleAndCanBeChosen) {
-  const auto navigation = [](const std::string& keys) { return *load(kWorld + "[navigation]\ncell_size = 2\n" + keys).navigation; };
+  const auto navigation = [](const std::string& keys) {
+    return *load(kWorld + "[navigation]\ncell_size = 2\n" + keys).navigation;
+  };
   EXPECT_EQ(navigation("").heuristic, Heuristic::Octile);
   EXPECT_EQ(navigation("connect = 4\n").heuristic, Heuristic::Manhattan);
   EXPECT_EQ(navigation("connect = 4\nheuristic = \"octile\"\n").heuristic, Heuristic::Octile);
@@ -276,7 +278,8 @@ TEST(SceneAgentsGrids, TheHeuristicDefaultsToTheTightestAdmissibleAndCanBeChosen
   // The agents' searches take both from the scene.
   EXPECT_EQ(euclidean.searchOptions().heuristic, Heuristic::Euclidean);
   EXPECT_EQ(euclidean.searchOptions().connectivity, Connectivity::Eight);
-  EXPECT_EQ(navigation("connect = 4\nheuristic = \"euclidean\"\n").searchOptions().connectivity, Connectivity::Four);
+  EXPECT_EQ(navigation("connect = 4\nheuristic = \"euclidean\"\n").searchOptions().connectivity,
+            Connectivity::Four);
 }
 
 TEST(SceneAgentsGrids, AMapCoversTheWorld) {
@@ -320,7 +323,8 @@ when = "timer"
 seconds = 2
 to = "hunt"
 )",
-                      17, "agents[0].states[0].transitions[0].to", "no state named \"hunt\" (states: \"idle\")"));
+                      17, "agents[0].states[0].transitions[0].to",
+                      "no state named \"hunt\" (states: \"idle\")"));
 }
 
 TEST(SceneAgentsErrors, DuplicateStateNameNamesLineAndKey) {
@@ -355,7 +359,8 @@ action = "rest"
   // timer takes seconds, not distance.
   EXPECT_TRUE(rejects(agent + "transitions = [{ when = \"timer\", distance = 3, to = \"idle\" }]\n", 14,
                       "agents[0].states[0].transitions[0].seconds", "missing"));
-  EXPECT_TRUE(rejects(kWorld + "[[agents]]\nkind = \"wolf\"\n", 8, "agents[0].kind", "unknown word \"wolf\""));
+  EXPECT_TRUE(
+      rejects(kWorld + "[[agents]]\nkind = \"wolf\"\n", 8, "agents[0].kind", "unknown word \"wolf\""));
   // Predators lead no group.
   EXPECT_TRUE(rejects(kWorld + "[[agents]]\nkind = \"predator\"\ngroup = 0\nposition = [0, 0, 0]\n"
                                "[[agents.states]]\nname = \"idle\"\naction = \"rest\"\n",
@@ -368,15 +373,16 @@ TEST(SceneAgentsErrors, AgentLimits) {
            "[[agents.states]]\nname = \"lead\"\naction = \"patrol\"\nwaypoints = [[0, 0, 0]]\n";
   };
   EXPECT_TRUE(rejects(leader("position = [0, 0, 0]\n"), 7, "agents[0].group", "missing"));
-  EXPECT_TRUE(rejects(leader("group = 2\nposition = [0, 0, 0]\n"), 9, "agents[0].group", "must be in [0, 1]"));
+  EXPECT_TRUE(
+      rejects(leader("group = 2\nposition = [0, 0, 0]\n"), 9, "agents[0].group", "must be in [0, 1]"));
   EXPECT_TRUE(rejects(leader("group = 0\nposition = [0, 60, 0]\n"), 10, "agents[0].position",
                       "outside the world box"));
   EXPECT_TRUE(rejects(leader("group = 0\nposition = [0, 0, 0]\nmax_speed = 0\n"), 11, "agents[0].max_speed",
                       "must be above 0"));
-  EXPECT_TRUE(rejects(leader("group = 0\nposition = [0, 0, 0]\nview_angle = 400\n"), 11, "agents[0].view_angle",
-                      "(0, 360]"));
-  EXPECT_TRUE(rejects(leader("group = 0\nposition = [0, 0, 0]\ninitial = \"sleep\"\n"), 11, "agents[0].initial",
-                      "no state named \"sleep\""));
+  EXPECT_TRUE(rejects(leader("group = 0\nposition = [0, 0, 0]\nview_angle = 400\n"), 11,
+                      "agents[0].view_angle", "(0, 360]"));
+  EXPECT_TRUE(rejects(leader("group = 0\nposition = [0, 0, 0]\ninitial = \"sleep\"\n"), 11,
+                      "agents[0].initial", "no state named \"sleep\""));
   EXPECT_TRUE(rejects(kWorld + "[[agents]]\nkind = \"leader\"\ngroup = 0\nposition = [0, 0, 0]\n", 7,
                       "agents[0].states", "missing"));
   EXPECT_TRUE(rejects(kWorld + "[[agents]]\nkind = \"leader\"\ngroup = 0\nposition = [0, 0, 0]\n"
@@ -396,14 +402,15 @@ TEST(SceneAgentsErrors, NavigationProblems) {
   EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 2\nheuristic = \"manhattan\"\n", 9,
                       "navigation.heuristic", "manhattan overestimates with 8-connected moves"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 2\nheuristic = \"chebyshev\"\n", 9,
-                      "navigation.heuristic", "unknown word \"chebyshev\" (accepted: \"manhattan\", \"octile\", \"euclidean\")"));
+                      "navigation.heuristic",
+                      "unknown word \"chebyshev\" (accepted: \"manhattan\", \"octile\", \"euclidean\")"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\ncell_size = 0.001\n", 8, "navigation.cell_size", "too small"));
   EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"no-such.map\"\n", 8, "navigation.map",
                       "no such map file 'no-such.map' (tried "));
   // With a map the placement is automatic: cell_size is not accepted.
   const std::string map = std::string(MURMUR_MAPS_DIR) + "/maps/rooms-65-81.map";
-  EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"" + map + "\"\ncell_size = 2\n", 9, "navigation.cell_size",
-                      "unknown key (accepted: map, connect, heuristic)"));
+  EXPECT_TRUE(rejects(kWorld + "[navigation]\nmap = \"" + map + "\"\ncell_size = 2\n", 9,
+                      "navigation.cell_size", "unknown key (accepted: map, connect, heuristic)"));
   // Points must lie on free cells.
   EXPECT_TRUE(rejects(kWorld + R"(
 [[obstacles]]
@@ -419,7 +426,8 @@ name = "go"
 action = "patrol"
 waypoints = [[30, 0, -30], [1, 0, 1]]
 )",
-                      19, "agents[0].states[0].waypoints", "waypoint 1 (1, 0, 1) lies on a blocked navigation cell"));
+                      19, "agents[0].states[0].waypoints",
+                      "waypoint 1 (1, 0, 1) lies on a blocked navigation cell"));
 }
 
 TEST(SceneAgentsGrids, MapPathsAreRelativeToTheSceneFile) {
@@ -444,8 +452,10 @@ TEST(SceneAgentsGrids, MapPathsAreSearchedInTheDataDirectoriesAfterTheSceneFile)
     FAIL() << "a missing map must be an error";
   } catch (const InputError& e) {
     const std::string message = e.what();
-    const std::size_t beside = message.find((std::filesystem::path(scenePath("x")).parent_path() /
-                                             "maps/rooms-65-81.map").lexically_normal().string());
+    const std::size_t beside =
+        message.find((std::filesystem::path(scenePath("x")).parent_path() / "maps/rooms-65-81.map")
+                         .lexically_normal()
+                         .string());
     const std::size_t first = message.find("/no/such/dir/maps/rooms-65-81.map");
     const std::size_t second = message.find("/nor/this/maps/rooms-65-81.map");
     EXPECT_NE(beside, std::string::npos) << message;
@@ -489,8 +499,9 @@ TEST(SceneAgentsGroups, TheNamedAgentIsTheGroupsTargetEveryStep) {
 }
 
 TEST(SceneAgentsGroups, UnknownAndDuplicateAgentNamesNameLineAndKey) {
-  EXPECT_TRUE(rejects(kWorld + "[[groups]]\ngroup = 1\nrole = \"chase\"\ntarget_agent = \"ghost\"\n" + kPlayer, 10,
-                      "groups[0].target_agent", "no agent named \"ghost\""));
+  EXPECT_TRUE(
+      rejects(kWorld + "[[groups]]\ngroup = 1\nrole = \"chase\"\ntarget_agent = \"ghost\"\n" + kPlayer, 10,
+              "groups[0].target_agent", "no agent named \"ghost\""));
   EXPECT_TRUE(rejects(kWorld + kPlayer + kPlayer, 19, "agents[1].name", "duplicate agent name \"player\""));
 }
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "ai/director.hpp"
 #include "ai/nav.hpp"
@@ -40,7 +40,8 @@ TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
   for (; step < int(300.0 / dt) && !reached; ++step) {
     director->update(dt, {}, {}, inputs);
     const glm::vec3 p = director->position(0);
-    ASSERT_TRUE(grid.map.passable(cellAt(grid.placement, p))) << "step " << step << ": (" << p.x << ", " << p.z << ")";
+    ASSERT_TRUE(grid.map.passable(cellAt(grid.placement, p)))
+        << "step " << step << ": (" << p.x << ", " << p.z << ")";
     // The leader is the group's goal.
     ASSERT_TRUE(inputs.goal.at(0).has_value());
     EXPECT_EQ(*inputs.goal[0], p);
@@ -49,8 +50,8 @@ TEST(MazeScene, LeaderCrossesTheMapAlongItsPathWithoutEnteringAWall) {
     for (const glm::vec3& point : path) ASSERT_TRUE(grid.map.passable(cellAt(grid.placement, point)));
     reached = glm::length(p - far) < 3.0f;
   }
-  EXPECT_TRUE(reached) << "after " << double(step) * dt << " s the leader is at (" << director->position(0).x << ", "
-                       << director->position(0).z << ")";
+  EXPECT_TRUE(reached) << "after " << double(step) * dt << " s the leader is at (" << director->position(0).x
+                       << ", " << director->position(0).z << ")";
   // It got there by A* paths with turns, not in a straight line.
   EXPECT_GE(longestPath, 4u);
 }

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "ai/director.hpp"
 #include "ai/scene_agents.hpp"
@@ -70,19 +70,22 @@ TEST(PredatorScene, TenThousandStepsWithARealFlockStayFiniteAndNoAgentIsStuck) {
       }
     }
     const std::vector<sim::GroupSummary> summaries = sim::summarizeGroups(flock);
-    const sim::NearestBoids boids = simulator.nearestBoids(flock, director->probes(), AgentDirector::kPerceivedBoids);
+    const sim::NearestBoids boids =
+        simulator.nearestBoids(flock, director->probes(), AgentDirector::kPerceivedBoids);
     director->update(scene.model.dt, summaries, boids, inputs);
     simulator.step(scene.model, inputs, flock);
 
     predatorPoints = inputs.predators.size();
     for (std::size_t a = 0; a < agents; ++a) {
-      ASSERT_TRUE(finite(director->position(a)) && finite(director->velocity(a))) << "agent " << a << ", step " << step;
+      ASSERT_TRUE(finite(director->position(a)) && finite(director->velocity(a)))
+          << "agent " << a << ", step " << step;
       windowTravel[a] = std::max(windowTravel[a], glm::length(director->position(a) - windowStart[a]));
       if (director->action(a) == Action::Rest) restedInWindow[a] = true;
       record(states[a], director->stateName(a));
     }
     for (std::size_t i = 0; i < flock.size(); ++i)
-      ASSERT_TRUE(finite(flock.position[i]) && finite(flock.velocity[i])) << "boid " << i << ", step " << step;
+      ASSERT_TRUE(finite(flock.position[i]) && finite(flock.velocity[i]))
+          << "boid " << i << ", step " << step;
   }
 
   EXPECT_EQ(predatorPoints, 1u);

@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -34,9 +34,10 @@ inline std::string readFile(const std::filesystem::path& path) {
 // disk).
 inline CliResult runMurmurIn(const std::filesystem::path& dir, const std::string& args,
                              const std::string& shellPrefix = "") {
-  const auto errFile = std::filesystem::temp_directory_path() / ("murmur_cli_err_" + std::to_string(::getpid()));
-  const std::string command = "cd '" + dir.string() + "' && " + shellPrefix + " '" + MURMUR_EXE + "' " + args +
-                              " 2>'" + errFile.string() + "'";
+  const auto errFile =
+      std::filesystem::temp_directory_path() / ("murmur_cli_err_" + std::to_string(::getpid()));
+  const std::string command = "cd '" + dir.string() + "' && " + shellPrefix + " '" + MURMUR_EXE + "' " +
+                              args + " 2>'" + errFile.string() + "'";
   const CommandOutput run = runCommand(command);
   CliResult result{run.exitCode, run.out, readFile(errFile)};
   std::filesystem::remove(errFile);

@@ -114,19 +114,21 @@ TEST(BenchCli, ACpuOnlyFilterSaysWhatItLeftOut) {
   const std::string name = "density/cpu/threads:1/n:1000/real_time";
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  std::ofstream(out / "earlier.json")
-      << nlohmann::json{{"context", {{"host_name", host}, {"murmur_case_seconds", {{name, 42.0}}}}},
-                        {"benchmarks", nlohmann::json::array()}}
-             .dump();
+  std::ofstream(out / "earlier.json") << nlohmann::json{
+      {"context", {{"host_name", host}, {"murmur_case_seconds", {{name, 42.0}}}}},
+      {"benchmarks",
+       nlohmann::json::array()}}.dump();
   const CliResult result =
       runMurmur("bench --quick --filter '^density/cpu/threads:1/n:1000/' --out '" + out.string() + "'");
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_NE(result.err.find("1 case; about 0:42 going by " + (out / "earlier.json").string()), std::string::npos)
+  EXPECT_NE(result.err.find("1 case; about 0:42 going by " + (out / "earlier.json").string()),
+            std::string::npos)
       << result.err;
   std::size_t timed = 0;
   for (const auto& entry : fs::directory_iterator(out))
     if (entry.path().extension() == ".json" && entry.path().filename() != "earlier.json")
-      timed += nlohmann::json::parse(readFile(entry.path()))["context"]["murmur_case_seconds"].value(name, 0.0) > 0.0;
+      timed += nlohmann::json::parse(readFile(entry.path()))["context"]["murmur_case_seconds"].value(
+                   name, 0.0) > 0.0;
   EXPECT_EQ(timed, 1u);
   EXPECT_NE(result.out.find("device   none: no GL case passed the filter\n"), std::string::npos)
       << result.out;
@@ -135,7 +137,8 @@ TEST(BenchCli, ACpuOnlyFilterSaysWhatItLeftOut) {
   // The cases the summary singles out, by the names the result's context gives.
   EXPECT_NE(result.out.find("  density/gpu/n:1000000     filtered out\n"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("gpu over cpu                filtered out\n"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("BM_Render/step+draw/gpu/n:1000000 filtered out\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("BM_Render/step+draw/gpu/n:1000000 filtered out\n"), std::string::npos)
+      << result.out;
   EXPECT_EQ(result.out.find("not run"), std::string::npos) << result.out;
   EXPECT_EQ(result.out.find("?"), std::string::npos) << result.out;
 }

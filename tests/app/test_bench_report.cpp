@@ -126,7 +126,8 @@ TEST(BenchReport, TableListsBackendsAndSizesAndChartsHaveOneLinePerSeries) {
   // by the name its context gives; the llvmpipe fixture predates that name, so it has none.
   EXPECT_NE(table.find("| llvmpipe | density | 4k |"), std::string::npos);
   EXPECT_NE(table.find("- example-gpu: 2.68 TB/s (bandwidth/gpu-copy)"), std::string::npos) << table;
-  EXPECT_NE(table.find("- llvmpipe: not measured (no bandwidth case in this result)"), std::string::npos) << table;
+  EXPECT_NE(table.find("- llvmpipe: not measured (no bandwidth case in this result)"), std::string::npos)
+      << table;
   // A size the device could not take is listed as skipped, not drawn.
   EXPECT_NE(table.find("## Skipped"), std::string::npos);
 }
@@ -182,8 +183,8 @@ TEST(BenchReport, StageColumnsFollowTheStagesNamedInTheResults) {
   const std::string listed = "\"flock_stages\": \"hash,count,scan,scatter,forces,reduce\"";
   const std::size_t at = json.find(listed);
   ASSERT_NE(at, std::string::npos);
-  std::ofstream(out / "results.json") << json.substr(0, at) << "\"flock_stages\": \"forces,hash\""
-                                       << json.substr(at + listed.size());
+  std::ofstream(out / "results.json")
+      << json.substr(0, at) << "\"flock_stages\": \"forces,hash\"" << json.substr(at + listed.size());
   const fs::path report = out / "report";
   std::string args = (out / "results.json").string();
   args += " --out ";

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ai/scene_agents.hpp"
 #include "brute_force_leaders.hpp"
 #include "cli.hpp"
-#include "ai/scene_agents.hpp"
 #include "session/scene_sections.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/state_csv.hpp"
@@ -96,7 +96,8 @@ glm::vec3 vectorOf(const nlohmann::json& json) {
 // run --every N measures the flock's shape and the agents' states every N steps: a line each on the
 // summary, and "samples" in --json; the last sample, at the final step, is the final summary's.
 TEST(CliOutput, RunEverySamplesTheShapeAndTheAgentsOverTime) {
-  const CliResult r = runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps 40 --every 20");
+  const CliResult r =
+      runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps 40 --every 20");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const nlohmann::json json = nlohmann::json::parse(r.out);
   const nlohmann::json& samples = json.at("samples");
@@ -117,8 +118,8 @@ TEST(CliOutput, RunEverySamplesTheShapeAndTheAgentsOverTime) {
 // ticked as many times on the same backend (the cpu backend is deterministic), field by field.
 TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
   const int steps = 240;
-  const CliResult r =
-      runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps " + std::to_string(steps));
+  const CliResult r = runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps " +
+                                std::to_string(steps));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const nlohmann::json agents = nlohmann::json::parse(r.out).at("agents");
 
@@ -161,7 +162,8 @@ TEST(CliOutput, RunJsonListsEveryAgentWithItsState) {
   // (scenes/predator.toml: [-70, 0, 40]); the leaders of groups 0 and 2 wait (their flocks spawned
   // farther than 60 units away) and go nowhere; the predator hunts a boid it perceives now (it
   // closes within 5 units of the boid it perceived a step before at step 29, and rests).
-  const CliResult early = runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps 20");
+  const CliResult early =
+      runMurmur("run --scene scenes/predator.toml --boids 900 --backend cpu --json --steps 20");
   ASSERT_EQ(early.exitCode, 0) << early.err;
   const nlohmann::json first = nlohmann::json::parse(early.out).at("agents");
   EXPECT_EQ(first.at(1).at("state"), "lead");
@@ -198,7 +200,8 @@ TEST(CliOutput, BareMurmurListsTheCommands) {
   const CliResult r = runMurmur("");
   EXPECT_EQ(r.exitCode, 0) << r.err;
   for (const char* command : {"demo", "run", "compare", "path", "devices"})
-    EXPECT_NE(r.out.find(std::string("\n  ") + command + " "), std::string::npos) << command << ":\n" << r.out;
+    EXPECT_NE(r.out.find(std::string("\n  ") + command + " "), std::string::npos) << command << ":\n"
+                                                                                  << r.out;
 }
 
 // The default backend is gpu on a hardware GL device and cpu on a software renderer (llvmpipe on
@@ -223,7 +226,8 @@ TEST(CliOutput, DefaultBackendFollowsTheGlDevice) {
         << chosen.err;
   } else {
     EXPECT_NE(chosen.out.find("backend gpu"), std::string::npos) << chosen.out;
-    EXPECT_NE(chosen.err.find("backend gpu: a hardware GL device (" + renderer), std::string::npos) << chosen.err;
+    EXPECT_NE(chosen.err.find("backend gpu: a hardware GL device (" + renderer), std::string::npos)
+        << chosen.err;
   }
 }
 

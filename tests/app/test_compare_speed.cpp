@@ -14,8 +14,8 @@ namespace {
 
 TEST(CompareSpeed, SpeedFieldsFollowFromTheTimingsAndIdenticalBackendsDoNotDrift) {
   // The two CPU searches give byte-identical states (README): no boid drifts.
-  const CliResult r =
-      runMurmur("compare --scene scenes/free.toml --boids 400 --steps 11 --reference cpu --candidate cpu-naive --json");
+  const CliResult r = runMurmur(
+      "compare --scene scenes/free.toml --boids 400 --steps 11 --reference cpu --candidate cpu-naive --json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const nlohmann::ordered_json json = nlohmann::ordered_json::parse(r.out);
   // The answers first.
@@ -32,7 +32,8 @@ TEST(CompareSpeed, SpeedFieldsFollowFromTheTimingsAndIdenticalBackendsDoNotDrift
     const double seconds = side->at("wall_seconds").get<double>();
     ASSERT_GT(seconds, 0.0);
     EXPECT_NEAR(side->at("ms_per_step").get<double>(), seconds * 1e3 / 10.0, 1e-9 * seconds * 1e3);
-    EXPECT_NEAR(side->at("boid_updates_per_second").get<double>(), 10.0 * 400.0 / seconds, 1e-6 * 4000.0 / seconds);
+    EXPECT_NEAR(side->at("boid_updates_per_second").get<double>(), 10.0 * 400.0 / seconds,
+                1e-6 * 4000.0 / seconds);
   }
   EXPECT_NEAR(json.at("speedup").get<double>(),
               reference.at("ms_per_step").get<double>() / candidate.at("ms_per_step").get<double>(), 1e-9);
@@ -73,7 +74,8 @@ TEST(CompareSpeed, ExactComparesTheExactArithmeticBitForBit) {
   EXPECT_EQ(json.at("one_step").at("max_position_error"), 0.0);
   EXPECT_EQ(json.at("one_step").at("max_velocity_error"), 0.0);
   EXPECT_EQ(json.at("drift").at("max"), 0.0);
-  EXPECT_NE(exact.err.find("exact: the one step bit for bit, the 40 steps bit for bit -> PASS"), std::string::npos)
+  EXPECT_NE(exact.err.find("exact: the one step bit for bit, the 40 steps bit for bit -> PASS"),
+            std::string::npos)
       << exact.err;
   const CliResult fast = runMurmur(workload);
   ASSERT_EQ(fast.exitCode, 0) << fast.err;

@@ -10,15 +10,15 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <utility>
 #include <sstream>
-#include <cmath>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
@@ -192,7 +192,8 @@ class Xvfb {
 // waiting for the screenshot it writes, not a fixed time, before the next key (Escape above all)
 // keeps the test from racing the window. A screenshot is written whole or not at all (a
 // temporary, then a rename), so a PNG counted here is complete.
-bool awaitPngs(const fs::path& dir, std::size_t count, std::chrono::seconds limit = std::chrono::seconds(60)) {
+bool awaitPngs(const fs::path& dir, std::size_t count,
+               std::chrono::seconds limit = std::chrono::seconds(60)) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (framesIn(dir).size() < count) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
@@ -218,8 +219,10 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
 // flock spread over the map), and the dark walls a large part, at least half as dark as the floor.
 TEST(DemoCli, TwoDimensionalSceneIsSeenFromAbove) {
   const fs::path dir = scratchDir("demo_top_down");
-  const CliResult r = runMurmur("demo --headless --scene scenes/maze2d.toml --steps 0 --size 640x480 --msaa 1 "
-                                "--no-stats --backend cpu --frames " + dir.string());
+  const CliResult r = runMurmur(
+      "demo --headless --scene scenes/maze2d.toml --steps 0 --size 640x480 --msaa 1 "
+      "--no-stats --backend cpu --frames " +
+      dir.string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   int w = 0, h = 0, channels = 0;
   stbi_uc* pixels = stbi_load((dir / "frame_000000.png").c_str(), &w, &h, &channels, 3);
@@ -264,7 +267,8 @@ bool showsColour(const stbi_uc* pixel, const std::array<float, 3>& colour) {
 }
 
 // How many pixels of a PNG show each of `colours` (all 0 when it cannot be read).
-std::vector<std::size_t> pixelsOfColours(const fs::path& png, const std::vector<std::array<float, 3>>& colours) {
+std::vector<std::size_t> pixelsOfColours(const fs::path& png,
+                                         const std::vector<std::array<float, 3>>& colours) {
   std::vector<std::size_t> counts(colours.size(), 0);
   int w = 0, h = 0, channels = 0;
   stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
@@ -276,7 +280,8 @@ std::vector<std::size_t> pixelsOfColours(const fs::path& png, const std::vector<
 }
 
 // The mean pixel position of `colour` in a PNG; nullopt when none shows it.
-std::optional<std::array<float, 2>> centroidOfColour(const fs::path& png, const std::array<float, 3>& colour) {
+std::optional<std::array<float, 2>> centroidOfColour(const fs::path& png,
+                                                     const std::array<float, 3>& colour) {
   int w = 0, h = 0, channels = 0;
   stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
   if (pixels == nullptr) return std::nullopt;
@@ -298,10 +303,13 @@ std::optional<std::array<float, 2>> centroidOfColour(const fs::path& png, const 
 // first frame, before any step, has no leader flag set: no red.
 TEST(DemoCli, LabFrameShowsLeadersChasersInterceptorsAndThePlayer) {
   const fs::path dir = scratchDir("demo_lab");
-  const CliResult r = runMurmur("demo --headless --scene scenes/lab.toml --steps 300 --every 300 --size 640x480 "
-                                "--msaa 1 --no-stats --backend cpu --frames " + dir.string());
+  const CliResult r = runMurmur(
+      "demo --headless --scene scenes/lab.toml --steps 300 --every 300 --size 640x480 "
+      "--msaa 1 --no-stats --backend cpu --frames " +
+      dir.string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  const std::vector<std::array<float, 3>> colours = {kLeaderRed, kChaserBlue, kInterceptorMagenta, kPlayerGreen};
+  const std::vector<std::array<float, 3>> colours = {kLeaderRed, kChaserBlue, kInterceptorMagenta,
+                                                     kPlayerGreen};
   const std::vector<std::size_t> start = pixelsOfColours(dir / "frame_000000.png", colours);
   const std::vector<std::size_t> later = pixelsOfColours(dir / "frame_000001.png", colours);
   EXPECT_EQ(start[0], 0u) << "red before any step";
@@ -357,16 +365,21 @@ TEST(DemoCli, HeadlessFramesShowTrailsAndVectorsOnBothBackends) {
   const fs::path aids = sceneWithRender(dir / "aids", "lab.toml",
                                         "show_senses = false\nshow_trails = true\nshow_vectors = true\n");
   for (const std::string backend : {"cpu", "gpu"}) {
-    for (const auto& [scene, out] : {std::pair{plain, dir / (backend + "_plain")}, std::pair{aids, dir / (backend + "_aids")}}) {
-      const CliResult r = runMurmur("demo --headless --scene " + scene.string() + " --steps 200 --every 200 "
-                                    "--size 640x480 --msaa 1 --no-stats --backend " + backend + " --frames " + out.string());
+    for (const auto& [scene, out] :
+         {std::pair{plain, dir / (backend + "_plain")}, std::pair{aids, dir / (backend + "_aids")}}) {
+      const CliResult r = runMurmur("demo --headless --scene " + scene.string() +
+                                    " --steps 200 --every 200 "
+                                    "--size 640x480 --msaa 1 --no-stats --backend " +
+                                    backend + " --frames " + out.string());
       ASSERT_EQ(r.exitCode, 0) << r.err;
     }
-    const AidPixels seen = aidPixels(dir / (backend + "_aids") / "frame_000001.png", dir / (backend + "_plain") / "frame_000001.png");
+    const AidPixels seen = aidPixels(dir / (backend + "_aids") / "frame_000001.png",
+                                     dir / (backend + "_plain") / "frame_000001.png");
     EXPECT_GT(seen.force, 80u) << backend << ": force lines";
     EXPECT_GT(seen.velocity, 80u) << backend << ": velocity lines";
     EXPECT_GT(seen.trail, 300u) << backend << ": trails";
-    const AidPixels start = aidPixels(dir / (backend + "_aids") / "frame_000000.png", dir / (backend + "_plain") / "frame_000000.png");
+    const AidPixels start = aidPixels(dir / (backend + "_aids") / "frame_000000.png",
+                                      dir / (backend + "_plain") / "frame_000000.png");
     EXPECT_EQ(start.force + start.velocity + start.trail, 0u) << backend << ": nothing before the first step";
   }
 }
@@ -374,7 +387,8 @@ TEST(DemoCli, HeadlessFramesShowTrailsAndVectorsOnBothBackends) {
 // A bad [render] key of the aids is bad input: exit 2, one line naming the key, no frames.
 TEST(DemoCli, BadTrailOrVectorKeysAreOneLineErrors) {
   const fs::path dir = scratchDir("demo_aids_bad");
-  for (const std::string key : {"trail_every = 0", "trail_length = 1", "vector_boids = 5000", "show_trails = 2"}) {
+  for (const std::string key :
+       {"trail_every = 0", "trail_length = 1", "vector_boids = 5000", "show_trails = 2"}) {
     const fs::path scene = sceneWithRender(dir, "lab.toml", key + "\n");
     const CliResult r = runMurmur("demo --headless --scene " + scene.string() + " --steps 1 --frames " +
                                   (dir / "frames").string());
@@ -414,7 +428,8 @@ TEST(DemoCli, EveryKeyTapActsAtTwoFramesASecond) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(framesIn(shots).size(), std::size_t{kTaps}) << r.out;
   std::size_t lines = 0;
-  for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos; at = r.out.find("screenshot: ", at + 1))
+  for (std::size_t at = r.out.find("screenshot: "); at != std::string::npos;
+       at = r.out.find("screenshot: ", at + 1))
     ++lines;
   EXPECT_EQ(lines, std::size_t{kTaps}) << r.out;
 }
@@ -439,14 +454,16 @@ double darkShare(const fs::path& png) {
 // sky between the birds), where the fixed camera, framing the world, shows a speck.
 TEST(DemoCli, AFollowingCameraFramesTheFlock) {
   const fs::path dir = scratchDir("demo_follow");
-  const std::string scene = "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n[sim]\nspawn = \"sphere\"\n"
-                            "[boids]\ncount = 3000\n[render]\nsky = \"dusk\"\ncolour = \"silhouette\"\n"
-                            "show_box = false\nshow_grid = false\nshow_stats = false\n";
+  const std::string scene =
+      "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n[sim]\nspawn = \"sphere\"\n"
+      "[boids]\ncount = 3000\n[render]\nsky = \"dusk\"\ncolour = \"silhouette\"\n"
+      "show_box = false\nshow_grid = false\nshow_stats = false\n";
   double share[2] = {};
   for (const std::string camera : {"fixed", "follow"}) {
     std::ofstream(dir / (camera + ".toml")) << scene << "camera = \"" << camera << "\"\n";
-    const CliResult r = runMurmur("demo --headless --backend cpu --scene " + (dir / (camera + ".toml")).string() +
-                                  " --steps 60 --every 60 --size 320x180 --frames " + (dir / camera).string());
+    const CliResult r =
+        runMurmur("demo --headless --backend cpu --scene " + (dir / (camera + ".toml")).string() +
+                  " --steps 60 --every 60 --size 320x180 --frames " + (dir / camera).string());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     share[camera == "follow"] = darkShare(dir / camera / "frame_000001.png");
   }
@@ -518,7 +535,8 @@ TEST(DemoCli, TheWindowFollowsTheFlockAndShootsTheWindowOrTheViewAlone) {
   ASSERT_TRUE(withPanel && view) << r.out;
   EXPECT_GT(darkShare(pathBefore(viewShot)), 0.04) << "the flock framed, not the world";
   EXPECT_NEAR(view->darkCentreX, 0.5, 0.12) << "the flock centred in the view alone";
-  EXPECT_LT(withPanel->leftQuarterLuminance, 0.7 * view->leftQuarterLuminance) << "the dark panel on the left";
+  EXPECT_LT(withPanel->leftQuarterLuminance, 0.7 * view->leftQuarterLuminance)
+      << "the dark panel on the left";
 }
 
 // A scene's sim.steps bounds headless runs only: the window simulates on until it is closed (the
@@ -531,8 +549,8 @@ TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {
   std::ofstream(scene) << "[sim]\nsteps = 5\n[boids]\ncount = 300\n";
   CliResult r;
   std::thread demo([&] {
-    r = runMurmur("demo --scene " + scene.string() + " --backend cpu --size 320x180 --msaa 1 --screenshot-dir " +
-                  (dir / "shots").string());
+    r = runMurmur("demo --scene " + scene.string() +
+                  " --backend cpu --size 320x180 --msaa 1 --screenshot-dir " + (dir / "shots").string());
   });
   const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
   ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
@@ -569,7 +587,9 @@ std::optional<float> playerMoveInWindow(const std::string& name, const std::stri
   const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
   const std::string id = window.substr(0, window.find('\n'));
   bool sent = true;
-  const auto xdotool = [&](const std::string& args) { sent = std::system(("xdotool " + args).c_str()) == 0 && sent; };
+  const auto xdotool = [&](const std::string& args) {
+    sent = std::system(("xdotool " + args).c_str()) == 0 && sent;
+  };
   xdotool("windowfocus --sync " + id);
   xdotool("key Tab p");  // the panel hidden: the whole world in view, then the first shot
   if (!key.empty()) xdotool("keydown " + key);
@@ -585,9 +605,11 @@ std::optional<float> playerMoveInWindow(const std::string& name, const std::stri
     for (const auto& entry : fs::directory_iterator(shots)) files.push_back(entry.path());
   if (r.exitCode != 0 || files.size() != 2) return std::nullopt;
   // murmur-<time>-1.png, murmur-<time>-2.png: the number orders them.
-  std::sort(files.begin(), files.end(),
-            [](const fs::path& a, const fs::path& b) { return a.stem().string().back() < b.stem().string().back(); });
-  const auto before = centroidOfColour(files[0], kPlayerGreen), after = centroidOfColour(files[1], kPlayerGreen);
+  std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
+    return a.stem().string().back() < b.stem().string().back();
+  });
+  const auto before = centroidOfColour(files[0], kPlayerGreen),
+             after = centroidOfColour(files[1], kPlayerGreen);
   if (!before || !after) return std::nullopt;
   return std::hypot((*after)[0] - (*before)[0], (*after)[1] - (*before)[1]);
 }
@@ -659,7 +681,8 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
     const auto& [name, runMs] = inRun[s];
     EXPECT_EQ(inWindow[s].first, name);
     EXPECT_NEAR(inWindow[s].second / windowTotal, runMs / runTotal, 0.25)
-        << name << ": window " << inWindow[s].second << " ms, run " << runMs << " ms\n" << window.out << run.out;
+        << name << ": window " << inWindow[s].second << " ms, run " << runMs << " ms\n"
+        << window.out << run.out;
   }
 }
 
@@ -675,11 +698,13 @@ TEST(DemoCli, WindowFramesNeverWaitForTheGpu) {
   const fs::path aids = sceneWithRender(scratchDir("demo_window_waits"), "predator.toml",
                                         "show_trails = true\nshow_vectors = true\n");
   for (const std::string& scene : {std::string("scenes/predator.toml"), aids.string()}) {
-    const CliResult r = runMurmur("demo --scene " + scene + " --boids 3000 --backend gpu --steps 60 "
+    const CliResult r = runMurmur("demo --scene " + scene +
+                                  " --boids 3000 --backend gpu --steps 60 "
                                   "--exit-after-steps --size 480x270 --msaa 1");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("60 steps simulated"), std::string::npos) << scene << "\n" << r.out;
-    EXPECT_NE(r.out.find("blocking gpu waits in the frames: 0\n"), std::string::npos) << scene << "\n" << r.out;
+    EXPECT_NE(r.out.find("blocking gpu waits in the frames: 0\n"), std::string::npos) << scene << "\n"
+                                                                                      << r.out;
   }
 }
 
@@ -692,8 +717,11 @@ TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("a video of 30 frames"), std::string::npos) << r.out;
   const std::string counted = runCommand(
-      "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
-      "-of csv=p=0 '" + video.string() + "'").out;
+                                  "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                  "stream=nb_read_frames,width,height "
+                                  "-of csv=p=0 '" +
+                                  video.string() + "'")
+                                  .out;
   EXPECT_EQ(counted, "322,242,30\n");
 }
 
@@ -710,8 +738,10 @@ TEST(DemoCli, RecordingsRunInSimulatedTime) {
   const fs::path dir = scratchDir("demo_record_pacing");
   CliResult r;
   std::thread demo([&] {
-    r = runMurmur("demo --boids 300 --backend cpu --size 320x180 --msaa 1 --max-fps 4 --video-fps 30 "
-                  "--screenshot-dir " + dir.string());
+    r = runMurmur(
+        "demo --boids 300 --backend cpu --size 320x180 --msaa 1 --max-fps 4 --video-fps 30 "
+        "--screenshot-dir " +
+        dir.string());
   });
   const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
   ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
@@ -738,18 +768,23 @@ TEST(DemoCli, RecordingsRunInSimulatedTime) {
   const std::string path = r.out.substr(at + 11, open - at - 11);
   unsigned frames = 0;
   double simulated = 0.0;
-  ASSERT_EQ(std::sscanf(r.out.c_str() + open, " (%u frames: %lf s simulated", &frames, &simulated), 2) << r.out;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + open, " (%u frames: %lf s simulated", &frames, &simulated), 2)
+      << r.out;
   EXPECT_GT(simulated, 0.5) << r.out;
   EXPECT_NEAR(double(frames), 30.0 * simulated, 1.5) << r.out;
-  const std::string counted = runCommand("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-                                         "stream=nb_read_frames -of csv=p=0 '" + path + "'").out;
+  const std::string counted = runCommand(
+                                  "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                  "stream=nb_read_frames -of csv=p=0 '" +
+                                  path + "'")
+                                  .out;
   EXPECT_EQ(counted, std::to_string(frames) + "\n");
 }
 
 TEST(DemoCli, VideoWithoutFfmpegIsAClearErrorBeforeAnyWork) {
   const fs::path video = scratchDir("demo_no_ffmpeg") / "out.mp4";
   const ScopedEnv path("PATH", "/nonexistent");
-  const CliResult r = runMurmur("demo --headless --video " + video.string() + " --steps 5 --boids 100 --backend cpu");
+  const CliResult r =
+      runMurmur("demo --headless --video " + video.string() + " --steps 5 --boids 100 --backend cpu");
   EXPECT_EQ(r.exitCode, 2) << r.err;
   EXPECT_EQ(countLines(r.err), 1u) << r.err;
   EXPECT_NE(r.err.find("ffmpeg (with ffprobe) is not on PATH"), std::string::npos) << r.err;

@@ -1,6 +1,6 @@
 // Device selection end to end: `murmur devices` lists the EGL devices with their kind and the
-// default (discrete, hardware, integrated, software), and `--device I` runs on the software device (Mesa llvmpipe,
-// the one every CI machine has), naming it with vendor, driver and memory in the --json output.
+// default (discrete, hardware, integrated, software), and `--device I` runs on the software device (Mesa
+// llvmpipe, the one every CI machine has), naming it with vendor, driver and memory in the --json output.
 #include <gtest/gtest.h>
 
 #include <regex>

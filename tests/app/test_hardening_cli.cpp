@@ -35,9 +35,10 @@ TEST(HardeningCli, DumpNeverReplacesADeviceOrALink) {
 TEST(HardeningCli, DirectoryTargetIsRefusedBeforeSimulating) {
   const fs::path dir = scratchDir("hardening_dump_dir");
   // 1e8 steps would run for hours: refused up front, in a moment.
-  expectOneLineExit2(runMurmur("run --scene scenes/free.toml --boids 50 --steps 100000000 --backend cpu --dump " +
-                               dir.string()),
-                     "is a directory");
+  expectOneLineExit2(
+      runMurmur("run --scene scenes/free.toml --boids 50 --steps 100000000 --backend cpu --dump " +
+                dir.string()),
+      "is a directory");
 }
 
 TEST(HardeningCli, AnExistingTmpFileIsNeverDeleted) {
@@ -75,15 +76,17 @@ TEST(HardeningCli, ANonexistentDeviceIsBadInputInEveryCommand) {
   // demo exited 3, devices exited 1 with nothing on stderr, run exited 2.
   expectOneLineExit2(runMurmur("devices --device 99"), "--device");
   expectOneLineExit2(runMurmur("demo --headless --steps 1 --device 99"), "--device");
-  EXPECT_EQ(runMurmur("run --scene scenes/free.toml --boids 50 --steps 1 --backend gpu --device 99").exitCode, 2);
+  EXPECT_EQ(runMurmur("run --scene scenes/free.toml --boids 50 --steps 1 --backend gpu --device 99").exitCode,
+            2);
 }
 
 TEST(HardeningCli, DemoWithABadSceneLeavesNoFrameDirectory) {
   const fs::path dir = scratchDir("hardening_demo_frames");
   const fs::path bad = dir / "bad.toml";
   std::ofstream(bad) << "[boids]\ncount = -1\n";
-  expectOneLineExit2(runMurmur("demo --headless --scene " + bad.string() + " --frames " + (dir / "frames").string()),
-                     "boids.count");
+  expectOneLineExit2(
+      runMurmur("demo --headless --scene " + bad.string() + " --frames " + (dir / "frames").string()),
+      "boids.count");
   EXPECT_FALSE(fs::exists(dir / "frames"));
 }
 
@@ -92,7 +95,8 @@ TEST(HardeningCli, DeeplyNestedSceneIsBadInputNotACrash) {
   std::string key = "a";
   for (int i = 0; i < 50'000; ++i) key += ".a";
   std::ofstream(dir / "deep.toml") << key << " = 1\n";
-  expectOneLineExit2(runMurmur("run --backend cpu --scene " + (dir / "deep.toml").string()), "nesting deeper");
+  expectOneLineExit2(runMurmur("run --backend cpu --scene " + (dir / "deep.toml").string()),
+                     "nesting deeper");
 }
 
 TEST(HardeningCli, OverflowingParametersFailBeforeTheRun) {

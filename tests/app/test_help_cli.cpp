@@ -101,7 +101,8 @@ TEST(HelpCli, EveryCommandsHelpHasPlaceholdersExamplesAndTheShippedScenes) {
     ++sceneCommands;
     for (const std::string& scene : scenes)
       EXPECT_TRUE(std::regex_search(r.out, std::regex("\n  " + scene + " +[A-Z]")))
-          << what << ": the shipped scene " << scene << " is not listed in\n" << r.out;
+          << what << ": the shipped scene " << scene << " is not listed in\n"
+          << r.out;
   }
   EXPECT_EQ(sceneCommands, 3) << "run, compare and demo take --scene";
 }

@@ -32,22 +32,24 @@ void expectOneLine(const CliResult& r, int code, const std::string& mention) {
 std::vector<std::string> temporariesIn(const fs::path& dir) {
   std::vector<std::string> left;
   for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().filename().string().find(".tmp-") != std::string::npos) left.push_back(entry.path().string());
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos)
+      left.push_back(entry.path().string());
   return left;
 }
 
 // A PNG is complete when it ends with its IEND chunk (and the chunk's CRC).
 bool completePng(const fs::path& path) {
   const std::string bytes = readFile(path);
-  return bytes.size() > 12 && bytes.compare(bytes.size() - 12, 12, std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12)) == 0;
+  return bytes.size() > 12 &&
+         bytes.compare(bytes.size() - 12, 12, std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12)) == 0;
 }
 
 // Runs murmur in the background, sends it SIGTERM after `seconds` and waits for it.
 CliResult terminateAfter(const std::string& args, double seconds) {
   const fs::path errFile = fs::temp_directory_path() / ("murmur_cli_term_" + std::to_string(::getpid()));
-  const CommandOutput run = runCommand(std::string("cd '") + MURMUR_SOURCE_DIR + "' && '" + MURMUR_EXE + "' " + args +
-                                       " 2>'" + errFile.string() + "' & pid=$!; sleep " + std::to_string(seconds) +
-                                       "; kill -TERM $pid; wait $pid");
+  const CommandOutput run = runCommand(std::string("cd '") + MURMUR_SOURCE_DIR + "' && '" + MURMUR_EXE +
+                                       "' " + args + " 2>'" + errFile.string() + "' & pid=$!; sleep " +
+                                       std::to_string(seconds) + "; kill -TERM $pid; wait $pid");
   CliResult result{run.exitCode, run.out, readFile(errFile)};
   fs::remove(errFile);
   return result;
@@ -84,9 +86,11 @@ void expectOldFrames(const fs::path& frames, const std::vector<std::string>& old
 TEST(OutputDiscipline, FullDiskFramesAreExit3AndKeepTheOlderFrames) {
   const fs::path dir = scratchDir("discipline_frames_full");
   const std::vector<std::string> old = writeOldFrames(dir / "frames");
-  const CliResult r = runMurmur("demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 40 "
-                                "--every 10 --size 256x256 --msaa 1 --frames " + (dir / "frames").string(),
-                                "ulimit -f 1;");
+  const CliResult r = runMurmur(
+      "demo --headless --scene scenes/free.toml --boids 200 --backend cpu --steps 40 "
+      "--every 10 --size 256x256 --msaa 1 --frames " +
+          (dir / "frames").string(),
+      "ulimit -f 1;");
   expectOneLine(r, 3, "frame_");
   EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
   expectOldFrames(dir / "frames", old);
@@ -122,8 +126,10 @@ TEST(OutputDiscipline, AFramesDirectoryHoldsOneRunsFrames) {
 // refused before any work.
 TEST(OutputDiscipline, VideoContainerIsExplicit) {
   const fs::path dir = scratchDir("discipline_video_noext");
-  const CliResult r = runMurmur("demo --headless --scene scenes/free.toml --boids 50 --backend cpu --steps 4 "
-                                "--every 1 --size 64x64 --msaa 1 --video " + (dir / "noext").string());
+  const CliResult r = runMurmur(
+      "demo --headless --scene scenes/free.toml --boids 50 --backend cpu --steps 4 "
+      "--every 1 --size 64x64 --msaa 1 --video " +
+      (dir / "noext").string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(readFile(dir / "noext").substr(4, 4) == "ftyp");  // an MP4 box
   expectOneLine(runMurmur("demo --headless --steps 4 --video " + (dir / "out.gif").string()), 2, ".mkv");
@@ -144,6 +150,29 @@ TEST(OutputDiscipline, SigtermKeepsTheOlderFrames) {
       143, "signal 15");
   expectOldFrames(dir / "frames", old);
   EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+// Issue 51, item 6: the dump's directory removed mid-run gave exit 2 after the work (3 is due); an
+// append-only directory (chattr +a) took the temporary and refused its rename, leaving it behind.
+TEST(OutputDiscipline, ADirectoryThatChangesOrForbidsRenamesIsHandled) {
+  const fs::path dir = scratchDir("discipline_dir_changes");
+  fs::create_directories(dir / "gone");
+  const fs::path errFile = dir / "err.txt";
+  const CommandOutput vanished =
+      runCommand(std::string("cd '") + MURMUR_SOURCE_DIR + "' && '" + MURMUR_EXE +
+                 "' run --scene scenes/free.toml --boids 2000 --backend cpu --steps 3000 --dump '" +
+                 (dir / "gone" / "o.csv").string() + "' >/dev/null 2>'" + errFile.string() +
+                 "' & pid=$!; sleep 0.3; rm -rf '" + (dir / "gone").string() + "'; wait $pid");
+  EXPECT_EQ(vanished.exitCode, 3) << readFile(errFile);
+  EXPECT_NE(readFile(errFile).find("changed during the run: its directory"), std::string::npos)
+      << readFile(errFile);
+  fs::create_directories(dir / "append");
+  ASSERT_EQ(runCommand("chattr +a '" + (dir / "append").string() + "'").exitCode, 0);  // ext4, as root
+  const CliResult r = runMurmur("run --scene scenes/free.toml --boids 20 --backend cpu --steps 1 --dump " +
+                                (dir / "append" / "o.csv").string());
+  runCommand("chattr -a '" + (dir / "append").string() + "'");
+  expectOneLine(r, 2, "append-only");
+  EXPECT_TRUE(fs::is_empty(dir / "append"));
 }
 
 // Issue 51, item 2: SIGTERM was acted on only between steps: at 5 s into a million boids' summary
@@ -195,7 +224,8 @@ TEST(InputDiscipline, OnlyRegularFilesAreRead) {
   expectOneLine(runMurmur("path --map /dev/zero --from 0,0 --to 1,1", "timeout 20"), 2, "character device");
   expectOneLine(runMurmur("path --scen /dev/zero", "timeout 20"), 2, "character device");
   expectOneLine(runMurmur(run + " --init /dev/zero", "timeout 20"), 2, "character device");
-  expectOneLine(runMurmur("run --backend cpu --scene /dev/zero --steps 1", "timeout 20"), 2, "character device");
+  expectOneLine(runMurmur("run --backend cpu --scene /dev/zero --steps 1", "timeout 20"), 2,
+                "character device");
   expectOneLine(runMurmur(run + " --init " + dir.string()), 2, "directory");
   expectOneLine(runMurmur("path --map " + dir.string() + " --from 0,0 --to 1,1"), 2, "directory");
   // A scene's map said "no such map file" for each of these (issue 51, item 7).
@@ -255,7 +285,7 @@ TEST(FlagChecks, EmptyTextFlagsAndFramesWithVideoAreRefused) {
 // byte for byte and no temporary is left.
 struct Fault {
   const char* family;
-  std::string args;           // after `murmur`; {dir} is the case's scratch directory
+  std::string args;  // after `murmur`; {dir} is the case's scratch directory
   int exitCode;
   std::string mention;        // in the one line on stderr
   std::string shellPrefix;    // e.g. a file-size limit standing in for a full disk
@@ -300,8 +330,10 @@ void expectOneError(const CliResult& r, int code, const std::string& mention) {
 
 TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
   const std::string run = "run --scene scenes/free.toml --backend cpu --boids 2000";
-  const std::string demo = "demo --headless --scene scenes/free.toml --backend cpu --boids 200 --size 64x64 --msaa 1";
-  const std::string compare = "compare --scene scenes/free.toml --reference cpu --candidate cpu-naive --boids 2000";
+  const std::string demo =
+      "demo --headless --scene scenes/free.toml --backend cpu --boids 200 --size 64x64 --msaa 1";
+  const std::string compare =
+      "compare --scene scenes/free.toml --reference cpu --candidate cpu-naive --boids 2000";
   const std::string bench = "bench --quick --filter '^density/cpu/threads:1/n:1000/'";
   const std::string longBench = "bench --quick --filter '^density/cpu/threads:1/n:(1000|4000)/'";
   const std::string diverging = " --scene lab-book --set sim.dt=0.1 --steps 600 --init {dir}/packed.csv";
@@ -333,6 +365,11 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       {"output path", demo + " --steps 1 --video {dir}", 2, "--video", ""},
       {"output path", bench + " --out {dir}/old.csv", 2, "--out", ""},
       {"output path", "demo --screenshot-dir {dir}/old.csv", 2, "--screenshot-dir", ""},
+      // A name with no room for the temporary's suffix failed after the work ("File name too long").
+      {"output path", run + " --steps 1 --dump {dir}/" + std::string(250, 'a') + ".csv", 2,
+       "the name is 254 bytes", ""},
+      {"output path", demo + " --steps 1 --frames {dir}/" + std::string(250, 'f'), 2, "the name is 250 bytes",
+       ""},
       // A full disk mid-run (a file-size limit stands in): exit 3, nothing partial.
       {"full disk", run + " --steps 1 --dump {dir}/old.csv", 3, "File too large", "ulimit -f 16;"},
       {"full disk", run + " --steps 5 --record {dir}/old.csv", 3, "File too large", "ulimit -f 16;"},
@@ -368,7 +405,8 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
   for (const std::string command : {"run --backend cpu", "compare", "demo --headless --backend cpu"}) {
     all.push_back({"missing input", command + " --scene {dir}/nosuch.toml", 2, "nosuch.toml", ""});
     all.push_back({"input kind", command + " --scene {dir}", 2, "directory", ""});
-    all.push_back({"bad input", command + " --scene tests/data/bad/syntax_error.toml", 2, "syntax_error.toml", ""});
+    all.push_back(
+        {"bad input", command + " --scene tests/data/bad/syntax_error.toml", 2, "syntax_error.toml", ""});
     all.push_back({"cost", command + " --scene tests/data/bad/packed_flock.toml", 2, "boids.count", ""});
     all.push_back({"precision", command + " --scene tests/data/bad/far_world.toml", 2, "world.max", ""});
   }
@@ -423,12 +461,14 @@ TEST(CostEstimate, RefusesTheDenseMaze2dRunsAndForceGoesAhead) {
 
 // Item 7: a run longer than a second shows, on a terminal, how long it has left.
 TEST(CostEstimate, ProgressShowsTheTimeLeftOnATerminal) {
-  const CommandOutput shown = runCommand("cd '" + std::string(MURMUR_SOURCE_DIR) + "' && script -qec \"'" + MURMUR_EXE +
-                                         "' run --scene scenes/free.toml --backend cpu --steps 600\" /dev/null");
+  const CommandOutput shown =
+      runCommand("cd '" + std::string(MURMUR_SOURCE_DIR) + "' && script -qec \"'" + MURMUR_EXE +
+                 "' run --scene scenes/free.toml --backend cpu --steps 600\" /dev/null");
   ASSERT_EQ(shown.exitCode, 0) << shown.out;
   EXPECT_NE(shown.out.find("step 600/600, 0:00 left"), std::string::npos) << shown.out;
   // Not on a pipe.
-  EXPECT_EQ(runMurmur("run --scene scenes/free.toml --backend cpu --steps 300").err.find("left"), std::string::npos);
+  EXPECT_EQ(runMurmur("run --scene scenes/free.toml --backend cpu --steps 300").err.find("left"),
+            std::string::npos);
 }
 
 }  // namespace

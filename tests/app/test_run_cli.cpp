@@ -21,8 +21,9 @@ void expectBadInput(const CliResult& r, const std::string& mention) {
 
 // --backend auto falls back to the cpu only when no GL context can be made. A flock shader that does
 // not compile (MURMUR_SHADER_DIR overrides the embedded one) is a bug: the run fails with the
-// compiler's file:line (exit 3 as any failure that is not bad input) instead of quietly running on the cpu. On llvmpipe auto
-// compiles the gpu backend's shaders before it picks the cpu, so this holds on any GL device.
+// compiler's file:line (exit 3 as any failure that is not bad input) instead of quietly running on the cpu.
+// On llvmpipe auto compiles the gpu backend's shaders before it picks the cpu, so this holds on any GL
+// device.
 TEST(RunCli, AutoFailsOnABrokenShaderInsteadOfFallingBack) {
   const fs::path dir = scratchDir("run_broken_shader");
   fs::create_directories(dir / "flock");
@@ -40,8 +41,8 @@ TEST(RunCli, AutoFailsOnABrokenShaderInsteadOfFallingBack) {
 
 TEST(RunCli, DumpHasHeaderAndOneRowPerBoid) {
   const fs::path dir = scratchDir("run_dump");
-  const CliResult r =
-      runMurmur("run --scene scenes/free.toml --boids 300 --steps 20 --backend cpu --dump " + (dir / "s.csv").string());
+  const CliResult r = runMurmur("run --scene scenes/free.toml --boids 300 --steps 20 --backend cpu --dump " +
+                                (dir / "s.csv").string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::string csv = readFile(dir / "s.csv");
   EXPECT_EQ(csv.rfind("id,group,x,y,z,vx,vy,vz\n", 0), 0u);
@@ -53,8 +54,9 @@ TEST(RunCli, SameSeedAndBackendGiveByteIdenticalDumps) {
   const fs::path dir = scratchDir("run_determinism");
   for (const std::string backend : {"cpu", "cpu-naive"}) {
     for (const char* name : {"a.csv", "b.csv"}) {
-      const CliResult r = runMurmur("run --scene scenes/free.toml --boids 400 --steps 30 --seed 9 --backend " +
-                                    backend + " --dump " + (dir / name).string());
+      const CliResult r =
+          runMurmur("run --scene scenes/free.toml --boids 400 --steps 30 --seed 9 --backend " + backend +
+                    " --dump " + (dir / name).string());
       ASSERT_EQ(r.exitCode, 0) << r.err;
     }
     EXPECT_EQ(readFile(dir / "a.csv"), readFile(dir / "b.csv")) << backend;
@@ -72,25 +74,35 @@ TEST(RunCli, SameSeedAndBackendGiveByteIdenticalDumps) {
 TEST(RunCli, StepsZeroDumpsTheInitialStateAndInitRoundTrips) {
   const fs::path dir = scratchDir("run_roundtrip");
   ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --boids 100 --steps 0 --backend cpu --dump " +
-                      (dir / "init.csv").string()).exitCode, 0);
+                      (dir / "init.csv").string())
+                .exitCode,
+            0);
   ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --init " + (dir / "init.csv").string() +
-                      " --steps 0 --backend cpu --dump " + (dir / "again.csv").string()).exitCode, 0);
+                      " --steps 0 --backend cpu --dump " + (dir / "again.csv").string())
+                .exitCode,
+            0);
   EXPECT_EQ(readFile(dir / "init.csv"), readFile(dir / "again.csv"));
   // Ten steps from the file equal ten steps from the seed.
   ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --boids 100 --steps 10 --backend cpu --dump " +
-                      (dir / "direct.csv").string()).exitCode, 0);
+                      (dir / "direct.csv").string())
+                .exitCode,
+            0);
   ASSERT_EQ(runMurmur("run --scene scenes/wrap2d.toml --init " + (dir / "init.csv").string() +
-                      " --steps 10 --backend cpu --dump " + (dir / "fromfile.csv").string()).exitCode, 0);
+                      " --steps 10 --backend cpu --dump " + (dir / "fromfile.csv").string())
+                .exitCode,
+            0);
   EXPECT_EQ(readFile(dir / "direct.csv"), readFile(dir / "fromfile.csv"));
 }
 
 class BadStateCsv : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = scratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void SetUp() override {
+    dir_ = scratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   CliResult runWith(const std::string& csv) {
     std::ofstream(dir_ / "in.csv") << csv;
-    return runMurmur("run --scene scenes/free.toml --backend cpu --steps 1 --init " + (dir_ / "in.csv").string() +
-                     " --dump " + (dir_ / "out.csv").string());
+    return runMurmur("run --scene scenes/free.toml --backend cpu --steps 1 --init " +
+                     (dir_ / "in.csv").string() + " --dump " + (dir_ / "out.csv").string());
   }
   void TearDown() override { EXPECT_FALSE(fs::exists(dir_ / "out.csv")); }
   fs::path dir_;
@@ -100,10 +112,12 @@ TEST_F(BadStateCsv, MissingColumn) {
   expectBadInput(runWith("id,group,x,y,z,vx,vy\n0,0,1,2,3,1,0\n"), "in.csv:1: vz:");
 }
 TEST_F(BadStateCsv, NonNumberNamesItsLine) {
-  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,3,1,0,0\n1,0,1,abc,3,1,0,0\n"), "in.csv:3: y: not a number");
+  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,3,1,0,0\n1,0,1,abc,3,1,0,0\n"),
+                 "in.csv:3: y: not a number");
 }
 TEST_F(BadStateCsv, NaNIsRejected) {
-  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,3,nan,0,0\n"), "in.csv:2: vx: not a finite number");
+  expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n0,0,1,2,3,nan,0,0\n"),
+                 "in.csv:2: vx: not a finite number");
 }
 TEST_F(BadStateCsv, IdsOutOfOrder) {
   expectBadInput(runWith("id,group,x,y,z,vx,vy,vz\n1,0,1,2,3,1,0,0\n"), "in.csv:2: id:");
@@ -117,8 +131,9 @@ TEST_F(BadStateCsv, MissingFile) {
 }
 
 TEST(RunCli, UnwritableDumpFailsBeforeSimulating) {
-  const CliResult r =
-      runMurmur("run --scene scenes/free.toml --boids 100 --steps 100000000 --backend cpu --dump /nonexistent/dir/out.csv");
+  const CliResult r = runMurmur(
+      "run --scene scenes/free.toml --boids 100 --steps 100000000 --backend cpu --dump "
+      "/nonexistent/dir/out.csv");
   expectBadInput(r, "/nonexistent/dir/out.csv");
 }
 
@@ -131,8 +146,9 @@ TEST(RunCli, NegativeStepsAndUnknownBackend) {
 // More boids than the device's storage buffers can address: refused before anything is spawned.
 TEST(RunCli, TooManyBoidsForTheGpuNamesCountAndLimit) {
   const fs::path dir = scratchDir("run_capacity");
-  const CliResult r = runMurmur("run --scene scenes/free.toml --backend gpu --boids 100000000 --steps 1 --dump " +
-                                (dir / "out.csv").string());
+  const CliResult r =
+      runMurmur("run --scene scenes/free.toml --backend gpu --boids 100000000 --steps 1 --dump " +
+                (dir / "out.csv").string());
   expectBadInput(r, "100000000");
   EXPECT_NE(r.err.find("at most"), std::string::npos) << r.err;  // the limit follows
   EXPECT_FALSE(fs::exists(dir / "out.csv"));
@@ -144,10 +160,12 @@ TEST(RunCli, GpuCountSizesTheFlockOnTheGpuBackend) {
   const fs::path dir = scratchDir("run_gpu_count");
   std::ofstream(dir / "sized.toml") << "[boids]\ncount = 120\ngpu_count = 340\n";
   const auto boids = [&](const std::string& args) {
-    const CliResult r = runMurmur("run --scene " + (dir / "sized.toml").string() + " --steps 1 --json " + args);
+    const CliResult r =
+        runMurmur("run --scene " + (dir / "sized.toml").string() + " --steps 1 --json " + args);
     EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.err;
     const std::size_t at = r.out.find("\"boids\":");
-    return at == std::string::npos ? std::string("none") : r.out.substr(at + 8, r.out.find_first_of(",}", at) - at - 8);
+    return at == std::string::npos ? std::string("none")
+                                   : r.out.substr(at + 8, r.out.find_first_of(",}", at) - at - 8);
   };
   EXPECT_EQ(boids("--backend gpu"), "340");
   EXPECT_EQ(boids("--backend gpu-exact"), "340");
@@ -155,7 +173,8 @@ TEST(RunCli, GpuCountSizesTheFlockOnTheGpuBackend) {
   EXPECT_EQ(boids("--backend gpu --boids 50"), "50");
   EXPECT_EQ(boids("--backend cpu --boids 50"), "50");
   std::ofstream(dir / "bad.toml") << "[boids]\ncount = 120\ngpu_count = -3\n";
-  expectBadInput(runMurmur("run --scene " + (dir / "bad.toml").string() + " --steps 1 --backend cpu"), "gpu_count");
+  expectBadInput(runMurmur("run --scene " + (dir / "bad.toml").string() + " --steps 1 --backend cpu"),
+                 "gpu_count");
 }
 
 TEST(RunCli, BadSceneNamesFileLineAndKey) {

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 // A working directory far from the source tree and the build tree, one per test (CTest runs them in
 // parallel).
 fs::path elsewhere() {
-  return scratchDir(std::string("scene_lookup_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  return scratchDir(std::string("scene_lookup_") +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
 }
 
 TEST(SceneLookup, ScenesListsEveryShippedSceneOnOneLine) {
@@ -68,7 +69,8 @@ TEST(SceneLookup, EveryShippedSceneRunsAndEveryModulesSectionIsAccepted) {
   for (const auto& entry : fs::directory_iterator(fs::path(MURMUR_SOURCE_DIR) / "scenes")) {
     if (entry.path().extension() != ".toml") continue;
     const std::string name = entry.path().stem().string();
-    const CliResult r = runMurmurIn(elsewhere(), "run --scene " + name + " --boids 100 --steps 2 --backend cpu");
+    const CliResult r =
+        runMurmurIn(elsewhere(), "run --scene " + name + " --boids 100 --steps 2 --backend cpu");
     EXPECT_EQ(r.exitCode, 0) << name << ": " << r.err;
   }
   const fs::path dir = elsewhere();
@@ -77,7 +79,8 @@ TEST(SceneLookup, EveryShippedSceneRunsAndEveryModulesSectionIsAccepted) {
   const CliResult viewed = runMurmurIn(dir, "run --scene viewed.toml --boids 100 --steps 2 --backend cpu");
   EXPECT_EQ(viewed.exitCode, 0) << viewed.err;
   std::ofstream(dir / "misspelt.toml") << predator << "[rendr]\ncolour = \"speed\"\n";
-  const CliResult misspelt = runMurmurIn(dir, "run --scene misspelt.toml --boids 100 --steps 2 --backend cpu");
+  const CliResult misspelt =
+      runMurmurIn(dir, "run --scene misspelt.toml --boids 100 --steps 2 --backend cpu");
   EXPECT_EQ(misspelt.exitCode, 2);
   const std::string line = std::to_string(std::count(predator.begin(), predator.end(), '\n') + 1);
   EXPECT_NE(misspelt.err.find("misspelt.toml:" + line + ": rendr: unknown section (accepted: world, sim,"),
@@ -116,7 +119,8 @@ TEST(SceneLookup, PathFindsTheProjectsMapsInTheDataDirectories) {
   EXPECT_EQ(json.at("status"), "found");
   // No shorter than the octile distance between the cells (48 x 64: 48 diagonal + 16 straight).
   EXPECT_GE(json.at("length").get<double>(), 48 * std::sqrt(2.0) + 16 - 1e-9);
-  EXPECT_NE(json.at("map").get<std::string>().find("share/murmur/data/maps/rooms-65-81.map"), std::string::npos);
+  EXPECT_NE(json.at("map").get<std::string>().find("share/murmur/data/maps/rooms-65-81.map"),
+            std::string::npos);
   // The generator's scenario file checks out against Murmur's A*, found the same way.
   const CliResult scen = runMurmurIn(elsewhere(), "path --scen maze-64-64-2.map.scen --json");
   ASSERT_EQ(scen.exitCode, 0) << scen.err;

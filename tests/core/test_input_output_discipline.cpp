@@ -21,7 +21,10 @@ namespace fs = std::filesystem;
 
 TEST(MessageEscaping, C1ControlsAndInvalidUtf8AreEscapedAndUtf8Kept) {
   // U+009B (CSI) is C2 9B in UTF-8; FF and a lone C3 are not UTF-8; an overlong C0 80 neither.
-  const InputError error("f\xc2\x9b" "1J", 0, "k", "v\xff \xc3 \xc0\x80 \xc3\xa9 \xe2\x82\xac");
+  const InputError error(
+      "f\xc2\x9b"
+      "1J",
+      0, "k", "v\xff \xc3 \xc0\x80 \xc3\xa9 \xe2\x82\xac");
   EXPECT_EQ(std::string(error.what()), "f\\u009b1J: k: v\\xff \\xc3 \\xc0\\x80 \xc3\xa9 \xe2\x82\xac");
 }
 

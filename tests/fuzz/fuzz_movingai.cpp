@@ -6,8 +6,8 @@
 #include <string>
 
 #include "ai/movingai.hpp"
-#include "fuzz_input_file.hpp"
 #include "core/error.hpp"
+#include "fuzz_input_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static murmur::fuzz::InputFileForFuzzing file;

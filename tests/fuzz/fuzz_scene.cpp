@@ -7,15 +7,16 @@
 #include <string_view>
 
 #include "ai/scene_agents.hpp"
-#include "session/scene_sections.hpp"
 #include "core/error.hpp"
 #include "render/scene_view.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/scene_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    const murmur::sim::Scene scene = murmur::sim::parseScene(
-        std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.toml", murmur::session::kSceneSections);
+    const murmur::sim::Scene scene =
+        murmur::sim::parseScene(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.toml",
+                                murmur::session::kSceneSections);
     murmur::ai::loadSceneAgents(scene);
     murmur::render::readSceneView(scene);
   } catch (const murmur::InputError&) {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "fuzz_input_file.hpp"
 #include "core/error.hpp"
+#include "fuzz_input_file.hpp"
 #include "sim/state_csv.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -31,7 +31,8 @@ std::string bitwiseDifference(const sim::FlockState& reference, const sim::Flock
   if (differing == 0) return {};
   const auto hex = [](glm::vec3 v) { return fmt::format("({:a}, {:a}, {:a})", v.x, v.y, v.z); };
   return fmt::format(
-      "{} of {} boids differ; first id {}: position {} against {}, velocity {} against {}, leader {} against {}",
+      "{} of {} boids differ; first id {}: position {} against {}, velocity {} against {}, leader {} against "
+      "{}",
       differing, reference.size(), first, hex(candidate.position[first]), hex(reference.position[first]),
       hex(candidate.velocity[first]), hex(reference.velocity[first]), candidate.leader[first],
       reference.leader[first]);

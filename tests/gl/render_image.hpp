@@ -33,7 +33,8 @@ class Image {
       : rgba_(std::move(rgba)), width_(width), height_(height) {}
   Rgb at(int x, int y) const {
     if (x < 0 || y < 0 || x >= width_ || y >= height_)
-      throw std::out_of_range("pixel " + std::to_string(x) + "," + std::to_string(y) + " is outside the image");
+      throw std::out_of_range("pixel " + std::to_string(x) + "," + std::to_string(y) +
+                              " is outside the image");
     const std::size_t i = (std::size_t(y) * std::size_t(width_) + std::size_t(x)) * 4;
     return {rgba_[i] / 255.0f, rgba_[i + 1] / 255.0f, rgba_[i + 2] / 255.0f};
   }

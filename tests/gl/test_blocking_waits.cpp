@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "session/scene_sections.hpp"
 #include "gl_test_env.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "gpu/gl_objects.hpp"
+#include "session/scene_sections.hpp"
 #include "sim/builders.hpp"
 #include "sim/scene_loader.hpp"
 #include "world/world.hpp"
@@ -38,7 +38,9 @@ class BlockingWaitsInARun : public testing::TestWithParam<std::string> {};
 
 TEST_P(BlockingWaitsInARun, TicksWithAgentsNeverWaitAndTheEndReadsFour) {
   world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam(), session::kSceneSections), "", {MURMUR_MAPS_DIR}};
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + GetParam(), session::kSceneSections),
+      "",
+      {MURMUR_MAPS_DIR}};
   description.scene.count = std::min(description.scene.count, 3000u);
   world::World world(description, world::makeBackend("gpu", -1, &test::glContext()));
   ASSERT_NE(world.director(), nullptr);

@@ -69,12 +69,14 @@ TEST(Context, ListsEglDevicesWithoutFailing) {
   }
 }
 
-EglDevice device(int index, DeviceKind kind) { return {index, "", "", {kind, ""}}; }
+EglDevice device(int index, DeviceKind kind) {
+  return {index, "", "", {kind, ""}};
+}
 
 TEST(Context, PrefersDiscreteThenUnknownHardwareThenIntegratedThenSoftware) {
   using enum DeviceKind;
   const std::vector<EglDevice> devices = {device(0, Software), device(1, Integrated), device(2, Hardware),
-                                          device(3, Discrete), device(4, Software), device(5, Discrete)};
+                                          device(3, Discrete), device(4, Software),   device(5, Discrete)};
   EXPECT_EQ(preferredDeviceOrder(devices), (std::vector<int>{3, 5, 2, 1, 0, 4}));
   EXPECT_EQ(preferredDeviceOrder({device(0, Software)}), (std::vector<int>{0}));
   EXPECT_TRUE(preferredDeviceOrder({}).empty());
@@ -86,12 +88,12 @@ TEST(Context, ClassifiesDevicesByExtensionVendorAndBus) {
     return classifyDevice({software, cuda, vendor, bus}).kind;
   };
   EXPECT_EQ(kind(true, false, -1, -1), Software);
-  EXPECT_EQ(kind(false, true, -1, -1), Discrete);       // NVIDIA's EGL device: no DRM file needed
-  EXPECT_EQ(kind(false, false, 0x10de, 1), Discrete);   // NVIDIA through its DRM node
-  EXPECT_EQ(kind(false, false, 0x8086, 0), Integrated); // Intel graphics at 00:02.0
-  EXPECT_EQ(kind(false, false, 0x8086, 3), Discrete);   // Intel Arc behind a PCIe port
+  EXPECT_EQ(kind(false, true, -1, -1), Discrete);        // NVIDIA's EGL device: no DRM file needed
+  EXPECT_EQ(kind(false, false, 0x10de, 1), Discrete);    // NVIDIA through its DRM node
+  EXPECT_EQ(kind(false, false, 0x8086, 0), Integrated);  // Intel graphics at 00:02.0
+  EXPECT_EQ(kind(false, false, 0x8086, 3), Discrete);    // Intel Arc behind a PCIe port
   EXPECT_EQ(kind(false, false, 0x1002, 0), Integrated);
-  EXPECT_EQ(kind(false, false, 0x1002, 4), Hardware);   // an AMD card or an APU: bus and vendor cannot tell
+  EXPECT_EQ(kind(false, false, 0x1002, 4), Hardware);  // an AMD card or an APU: bus and vendor cannot tell
   EXPECT_EQ(kind(false, false, -1, -1), Hardware);
   EXPECT_FALSE(classifyDevice({false, false, 0x8086, 0}).why.empty());
 }
@@ -130,13 +132,15 @@ TEST(Context, ReadsThePciVendorAndBusOfADrmNodeFromSysfs) {
 // Mesa lists its software device (llvmpipe) on every machine; chosen by index, it is the one used.
 TEST(Context, OpensTheSoftwareDeviceByIndex) {
   const std::vector<EglDevice> devices = listEglDevices();
-  const auto software = std::find_if(devices.begin(), devices.end(), [](const EglDevice& d) { return d.software(); });
+  const auto software =
+      std::find_if(devices.begin(), devices.end(), [](const EglDevice& d) { return d.software(); });
   ASSERT_NE(software, devices.end()) << "no EGL device with EGL_MESA_device_software";
   {
     const std::unique_ptr<Context> context = createHeadlessContext(software->index);
     const ContextInfo& info = context->info();
     EXPECT_NE(info.renderer.find("llvmpipe"), std::string::npos) << info.renderer;
-    EXPECT_EQ(info.platform.rfind("EGL device " + std::to_string(software->index) + " (", 0), 0u) << info.platform;
+    EXPECT_EQ(info.platform.rfind("EGL device " + std::to_string(software->index) + " (", 0), 0u)
+        << info.platform;
     EXPECT_EQ(info.driver.rfind("Mesa ", 0), 0u) << info.version;
     EXPECT_EQ(info.memorySource, "host memory");
     EXPECT_GT(info.memoryTotalBytes, 0u);

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "gl_test_env.hpp"
-#include "shell_command.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "render/frame_renderer.hpp"
+#include "shell_command.hpp"
 
 namespace murmur::gpu {
 namespace {
@@ -55,10 +55,10 @@ TEST(Glslang, EveryProgramOfThePipelineAndTheRendererIsValidGlsl430Core) {
   }
   // Each pipeline (fast and exact arithmetic): hash, count, clear counts, scatter ids, reorder
   // (plain and turning), reduce, reduce groups, nearest boids and their merge, slots by id,
-  // positions by id, scan (13 compute shaders), and the force passes (metric and topological, each plain and turning: 4, without
-  // optional terms and with all; the lab's units: 1, whatever the terms); the renderer: sky, shapes,
-  // lines, near birds, far birds, points, sampled boids' lines (7 vertex + fragment pairs), the bird
-  // instances, the bird lists and the boid sampler (3 compute shaders).
+  // positions by id, scan (13 compute shaders), and the force passes (metric and topological, each plain and
+  // turning: 4, without optional terms and with all; the lab's units: 1, whatever the terms); the renderer:
+  // sky, shapes, lines, near birds, far birds, points, sampled boids' lines (7 vertex + fragment pairs), the
+  // bird instances, the bird lists and the boid sampler (3 compute shaders).
   ASSERT_EQ(stages.size(), 2u * (13u + 2u * 4u + 1u) + 3u + 2u * 7u);
   std::set<std::string> names;
   for (const auto& [stage, shader] : stages) {

@@ -20,7 +20,6 @@
 #include <glm/trigonometric.hpp>
 
 #include "gl_test_env.hpp"
-#include "render_image.hpp"
 #include "gpu/error.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "render/boid_buffers.hpp"
@@ -31,6 +30,7 @@
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
 #include "render/view_uniforms.hpp"
+#include "render_image.hpp"
 #include "sim/builders.hpp"
 
 namespace murmur::render {
@@ -57,7 +57,9 @@ std::uint32_t nearestGroup(Rgb pixel) {
 }
 
 // Grey-ness: 0 for a grey, larger for saturated colours.
-float luminance(Rgb c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; }
+float luminance(Rgb c) {
+  return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b;
+}
 
 float chroma(Rgb c) {
   return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b});
@@ -241,13 +243,16 @@ TEST_F(RenderTest, SilhouettePointsOfADeepFlockShowItsDensity) {
     seed = seed * 1664525u + 1013904223u;
     return float(seed >> 8) / 16777216.0f - 0.5f;
   };
-  const auto middleOf = [&](int patch) { return glm::vec3(float((patch - 1) * patchPixels) * unitsPerPixel, 0.0f, 0.0f); };
+  const auto middleOf = [&](int patch) {
+    return glm::vec3(float((patch - 1) * patchPixels) * unitsPerPixel, 0.0f, 0.0f);
+  };
   for (int patch = 0; patch < 3; ++patch) {
     // 1.7 birds a pixel at the lightest: a depth of 1.7 x -ln(1 - 0.35) x the disc's 7.07 pixels = 5.2.
     const int birds = int(1.7f * float(patchPixels * patchPixels) * float(density[std::size_t(patch)]));
     for (int i = 0; i < birds; ++i)
       positions.push_back(middleOf(patch) + glm::vec3(uniform() * float(patchPixels) * unitsPerPixel,
-                                                      uniform() * float(patchPixels) * unitsPerPixel, 10.0f * uniform()));
+                                                      uniform() * float(patchPixels) * unitsPerPixel,
+                                                      10.0f * uniform()));
   }
   const sim::FlockState state = flock(positions, std::vector<std::uint32_t>(positions.size(), 0));
   const Image sky = render(flock({}, {}));
@@ -266,14 +271,16 @@ TEST_F(RenderTest, SilhouettePointsOfADeepFlockShowItsDensity) {
     return (mean(image, patch) - birdLevel) / (mean(sky, patch) - birdLevel);
   };
   ASSERT_LT(birdLevel, 0.5 * mean(sky, 2));
-  for (int patch = 0; patch < 2; ++patch) EXPECT_LT(skyShown(whole, patch), 0.06) << "drawn whole, patch " << patch;
+  for (int patch = 0; patch < 2; ++patch)
+    EXPECT_LT(skyShown(whole, patch), 0.06) << "drawn whole, patch " << patch;
 
   const float share = silhouettePointShare(camera_, positions, positions.size(), options_.boids);
   // The densest patch holds about a third of the patches the sample reaches (15% of which are
   // darker than kPointDepthTarget): its depth, 16 x 5.2, brought to 2.5.
   EXPECT_GT(share, 0.7f * kPointDepthTarget / (16.0f * 5.2f));
   EXPECT_LT(share, 1.3f * kPointDepthTarget / (16.0f * 5.2f));
-  EXPECT_FLOAT_EQ(silhouettePointShare(camera_, positions, 2 * positions.size(), options_.boids), 0.5f * share);
+  EXPECT_FLOAT_EQ(silhouettePointShare(camera_, positions, 2 * positions.size(), options_.boids),
+                  0.5f * share);
   options_.boids.pointShare = share;
   const Image shared = render(state);
   const double light = skyShown(shared, 0), middle = skyShown(shared, 1), dark = skyShown(shared, 2);
@@ -311,8 +318,8 @@ TEST_F(RenderTest, LeadersAreMarkedInRedOrLighterAsTheStyleSays) {
   options_.boids.leaderMark = LeaderMark::Light;
   const Image lit = draw();
   const Rgb litLeader = lit.at(*camera_.project(leader)), litFollower = lit.at(*camera_.project(follower));
-  EXPECT_LT(litLeader.r, litLeader.b) << "a lit-up leader keeps its group's blue, no red: " << litLeader.r << " "
-                                      << litLeader.g << " " << litLeader.b;
+  EXPECT_LT(litLeader.r, litLeader.b) << "a lit-up leader keeps its group's blue, no red: " << litLeader.r
+                                      << " " << litLeader.g << " " << litLeader.b;
   EXPECT_LT(chroma(litLeader), chroma(litFollower)) << "and is lighter than its follower";
   options_.boids.colouring = BoidColouring::Heading;
   const Image byHeading = draw();
@@ -360,8 +367,8 @@ TEST_F(RenderTest, TheDuskSkyTurnsFromOrangeToBlueWithoutABrownBand) {
     if (h > 2.0f && h < 50.0f && chroma(p) < 0.25f && luminance(p) < 0.6f) ++brown;
   }
   const Rgb top = sky.at(kWidth / 2, 0), bottom = sky.at(kWidth / 2, kHeight - 1);
-  std::printf("dusk column: %zu of %zu rows brown; top %.2f %.2f %.2f, bottom %.2f %.2f %.2f\n", brown, rows, top.r, top.g,
-              top.b, bottom.r, bottom.g, bottom.b);
+  std::printf("dusk column: %zu of %zu rows brown; top %.2f %.2f %.2f, bottom %.2f %.2f %.2f\n", brown, rows,
+              top.r, top.g, top.b, bottom.r, bottom.g, bottom.b);
   EXPECT_GT(top.b, top.r) << "blue high up";
   EXPECT_GT(bottom.r, bottom.b) << "warm low down";
   EXPECT_EQ(brown, 0u);
@@ -485,7 +492,9 @@ TEST_F(RenderTest, SensesAreDrawnAndSwitchOff) {
 }
 
 // Pixels a unit covers at the camera's target.
-float pixelsPerUnitAtTarget(const Camera& camera) { return camera.pixelsPerUnit() / camera.distance(); }
+float pixelsPerUnitAtTarget(const Camera& camera) {
+  return camera.pixelsPerUnit() / camera.distance();
+}
 
 // Birds on a grid across the view in the target's plane, spaced `pixels` apart on screen, with
 // headings all round (and some climbing or diving): each shows another side.
@@ -494,7 +503,8 @@ sim::FlockState birdGrid(const Camera& camera, float pixels) {
   const float spacing = pixels / pixelsPerUnitAtTarget(camera);
   for (int row = -2; row <= 2; ++row)
     for (int column = -3; column <= 3; ++column)
-      positions.push_back(camera.target() + spacing * (float(column) * camera.right() + float(row) * camera.up()));
+      positions.push_back(camera.target() +
+                          spacing * (float(column) * camera.right() + float(row) * camera.up()));
   sim::FlockState state = flock(positions, std::vector<std::uint32_t>(positions.size(), 0));
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const float angle = 0.9f * float(i);
@@ -507,7 +517,8 @@ sim::FlockState birdGrid(const Camera& camera, float pixels) {
 std::vector<bool> covered(const Image& image, const Image& empty) {
   std::vector<bool> mask;
   for (int y = 0; y < image.height(); ++y)
-    for (int x = 0; x < image.width(); ++x) mask.push_back(difference(image.at(x, y), empty.at(x, y)) > 0.05f);
+    for (int x = 0; x < image.width(); ++x)
+      mask.push_back(difference(image.at(x, y), empty.at(x, y)) > 0.05f);
   return mask;
 }
 
@@ -546,8 +557,8 @@ TEST_F(RenderTest, FarBirdsTakeTheFarMeshWithTheBirdsOutline) {
 TEST_F(RenderTest, ABirdWhoseCentreIsOutOfViewStillShowsWhatIsIn) {
   const float length = 30.0f;  // pixels
   options_.boids.size = length / pixelsPerUnitAtTarget(camera_);
-  const glm::vec3 centre =
-      camera_.target() + (0.5f * float(kWidth) + 0.2f * length) / pixelsPerUnitAtTarget(camera_) * camera_.right();
+  const glm::vec3 centre = camera_.target() + (0.5f * float(kWidth) + 0.2f * length) /
+                                                  pixelsPerUnitAtTarget(camera_) * camera_.right();
   ASSERT_GT(camera_.project(centre)->x, float(kWidth));
   sim::FlockState state = flock({centre}, {1});
   state.velocity[0] = -5.0f * camera_.right();
@@ -608,7 +619,8 @@ TEST_F(RenderTest, TheGpuPipelinesCellOrderedFlockDrawsAsItsStateInIdOrder) {
     const Image inIdOrder = read();
     EXPECT_TRUE(fromSlots.bytes() == inIdOrder.bytes()) << "shape " << int(shape);
     std::size_t drawn = 0;
-    for (std::size_t i = 0; i < empty.bytes().size(); i += 4) drawn += empty.bytes()[i] != inIdOrder.bytes()[i];
+    for (std::size_t i = 0; i < empty.bytes().size(); i += 4)
+      drawn += empty.bytes()[i] != inIdOrder.bytes()[i];
     EXPECT_GT(drawn, 2000u) << "the flock shows (shape " << int(shape) << ")";
   }
   // In draws of 512 boids: the slots of each range, the arrays whole.
@@ -643,7 +655,8 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
       groups.push_back(std::uint32_t(row % 8));
     }
   const auto positionBuffer = gpu::Buffer::fromSpan("test positions", std::span<const glm::vec4>(positions));
-  const auto velocityBuffer = gpu::Buffer::fromSpan("test velocities", std::span<const glm::vec4>(velocities));
+  const auto velocityBuffer =
+      gpu::Buffer::fromSpan("test velocities", std::span<const glm::vec4>(velocities));
   const auto groupBuffer = gpu::Buffer::fromSpan("test groups", std::span<const std::uint32_t>(groups));
   BoidBuffers boids;
   boids.position = positionBuffer.id();
@@ -677,7 +690,8 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
         }
       drawn += seen;
     }
-    EXPECT_EQ(drawn, int(positions.size())) << "shape " << int(style.shape) << ", detail " << style.detailBirdPixels;
+    EXPECT_EQ(drawn, int(positions.size()))
+        << "shape " << int(style.shape) << ", detail " << style.detailBirdPixels;
   }
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }

@@ -14,13 +14,13 @@
 #include <glm/trigonometric.hpp>
 
 #include "gl_test_env.hpp"
-#include "render_image.hpp"
 #include "render/boid_buffers.hpp"
 #include "render/camera.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/offscreen.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
+#include "render_image.hpp"
 
 namespace murmur::render {
 namespace {
@@ -30,8 +30,8 @@ constexpr int kHeight = 240;
 constexpr float kDt = 0.1f;
 
 // The pixels of `image` for which `shows` holds, within `radius` pixels of `centre` (by default: any).
-std::size_t count(const Image& image, const std::function<bool(Rgb)>& shows, glm::vec2 centre = glm::vec2(0.0f),
-                  float radius = 1e9f) {
+std::size_t count(const Image& image, const std::function<bool(Rgb)>& shows,
+                  glm::vec2 centre = glm::vec2(0.0f), float radius = 1e9f) {
   std::size_t n = 0;
   for (int y = 0; y < image.height(); ++y)
     for (int x = 0; x < image.width(); ++x)
@@ -107,7 +107,8 @@ class RenderAidsTest : public FrameTest<kWidth, kHeight> {
 // behind it (amber: group 0), none ahead of it; switched off, or never sampled, none.
 TEST_F(RenderAidsTest, SampledBoidsLeaveTrailsBehindThem) {
   options_.overlay.trails = true;
-  for (std::uint64_t step = 0; step <= 20; ++step) stepTo(step, row(-15.0f + float(step), glm::vec3(10.0f, 0.0f, 0.0f)));
+  for (std::uint64_t step = 0; step <= 20; ++step)
+    stepTo(step, row(-15.0f + float(step), glm::vec3(10.0f, 0.0f, 0.0f)));
   const auto amber = [](Rgb p) { return near(p, groupColour(0)); };
   const Image shown = render();
   // Halfway along the trail of the boid on row z = -4, and as far ahead of it.
@@ -118,7 +119,8 @@ TEST_F(RenderAidsTest, SampledBoidsLeaveTrailsBehindThem) {
   const Image hidden = render();
   EXPECT_EQ(count(hidden, amber, behind, 2.0f), 0u) << "trails switched off";
   // Four trails of 20 units (about 6 pixels a unit) against the boids alone.
-  EXPECT_GT(count(shown, amber), count(hidden, amber) + 4 * 60) << count(shown, amber) << " vs " << count(hidden, amber);
+  EXPECT_GT(count(shown, amber), count(hidden, amber) + 4 * 60)
+      << count(shown, amber) << " vs " << count(hidden, amber);
 }
 
 // A boid that crosses a wrap world's seam (x = 20 to x = -20) leaves no line across the world.
@@ -131,7 +133,8 @@ TEST_F(RenderAidsTest, ATrailDoesNotCrossTheWorldAtAWrapSeam) {
   }
   const Image shown = render();
   const auto amber = [](Rgb p) { return near(p, groupColour(0)); };
-  EXPECT_GE(count(shown, amber, pixel(glm::vec3(16.0f, 0.0f, 4.0f)), 2.0f), 2u) << "the trail before the seam";
+  EXPECT_GE(count(shown, amber, pixel(glm::vec3(16.0f, 0.0f, 4.0f)), 2.0f), 2u)
+      << "the trail before the seam";
   EXPECT_EQ(count(shown, amber, pixel(glm::vec3(0.0f, 0.0f, 4.0f)), 3.0f), 0u) << "a line across the world";
 }
 
@@ -152,7 +155,8 @@ TEST_F(RenderAidsTest, VectorsShowVelocityAndSteeringForce) {
 
   stepTo(2, row(-9.0f, glm::vec3(6.0f, 0.0f, 3.0f)));
   const Image second = render();
-  EXPECT_GE(count(second, black, pixel(boid + glm::vec3(0.0f, 0.0f, 2.0f)), 2.0f), 2u) << "the force towards +z";
+  EXPECT_GE(count(second, black, pixel(boid + glm::vec3(0.0f, 0.0f, 2.0f)), 2.0f), 2u)
+      << "the force towards +z";
   EXPECT_EQ(count(second, black, pixel(boid - glm::vec3(0.0f, 0.0f, 2.0f)), 2.0f), 0u) << "not away from it";
   EXPECT_GT(count(second, black), 4u * 10u) << "four force lines";
   EXPECT_GT(count(second, green), 4u * 15u) << "four velocity lines";
@@ -175,7 +179,8 @@ TEST_F(RenderAidsTest, VectorsFollowTheMotionWhereTheHeadingIsStored) {
   const Image image = render();
   const glm::vec3 boid(-9.0f, 0.0f, -4.0f);
   EXPECT_GE(count(image, green, pixel(boid + glm::vec3(4.0f, 0.0f, 0.0f)), 2.0f), 2u) << "along the motion";
-  EXPECT_EQ(count(image, green, pixel(boid + glm::vec3(0.0f, 0.0f, 3.0f)), 1.5f), 0u) << "not along the heading";
+  EXPECT_EQ(count(image, green, pixel(boid + glm::vec3(0.0f, 0.0f, 3.0f)), 1.5f), 0u)
+      << "not along the heading";
 }
 
 // The agents' trails and vectors come with the overlay and switch with the same options.
@@ -197,13 +202,14 @@ TEST_F(RenderAidsTest, AgentTrailsAndVectorsSwitchWithTheOptions) {
 // craft is narrow a little behind its tip and full width as far behind its centre.
 TEST_F(RenderAidsTest, ThePlayersCraftPointsAlongItsHeading) {
   const auto green = [](Rgb p) { return near(p, kPlayerColour); };
-  for (const glm::vec3 heading : {glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(-1.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 1.0f),
-                                  glm::vec3(0.6f, 0.0f, -0.8f)}) {
+  for (const glm::vec3 heading : {glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(-1.0f, 0.0f, 0.0f),
+                                  glm::vec3(0.0f, 0.0f, 1.0f), glm::vec3(0.6f, 0.0f, -0.8f)}) {
     Overlay overlay = world_;
     const glm::vec3 centre(2.0f, 0.0f, -3.0f);
     overlay.agents.push_back({centre, AgentKind::Player, 0, heading});
     const float length = 2.4f * markerSize(overlay);  // the craft's length (render/overlay.cpp)
-    camera_.setOrbit(centre, 3.0f * length, 0.0f, glm::radians(90.0f));  // closer: the craft fills a third of the view
+    camera_.setOrbit(centre, 3.0f * length, 0.0f,
+                     glm::radians(90.0f));  // closer: the craft fills a third of the view
     const Image image = render(overlay);
     const glm::vec2 c = pixel(centre);
     const glm::vec2 along = pixel(centre + heading * length) - c;  // the craft's length on screen
@@ -217,8 +223,9 @@ TEST_F(RenderAidsTest, ThePlayersCraftPointsAlongItsHeading) {
         if (t < -0.3f && t > -0.4f) ++back;
       }
     EXPECT_GT(all, 500u) << "heading " << heading.x << "," << heading.z;
-    EXPECT_LT(float(front), 0.6f * float(back)) << "heading " << heading.x << "," << heading.z << ": " << front
-                                                << " pixels near the bow, " << back << " near the stern";
+    EXPECT_LT(float(front), 0.6f * float(back))
+        << "heading " << heading.x << "," << heading.z << ": " << front << " pixels near the bow, " << back
+        << " near the stern";
   }
 }
 

@@ -115,7 +115,8 @@ TEST(Camera, FramePointsCentresTheOutlineLeavingOutTheStrays) {
   std::vector<glm::vec3> withStrays = points;
   // Far to the right of the cloud and beyond it, as the camera looks.
   for (int i = 0; i < 10; ++i)
-    withStrays.push_back(glm::vec3(0.0f, 12.0f, 20.0f) + 300.0f * camera.right() + (100.0f + float(i)) * camera.forward());
+    withStrays.push_back(glm::vec3(0.0f, 12.0f, 20.0f) + 300.0f * camera.right() +
+                         (100.0f + float(i)) * camera.forward());
   // The outline on screen leaving out `left` points at each end of each axis.
   const auto outline = [&](const std::vector<glm::vec3>& shown, std::size_t left) {
     glm::vec2 lo, hi;
@@ -131,7 +132,8 @@ TEST(Camera, FramePointsCentresTheOutlineLeavingOutTheStrays) {
   const auto [lo, hi] = outline(withStrays, 10);
   EXPECT_NEAR(0.5f * (lo.x + hi.x), 100.0f, 0.5f) << "centred across";
   EXPECT_NEAR(0.5f * (lo.y + hi.y), 50.0f, 0.5f) << "and up and down";
-  EXPECT_NEAR(std::max((hi.x - lo.x) / 200.0f, (hi.y - lo.y) / 100.0f), 0.8f, 0.005f) << "filling 80% of the view";
+  EXPECT_NEAR(std::max((hi.x - lo.x) / 200.0f, (hi.y - lo.y) / 100.0f), 0.8f, 0.005f)
+      << "filling 80% of the view";
   const auto [cloudLo, cloudHi] = outline(points, 0);
   EXPECT_GT(cloudLo.x, 0.0f) << "the whole cloud in view";
   EXPECT_LT(cloudHi.x, 200.0f);
@@ -149,7 +151,8 @@ TEST(Camera, FramePointsCentresTheOutlineLeavingOutTheStrays) {
   byBox.frameBox(boxLo, boxHi);
   std::vector<glm::vec3> corners;
   for (int i = 0; i < 8; ++i)
-    corners.emplace_back((i & 1) ? boxHi.x : boxLo.x, (i & 2) ? boxHi.y : boxLo.y, (i & 4) ? boxHi.z : boxLo.z);
+    corners.emplace_back((i & 1) ? boxHi.x : boxLo.x, (i & 2) ? boxHi.y : boxLo.y,
+                         (i & 4) ? boxHi.z : boxLo.z);
   byCorners.framePoints(corners, 0.94f, 0.0f);
   EXPECT_EQ(byBox.distance(), byCorners.distance());
   EXPECT_EQ(byBox.target(), byCorners.target());

@@ -44,7 +44,8 @@ TEST(SceneView, DefaultsWithoutARenderSection) {
   EXPECT_FALSE(view.overlay.box);
   EXPECT_FALSE(view.overlay.grid);
   EXPECT_EQ(view.cameraMotion, CameraMotion::Follow);
-  EXPECT_EQ(readSceneView(loadSceneText("groups.toml", "[boids]\ngroups = 3\n")).boids.colouring, BoidColouring::Group);
+  EXPECT_EQ(readSceneView(loadSceneText("groups.toml", "[boids]\ngroups = 3\n")).boids.colouring,
+            BoidColouring::Group);
   const SceneView flat = readSceneView(loadSceneText("flat.toml", "[world]\ndims = 2\n"));
   EXPECT_EQ(flat.sky, Sky::Day);
   EXPECT_EQ(flat.boids.colouring, BoidColouring::Heading);
@@ -69,8 +70,9 @@ TEST(SceneView, DefaultsWithoutARenderSection) {
 TEST(SceneView, MarkersScaleWithTheWorldUpToFourBirds) {
   const sim::Scene small = loadSceneText("small.toml", "[boids]\nradius = 0.5\n");
   EXPECT_NEAR(markerSize(sceneOverlay(small, nullptr)), 3.6f, 1e-4f);
-  const sim::Scene sky = loadSceneText("sky.toml", "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n"
-                                                   "[boids]\nradius = 0.5\n");
+  const sim::Scene sky = loadSceneText("sky.toml",
+                                       "[world]\nmin = [-500, 0, -500]\nmax = [500, 60, 500]\n"
+                                       "[boids]\nradius = 0.5\n");
   EXPECT_FLOAT_EQ(defaultBodyLength(sky.model), 1.6f);
   EXPECT_FLOAT_EQ(markerSize(sceneOverlay(sky, nullptr)), 6.4f);
 }
@@ -160,10 +162,12 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
   for (const auto& [text, key] :
        {std::pair{"[render]\ncamera_zoom = 2\n", "camera_zoom"}, std::pair{"[render]\nfov = 200\n", "fov"},
         std::pair{"[render]\nboid_shape = \"cubes\"\n", "boid_shape"},
-        std::pair{"[render]\nshow_box = 1\n", "show_box"}, std::pair{"[render]\ncolour = \"rainbow\"\n", "colour"},
+        std::pair{"[render]\nshow_box = 1\n", "show_box"},
+        std::pair{"[render]\ncolour = \"rainbow\"\n", "colour"},
         std::pair{"[render]\nprojection = \"fisheye\"\n", "projection"},
         std::pair{"[render]\ncamera_pitch = 91\n", "camera_pitch"},
-        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"}, std::pair{"[render]\nsky = \"night\"\n", "sky"},
+        std::pair{"[render]\nleaders = \"blue\"\n", "leaders"},
+        std::pair{"[render]\nsky = \"night\"\n", "sky"},
         std::pair{"[render]\nshow_trails = \"yes\"\n", "show_trails"},
         std::pair{"[render]\ntrail_length = 1\n", "trail_length"},
         std::pair{"[render]\ntrail_length = 2.5\n", "trail_length"},
@@ -185,7 +189,8 @@ TEST(SceneView, UnknownKeysAndBadValuesNameTheKey) {
 // A flat world is seen from straight above (yaw 0: -z up, as a map is drawn), orthographic; one
 // group is coloured by heading (one colour would say nothing), several by group.
 TEST(SceneView, FlatWorldsAreSeenFromAboveAndOneGroupByHeading) {
-  const sim::Scene flat = loadSceneText("flat.toml", "[world]\ndims = 2\nmin = [-50, -10, -30]\nmax = [50, 10, 30]\n");
+  const sim::Scene flat =
+      loadSceneText("flat.toml", "[world]\ndims = 2\nmin = [-50, -10, -30]\nmax = [50, 10, 30]\n");
   const SceneView view = readSceneView(flat);
   EXPECT_TRUE(view.orthographic);
   EXPECT_FLOAT_EQ(view.pitchDegrees, 90.0f);
@@ -202,7 +207,8 @@ TEST(SceneView, FlatWorldsAreSeenFromAboveAndOneGroupByHeading) {
   EXPECT_LT(north.y, centre.y - 10.0f);
   EXPECT_NEAR(north.x, centre.x, 1e-3f);
 
-  const sim::Scene groups = loadSceneText("groups.toml", "[boids]\ngroups = 3\n[render]\nprojection = \"orthographic\"\n");
+  const sim::Scene groups =
+      loadSceneText("groups.toml", "[boids]\ngroups = 3\n[render]\nprojection = \"orthographic\"\n");
   const SceneView three = readSceneView(groups);
   EXPECT_EQ(three.boids.colouring, BoidColouring::Group);
   EXPECT_EQ(three.boids.leaderMark, LeaderMark::Light) << "3D leaders lit up, not swamping the groups in red";

@@ -64,12 +64,14 @@ TEST(Walls, OneGpuStepMatchesTheCpuReference) {
       const sim::FlockState gpuNext = pipeline.download();
       sim::FlockState cpuNext = w.state;
       sim::CpuSimulator(sim::NeighbourSearch::Grid).step(w.scene.model, w.inputs, cpuNext);
-      const sim::ParityReport report = sim::compareOneStep(w.scene.model, w.inputs, w.state, cpuNext, gpuNext);
+      const sim::ParityReport report =
+          sim::compareOneStep(w.scene.model, w.inputs, w.state, cpuNext, gpuNext);
       EXPECT_TRUE(report.passed({})) << "dims " << dims << ": " << report.overTolerance << " over tolerance, "
                                      << report.unexplained.size() << " unexplained";
       EXPECT_LT(report.maxPositionError, 1e-4);
       if (test::bitwiseParityExpected()) {
-        EXPECT_EQ(test::bitwiseDifference(cpuNext, gpuNext), "") << "dims " << dims << ": llvmpipe not bit for bit";
+        EXPECT_EQ(test::bitwiseDifference(cpuNext, gpuNext), "")
+            << "dims " << dims << ": llvmpipe not bit for bit";
       }
     }
   }

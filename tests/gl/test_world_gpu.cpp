@@ -2,8 +2,8 @@
 // world on the cpu backend, ticked in compare's lockstep (both worlds' agents steer on what the cpu
 // world perceives, then both step): scenes/maze2d.toml (map walls, a path-finding leader, goals),
 // scenes/predator.toml (leaders, a hunting predator, three groups), scenes/lab.toml (chasers,
-// interceptors, a player) and scenes/lab-book.toml (the same with the book's rigid-body units). Each tick the gpu world also perceives what the cpu world does: the flock
-// one step late, read back without a wait.
+// interceptors, a player) and scenes/lab-book.toml (the same with the book's rigid-body units). Each tick the
+// gpu world also perceives what the cpu world does: the flock one step late, read back without a wait.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,7 +37,9 @@ class WorldGpu : public testing::TestWithParam<SceneCase> {};
 // The case's scene, with its boid count.
 world::WorldDescription describe(const SceneCase& scene) {
   world::WorldDescription description{
-      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + scene.file, session::kSceneSections), "", {MURMUR_MAPS_DIR}};
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/" + scene.file, session::kSceneSections),
+      "",
+      {MURMUR_MAPS_DIR}};
   if (scene.boids > 0) description.scene.count = scene.boids;
   return description;
 }
@@ -51,7 +53,8 @@ void expectSamePerception(const world::AgentPerception& cpu, const world::AgentP
     EXPECT_EQ(gpu.groups[g].count, cpu.groups[g].count) << "tick " << tick << ", group " << g;
     EXPECT_EQ(gpu.groups[g].leaders, cpu.groups[g].leaders) << "tick " << tick << ", group " << g;
     for (int k = 0; k < 3; ++k) {
-      EXPECT_NEAR(gpu.groups[g].centroid[k], cpu.groups[g].centroid[k], 1e-3f) << "tick " << tick << ", group " << g;
+      EXPECT_NEAR(gpu.groups[g].centroid[k], cpu.groups[g].centroid[k], 1e-3f)
+          << "tick " << tick << ", group " << g;
       EXPECT_NEAR(gpu.groups[g].meanVelocity[k], cpu.groups[g].meanVelocity[k], 1e-3f)
           << "tick " << tick << ", group " << g;
     }
@@ -65,7 +68,8 @@ TEST_P(WorldGpu, TicksAsTheCpuWorldInLockstep) {
   world::World gpu(description, world::makeBackend("gpu-exact", -1, &test::glContext()));
   ASSERT_EQ(gpu.backend().name(), "gpu-exact");
   ASSERT_NE(gpu.director(), nullptr);
-  EXPECT_EQ(test::bitwiseDifference(cpu.initial(), gpu.backend().state()), "") << "the initial flock uploaded";
+  EXPECT_EQ(test::bitwiseDifference(cpu.initial(), gpu.backend().state()), "")
+      << "the initial flock uploaded";
 
   // On llvmpipe every tick bit for bit; elsewhere one tick within compare's tolerances.
   const int ticks = test::bitwiseParityExpected() ? GetParam().ticks : 1;
@@ -117,7 +121,8 @@ TEST_P(WorldGpu, TheFastArithmeticStaysWithinCompareTolerances) {
     gpu.stepFlock();
     const sim::FlockState reference = cpu.backend().state();
     const sim::FlockState candidate = gpu.backend().state();
-    const sim::ParityReport report = sim::compareOneStep(cpu.scene().model, cpu.inputs(), before, reference, candidate);
+    const sim::ParityReport report =
+        sim::compareOneStep(cpu.scene().model, cpu.inputs(), before, reference, candidate);
     EXPECT_TRUE(report.passed({})) << "tick " << s << ": " << report.overTolerance << " over tolerance";
     EXPECT_TRUE(report.unexplained.empty()) << "tick " << s;
   }
@@ -126,7 +131,8 @@ TEST_P(WorldGpu, TheFastArithmeticStaysWithinCompareTolerances) {
 INSTANTIATE_TEST_SUITE_P(Scenes, WorldGpu,
                          // The lab's guard watches the player's course: behind its random rocks it sees no
                          // boid in the first 80 ticks (its perception is still compared every tick).
-                         testing::Values(SceneCase{"maze2d.toml", 0, false}, SceneCase{"predator.toml", 3000, true},
+                         testing::Values(SceneCase{"maze2d.toml", 0, false},
+                                         SceneCase{"predator.toml", 3000, true},
                                          SceneCase{"lab.toml", 0, false},
                                          // The lab's units: 10 s, through their chases, rocks and spins.
                                          SceneCase{"lab-book.toml", 0, false, 600}),

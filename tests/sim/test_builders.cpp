@@ -66,7 +66,8 @@ TEST(Builders, DefaultDensityKeepsDensityAndDefaultWorldKeepsTheWorld) {
   const Scene world = defaultWorldScene(40000);
   EXPECT_EQ(world.model.worldMin, ModelParams{}.worldMin);
   EXPECT_EQ(world.model.worldMax, ModelParams{}.worldMax);
-  const double ratio = measure(defaultWorldScene(40000)).neighbours / measure(defaultWorldScene(5000)).neighbours;
+  const double ratio =
+      measure(defaultWorldScene(40000)).neighbours / measure(defaultWorldScene(5000)).neighbours;
   EXPECT_NEAR(ratio, 8.0, 1.0);
 }
 

@@ -29,11 +29,11 @@ struct Variant {
   float fov;
   std::uint32_t groups;
   GoalMode goalMode;
-  float neighbours = 30.0f;    // boids within R, on average
-  float leaderFactor = 0.5f;   // the leader radius, in R: beyond 1 the search reaches past R
-  float turnRate = 0.0f;       // boids.turn_rate, degrees/s: 0 off
+  float neighbours = 30.0f;            // boids within R, on average
+  float leaderFactor = 0.5f;           // the leader radius, in R: beyond 1 the search reaches past R
+  float turnRate = 0.0f;               // boids.turn_rate, degrees/s: 0 off
   UnitModel units = UnitModel::Boids;  // [model] kind
-  float comfortFactor = 0.0f;  // the comfort distance, in R: 0 off
+  float comfortFactor = 0.0f;          // the comfort distance, in R: 0 off
   // Every 7th boid placed exactly on the one before it: the separation's push between coincident
   // boids (by id), which the vectorised sweep leaves to the scalar rule.
   bool coincident = false;
@@ -43,7 +43,9 @@ struct Variant {
   bool cohesionOnlyWithoutSeparation = false;
 };
 // How gtest lists a case (ctest -N, failures): by name, not its bytes (padding included).
-void PrintTo(const Variant& variant, std::ostream* out) { *out << variant.name; }
+void PrintTo(const Variant& variant, std::ostream* out) {
+  *out << variant.name;
+}
 
 // A world of `neighbours` boids within R (30 by default: dense) with every feature switched on but
 // those the variant leaves out.
@@ -66,7 +68,8 @@ Scene denseScene(const Variant& v, std::uint32_t count) {
   const glm::vec3 mid = 0.5f * (lo + hi);
   scene.obstacles = {{mid + glm::vec3(0.2f * (hi.x - lo.x), 0, 0), 3.0f}, {mid, 2.0f}};
   scene.predators = {mid + glm::vec3(0, 0, 0.25f * (hi.z - lo.z))};
-  for (std::uint32_t g = 0; g < v.groups; g += 2) scene.targets.push_back({g, mid + glm::vec3(5.0f * float(g), 0, 0)});
+  for (std::uint32_t g = 0; g < v.groups; g += 2)
+    scene.targets.push_back({g, mid + glm::vec3(5.0f * float(g), 0, 0)});
   if (v.dims == 2) {
     for (auto& o : scene.obstacles) o.center.y = 0;
     for (auto& p : scene.predators) p.y = 0;
@@ -122,43 +125,58 @@ TEST_P(GridEqualsNaive, OneStepAndFiftySteps) {
 
 INSTANTIATE_TEST_SUITE_P(
     Variants, GridEqualsNaive,
-    ::testing::Values(Variant{"contain3d_fov270", 3, Boundary::Contain, 270.0f, 1, GoalMode::Front},
-                      Variant{"wrap3d_fov360_groups3", 3, Boundary::Wrap, 360.0f, 3, GoalMode::All},
-                      Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
-                      Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front},
-                      // The leader radius past R: the grid's cells and the search grow to it.
-                      Variant{"wrap2d_groups2_leader_radius_1_6R", 2, Boundary::Wrap, 300.0f, 2,
-                              GoalMode::Front, 4.0f, 1.6f},
-                      Variant{"contain3d_leader_radius_1_5R", 3, Boundary::Contain, 270.0f, 2,
-                              GoalMode::Front, 4.0f, 1.5f},
-                      // The stored heading (boids.turn_rate): fov, alignment and the leader cone use it.
-                      Variant{"wrap3d_fov270_turn_rate_120", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front,
-                              30.0f, 0.5f, 120.0f},
-                      // The lab's units: stored headings and spins, the book's pushes, the rigid body.
-                      Variant{"wrap2d_fov180_lab_units", 2, Boundary::Wrap, 180.0f, 2, GoalMode::Front, 30.0f,
-                              1.5f, 0.0f, UnitModel::Lab},
-                      // The comfort distance's multiplier, and coincident boids, in the vectorised sums.
-                      Variant{"wrap3d_groups2_comfort_coincident", 3, Boundary::Wrap, 360.0f, 2, GoalMode::All,
-                              30.0f, 0.5f, 0.0f, UnitModel::Boids, 0.3f, true},
-                      // Packed as the murmuration (hundreds within R): the topological sweep leaves
-                      // out most cells (contain: 2 or 3 cells an axis) or none (wrap: 3 or 4, every cell imaged).
-                      Variant{"contain3d_fov300_groups2_packed", 3, Boundary::Contain, 300.0f, 2, GoalMode::Front,
-                              250.0f},
-                      Variant{"wrap3d_fov300_packed", 3, Boundary::Wrap, 300.0f, 1, GoalMode::Front, 120.0f},
-                      // Sparse (a boid or less a cell): the metric sweep's batches span cells along a
-                      // row (sim::kSweepBatchSpan), up to a wrapped world's seams and a contained one's walls.
-                      Variant{"wrap3d_fov270_groups2_sparse", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front, 1.5f},
-                      Variant{"contain2d_fov300_sparse", 2, Boundary::Contain, 300.0f, 1, GoalMode::Front, 1.0f},
-                      // Nothing steered: the forces of a batch made a vector at a time.
-                      Variant{.name = "contain3d_fov270_groups2_unsteered", .dims = 3, .boundary = Boundary::Contain,
-                              .fov = 270.0f, .groups = 2, .goalMode = GoalMode::Front, .steered = false},
-                      Variant{.name = "wrap2d_fov300_unsteered_sparse_cohesion_only_without_separation", .dims = 2,
-                              .boundary = Boundary::Wrap, .fov = 300.0f, .groups = 1, .goalMode = GoalMode::Front,
-                              .neighbours = 1.5f, .steered = false, .cohesionOnlyWithoutSeparation = true},
-                      Variant{.name = "contain3d_fov360_unsteered_coincident_cohesion_only_without_separation",
-                              .dims = 3, .boundary = Boundary::Contain, .fov = 360.0f, .groups = 1,
-                              .goalMode = GoalMode::All, .coincident = true, .steered = false,
-                              .cohesionOnlyWithoutSeparation = true}),
+    ::testing::Values(
+        Variant{"contain3d_fov270", 3, Boundary::Contain, 270.0f, 1, GoalMode::Front},
+        Variant{"wrap3d_fov360_groups3", 3, Boundary::Wrap, 360.0f, 3, GoalMode::All},
+        Variant{"contain2d_fov180_groups2", 2, Boundary::Contain, 180.0f, 2, GoalMode::Front},
+        Variant{"wrap2d_fov300", 2, Boundary::Wrap, 300.0f, 1, GoalMode::Front},
+        // The leader radius past R: the grid's cells and the search grow to it.
+        Variant{"wrap2d_groups2_leader_radius_1_6R", 2, Boundary::Wrap, 300.0f, 2, GoalMode::Front, 4.0f,
+                1.6f},
+        Variant{"contain3d_leader_radius_1_5R", 3, Boundary::Contain, 270.0f, 2, GoalMode::Front, 4.0f, 1.5f},
+        // The stored heading (boids.turn_rate): fov, alignment and the leader cone use it.
+        Variant{"wrap3d_fov270_turn_rate_120", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front, 30.0f, 0.5f,
+                120.0f},
+        // The lab's units: stored headings and spins, the book's pushes, the rigid body.
+        Variant{"wrap2d_fov180_lab_units", 2, Boundary::Wrap, 180.0f, 2, GoalMode::Front, 30.0f, 1.5f, 0.0f,
+                UnitModel::Lab},
+        // The comfort distance's multiplier, and coincident boids, in the vectorised sums.
+        Variant{"wrap3d_groups2_comfort_coincident", 3, Boundary::Wrap, 360.0f, 2, GoalMode::All, 30.0f, 0.5f,
+                0.0f, UnitModel::Boids, 0.3f, true},
+        // Packed as the murmuration (hundreds within R): the topological sweep leaves
+        // out most cells (contain: 2 or 3 cells an axis) or none (wrap: 3 or 4, every cell imaged).
+        Variant{"contain3d_fov300_groups2_packed", 3, Boundary::Contain, 300.0f, 2, GoalMode::Front, 250.0f},
+        Variant{"wrap3d_fov300_packed", 3, Boundary::Wrap, 300.0f, 1, GoalMode::Front, 120.0f},
+        // Sparse (a boid or less a cell): the metric sweep's batches span cells along a
+        // row (sim::kSweepBatchSpan), up to a wrapped world's seams and a contained one's walls.
+        Variant{"wrap3d_fov270_groups2_sparse", 3, Boundary::Wrap, 270.0f, 2, GoalMode::Front, 1.5f},
+        Variant{"contain2d_fov300_sparse", 2, Boundary::Contain, 300.0f, 1, GoalMode::Front, 1.0f},
+        // Nothing steered: the forces of a batch made a vector at a time.
+        Variant{.name = "contain3d_fov270_groups2_unsteered",
+                .dims = 3,
+                .boundary = Boundary::Contain,
+                .fov = 270.0f,
+                .groups = 2,
+                .goalMode = GoalMode::Front,
+                .steered = false},
+        Variant{.name = "wrap2d_fov300_unsteered_sparse_cohesion_only_without_separation",
+                .dims = 2,
+                .boundary = Boundary::Wrap,
+                .fov = 300.0f,
+                .groups = 1,
+                .goalMode = GoalMode::Front,
+                .neighbours = 1.5f,
+                .steered = false,
+                .cohesionOnlyWithoutSeparation = true},
+        Variant{.name = "contain3d_fov360_unsteered_coincident_cohesion_only_without_separation",
+                .dims = 3,
+                .boundary = Boundary::Contain,
+                .fov = 360.0f,
+                .groups = 1,
+                .goalMode = GoalMode::All,
+                .coincident = true,
+                .steered = false,
+                .cohesionOnlyWithoutSeparation = true}),
     [](const ::testing::TestParamInfo<Variant>& variant) { return std::string(variant.param.name); });
 
 // The same bytes whatever the instruction set the neighbour sweep runs on (every one this binary
@@ -194,8 +212,8 @@ void expectEveryInstructionSetAndThreadCountGivesTheSameBytes(const Variant& var
   }
   forceSimdTarget(0);
   EXPECT_EQ(simdTargetName(), widest);
-  std::printf("[ SIMD     ] %s%s: ran%s\n", variant.name, scene.model.topologicalNeighbours != 0 ? " (K = 7)" : "",
-              ran.c_str());
+  std::printf("[ SIMD     ] %s%s: ran%s\n", variant.name,
+              scene.model.topologicalNeighbours != 0 ? " (K = 7)" : "", ran.c_str());
 }
 
 // Forcing one set and then the one forced before (forcedSimdTarget) dispatches as before, whether
@@ -224,7 +242,8 @@ TEST(SimdTargets, ForcingOneThenThePreviousDispatchesAsBefore) {
 }
 
 TEST_P(GridEqualsNaive, EveryInstructionSetAndThreadCountGivesTheSameBytes) {
-  expectEveryInstructionSetAndThreadCountGivesTheSameBytes(GetParam(), denseScene(GetParam(), 1500), {1, 2, 3});
+  expectEveryInstructionSetAndThreadCountGivesTheSameBytes(GetParam(), denseScene(GetParam(), 1500),
+                                                           {1, 2, 3});
 }
 
 // The topological rule's sweep (sim/neighbour_sweep: its own cell first, then the cells within a
@@ -256,7 +275,8 @@ TEST_P(GridEqualsNaive, LeadersEqualTheBruteForceRule) {
     CpuSimulator(search).step(scene.model, inputs, next);
     EXPECT_EQ(next.leader, expected);
     const std::vector<GroupSummary> summaries = summarizeGroups(next);
-    for (std::uint32_t g = 0; g < scene.groups; ++g) EXPECT_EQ(summaries[g].leaders, expectedPerGroup[g]) << g;
+    for (std::uint32_t g = 0; g < scene.groups; ++g)
+      EXPECT_EQ(summaries[g].leaders, expectedPerGroup[g]) << g;
   }
   inputs.recordLeaders = false;
   FlockState recorded = state, unrecorded = state;

@@ -25,10 +25,8 @@ TEST(FlockShape, ALineOfThreeAndALoneBoid) {
   ModelParams params;  // R = 5
   // Three boids 4 apart along x (each pair of neighbours within R, the ends 8 apart: connected
   // through the middle one), headings +x, +x and +z; a fourth boid 50 away.
-  const FlockState state = flockOf({{{-4, 0, 0}, {3, 0, 0}},
-                                    {{0, 0, 0}, {5, 0, 0}},
-                                    {{4, 0, 0}, {0, 0, 2}},
-                                    {{0, 0, 50}, {1, 0, 0}}});
+  const FlockState state = flockOf(
+      {{{-4, 0, 0}, {3, 0, 0}}, {{0, 0, 0}, {5, 0, 0}}, {{4, 0, 0}, {0, 0, 2}}, {{0, 0, 50}, {1, 0, 0}}});
   const FlockShape shape = measureFlockShape(params, state);
   EXPECT_EQ(shape.flocks, 2u);
   EXPECT_EQ(shape.largest, 3u);
@@ -60,8 +58,8 @@ TEST(FlockShape, ATiltedRectangleHasItsSidesAsExtents) {
   const FlockShape shape = measureFlockShape(params, state);
   EXPECT_EQ(shape.flocks, 1u);
   EXPECT_DOUBLE_EQ(shape.polarization, 1.0);
-  EXPECT_NEAR(shape.extents.x, std::sqrt(8.0), 1e-5);             // (16 + 4 + 0 + 4 + 16) / 5
-  EXPECT_NEAR(shape.extents.y, std::sqrt(8.0 / 3.0), 1e-5);       // (4 + 0 + 4) / 3
+  EXPECT_NEAR(shape.extents.x, std::sqrt(8.0), 1e-5);        // (16 + 4 + 0 + 4 + 16) / 5
+  EXPECT_NEAR(shape.extents.y, std::sqrt(8.0 / 3.0), 1e-5);  // (4 + 0 + 4) / 3
   EXPECT_NEAR(shape.extents.z, 0.0, 1e-5);
 }
 

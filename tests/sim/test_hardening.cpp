@@ -59,8 +59,10 @@ TEST(SceneHardLimits, FiftyThousandDottedKeysAreRefusedNotACrash) {
   const std::string header = "[a" + repeated(".a", 50'000) + "]\n";
   EXPECT_NE(parseError(header).find("nesting deeper than 64"), std::string::npos);
   // Quoted segments, arrays and inline tables count too; the line is the offending one.
-  EXPECT_NE(parseError("\n\n\"a\"" + repeated(".\"a\"", 100) + " = 1").find("test.toml:3:"), std::string::npos);
-  EXPECT_NE(parseError("x = " + repeated("[", 100) + repeated("]", 100)).find("nesting deeper"), std::string::npos);
+  EXPECT_NE(parseError("\n\n\"a\"" + repeated(".\"a\"", 100) + " = 1").find("test.toml:3:"),
+            std::string::npos);
+  EXPECT_NE(parseError("x = " + repeated("[", 100) + repeated("]", 100)).find("nesting deeper"),
+            std::string::npos);
   EXPECT_NE(parseError("x = " + repeated("{a=", 100) + "1" + repeated("}", 100)).find("nesting deeper"),
             std::string::npos);
 }
@@ -84,11 +86,13 @@ TEST(SceneHardLimits, OversizedTextIsRefused) {
 
 TEST(SceneHardLimits, NumbersBeyondFloat32AreRefusedAtTheirKey) {
   // 1e39 is a finite double but an infinite float: it was accepted and gave inf in the model.
-  EXPECT_NE(parseError("[boids]\nmax_speed = 1e39\n").find("test.toml:2: boids.max_speed: must be a finite number "
-                                                           "within float32 range"),
+  EXPECT_NE(parseError("[boids]\nmax_speed = 1e39\n")
+                .find("test.toml:2: boids.max_speed: must be a finite number "
+                      "within float32 range"),
             std::string::npos);
-  EXPECT_NE(parseError("[world]\nmin = [0, 0, -1e39]\n").find("world.min: must be a finite number within float32"),
-            std::string::npos);
+  EXPECT_NE(
+      parseError("[world]\nmin = [0, 0, -1e39]\n").find("world.min: must be a finite number within float32"),
+      std::string::npos);
   // The same reader serves the ai and render sections: checked for every module at once.
   const std::string doc = "[render]\ncamera_distance = 1e39\n";
   SceneDocument document;
@@ -109,10 +113,12 @@ TEST(SceneHardLimits, ValuesThatOverflowedTheFirstStepAreRefusedBeforeTheRun) {
   EXPECT_NE(parseError("[boids]\nmass = 1e-45\n").find("boids.mass: max_force / mass is"), std::string::npos);
   EXPECT_NE(parseError("[boids]\nmax_speed = 1e20\n").find("boids.max_speed: must be within +-1e+09"),
             std::string::npos);
-  EXPECT_NE(parseError("[weights]\ncohesion = 3e38\n").find("weights.cohesion: the forces of a step could reach"),
-            std::string::npos);
+  EXPECT_NE(
+      parseError("[weights]\ncohesion = 3e38\n").find("weights.cohesion: the forces of a step could reach"),
+      std::string::npos);
   EXPECT_NE(parseError("[cruise]\nspeed = 3e38\n").find("cruise.speed: must be within"), std::string::npos);
-  EXPECT_NE(parseError("[world]\nmin = [-3e38, -3e38, -3e38]\nmax = [3e38, 3e38, 3e38]\n").find("world.min: must be within"),
+  EXPECT_NE(parseError("[world]\nmin = [-3e38, -3e38, -3e38]\nmax = [3e38, 3e38, 3e38]\n")
+                .find("world.min: must be within"),
             std::string::npos);
   EXPECT_NE(parseError("[perception]\nmin_distance = 1e-30\n").find("weights.separation: the forces"),
             std::string::npos);
@@ -180,7 +186,8 @@ TEST(SceneHardLimits, RunMemoryIsEstimatedAndRefusedWithTheFigure) {
     FAIL() << "accepted";
   } catch (const InputError& error) {
     EXPECT_EQ(error.key(), "boids.count");
-    EXPECT_NE(std::string(error.what()).find("more than this machine's 1.0 GiB"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("more than this machine's 1.0 GiB"), std::string::npos)
+        << error.what();
   }
 }
 
@@ -201,9 +208,11 @@ TEST(GridLimits, HugeWorldOrTinyRadiusNeverCollapsesTheGrid) {
   EXPECT_GT(grid.cells.x, 200);
   EXPECT_LE(grid.cellCount(), kDefaultMaxCells);
   // Validation refuses what would make the cells much wider than R, naming the key.
-  EXPECT_NE(parseError("[perception]\nradius = 1e-9\nleader_radius = 1e-9\nseparation_radius = 0\nmin_distance = 1e-9\n")
-                .find("perception.radius: too small for the world"),
-            std::string::npos);
+  EXPECT_NE(
+      parseError(
+          "[perception]\nradius = 1e-9\nleader_radius = 1e-9\nseparation_radius = 0\nmin_distance = 1e-9\n")
+          .find("perception.radius: too small for the world"),
+      std::string::npos);
   // Far and non-finite positions land in edge cells (no int conversion of 1e30 or NaN).
   const GridSpec spec = makeGridSpec(ModelParams{});
   EXPECT_EQ(spec.cellCoord(glm::vec3(1e30f, -1e30f, std::nanf(""))), glm::ivec3(spec.cells.x - 1, 0, 0));
@@ -234,7 +243,8 @@ TEST(GridLimits, WallCellOfAFarPointIsOutsideWithoutOverflow) {
 // ---- One-line errors ----
 
 TEST(InputErrors, ControlCharactersAreEscapedAndLongPartsCut) {
-  const std::string what = InputError("f\n.toml", 3, "a\nb", "value \x1b[31mred\r" + std::string(5000, 'x')).what();
+  const std::string what =
+      InputError("f\n.toml", 3, "a\nb", "value \x1b[31mred\r" + std::string(5000, 'x')).what();
   EXPECT_EQ(what.find('\n'), std::string::npos);
   EXPECT_EQ(what.find('\x1b'), std::string::npos);
   EXPECT_EQ(what.find('\r'), std::string::npos);

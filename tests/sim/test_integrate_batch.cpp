@@ -27,7 +27,9 @@ struct Case {
   Boundary boundary;
 };
 // How gtest lists a case (ctest -N, failures): by name, not its bytes.
-void PrintTo(const Case& world, std::ostream* out) { *out << world.name; }
+void PrintTo(const Case& world, std::ostream* out) {
+  *out << world.name;
+}
 
 // Random floats, vectors and positions for the boids of the batches.
 struct RandomBoids {

@@ -40,8 +40,8 @@ TEST(LabModel, TurnHeadingRotatesTowardsTheSideByTheAngle) {
     // The exact turn: cos a f + sin a side.
     const glm::vec3 side = labSide(f);
     for (int k : {0, 2})
-      worst = std::max(worst, std::abs(double(turned[k]) - (std::cos(double(angle)) * f[k] +
-                                                             std::sin(double(angle)) * side[k])));
+      worst = std::max(worst, std::abs(double(turned[k]) -
+                                       (std::cos(double(angle)) * f[k] + std::sin(double(angle)) * side[k])));
   }
   EXPECT_LT(worst, 1e-6);
   // A positive angle turns towards the side: (1, 0, 0) towards (0, 0, 1).
@@ -64,19 +64,19 @@ ModelParams bookBody() {
 
 TEST(LabModel, TheBodysConstantsFollowFromTheParameters) {
   const LabBody body = labBody(bookBody());
-  EXPECT_FLOAT_EQ(body.thrust, 200.0f);     // m max_force
-  EXPECT_FLOAT_EQ(body.drag, 2.0f);         // 200 / 10^2: the drag at 10 units/s is the thrust
-  EXPECT_FLOAT_EQ(body.steering, 120.0f);   // 0.6 of the thrust
-  EXPECT_FLOAT_EQ(body.inertia, 2.5f);      // 10 * 2^2 / 16
-  EXPECT_FLOAT_EQ(body.bowArm, 1.0f);       // L/2
-  EXPECT_FLOAT_EQ(body.dragArm, 0.24f);     // 0.12 L
+  EXPECT_FLOAT_EQ(body.thrust, 200.0f);    // m max_force
+  EXPECT_FLOAT_EQ(body.drag, 2.0f);        // 200 / 10^2: the drag at 10 units/s is the thrust
+  EXPECT_FLOAT_EQ(body.steering, 120.0f);  // 0.6 of the thrust
+  EXPECT_FLOAT_EQ(body.inertia, 2.5f);     // 10 * 2^2 / 16
+  EXPECT_FLOAT_EQ(body.bowArm, 1.0f);      // L/2
+  EXPECT_FLOAT_EQ(body.dragArm, 0.24f);    // 0.12 L
   EXPECT_NEAR(body.angularDrag, 120.0f / std::numbers::pi, 1e-4);  // bowArm F / pi (180 degrees/s)
 }
 
 TEST(LabModel, AStepFromRestIsTheThrustAlone) {
   const LabBody body = labBody(bookBody());
-  const LabUnit next = integrateLabUnit(body, {{1.0f, 0.0f, 2.0f}, {0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 0.0f},
-                                        0.0f, 1.0f, 0.1f);
+  const LabUnit next = integrateLabUnit(
+      body, {{1.0f, 0.0f, 2.0f}, {0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 0.0f}, 0.0f, 1.0f, 0.1f);
   // a = 200 / 10 = 20 along x; v = 2; p = 1 + 0.2; no drag at rest, no torque.
   EXPECT_FLOAT_EQ(next.velocity.x, 2.0f);
   EXPECT_EQ(next.velocity.z, 0.0f);
@@ -85,7 +85,8 @@ TEST(LabModel, AStepFromRestIsTheThrustAlone) {
   EXPECT_EQ(next.spin, 0.0f);
   EXPECT_EQ(next.heading, glm::vec3(1.0f, 0.0f, 0.0f));
   // The group's thrust scales it: 1.5 times.
-  EXPECT_FLOAT_EQ(integrateLabUnit(body, {{}, {}, {1.0f, 0.0f, 0.0f}, 0.0f}, 0.0f, 1.5f, 0.1f).velocity.x, 3.0f);
+  EXPECT_FLOAT_EQ(integrateLabUnit(body, {{}, {}, {1.0f, 0.0f, 0.0f}, 0.0f}, 0.0f, 1.5f, 0.1f).velocity.x,
+                  3.0f);
 }
 
 TEST(LabModel, AtMaxSpeedTheDragBalancesTheThrust) {
@@ -177,8 +178,10 @@ TEST(LabModel, ARockAheadPushesAwayFromItsSide) {
   const double expected = 120.0 * 50.0 / std::sqrt(401.0);
   EXPECT_NEAR(labPush(lab.ctx, lab.self, NeighbourSums{}), expected, 1e-3);
   // Too far to the side (4 off the line, radius 3), beyond the look-ahead, or behind: nothing.
-  for (const glm::vec3 centre : {glm::vec3(20.0f, 0.0f, 4.0f), glm::vec3(60.0f, 0.0f, 0.0f), glm::vec3(-20.0f, 0.0f, 0.0f)})
-    EXPECT_EQ(labPush(LabFixture({{centre, 3.0f}}).ctx, LabFixture().self, NeighbourSums{}), 0.0f) << centre.x;
+  for (const glm::vec3 centre :
+       {glm::vec3(20.0f, 0.0f, 4.0f), glm::vec3(60.0f, 0.0f, 0.0f), glm::vec3(-20.0f, 0.0f, 0.0f)})
+    EXPECT_EQ(labPush(LabFixture({{centre, 3.0f}}).ctx, LabFixture().self, NeighbourSums{}), 0.0f)
+        << centre.x;
 }
 
 TEST(LabModel, ChasersPushTowardsTheTargetsSideAtFullStrength) {

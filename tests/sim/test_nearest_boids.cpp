@@ -35,7 +35,8 @@ TEST(NearestBoids, HandComputedWithTiesBrokenById) {
   const FlockState flock = tiedFlock();
   const std::vector<BoidProbe> probes{{glm::vec3(0.0f), 3.0f}, {glm::vec3(0.0f), 1.0f}};
   const NearestBoids nearest = nearestBoids(flock, flock.position, probes, 3);
-  EXPECT_EQ(ids(nearest.of(0, 0)), (std::vector<std::uint32_t>{4, 0, 1}));  // 1 away, then the lowest ids at 2
+  EXPECT_EQ(ids(nearest.of(0, 0)),
+            (std::vector<std::uint32_t>{4, 0, 1}));  // 1 away, then the lowest ids at 2
   EXPECT_EQ(ids(nearest.of(0, 1)), (std::vector<std::uint32_t>{5}));
   EXPECT_EQ(ids(nearest.of(1, 0)), (std::vector<std::uint32_t>{4}));  // exactly at the radius: in
   EXPECT_EQ(nearest.of(0, 0)[1], (BoidSample{0, {0.0f, 0.0f, 2.0f}, {1.0f, 0.0f, 0.0f}}));
@@ -58,7 +59,8 @@ TEST(NearestBoids, RefusesKOutsideItsRange) {
 TEST(NearestBoids, CpuSimulatorFindsNothingBeforeItsFirstStep) {
   const FlockState flock = tiedFlock();
   const CpuSimulator simulator(NeighbourSearch::Grid, 1);
-  const NearestBoids nearest = simulator.nearestBoids(flock, std::vector<BoidProbe>{{glm::vec3(0.0f), 3.0f}}, 2);
+  const NearestBoids nearest =
+      simulator.nearestBoids(flock, std::vector<BoidProbe>{{glm::vec3(0.0f), 3.0f}}, 2);
   EXPECT_EQ(nearest, NearestBoids(1, 2, 2));
 }
 
@@ -69,8 +71,8 @@ TEST(NearestBoids, GridSearchEqualsBruteForce) {
   for (const int dims : {3, 2}) {
     for (const Boundary boundary : {Boundary::Contain, Boundary::Wrap}) {
       for (const NeighbourSearch search : {NeighbourSearch::Grid, NeighbourSearch::Naive}) {
-        SCOPED_TRACE(testing::Message() << "dims " << dims << " boundary " << int(boundary) << " search "
-                                        << toString(search));
+        SCOPED_TRACE(testing::Message()
+                     << "dims " << dims << " boundary " << int(boundary) << " search " << toString(search));
         Scene scene = defaultDensityScene(dims == 3 ? 3000 : 1500, dims);
         scene.groups = 3;
         scene.model.boundary = boundary;

@@ -233,8 +233,8 @@ TEST(ParamDocs, ModelMdHasEveryRowWithItsDefaultRangeUnitAndMeaning) {
 }
 
 TEST(ParamDocs, ModelMdHasEveryViewMode) {
-  const std::vector<std::vector<std::string>> rows =
-      markdownRows(modelDoc(), "| View | Field of view (degrees) | Perception radius (body lengths) | Sees |");
+  const std::vector<std::vector<std::string>> rows = markdownRows(
+      modelDoc(), "| View | Field of view (degrees) | Perception radius (body lengths) | Sees |");
   ASSERT_EQ(rows.size(), viewModes().size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ViewMode& mode = viewModes()[i];

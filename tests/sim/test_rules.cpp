@@ -54,7 +54,8 @@ TEST(Rules, SeparationFromOneNeighbourInsideRs) {
   // d = (1,0,0): u = (-1,0,0), divisor max(1, 0.25) = 1, F = max_speed * Rs * u = (-20,0,0).
   expectVec(separationForce(ctx, f.gather(ctx, self, {{{1, 0, 0}, {10, 0, 0}, 1, 0}})), {-20, 0, 0});
   // d = 0.1: the divisor is clamped to d_min = 0.25: F = 20 * (-1/0.25) = -80.
-  expectVec(separationForce(ctx, f.gather(ctx, self, {{{0.1f, 0, 0}, {10, 0, 0}, 1, 0}})), {-80, 0, 0}, 1e-4f);
+  expectVec(separationForce(ctx, f.gather(ctx, self, {{{0.1f, 0, 0}, {10, 0, 0}, 1, 0}})), {-80, 0, 0},
+            1e-4f);
   // Outside Rs (d = 3): no separation but still a neighbour.
   const NeighbourSums far = f.gather(ctx, self, {{{3, 0, 0}, {10, 0, 0}, 1, 0}});
   expectVec(separationForce(ctx, far), {0, 0, 0});
@@ -99,7 +100,8 @@ TEST(Rules, CohesionSteersTowardMeanOffset) {
   const StepContext ctx = makeStepContext(f.params, packed);
   const BoidView self = boid({0, 0, 0}, {5, 0, 0});
   // Neighbours at (3,0,1) and (3,0,-1): c = (3,0,0), F = 10 * (1,0,0) - v = (5,0,0).
-  const NeighbourSums sums = f.gather(ctx, self, {{{3, 0, 1}, {1, 0, 0}, 1, 0}, {{3, 0, -1}, {1, 0, 0}, 2, 0}});
+  const NeighbourSums sums =
+      f.gather(ctx, self, {{{3, 0, 1}, {1, 0, 0}, 1, 0}, {{3, 0, -1}, {1, 0, 0}, 2, 0}});
   expectVec(cohesionForce(ctx, self, sums), {5, 0, 0});
   // Symmetric neighbours: |c| = 0, no cohesion.
   const NeighbourSums balanced =
@@ -218,7 +220,8 @@ TEST(Rules, FieldOfViewEdge) {
   const StepContext wide = makeStepContext(d.params, packedDefault);
   EXPECT_EQ(d.gather(wide, self, {{{-3, 0, 0}, {1, 0, 0}, 1, 0}}).sameGroupCount, 0u);
   const float a = 120.0f * 3.14159265f / 180.0f;
-  EXPECT_EQ(d.gather(wide, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}}).sameGroupCount, 1u);
+  EXPECT_EQ(d.gather(wide, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}}).sameGroupCount,
+            1u);
   // A coincident boid is always in view.
   EXPECT_EQ(d.gather(wide, self, {{{0, 0, 0}, {1, 0, 0}, 1, 0}}).sameGroupCount, 1u);
 }
@@ -317,8 +320,9 @@ TEST(Rules, GoalModeFrontOnlyForEmergentLeaders) {
   expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3, 0, 1}, {1, 0, 0}, 1, 0}})), {0, 0, 0});
   // Same-group boid 60 degrees off (outside the cone): leader.
   const float a = 60.0f * 3.14159265f / 180.0f;
-  expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}})),
-            leaderForce);
+  expectVec(
+      goalForce(ctx, self, f.gather(ctx, self, {{{3 * std::cos(a), 0, 3 * std::sin(a)}, {1, 0, 0}, 1, 0}})),
+      leaderForce);
   // The book's rule: another group's boid ahead counts too; one beyond the leader radius (5) does not.
   EXPECT_TRUE(f.gather(ctx, self, {{{3, 0, 0}, {1, 0, 0}, 1, 1}}).frontOccupied);
   expectVec(goalForce(ctx, self, f.gather(ctx, self, {{{6, 0, 0}, {1, 0, 0}, 2, 0}})), leaderForce);
@@ -566,7 +570,8 @@ TEST(Rules, TwoDimensionsKeepYZero) {
   f.params.goalMode = GoalMode::All;
   const PackedInputs packed = packInputs(f.params, f.inputs, 1);
   const StepContext ctx = makeStepContext(f.params, packed);
-  const BoidUpdate next = integrate(ctx, boid({0, 0, 0}, {5, 0, 0}), computeForces(ctx, boid({0, 0, 0}, {5, 0, 0}), {}));
+  const BoidUpdate next =
+      integrate(ctx, boid({0, 0, 0}, {5, 0, 0}), computeForces(ctx, boid({0, 0, 0}, {5, 0, 0}), {}));
   EXPECT_EQ(next.position.y, 0.0f);
   EXPECT_EQ(next.velocity.y, 0.0f);
   EXPECT_GT(next.velocity.z, 0.0f);

@@ -28,7 +28,8 @@ double bruteForceCandidatesPerBoid(const ModelParams& params, const std::vector<
   for (const glm::vec3& p : positions)
     for (const glm::vec3& q : positions) {
       const glm::ivec3 a = grid.cellCoord(p), b = grid.cellCoord(q);
-      if (near(a.x, b.x, grid.cells.x) && near(a.y, b.y, grid.cells.y) && near(a.z, b.z, grid.cells.z)) pairs += 1.0;
+      if (near(a.x, b.x, grid.cells.x) && near(a.y, b.y, grid.cells.y) && near(a.z, b.z, grid.cells.z))
+        pairs += 1.0;
     }
   return pairs / double(positions.size());
 }

@@ -355,10 +355,10 @@ TEST(SceneErrors, UnknownRootKey) {
 }
 
 TEST(SceneErrors, UnknownKeyInSectionListsTheAcceptedKeys) {
-  EXPECT_TRUE(rejects(
-      "[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
-      "unknown key (accepted: count, gpu_count, groups, mass, max_speed, min_speed, max_force, radius, body_length, "
-      "turn_rate)"));
+  EXPECT_TRUE(rejects("[boids]\ncount = 10\ncuont = 3\n", 3, "boids.cuont",
+                      "unknown key (accepted: count, gpu_count, groups, mass, max_speed, min_speed, "
+                      "max_force, radius, body_length, "
+                      "turn_rate)"));
 }
 
 TEST(SceneErrors, FirstUnknownKeyInFileOrder) {
@@ -557,7 +557,8 @@ TEST(SceneLimits, TopologicalNeighboursAreZeroToTheMaximum) {
 }
 
 TEST(SceneLimits, RoostAndSpawnHeadingAreReadAndBounded) {
-  const Scene scene = parseScene("[sim]\nheading = [1, 0, 2]\n[roost]\ncenter = [5, 6, 7]\nradius = 30\n", kSource);
+  const Scene scene =
+      parseScene("[sim]\nheading = [1, 0, 2]\n[roost]\ncenter = [5, 6, 7]\nradius = 30\n", kSource);
   EXPECT_EQ(scene.spawnHeading, glm::vec3(1, 0, 2));
   EXPECT_EQ(scene.model.roostCenter, glm::vec3(5, 6, 7));
   EXPECT_EQ(scene.model.roostRadius, 30.0f);
@@ -605,8 +606,8 @@ TEST(SceneLimits, TheLabsUnitsAreReadAndNeedAFlatWrappingWorld) {
   const Scene defaults = parseScene("", kSource);
   EXPECT_EQ(defaults.model.unitModel, UnitModel::Boids);
   const std::string flat = "[world]\ndims = 2\nboundary = \"wrap\"\n";
-  const Scene lab =
-      parseScene(flat + "[model]\nkind = \"lab\"\nsteering = 0.5\ninertia = 0.125\nspin_rate = 90\n", kSource);
+  const Scene lab = parseScene(
+      flat + "[model]\nkind = \"lab\"\nsteering = 0.5\ninertia = 0.125\nspin_rate = 90\n", kSource);
   EXPECT_EQ(lab.model.unitModel, UnitModel::Lab);
   EXPECT_EQ(lab.model.labSteering, 0.5f);
   EXPECT_EQ(lab.model.labInertia, 0.125f);
@@ -627,8 +628,9 @@ TEST(SceneMapping, RandomObstaclesFollowTheScenesOwn) {
       "[world]\ndims = 2\nboundary = \"wrap\"\nmin = [-60, -5, -60]\nmax = [60, 5, 60]\n"
       "[boids]\nbody_length = 0.75\n[[obstacles]]\ncenter = [0, 3, 0]\nradius = 8\n";
   EXPECT_EQ(parseScene(world, kSource).obstacles.size(), 1u);
-  const std::string rocks = "[random_obstacles]\ncount = 8\nseed = 5\n"
-                            "keep_clear = [[[-40, 0, -40], [40, 0, -40]], [[28, 0, 0]]]\n";
+  const std::string rocks =
+      "[random_obstacles]\ncount = 8\nseed = 5\n"
+      "keep_clear = [[[-40, 0, -40], [40, 0, -40]], [[28, 0, 0]]]\n";
   const Scene scene = parseScene(world + rocks, kSource);
   ASSERT_EQ(scene.obstacles.size(), 9u);
   EXPECT_EQ(scene.obstacles[0].center, glm::vec3(0.0f));
@@ -832,9 +834,10 @@ TEST(SceneViewModes, TheLeaderRadiusIsTheNarrowViewsUnlessSet) {
   EXPECT_EQ(set.leaderRadius, 7.0f);
   EXPECT_EQ(set.searchRadius(), 7.0f);
   // A wrapping world must be 2 x the search radius wide: here the leader radius sets it.
-  EXPECT_TRUE(rejects("[world]\nboundary = \"wrap\"\nmin = [-10, -10, -10]\nmax = [10, 10, 10]\n"
-                      "[perception]\nleader_radius = 12\n",
-                      2, "world.boundary", "2 * perception.leader_radius (24)"));
+  EXPECT_TRUE(
+      rejects("[world]\nboundary = \"wrap\"\nmin = [-10, -10, -10]\nmax = [10, 10, 10]\n"
+              "[perception]\nleader_radius = 12\n",
+              2, "world.boundary", "2 * perception.leader_radius (24)"));
 }
 
 TEST(SceneViewModes, ExplicitKeysOverrideTheModeWhereverTheyAre) {
@@ -989,12 +992,14 @@ TEST(SceneGroups, BadEntriesNameFileLineAndKey) {
                       "groups[0].thrust", "(0, 10]"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\nweight = -1\n", 7,
                       "groups[0].weight", "[0, 1000]"));
-  EXPECT_TRUE(rejects(head + "group = 0\nrole = \"intercept\"\ntarget = [0, 0, 0]\nmax_intercept_seconds = -1\n", 7,
-                      "groups[0].max_intercept_seconds", "[0, 3600]"));
+  EXPECT_TRUE(
+      rejects(head + "group = 0\nrole = \"intercept\"\ntarget = [0, 0, 0]\nmax_intercept_seconds = -1\n", 7,
+              "groups[0].max_intercept_seconds", "[0, 3600]"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\n", 5, "groups[0].role", "needs exactly one"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [0, 0, 0]\ntarget_agent = \"p\"\n", 7,
                       "groups[0].target_agent", "needs exactly one"));
-  EXPECT_TRUE(rejects(head + "group = 0\ntarget = [0, 0, 0]\n", 5, "groups[0].target", "only a chase or intercept"));
+  EXPECT_TRUE(
+      rejects(head + "group = 0\ntarget = [0, 0, 0]\n", 5, "groups[0].target", "only a chase or intercept"));
   EXPECT_TRUE(rejects(head + "group = 0\n[[groups]]\ngroup = 0\n", 6, "groups[1].group", "listed twice"));
   EXPECT_TRUE(rejects(head + "group = 0\nrole = \"chase\"\ntarget = [2e9, 0, 0]\n", 6, "groups[0].target",
                       "at most 1e+09"));
@@ -1002,14 +1007,16 @@ TEST(SceneGroups, BadEntriesNameFileLineAndKey) {
 }
 
 TEST(SceneErrors, AnObstacleLargerThanHalfAWrappedWorldIsRefused) {
-  const std::string world = "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\nboundary = \"wrap\"\n";
+  const std::string world =
+      "[world]\ndims = 2\nmin = [-50, -5, -50]\nmax = [50, 5, 50]\nboundary = \"wrap\"\n";
   EXPECT_TRUE(rejects(world + "[[obstacles]]\ncenter = [0, 0, 0]\nradius = 26\n", 8, "obstacles[0].radius",
                       "at most half the world wide"));
   EXPECT_NO_THROW(parseScene(world + "[[obstacles]]\ncenter = [0, 0, 0]\nradius = 25\n", kSource));
   // Containing worlds have no images: the limit does not apply.
-  EXPECT_NO_THROW(parseScene("[world]\nmin = [-50, -50, -50]\nmax = [50, 50, 50]\n[[obstacles]]\n"
-                             "center = [0, 0, 0]\nradius = 30\n",
-                             kSource));
+  EXPECT_NO_THROW(
+      parseScene("[world]\nmin = [-50, -50, -50]\nmax = [50, 50, 50]\n[[obstacles]]\n"
+                 "center = [0, 0, 0]\nradius = 30\n",
+                 kSource));
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ TEST(StateCsv, TheDumpHoldsTheCsvTextAndAStopEndsTheText) {
   ASSERT_NE(stopped, nullptr);
   core::requestStop(SIGTERM);
   EXPECT_FALSE(writeStateCsvText(stopped, state));
-  core::requestStop(0);  // no stop requested, for the tests after this one
+  core::requestStop(0);                                   // no stop requested, for the tests after this one
   EXPECT_EQ(text(stopped), "id,group,x,y,z,vx,vy,vz\n");  // the rows are never written
   std::fclose(stopped);
 }

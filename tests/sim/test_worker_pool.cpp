@@ -21,7 +21,8 @@ TEST(WorkerPool, EveryItemRunsExactlyOnceOnAnyThreadCount) {
   for (int threads : {1, 2, 3, 8}) {
     WorkerPool pool(threads);
     EXPECT_EQ(pool.threads(), threads);
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{100003}}) {
+    for (std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{100003}}) {
       for (std::size_t chunk : {std::size_t{1}, std::size_t{64}, std::size_t{4096}}) {
         std::vector<std::atomic<int>> hits(n);
         std::atomic<std::size_t> longest{0};
@@ -35,7 +36,8 @@ TEST(WorkerPool, EveryItemRunsExactlyOnceOnAnyThreadCount) {
         if (threads > 1) {
           EXPECT_LE(longest.load(), chunk);
         }
-        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << threads << " " << n << " " << chunk << " " << i;
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(hits[i].load(), 1) << threads << " " << n << " " << chunk << " " << i;
       }
     }
   }
@@ -53,7 +55,8 @@ TEST(WorkerPool, ManyShortLoopsInARow) {
     });
     sums[loop] = sum.load();
   }
-  for (std::size_t loop = 0; loop < sums.size(); ++loop) ASSERT_EQ(sums[loop], 64 * 63 / 2 + 64 * loop) << loop;
+  for (std::size_t loop = 0; loop < sums.size(); ++loop)
+    ASSERT_EQ(sums[loop], 64 * 63 / 2 + 64 * loop) << loop;
 }
 
 // Loops of changing sizes back to back: a worker still looking at a finished loop must not claim a
@@ -114,7 +117,8 @@ void expectStableSortByCell(const GridSpec& grid, const std::vector<glm::vec3>& 
         ASSERT_EQ(cells.cellOfSlot[s], c) << threads << " slot " << s;
       }
     ASSERT_EQ(cells.slotOf.size(), positions.size());
-    for (std::uint32_t s = 0; s < positions.size(); ++s) ASSERT_EQ(cells.slotOf[cells.order[s]], s) << threads;
+    for (std::uint32_t s = 0; s < positions.size(); ++s)
+      ASSERT_EQ(cells.slotOf[cells.order[s]], s) << threads;
   }
 }
 
@@ -185,8 +189,8 @@ TEST(CellOrder, FromAnotherOrderWithItsIdsEqualsTheBuildFromIdOrder) {
 // No boid within R lies in a row the grid search leaves out, and rows are left out (the test
 // would otherwise pass with a RowReach that keeps everything).
 TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
-  for (const auto& [dims, boundary] : {std::pair{3, Boundary::Contain}, std::pair{3, Boundary::Wrap},
-                                       std::pair{2, Boundary::Contain}}) {
+  for (const auto& [dims, boundary] :
+       {std::pair{3, Boundary::Contain}, std::pair{3, Boundary::Wrap}, std::pair{2, Boundary::Contain}}) {
     const ModelParams params = gridParams(dims, boundary);
     const GridSpec grid = makeGridSpec(params);
     const float spill = boundary == Boundary::Wrap ? 0.0f : 2.0f;
@@ -200,26 +204,26 @@ TEST(RowReach, NoRowLeftOutHoldsABoidWithinReach) {
       const glm::vec3 p = positions[i];
       const glm::ivec3 home = grid.cellCoord(p);
       const RowReach reach(grid, home, p, params.perceptionRadius, dims);
-      forEachNeighbourRange(grid, cells, home, dims, [](std::uint32_t, std::uint32_t, bool) {},
-                            [&](int y, int z, bool imaged) {
-                              if (reach(y, z, imaged)) return true;
-                              ++leftOut;
-                              for (std::uint32_t s = 0; s < positions.size(); ++s) {
-                                const glm::ivec3 c = grid.cellCoord(positions[s]);
-                                if (c.y != y || c.z != z) continue;
-                                glm::vec3 d = positions[s] - p;
-                                if (boundary == Boundary::Wrap) d = minimumImage(d, params.worldSize());
-                                EXPECT_GE(glm::dot(d, d), r2) << "boid " << s << " within R of boid " << i;
-                              }
-                              return false;
-                            });
+      forEachNeighbourRange(
+          grid, cells, home, dims, [](std::uint32_t, std::uint32_t, bool) {},
+          [&](int y, int z, bool imaged) {
+            if (reach(y, z, imaged)) return true;
+            ++leftOut;
+            for (std::uint32_t s = 0; s < positions.size(); ++s) {
+              const glm::ivec3 c = grid.cellCoord(positions[s]);
+              if (c.y != y || c.z != z) continue;
+              glm::vec3 d = positions[s] - p;
+              if (boundary == Boundary::Wrap) d = minimumImage(d, params.worldSize());
+              EXPECT_GE(glm::dot(d, d), r2) << "boid " << s << " within R of boid " << i;
+            }
+            return false;
+          });
     }
     if (dims == 3) {
       EXPECT_GT(leftOut, 0u) << "dims " << dims;
     }
   }
 }
-
 
 // The rows a box's RowReach leaves out (the boids of one cell swept together: sim/neighbour_sweep)
 // hold no boid within R of any boid of the box, and rows are left out.
@@ -233,24 +237,25 @@ TEST(RowReach, NoRowLeftOutForABoxHoldsABoidWithinReachOfItsPoints) {
   const float r2 = params.perceptionRadius * params.perceptionRadius;
   std::size_t boxes = 0, leftOut = 0;
   for (std::uint32_t k = 0; k + 2 < positions.size(); k += 5) {
-    const glm::vec3 a = positions[cells.order[k]], b = positions[cells.order[k + 1]], c = positions[cells.order[k + 2]];
+    const glm::vec3 a = positions[cells.order[k]], b = positions[cells.order[k + 1]],
+                    c = positions[cells.order[k + 2]];
     const glm::ivec3 home = grid.cellCoord(a);
     if (grid.cellCoord(b) != home || grid.cellCoord(c) != home) continue;
     ++boxes;
     const RowReach reach(grid, home, glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c),
                          params.perceptionRadius, 3);
-    forEachNeighbourRange(grid, cells, home, 3, [](std::uint32_t, std::uint32_t, bool) {},
-                          [&](int y, int z, bool imaged) {
-                            if (reach(y, z, imaged)) return true;
-                            ++leftOut;
-                            for (const glm::vec3& s : positions) {
-                              const glm::ivec3 cs = grid.cellCoord(s);
-                              if (cs.y != y || cs.z != z) continue;
-                              for (const glm::vec3& p : {a, b, c})
-                                EXPECT_GE(glm::dot(s - p, s - p), r2) << "slot " << k;
-                            }
-                            return false;
-                          });
+    forEachNeighbourRange(
+        grid, cells, home, 3, [](std::uint32_t, std::uint32_t, bool) {},
+        [&](int y, int z, bool imaged) {
+          if (reach(y, z, imaged)) return true;
+          ++leftOut;
+          for (const glm::vec3& s : positions) {
+            const glm::ivec3 cs = grid.cellCoord(s);
+            if (cs.y != y || cs.z != z) continue;
+            for (const glm::vec3& p : {a, b, c}) EXPECT_GE(glm::dot(s - p, s - p), r2) << "slot " << k;
+          }
+          return false;
+        });
   }
   EXPECT_GT(boxes, 100u);
   EXPECT_GT(leftOut, 0u);
@@ -303,7 +308,8 @@ TEST(ThreadChoice, RunsTheFasterWayAndTriesTheOtherNowAndThen) {
     ThreadChoice busy(2);
     const std::vector<bool> ran = chooseThreads(busy, 10000, 10e-3, 6e-3);
     EXPECT_FALSE(ran[399]);
-    EXPECT_TRUE(ran[400] && ran[404] && ran[803] && !ran[804] && !ran[807] && ran[808]) << "serial from the first trial";
+    EXPECT_TRUE(ran[400] && ran[404] && ran[803] && !ran[804] && !ran[807] && ran[808])
+        << "serial from the first trial";
     // Threaded: the first 400 steps and the trials after 400, 800, 1,600, 3,200 and 3,200 serial steps.
     EXPECT_EQ(serialSteps(ran), 10000u - 400u - 5u * kTrial);
     EXPECT_TRUE(busy.chosenSerial()) << "what the backend reports as 1 of 2 threads";
@@ -336,8 +342,11 @@ struct RunCase {
   Boundary boundary;
   float radius;
 };
-constexpr RunCase kRunCases[] = {{3, Boundary::Contain, 3.0f}, {3, Boundary::Wrap, 3.0f}, {2, Boundary::Contain, 3.0f},
-                                 {2, Boundary::Wrap, 3.0f}, {3, Boundary::Wrap, 9.0f}};
+constexpr RunCase kRunCases[] = {{3, Boundary::Contain, 3.0f},
+                                 {3, Boundary::Wrap, 3.0f},
+                                 {2, Boundary::Contain, 3.0f},
+                                 {2, Boundary::Wrap, 3.0f},
+                                 {3, Boundary::Wrap, 9.0f}};
 struct SortedBoids {
   ModelParams params;
   GridSpec grid;
@@ -362,7 +371,8 @@ SortedBoids sortedBoids(const RunCase& c, unsigned seed) {
 // with another reach.
 TEST(NeighbourSlotRuns, AreTheGeneralWalksRowsWithinReachInItsOrder) {
   for (const RunCase& c : kRunCases) {
-    SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R " << c.radius);
+    SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R "
+                                    << c.radius);
     const auto [params, grid, positions, cells] = sortedBoids(c, 17);
     CellRuns around;
     std::size_t reused = 0, rowsLeftOut = 0;
@@ -405,16 +415,18 @@ TEST(NeighbourSlotRuns, AreTheGeneralWalksRowsWithinReachInItsOrder) {
 // the whole block). With R = 9 a wrapped axis has 4 cells: every cell is kept there.
 TEST(NearSlotRuns, HoldEveryBoidWithinReachInSlotOrder) {
   for (const RunCase& c : kRunCases) {
-    SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R " << c.radius);
+    SCOPED_TRACE(testing::Message() << c.dims << "D wrap " << (c.boundary == Boundary::Wrap) << " R "
+                                    << c.radius);
     const auto [params, grid, positions, cells] = sortedBoids(c, 13);
     std::size_t kept = 0, block = 0;
     for (std::size_t i = 0; i < positions.size(); i += 5) {
       const glm::vec3 p = positions[i];
       std::vector<bool> inBlock(positions.size(), false);
-      forEachNeighbourRange(grid, cells, grid.cellCoord(p), c.dims, [&](std::uint32_t begin, std::uint32_t end, bool) {
-        for (std::uint32_t s = begin; s < end; ++s) inBlock[s] = true;
-        block += end - begin;
-      });
+      forEachNeighbourRange(grid, cells, grid.cellCoord(p), c.dims,
+                            [&](std::uint32_t begin, std::uint32_t end, bool) {
+                              for (std::uint32_t s = begin; s < end; ++s) inBlock[s] = true;
+                              block += end - begin;
+                            });
       for (const float reach : {0.2f * c.radius, 0.5f * c.radius, c.radius}) {
         const SlotRuns runs = nearSlotRuns(grid, cells, p, reach, c.dims);
         std::vector<bool> inRuns(positions.size(), false);

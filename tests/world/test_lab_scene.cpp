@@ -10,9 +10,9 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
-#include <vector>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <cstdio>
 #include <string>
@@ -38,7 +38,8 @@ namespace {
 constexpr float kReachDistance = 2.0f;
 
 WorldDescription lab() {
-  return WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", session::kSceneSections), "", {}};
+  return WorldDescription{
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab.toml", session::kSceneSections), "", {}};
 }
 
 // The distance in the x-z plane by the minimum image of the lab's wrapped world.
@@ -112,7 +113,8 @@ TEST(LabScene, TheBooksLeaderRuleLeavesAFewLeadersPerGroup) {
   std::printf("leaders per group (chasers/interceptors) every 100 steps:%s\n", counts.c_str());
   for (int g = 0; g < 2; ++g) {
     EXPECT_LE(total[g], 4u * kSamples) << "group " << g;
-    EXPECT_GE(samplesWithLeaders[g], kSamples * 3 / 5) << "group " << g << ": a leader in at least 60% of the samples";
+    EXPECT_GE(samplesWithLeaders[g], kSamples * 3 / 5)
+        << "group " << g << ": a leader in at least 60% of the samples";
   }
 }
 
@@ -167,7 +169,8 @@ TEST(LabScene, TwoRunsAreEqual) {
   }
   EXPECT_EQ(first.director()->position(0), second.director()->position(0));
   EXPECT_EQ(first.backend().state().position, second.backend().state().position);
-  EXPECT_GT(first.director()->position(0).x, first.scene().model.worldMin.x + 20.0f) << "the player moved along its course";
+  EXPECT_GT(first.director()->position(0).x, first.scene().model.worldMin.x + 20.0f)
+      << "the player moved along its course";
 }
 
 TEST(LabScene, TheFlockingSwitchReachesTheStepInputsAndOutlivesARestart) {
@@ -195,8 +198,10 @@ namespace {
 // velocity's); both groups have leaders in a third of the samples or more; a unit reaches the
 // player; the rocks push them off.
 TEST(LabBookScene, TheBooksUnitsChaseThePlayerForAMinute) {
-  World world(WorldDescription{sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab-book.toml", session::kSceneSections), "", {}},
-              makeBackend("cpu"));
+  World world(
+      WorldDescription{
+          sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab-book.toml", session::kSceneSections), "", {}},
+      makeBackend("cpu"));
   const sim::ModelParams& model = world.scene().model;
   ASSERT_EQ(model.unitModel, sim::UnitModel::Lab);
   ASSERT_EQ(world.scene().obstacles.size(), 8u);
@@ -221,16 +226,18 @@ TEST(LabBookScene, TheBooksUnitsChaseThePlayerForAMinute) {
       const float speed = glm::length(state.velocity[i]);
       fastest = std::max(fastest, speed);
       slowest = std::min(slowest, speed);
-      mostSlide = std::max(mostSlide, std::acos(std::min(1.0f, glm::dot(state.heading[i], state.velocity[i] / speed))));
+      mostSlide = std::max(mostSlide,
+                           std::acos(std::min(1.0f, glm::dot(state.heading[i], state.velocity[i] / speed))));
       if (state.leader[i]) leaders[state.group[i]] = true;
     }
     if (step % 100 == 0 && step >= 600)
       for (int g = 0; g < 2; ++g) leaderSamples[g] += leaders[g] ? 1u : 0u;
   }
-  std::printf("lab-book: speeds %.2f-%.2f, most slide %.1f degrees, deepest into a rock %.2f, nearest to the player "
-              "%.2f, samples with leaders %u/%u of 31\n",
-              slowest, fastest, double(mostSlide) * 180.0 / 3.14159265, deepest, nearest, leaderSamples[0],
-              leaderSamples[1]);
+  std::printf(
+      "lab-book: speeds %.2f-%.2f, most slide %.1f degrees, deepest into a rock %.2f, nearest to the player "
+      "%.2f, samples with leaders %u/%u of 31\n",
+      slowest, fastest, double(mostSlide) * 180.0 / 3.14159265, deepest, nearest, leaderSamples[0],
+      leaderSamples[1]);
   // The drag balances the thrust at max_speed (sqrt(1.5) max_speed for the interceptors); turns
   // slow them, never to a stop.
   EXPECT_GT(slowest, 0.2f * model.maxSpeed);

@@ -1,8 +1,8 @@
 // The map world end to end on the CPU reference: scenes/maze2d.toml's flock follows its path-finding
 // leader through the rooms map while the model's wall term keeps the boids out of the walls, the world
 // (world/world.hpp) doing the hookup of the map's walls to the step.
-#include <algorithm>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <cmath>
 #include <cstdio>
@@ -19,7 +19,8 @@ namespace murmur {
 namespace {
 
 struct MazeRun {
-  double centroidTravel = 0.0;  // how far the flock's centroid got from where it started, units (max over the run)
+  double centroidTravel =
+      0.0;  // how far the flock's centroid got from where it started, units (max over the run)
   std::size_t boidSteps = 0;
   std::size_t insideWalls = 0;
   std::size_t nonFinite = 0;
@@ -34,9 +35,10 @@ constexpr int kSettleSteps = 600, kSampleEvery = 300, kPathSteps = 2400;
 constexpr float kOnPathCells = 5.0f;
 
 MazeRun runMaze(int steps) {
-  world::World world(
-      {sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", session::kSceneSections), "", {MURMUR_MAPS_DIR}},
-      world::makeBackend("cpu"));
+  world::World world({sim::loadScene(MURMUR_SOURCE_DIR "/scenes/maze2d.toml", session::kSceneSections),
+                      "",
+                      {MURMUR_MAPS_DIR}},
+                     world::makeBackend("cpu"));
   EXPECT_NE(world.director(), nullptr);
   const std::shared_ptr<const sim::WallGrid> walls = world.inputs().walls;
   if (walls == nullptr) {
@@ -60,7 +62,8 @@ MazeRun runMaze(int steps) {
     }
     run.boidSteps += state.size();
     // The largest distance, not the last: the leader's round brings it back towards the start.
-    run.centroidTravel = std::max(run.centroidTravel, double(glm::length(sim::summarizeGroups(state)[0].centroid - start)));
+    run.centroidTravel =
+        std::max(run.centroidTravel, double(glm::length(sim::summarizeGroups(state)[0].centroid - start)));
     if (s + 1 >= kSettleSteps && (s + 1) % kSampleEvery == 0) {
       const float reach = kOnPathCells * walls->cellSize;
       std::size_t near = 0;
@@ -92,9 +95,11 @@ TEST(MapWorld, FlockFollowsItsLeaderAndNeverEntersAWall) {
   EXPECT_GT(run.centroidTravel, 30.0);
   ASSERT_FALSE(run.onLeadersPath.empty());
   for (std::size_t k = 0; k < run.onLeadersPath.size(); ++k) {
-    std::printf("  t = %4.1f s: %.0f%% of the boids within %.0f cells of the leader's last %d s; largest flock %.0f%%\n",
-                double(kSettleSteps + int(k) * kSampleEvery) / 60.0, 100.0 * run.onLeadersPath[k],
-                double(kOnPathCells), kPathSteps / 60, 100.0 * run.largestFlock[k]);
+    std::printf(
+        "  t = %4.1f s: %.0f%% of the boids within %.0f cells of the leader's last %d s; largest flock "
+        "%.0f%%\n",
+        double(kSettleSteps + int(k) * kSampleEvery) / 60.0, 100.0 * run.onLeadersPath[k],
+        double(kOnPathCells), kPathSteps / 60, 100.0 * run.largestFlock[k]);
     EXPECT_GE(run.onLeadersPath[k], 0.5) << "sample " << k;
     EXPECT_GE(run.largestFlock[k], 0.9) << "sample " << k;
   }

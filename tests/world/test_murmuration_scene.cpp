@@ -28,9 +28,11 @@ TEST(MurmurationScene, OneThinFlockTurnsOverTheRoost) {
     world.tick();
     if (step < kSettle || step % kEvery != 0) continue;
     const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, world.backend().state());
-    std::printf("  t = %4.1f s: largest flock %.1f%% (%zu flocks), polarization %.3f, extents %.1f %.1f %.1f (thinness %.2f)\n",
-                step / 60.0, 100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x,
-                shape.extents.y, shape.extents.z, shape.thinness);
+    std::printf(
+        "  t = %4.1f s: largest flock %.1f%% (%zu flocks), polarization %.3f, extents %.1f %.1f %.1f "
+        "(thinness %.2f)\n",
+        step / 60.0, 100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x,
+        shape.extents.y, shape.extents.z, shape.thinness);
     EXPECT_GE(shape.largestFraction, 0.9) << "step " << step;
     EXPECT_LE(shape.thinness, 1.0 / 3.0) << "step " << step;
     turning = turning || (shape.polarization >= 0.6 && shape.polarization <= 0.95);

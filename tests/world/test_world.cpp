@@ -13,11 +13,11 @@
 
 #include <glm/vec3.hpp>
 
+#include "ai/scene_agents.hpp"
+#include "core/error.hpp"
 #include "map_file.hpp"
 #include "scratch_dir.hpp"
-#include "ai/scene_agents.hpp"
 #include "session/scene_sections.hpp"
-#include "core/error.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
 #include "sim/metrics.hpp"
@@ -151,14 +151,15 @@ TEST(World, ATickWritesTheAgentsGoalAndPredatorIntoTheInputsAndStepsWithThem) {
   // The boids stepped with those inputs, not with the static ones.
   const sim::FlockState after = world.backend().state();
   EXPECT_TRUE(sameState(after, stepped(world.scene(), inputs, world.initial())));
-  EXPECT_FALSE(sameState(after, stepped(world.scene(), sim::staticInputs(world.scene(), 2), world.initial())));
+  EXPECT_FALSE(
+      sameState(after, stepped(world.scene(), sim::staticInputs(world.scene(), 2), world.initial())));
 }
 
 TEST(World, TheMapsWallsGoIntoTheInputsWithOrWithoutAgents) {
   // 10 x 10 cells over the 100 x 100 world: 10 units a cell, cell (0, 0) at x, z in [-50, -40).
-  const std::filesystem::path map = test::writeMap("world_walls", {"@@........", "@@........", "..........", "..........",
-                                                       "..........", "..........", "..........", "..........",
-                                                       "..........", ".........@"});
+  const std::filesystem::path map =
+      test::writeMap("world_walls", {"@@........", "@@........", "..........", "..........", "..........",
+                                     "..........", "..........", "..........", "..........", ".........@"});
   const std::string navigation = "[navigation]\nmap = \"" + map.string() + "\"\n";
   for (const std::string& agents : {std::string(), kAgents}) {
     SCOPED_TRACE(agents.empty() ? "no agents" : "agents");
@@ -170,7 +171,8 @@ TEST(World, TheMapsWallsGoIntoTheInputsWithOrWithoutAgents) {
     EXPECT_TRUE(walls->blockedAt(glm::vec3(45.0f, 0.0f, 45.0f)));
     EXPECT_FALSE(walls->blockedAt(glm::vec3(-25.0f, 0.0f, -45.0f)));
     EXPECT_FALSE(walls->blockedAt(glm::vec3(0.0f, 0.0f, 0.0f)));
-    for (const glm::vec3& p : world.initial().position) ASSERT_FALSE(walls->blockedAt(p)) << "spawned in a wall";
+    for (const glm::vec3& p : world.initial().position)
+      ASSERT_FALSE(walls->blockedAt(p)) << "spawned in a wall";
     const sim::StepInputs before = world.inputs();
     world.tick();
     EXPECT_EQ(world.inputs().walls, walls);
