@@ -245,13 +245,13 @@ class BenchCommand final : public Command {
     const fs::path bench = core::binaryDir() / "murmur_bench";
     if (!fs::exists(bench))
       throw std::runtime_error(
-          "no murmur_bench beside murmur (" + bench.string() +
-          "): build it with `cmake --build build --target murmur_bench` (scripts/demo.sh "
-          "and scripts/test.sh build it too)");
+          fmt::format("no murmur_bench beside murmur ({}): build it with `cmake --build build "
+                      "--target murmur_bench` (scripts/demo.sh and scripts/test.sh build it too)",
+                      bench.string()));
     std::vector<std::string> base = {bench.string(), "--sweep", quick_ ? "quick" : "standard"};
     if (device_ >= 0) base.insert(base.end(), {"--device", std::to_string(device_)});
     std::vector<std::string> listing = base;
-    if (!filter_.empty()) listing.push_back("--benchmark_filter=" + filter_);
+    if (!filter_.empty()) listing.push_back(fmt::format("--benchmark_filter={}", filter_));
     listing.push_back("--benchmark_list_tests");
 
     std::vector<std::string> cases;
@@ -272,7 +272,7 @@ class BenchCommand final : public Command {
     const ScratchDir scratchDir;
     const fs::path& scratch = scratchDir.path;
     std::vector<std::string> all = base;
-    if (!filter_.empty()) all.push_back("--benchmark_filter=" + filter_);
+    if (!filter_.empty()) all.push_back(fmt::format("--benchmark_filter={}", filter_));
     Json result = runCases(all, cases, scratch / "run.json", scratch / "stderr.log");
 
     const std::set<std::string> noisy = noisyCases(result);
@@ -281,7 +281,7 @@ class BenchCommand final : public Command {
       std::string pattern;
       for (const std::string& name : noisy) pattern += (pattern.empty() ? "" : "|") + regexEscape(name);
       std::vector<std::string> again = base;
-      again.push_back("--benchmark_filter=^(" + pattern + ")$");
+      again.push_back(fmt::format("--benchmark_filter=^({})$", pattern));
       const Json second =
           runCases(again, {noisy.begin(), noisy.end()}, scratch / "again.json", scratch / "stderr.log");
       keepSteadier(result, second, noisy);
@@ -372,9 +372,9 @@ class BenchCommand final : public Command {
     const Clock::time_point start = Clock::now();
     Clock::time_point previous = start;
     std::vector<std::string> full = command;
-    full.insert(full.end(),
-                {fmt::format("--benchmark_repetitions={}", kRepetitions), "--benchmark_out=" + out.string(),
-                 "--benchmark_out_format=json", "--benchmark_color=false"});
+    full.insert(full.end(), {fmt::format("--benchmark_repetitions={}", kRepetitions),
+                             fmt::format("--benchmark_out={}", out.string()), "--benchmark_out_format=json",
+                             "--benchmark_color=false"});
     const int rc = runLines(full, log, [&](const std::string& line) {
       const std::string name = line.substr(0, line.find(' '));
       std::string run = name;

@@ -121,7 +121,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
                                          "+faststart",
                                          "-f",
                                          *containerFormat(path),
-                                         "file:" + output_.temporaryPath()};
+                                         fmt::format("file:{}", output_.temporaryPath())};
   std::signal(SIGPIPE, SIG_IGN);
   int frames[2];
   const int logFd = ::open(log_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -185,7 +185,7 @@ std::optional<std::string> VideoEncoder::readBack() const {
   try {
     probe.emplace(std::vector<std::string>{"ffprobe", "-v", "error", "-select_streams", "v:0",
                                            "-count_packets", "-show_entries", "stream=nb_read_packets", "-of",
-                                           "csv=p=0", "file:" + output_.temporaryPath()},
+                                           "csv=p=0", fmt::format("file:{}", output_.temporaryPath())},
                   ChildProcess::Streams{-1, out[1], logFd}, true);
   } catch (const std::runtime_error&) {
     ::close(out[0]);

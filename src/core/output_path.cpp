@@ -32,9 +32,9 @@ namespace fs = std::filesystem;
 
 void failedDuringRun(const InputError& e, const std::string& path, const std::string& option) {
   std::string reason = e.what();
-  const std::string prefix = printable(path, 240) + ": " + option + ": ";
+  const std::string prefix = fmt::format("{}: {}: ", printable(path, 240), option);
   if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
-  throw OutputError(path, option, "changed during the run: " + reason);
+  throw OutputError(path, option, fmt::format("changed during the run: {}", reason));
 }
 
 namespace {
