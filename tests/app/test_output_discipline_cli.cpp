@@ -37,13 +37,6 @@ std::vector<std::string> temporariesIn(const fs::path& dir) {
   return left;
 }
 
-// A PNG is complete when it ends with its IEND chunk (and the chunk's CRC).
-bool completePng(const fs::path& path) {
-  const std::string bytes = readFile(path);
-  return bytes.size() > 12 &&
-         bytes.compare(bytes.size() - 12, 12, std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12)) == 0;
-}
-
 // Runs murmur in the background, sends it SIGTERM after `seconds` and waits for it.
 CliResult terminateAfter(const std::string& args, double seconds) {
   const fs::path errFile = fs::temp_directory_path() / ("murmur_cli_term_" + std::to_string(::getpid()));
