@@ -156,6 +156,12 @@ class PathFinder {
 
   const GridMap& map() const { return map_; }
 
+  // Bytes a map of `cells` cells and a search on it take at most: the map's cell, its node, heap
+  // position and a full open list's entry, per cell.
+  static std::uint64_t bytesFor(std::uint64_t cells) {
+    return cells * (1 + sizeof(Node) + sizeof(std::uint32_t) + sizeof(OpenEntry));
+  }
+
   // Shortest path from start to goal. start and goal must be inside the map (std::out_of_range
   // otherwise); a blocked start or goal gives NoPath. The heuristic must be admissible for the
   // connectivity (std::invalid_argument otherwise).

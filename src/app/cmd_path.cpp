@@ -21,6 +21,7 @@
 #include "app/report.hpp"
 #include "core/error.hpp"
 #include "core/install_dirs.hpp"
+#include "core/memory.hpp"
 #include "core/output_path.hpp"
 #include "core/parse_number.hpp"
 
@@ -145,6 +146,9 @@ class PathCommand final : public Command {
     const Cell start = parsePoint(from_, "--from");
     const Cell goal = parsePoint(to_, "--to");
     const ai::GridMap map = ai::loadMovingAiMap(map_);
+    core::checkMemory(ai::PathFinder::bytesFor(map.nodeCount()),
+                      fmt::format("the A* nodes of the {}x{} map", map.width(), map.height()), map_, 0,
+                      "--map");
     checkEndpoint(map, map_, start, "--from");
     checkEndpoint(map, map_, goal, "--to");
 
@@ -197,6 +201,7 @@ class PathCommand final : public Command {
     };
     std::map<fs::path, LoadedMap> maps;
     std::vector<LoadedMap*> mapOf;  // per scenario
+    std::uint64_t mapCells = 0;     // of the maps loaded, each with its finder
     for (const ai::Scenario& scenario : scenarios) {
       fs::path file = map_;
       if (file.empty()) {
@@ -208,6 +213,11 @@ class PathCommand final : public Command {
       }
       auto [slot, added] = maps.try_emplace(file);
       if (added) {
+        mapCells += std::uint64_t(scenario.mapWidth) * std::uint64_t(scenario.mapHeight);
+        core::checkMemory(ai::PathFinder::bytesFor(mapCells),
+                          fmt::format("the A* nodes of the {} map{} up to this row", maps.size(),
+                                      maps.size() == 1 ? "" : "s"),
+                          scen_, scenario.line, "map");
         slot->second.map = ai::loadMovingAiMap(file);
         slot->second.finder = std::make_unique<ai::PathFinder>(slot->second.map);
       }

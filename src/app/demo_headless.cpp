@@ -11,12 +11,9 @@
 
 #include <fmt/format.h>
 
-#include <backends/imgui_impl_opengl3.h>
-#include <imgui.h>
-
 #include "app/demo_modes.hpp"
-#include "app/demo_panel.hpp"
 #include "app/demo_video.hpp"
+#include "app/frame_text.hpp"
 #include "app/progress.hpp"
 #include "core/error.hpp"
 #include "core/output_path.hpp"
@@ -49,55 +46,6 @@ void checkFrameCount(std::uint64_t steps, std::uint64_t every, bool video, bool 
                   steps, every, frames, video ? "video frames" : "PNG frames", limit));
 }
 
-// The text corner of headless frames: the step, simulated time, boid count and backend, and the
-// colour legend, drawn by Dear ImGui into the offscreen target (no window, no input).
-class StatsOverlay {
- public:
-  StatsOverlay() {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-    ImGui::StyleColorsDark();
-    ImGui_ImplOpenGL3_Init("#version 430 core");
-  }
-  StatsOverlay(const StatsOverlay&) = delete;
-  StatsOverlay& operator=(const StatsOverlay&) = delete;
-  ~StatsOverlay() {
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui::DestroyContext();
-  }
-
-  // Over what is drawn in the bound framebuffer (width x height).
-  void draw(session::Session& session, int width, int height) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(float(width), float(height));
-    io.DeltaTime = 1.0f / 30.0f;
-    io.FontGlobalScale = std::max(1.0f, float(height) / 720.0f);  // as readable at 1080p as at 720p
-    // Twice: an auto-sized window takes its size from the frame before (the text changes every frame).
-    for (int pass = 0; pass < 2; ++pass) layout(session);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  }
-
- private:
-  void layout(session::Session& session) {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(8.0f, 8.0f));
-    ImGui::SetNextWindowBgAlpha(0.6f);
-    ImGui::Begin("stats", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                     ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings);
-    ImGui::Text("step %llu | %.1f s | %u boids | backend %s",
-                static_cast<unsigned long long>(session.steps()),
-                double(session.steps()) * double(session.world().scene().model.dt), session.boidCount(),
-                std::string(session.backend().name()).c_str());
-    drawLegend(session);
-    ImGui::End();
-    drawAgentLabels(session);
-    ImGui::Render();
-  }
-};
-
 }  // namespace
 
 void parseFrameSize(const std::string& text, DemoOptions& options) {
@@ -108,6 +56,12 @@ void parseFrameSize(const std::string& text, DemoOptions& options) {
   const int width = std::stoi(match[1].str()), height = std::stoi(match[2].str());
   if (width < 16 || height < 16 || width > 16384 || height > 16384)
     throw InputError("", 0, "--size", "'" + text + "': each side must be between 16 and 16384 pixels");
+  const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
+  if (pixels > kMaxFramePixels && !options.scene.force)
+    throw InputError("", 0, "--size",
+                     fmt::format("'{}' is {:.1f} million pixels a frame, over the limit of {:.1f} million "
+                                 "(7680x4320): lower --size or pass --force",
+                                 text, double(pixels) / 1e6, double(kMaxFramePixels) / 1e6));
   options.width = width;
   options.height = height;
 }

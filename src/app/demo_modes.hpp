@@ -37,7 +37,12 @@ inline constexpr std::uint64_t kMaxVideoFrames = 1'000'000;
 inline constexpr std::uint64_t kDefaultHeadlessSteps = 600;
 inline constexpr std::uint64_t kDefaultFrameEvery = 10;
 
-// "WxH" -> width, height (each 16..16384); InputError for --size otherwise.
+// The most pixels a window or frame has without --force (8K UHD): each takes tens of bytes in the
+// multisampled target, its resolve and read-back.
+inline constexpr std::uint64_t kMaxFramePixels = 7680ull * 4320ull;
+
+// "WxH" -> width, height (each 16..16384, at most kMaxFramePixels without options.scene.force);
+// InputError for --size otherwise.
 void parseFrameSize(const std::string& text, DemoOptions& options);
 
 // Writes frame_000000.png (the initial state) and one frame every `every` steps after it, or those

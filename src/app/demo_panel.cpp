@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
-#include "render/palette.hpp"
 #include "sim/param_table.hpp"
 
 namespace murmur::app {
@@ -333,73 +332,6 @@ void drawDemoPanel(session::Session& session, DemoControls& controls, const Demo
   ImGui::PopItemWidth();
   ImGui::TextDisabled("H or F1: help");
   ImGui::End();
-}
-
-void drawLegend(const session::Session& session) {
-  const render::BoidStyle& style = session.frameOptions().boids;
-  switch (style.colouring) {
-    case render::BoidColouring::Group: {
-      const std::uint32_t groups = session.world().scene().groups;
-      for (std::uint32_t g = 0; g < groups; ++g) {
-        const glm::vec3 c = session.frameOptions().palette[g % session.frameOptions().palette.size()];
-        if (g > 0) ImGui::SameLine();
-        ImGui::ColorButton(fmt::format("group {}", g).c_str(), ImVec4(c.r, c.g, c.b, 1.0f),
-                           ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
-        ImGui::SameLine();
-        ImGui::Text("group %u", g);
-      }
-      ImGui::SameLine();
-      if (style.leaderMark == render::LeaderMark::Red) {
-        const glm::vec3 l = render::kLeaderColour;
-        ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
-                           ImVec2(12, 12));
-        ImGui::SameLine();
-        ImGui::TextUnformatted("leaders (larger)");
-      } else {
-        ImGui::TextUnformatted("(leaders lighter)");
-      }
-      break;
-    }
-    case render::BoidColouring::Heading:
-      // A flat world's boids never climb.
-      ImGui::TextUnformatted(session.world().scene().model.dims == 2
-                                 ? "colour: direction of flight (hue)"
-                                 : "colour: direction of flight (hue), lighter climbing");
-      break;
-    case render::BoidColouring::Speed:
-      ImGui::Text("colour: speed, blue %.1f .. teal .. yellow %.1f", double(style.speedLow),
-                  double(style.speedHigh));
-      break;
-    case render::BoidColouring::Silhouette:
-      ImGui::TextUnformatted("birds as silhouettes (leaders grey)");
-      break;
-  }
-  if (session.hasPredator()) {
-    const glm::vec3 p = render::kPredatorColour;
-    ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
-                       ImVec2(12, 12));
-    ImGui::SameLine();
-    const bool leadersSaid = style.colouring == render::BoidColouring::Group ||
-                             style.colouring == render::BoidColouring::Silhouette;
-    ImGui::TextUnformatted(leadersSaid ? "predator" : "predator; leaders: larger, lighter");
-  }
-}
-
-void drawAgentLabels(session::Session& session) {
-  if (!session.frameOptions().overlay.senses) return;
-  ImDrawList& drawList = *ImGui::GetForegroundDrawList();
-  const float offset = 12.0f * ImGui::GetIO().FontGlobalScale;  // above right of the marker, not on it
-  for (const render::Label& label : session.labels()) {
-    const std::optional<glm::vec2> pixel = session.camera().project(label.position);
-    if (!pixel) continue;
-    const ImVec2 size = ImGui::CalcTextSize(label.text.c_str());
-    const ImVec2 at(pixel->x + offset, pixel->y - offset - size.y);
-    // A dark plate under the text: readable on the sky, the floor and a flock alike.
-    drawList.AddRectFilled(ImVec2(at.x - 2.0f, at.y - 1.0f),
-                           ImVec2(at.x + size.x + 2.0f, at.y + size.y + 1.0f), IM_COL32(0, 0, 0, 150), 3.0f);
-    const glm::vec3 c = 0.5f * (label.colour + glm::vec3(1.0f));  // lightened: dark colours stay legible
-    drawList.AddText(at, ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), label.text.c_str());
-  }
 }
 
 void drawHelpOverlay(bool& open, const std::string& screenshotDir) {

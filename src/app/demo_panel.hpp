@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "app/frame_text.hpp"
 #include "session/session.hpp"
 
 namespace murmur::app {
@@ -58,13 +59,5 @@ void drawDemoPanel(session::Session& session, DemoControls& controls, const Demo
 // The keys and mouse controls, in a window of its own; screenshots and recordings go to screenshotDir
 // (--screenshot-dir), which it names.
 void drawHelpOverlay(bool& open, const std::string& screenshotDir);
-
-// What the boids' colours mean (group swatches, or the heading / speed scale), in the current
-// ImGui window: the panel's, and the stats overlay of headless frames.
-void drawLegend(const session::Session& session);
-
-// Each agent's state beside it, over the whole frame (ImGui's foreground layer), when the overlay's
-// senses are shown: the window and headless frames both call it.
-void drawAgentLabels(session::Session& session);
 
 }  // namespace murmur::app

@@ -246,7 +246,9 @@ void TrajectoryWriter::Impl::writeMetadata(const TrajectoryInfo& info) {
   attribute(box.get(), "boundary", stringType.get(), {3}, boundaries);
   // edges is H5MD's; offset (the box's lowest corner) is Murmur's, for a world not at the origin.
   const glm::vec3 edges = info.worldMax - info.worldMin;
-  for (const auto& [name, corner] : {std::pair{"edges", &edges}, std::pair{"offset", &info.worldMin}}) {
+  for (const auto& named : {std::pair{"edges", &edges}, std::pair{"offset", &info.worldMin}}) {
+    const char* const name = named.first;
+    const glm::vec3* const corner = named.second;  // clang 14 captures no structured binding
     const hsize_t three = 3;
     const Id space = open(what, H5Sclose, H5Screate_simple(1, &three, nullptr));
     Id data =

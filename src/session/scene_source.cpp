@@ -67,6 +67,9 @@ DescribedWorld describeWorld(const SceneOptions& options, bool gpuBackend) {
     scene.count = static_cast<std::uint32_t>(options.boids);
   }
   if (options.seed != kUnset) scene.seed = static_cast<std::uint64_t>(options.seed);
+  // Before the spawn: a flock far too large for its world is refused without being built.
+  if (!options.force && options.init.empty())
+    sim::checkSpawnCost(scene.model, scene.count, scene.path, "--force");
   described.view = render::readSceneView(scene);
   described.world.init = options.init;
   return described;

@@ -57,8 +57,9 @@ struct DescribedWorld {
 };
 
 // Loads the scene with every module's sections (kSceneSections; InputError on bad input), applies
-// --boids (not with --init) and --seed, reads its [render] section. The world checks the rest when it
-// loads (world::World). For a flock on the gpu backend (`gpuBackend`), the scene's boids.gpu_count,
+// --boids (not with --init) and --seed, reads its [render] section, and refuses a count its world
+// cannot hold (sim::checkSpawnCost, unless --force). The world checks the rest when it loads
+// (world::World). For a flock on the gpu backend (`gpuBackend`), the scene's boids.gpu_count,
 // when it has one, is its count (unless --boids or --init says otherwise).
 DescribedWorld describeWorld(const SceneOptions& options, bool gpuBackend);
 

@@ -79,18 +79,39 @@ std::string duration(double seconds) {
   return fmt::format("{:.0f} days", seconds / 86400.0);
 }
 
+// What a packed flock may do instead (checkSpawnCost, checkRunCost); `widen`: by how much at least.
+std::string packedWaysOut(const std::string& widen, const std::string& forceFlag) {
+  return fmt::format(
+      "lower --boids, widen the world{} ([world] min, max), take a scene made for it (murmuration), or pass "
+      "{}",
+      widen, forceFlag);
+}
+
 }  // namespace
+
+void checkSpawnCost(const ModelParams& params, std::uint64_t boids, const std::string& path,
+                    const std::string& forceFlag) {
+  const double cells = double(makeGridSpec(params).cellCount());
+  const double tests = double(boids) * double(boids) / cells;
+  if (tests <= kMaxStepCandidateTests) return;
+  const double widen = std::pow(tests / kMaxStepCandidateTests, 1.0 / (params.dims == 2 ? 2.0 : 3.0));
+  throw InputError(
+      path, 0, "boids.count",
+      fmt::format("the flock would be packed too densely: {} boids in the world's {:.0f} grid "
+                  "cells test at least {:.2g} candidates a step, about {} a step on one core "
+                  "(the limit is {:.2g}); {}",
+                  boids, cells, tests, duration(tests / kReferenceTestsPerSecond), kMaxStepCandidateTests,
+                  packedWaysOut(fmt::format(" at least {:.1f}x on each axis", widen), forceFlag)));
+}
 
 void checkRunCost(const RunCost& cost, const std::string& path, const std::string& forceFlag) {
   const std::string perStep = fmt::format(
       "{} boids x {:.0f} candidates = {:.2g} candidate tests a step, about {} a step on one core", cost.boids,
       cost.candidatesPerBoid, cost.testsPerStep(), duration(cost.testsPerStep() / kReferenceTestsPerSecond));
   if (cost.testsPerStep() > kMaxStepCandidateTests)
-    throw InputError(
-        path, 0, "boids.count",
-        fmt::format("the flock is packed too densely: {} (the limit is {:.2g} a step); lower the count "
-                    "(--boids) or pass {} to run anyway",
-                    perStep, kMaxStepCandidateTests, forceFlag));
+    throw InputError(path, 0, "boids.count",
+                     fmt::format("the flock is packed too densely: {} (the limit is {:.2g} a step); {}",
+                                 perStep, kMaxStepCandidateTests, packedWaysOut("", forceFlag)));
   if (cost.totalTests() > kMaxRunCandidateTests)
     throw InputError(
         path, 0, "sim.steps",

@@ -47,6 +47,13 @@ struct RunCost {
 // The cost of `steps` steps of the flock at `positions` under params (the grid both backends use).
 RunCost estimateRunCost(const ModelParams& params, std::span<const glm::vec3> positions, std::uint64_t steps);
 
+// Before the flock is spawned: `boids` boids in the grid's cells test at least boids^2 / cells
+// candidates a step (each tests the boids of its own cell; spread evenly over every cell, they test
+// the fewest). Over kMaxStepCandidateTests: checkRunCost's refusal of a packed flock, before the
+// flock is built.
+void checkSpawnCost(const ModelParams& params, std::uint64_t boids, const std::string& path,
+                    const std::string& forceFlag);
+
 // InputError (file `path`; key boids.count when one step is over kMaxStepCandidateTests, else
 // sim.steps when the run is over kMaxRunCandidateTests) with the figures; `forceFlag` is named as the
 // way to go ahead.

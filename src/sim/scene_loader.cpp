@@ -13,13 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/memory.hpp"
 #include "sim/builders.hpp"
 #include "sim/grid.hpp"
 #include "sim/param_table.hpp"
@@ -672,33 +670,11 @@ std::uint64_t estimateRunBytes(std::uint64_t boids) {
   return boids * kPerBoid + kGridBytes;
 }
 
-void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std::string& path) {
-  const std::uint64_t needed = estimateRunBytes(boids);
-  if (needed > physicalBytes)
-    throw InputError(
-        path, 0, "boids.count",
-        fmt::format("{} boids need about {:.1f} GiB, more than this machine's {:.1f} GiB of memory", boids,
-                    double(needed) / double(1ull << 30), double(physicalBytes) / double(1ull << 30)));
-}
-
-void checkRunMemory(std::uint64_t boids, const std::string& path) {
-  // The address space the process may take (ulimit -v, -d): a flock over it failed with bad_alloc
-  // after its spawn, unnamed.
-  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
-    rlimit limit{};
-    if (::getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
-    const std::uint64_t needed = estimateRunBytes(boids);
-    if (needed > std::uint64_t(limit.rlim_cur))
-      throw InputError(
-          path, 0, "boids.count",
-          fmt::format("{} boids need about {:.1f} GiB, more than the {:.1f} GiB this process may use "
-                      "(ulimit -{})",
-                      boids, double(needed) / double(1ull << 30), double(limit.rlim_cur) / double(1ull << 30),
-                      resource == RLIMIT_AS ? 'v' : 'd'));
-  }
-  const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || pageSize <= 0) return;  // unknown: nothing to compare with
-  checkRunMemory(boids, std::uint64_t(pages) * std::uint64_t(pageSize), path);
+void checkRunMemory(std::uint64_t boids, const std::string& path,
+                    const std::optional<core::MemoryLimit>& limit) {
+  if (limit)
+    core::checkMemory(estimateRunBytes(boids), fmt::format("{} boids", boids), path, 0, "boids.count",
+                      *limit);
 }
 
 void validateScene(const Scene& scene) {

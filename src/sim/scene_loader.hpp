@@ -2,10 +2,12 @@
 // Loading scene files (TOML). Every problem is an InputError naming file, line and key:
 // unknown section or key, wrong type, out-of-range value. Defaults are model.md's.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "core/memory.hpp"
 #include "sim/scene.hpp"
 
 namespace murmur::sim {
@@ -32,9 +34,9 @@ inline constexpr float kMaxInterceptHorizon = 3600.0f;  // [[groups]] max_interc
 // Bytes a run of `boids` boids needs on the host (state, grid, metrics; docs/model.md).
 std::uint64_t estimateRunBytes(std::uint64_t boids);
 // Throws InputError (key boids.count, with both figures) when estimateRunBytes(boids) exceeds
-// physicalBytes; the form without it reads the machine's physical memory.
-void checkRunMemory(std::uint64_t boids, std::uint64_t physicalBytes, const std::string& path);
-void checkRunMemory(std::uint64_t boids, const std::string& path);
+// `limit` (by default what this process may use: core::memoryLimit).
+void checkRunMemory(std::uint64_t boids, const std::string& path,
+                    const std::optional<core::MemoryLimit>& limit = core::memoryLimit());
 
 // A top-level section of a scene file that a module above sim reads from Scene::document. Each such
 // module declares its own beside its reader, and the program that composes the modules passes them

@@ -65,11 +65,18 @@ Json sample(const sim::Scene& scene, const sim::FlockState& state, std::uint64_t
   return out;
 }
 
-void writeJson(const std::filesystem::path& path, const Json& json) {
-  const std::string text = json.dump(1) + "\n";
-  core::writeFileAtomically(path.string(), "--out", [&](std::FILE* f) {
-    return std::fwrite(text.data(), 1, text.size(), f) == text.size();
+// A file of the --out directory, written after work began: a directory that vanished or changed
+// since the sweep checked it is an OutputError (exit code 3).
+void writeOutput(const std::filesystem::path& path, const std::string& text) {
+  core::writeAfterWork(path.string(), "--out", [&] {
+    core::writeFileAtomically(path.string(), "--out", [&](std::FILE* f) {
+      return std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    });
   });
+}
+
+void writeJson(const std::filesystem::path& path, const Json& json) {
+  writeOutput(path, json.dump(1) + "\n");
 }
 
 std::optional<Json> readJson(const std::filesystem::path& path) {
@@ -191,7 +198,10 @@ RunOutcome runPlan(const SweepFile& sweep, const Plan& plan, const Runner& runne
                       {"boids", state.size()},
                       {"dt", number(scene.model.dt)},
                       {"samples", std::move(samples)}};
-    if (sweep.log.dump) sim::writeStateCsv((runs / runFileName(plan, ".csv")).string(), state, "--out");
+    if (sweep.log.dump) {
+      const std::string dump = (runs / runFileName(plan, ".csv")).string();
+      core::writeAfterWork(dump, "--out", [&] { sim::writeStateCsv(dump, state, "--out"); });
+    }
     if (trajectory) trajectory->commit();
     writeJson(runs / runFileName(plan, ".json"), run);  // last: its presence says the run is complete
     outcome.ok = true;
@@ -299,9 +309,7 @@ IndexCounts writeIndex(const SweepFile& sweep, const Expansion& expansion, const
                         {"failed", counts.failed},
                         {"missing", counts.missing}}},
                       {"runs", std::move(list)}};
-  core::writeFileAtomically((dir / "runs.csv").string(), "--out", [&](std::FILE* f) {
-    return std::fwrite(csv.data(), 1, csv.size(), f) == csv.size();
-  });
+  writeOutput(dir / "runs.csv", csv);
   writeJson(dir / "sweep.json", index);
   return counts;
 }

@@ -130,10 +130,45 @@ TEST(HardeningCli, FlagsAreStrictAndMessagesEscaped) {
 // "error: std::bad_alloc" (exit 3) after 21 s; the process's limit is checked with the machine's.
 TEST(HardeningCli, AFlockOverTheProcesssMemoryLimitIsRefusedAtOnce) {
   expectOneLineExit2(
-      runMurmur("run --scene scenes/free.toml --backend cpu --boids 100000000 --steps 1",
+      runMurmur("run --scene scenes/free.toml --backend cpu --boids 100000000 --steps 1 --force",
                 "ulimit -v 4000000;"),
       "boids.count: 100000000 boids need about 18.3 GiB, more than the 3.8 GiB this process may use "
       "(ulimit -v)");
+}
+
+// Issue 51, item 5: 5e7 boids were spawned (4.2 GB for 6.8 s) before their cost was refused; a
+// 16384x16384 frame took 4.2 GB and 56 s; A* on a large map under `ulimit -v` printed
+// "error: std::bad_alloc" naming no file. Each is now refused before its allocations: under a
+// 1 GiB address space, which none of them would have got through.
+TEST(HardeningCli, ImpossibleWorkIsRefusedBeforeItsAllocations) {
+  const std::string limited = "ulimit -v 1000000;";
+  expectOneLineExit2(
+      runMurmur("run --scene scenes/free.toml --backend cpu --boids 50000000 --steps 1", limited),
+      "boids.count: the flock would be packed too densely: 50000000 boids in the world's 28899 grid cells "
+      "test at least 8.7e+10 candidates a step");
+  const CliResult packed = runMurmur("run --scene scenes/free.toml --backend cpu --boids 50000000 --steps 1");
+  EXPECT_NE(packed.err.find("widen the world at least 2.1x on each axis ([world] min, max), take a scene "
+                            "made for it (murmuration), or pass --force"),
+            std::string::npos)
+      << packed.err;
+  expectOneLineExit2(
+      runMurmur("demo --headless --scene scenes/free.toml --size 16384x16384 --steps 1", limited),
+      "--size: '16384x16384' is 268.4 million pixels a frame, over the limit of 33.2 million");
+
+  const fs::path dir = scratchDir("hardening_big_map");
+  {
+    std::ofstream map(dir / "open.map");
+    map << "type octile\nheight 8192\nwidth 8192\nmap\n";
+    const std::string row(8192, '.');
+    for (int y = 0; y < 8192; ++y) map << row << '\n';
+  }
+  std::ofstream(dir / "open.map.scen") << "version 1\n0\topen.map\t8192\t8192\t1\t1\t5\t5\t5.65685425\n";
+  const std::string nodes = "the A* nodes of the 8192x8192 map need about 2.3 GiB, more than the 1.0 GiB";
+  expectOneLineExit2(
+      runMurmur("path --map " + (dir / "open.map").string() + " --from 1,1 --to 8000,8000", limited),
+      "open.map: --map: " + nodes);
+  expectOneLineExit2(runMurmur("path --scen " + (dir / "open.map.scen").string(), limited),
+                     "open.map.scen:2: map: the A* nodes of the 1 map up to this row need about 2.3 GiB");
 }
 
 TEST(HardeningCli, AClosedStdoutEndsTheRunWithoutASignal) {

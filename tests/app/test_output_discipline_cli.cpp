@@ -383,6 +383,12 @@ TEST(FaultFamilies, EveryCommandGivesTheReadmesExitCode) {
       {"non-finite", "compare" + diverging, 3, "non-finite at step 8", ""},
       {"non-finite", "demo --headless --backend cpu --size 32x32 --msaa 1 --frames {dir}/frames" + diverging,
        3, "non-finite at step 8", ""},
+      // A file that grows while it is read (a .scen appended to grew the process to 5.1 GB in 40 s):
+      // refused. A /proc file is one that always has: 0 bytes at open, then its text.
+      {"growing input", "path --map /proc/self/status --from 0,0 --to 5,5", 2, "(it grew)", ""},
+      {"growing input", "run --backend cpu --steps 1 --scene /proc/self/status", 2, "(it grew)", ""},
+      {"growing input", "run --backend cpu --steps 1 --scene scenes/free.toml --init /proc/self/status", 2,
+       "(it grew)", ""},
       // SIGTERM mid-run: exit 143, nothing partial.
       {"sigterm", run + " --steps 1000000 --dump {dir}/old.csv", 143, "signal 15", "", 1.5},
       {"sigterm", run + " --steps 1000000 --record {dir}/old.csv --record-every 10 --force", 143, "signal 15",

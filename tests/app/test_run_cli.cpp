@@ -143,11 +143,12 @@ TEST(RunCli, NegativeStepsAndUnknownBackend) {
   expectBadInput(runMurmur("run --scene scenes/free.toml --backend cpu --boids -5"), "--boids");
 }
 
-// More boids than the device's storage buffers can address: refused before anything is spawned.
+// More boids than the device's storage buffers can address (--force: past the spawn's cost): refused
+// before anything is spawned.
 TEST(RunCli, TooManyBoidsForTheGpuNamesCountAndLimit) {
   const fs::path dir = scratchDir("run_capacity");
   const CliResult r =
-      runMurmur("run --scene scenes/free.toml --backend gpu --boids 100000000 --steps 1 --dump " +
+      runMurmur("run --scene scenes/free.toml --backend gpu --boids 100000000 --steps 1 --force --dump " +
                 (dir / "out.csv").string());
   expectBadInput(r, "100000000");
   EXPECT_NE(r.err.find("at most"), std::string::npos) << r.err;  // the limit follows

@@ -180,9 +180,12 @@ TEST(SceneHardLimits, StateCsvVelocityBeyondTheMagnitudeLimitIsRefused) {
 
 TEST(SceneHardLimits, RunMemoryIsEstimatedAndRefusedWithTheFigure) {
   EXPECT_GT(estimateRunBytes(1'000'000), 1'000'000u * 100u);
-  EXPECT_NO_THROW(checkRunMemory(1'000'000, std::uint64_t(8) << 30, "s.toml"));
+  const auto machine = [](std::uint64_t bytes) {
+    return core::MemoryLimit{bytes, "this machine's {:.1f} GiB of memory"};
+  };
+  EXPECT_NO_THROW(checkRunMemory(1'000'000, "s.toml", machine(std::uint64_t(8) << 30)));
   try {
-    checkRunMemory(100'000'000, std::uint64_t(1) << 30, "s.toml");
+    checkRunMemory(100'000'000, "s.toml", machine(std::uint64_t(1) << 30));
     FAIL() << "accepted";
   } catch (const InputError& error) {
     EXPECT_EQ(error.key(), "boids.count");

@@ -306,6 +306,32 @@ every = 10
     assert all(r["polarization"] not in ("nan", "-nan", "inf") for r in table)
 
 
+def test_an_out_directory_removed_mid_sweep_is_exit_3(murmur_exe, tmp_path):
+    # Issue 51, item 6: the run's dump into a vanished directory was a bad-input error (exit 2) after
+    # the work; every write after work began says the directory changed (exit 3).
+    sweep = write_sweep(tmp_path, """scene = "free"
+backend = "cpu"
+steps = 20000
+[set]
+"boids.count" = 500
+[log]
+dump = true
+""")
+    out = tmp_path / "gone"
+    process = subprocess.Popen([murmur_exe, "sweep", sweep, "--out", out], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (out / "runs").exists():
+        assert process.poll() is None, "the sweep ended before its directory could be removed"
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    shutil.rmtree(out)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 3, stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("murmur: ") and "changed during the run" in last, stderr
+    assert not out.exists()  # nothing written back where the directory was
+
+
 BAD = [
     ('scene = "free"\nstepz = 3\n', "sweep.toml:2: stepz: unknown key"),
     ('scene = "nosuch"\n', "sweep.toml:1: scene: "),
