@@ -109,7 +109,9 @@ class RunCommand final : public Command {
     std::unique_ptr<world::FlockBackend> chosen =
         makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice, scene_.threads);
     const bool onGpu = chosen->gpuPipeline() != nullptr;
-    world::World world(describeWorld(scene_, onGpu).world, std::move(chosen));
+    session::DescribedWorld described = describeWorld(scene_, onGpu);
+    const std::string countNote = described.countNote;
+    world::World world(std::move(described.world), std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
     checkRunCost(world, steps, scene_);
@@ -124,7 +126,7 @@ class RunCommand final : public Command {
       recording->append(0, 0.0, frame);
     }
     // After the checks of the input: bad input is one line.
-    noteBackendChoice(autoChoice, *backend);
+    noteBackendChoice(autoChoice, *backend, countNote);
 
     std::FILE* summary = summaryStream(json_);
     OrderedJson samples = OrderedJson::array();

@@ -82,6 +82,7 @@ int runHeadlessDemo(const DemoOptions& options) {
   checkRunCost(session.world(), steps, options.scene);
   checkFrameCount(steps, every, !options.video.empty(), options.scene.force);
   if (!session.autoChoice().empty()) fmt::print(stderr, "murmur: {}\n", session.autoChoice());
+  if (!session.countNote().empty()) fmt::print(stderr, "murmur: {}\n", session.countNote());
   // Only once the scene and the context are good: no empty directory, no empty video.
   std::optional<VideoEncoder> video;
   std::optional<core::TemporaryFolder> folder;

@@ -97,6 +97,7 @@ class WindowDemo {
       throw InputError("", 0, "--exit-after-steps", "needs --steps N (or a scene with sim.steps)");
     checkRunCost(session_.world(), stepLimit_, options.scene);
     if (!session_.autoChoice().empty()) fmt::print(stderr, "murmur: {}\n", session_.autoChoice());
+    if (!session_.countNote().empty()) fmt::print(stderr, "murmur: {}\n", session_.countNote());
   }
 
   int run() {

@@ -149,11 +149,13 @@ inline void warnIfSoftware(const world::FlockBackend& backend) {
 
 // What --backend auto chose and why (world::makeBackend's autoChoice), else warnIfSoftware: printed
 // once the input has passed its checks.
-inline void noteBackendChoice(const std::string& autoChoice, const world::FlockBackend& backend) {
+inline void noteBackendChoice(const std::string& autoChoice, const world::FlockBackend& backend,
+                              const std::string& countNote = {}) {
   if (autoChoice.empty())
     warnIfSoftware(backend);
   else
     fmt::print(stderr, "murmur: {}\n", autoChoice);
+  if (!countNote.empty()) fmt::print(stderr, "murmur: {}\n", countNote);
 }
 
 inline OrderedJson groupsJson(const std::vector<sim::GroupSummary>& groups) {

@@ -60,7 +60,13 @@ DescribedWorld describeWorld(const SceneOptions& options, bool gpuBackend) {
                            options.overrides);
   else
     scene = sim::parseScene(options.text, options.scene, kSceneSections, options.overrides);
-  if (gpuBackend && scene.gpuCount > 0) scene.count = scene.gpuCount;
+  if (gpuBackend && scene.gpuCount > 0 && options.boids == kUnset && options.init.empty()) {
+    described.countNote = fmt::format(
+        "{} boids on the gpu backend (the scene's boids.gpu_count; {} on the cpu ones, "
+        "boids.count); --boids N runs N on both",
+        scene.gpuCount, scene.count);
+    scene.count = scene.gpuCount;
+  }
   if (options.boids != kUnset) {
     if (!options.init.empty())
       throw InputError("", 0, "--boids", "cannot be combined with --init (the count comes from the file)");

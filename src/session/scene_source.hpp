@@ -54,6 +54,9 @@ std::vector<std::filesystem::path> shippedScenes();
 struct DescribedWorld {
   world::WorldDescription world;  // the scene with its count, --seed applied, --init, dataDirectories()
   render::SceneView view;         // the scene's [render] section (checked by every command alike)
+  // When the scene's boids.gpu_count set the count (the gpu backend, no --boids or --init): a line
+  // saying so, for the commands to print once their checks passed; else empty.
+  std::string countNote;
 };
 
 // Loads the scene with every module's sections (kSceneSections; InputError on bad input), applies

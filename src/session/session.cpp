@@ -46,6 +46,7 @@ Session::Session(Start start, const SceneOptions& scene, int device, gpu::Contex
       dataDirs_(scene.dataDirs),
       view_(std::move(start.described.view)),
       autoChoice_(std::move(start.autoChoice)),
+      countNote_(start.described.countNote),
       world_(std::move(start.described.world), std::move(start.backend)),
       shaders_(world::shaderLibrary()) {
   if (context_ != nullptr) renderer_.emplace(shaders_);

@@ -101,6 +101,8 @@ class Session {
   // What --backend auto chose and why, for the demo to print once its checks passed; empty for a
   // named backend.
   const std::string& autoChoice() const { return autoChoice_; }
+  // DescribedWorld::countNote of the scene loaded first.
+  const std::string& countNote() const { return countNote_; }
 
  private:
   // The backend first (its kind sets the count of a scene with boids.gpu_count), then the world.
@@ -131,6 +133,7 @@ class Session {
   std::vector<std::string> dataDirs_;  // --data-dir, for the scenes loaded later
   render::SceneView view_;             // the scene's [render] section
   std::string autoChoice_;  // what --backend auto chose and why (before world_: filled as it is made)
+  std::string countNote_;
   world::World world_;
   std::uint64_t steps_ = 0;
   std::uint64_t totalSteps_ = 0;

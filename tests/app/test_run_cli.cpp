@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -130,6 +133,33 @@ TEST_F(BadStateCsv, MissingFile) {
                  "/nonexistent/in.csv");
 }
 
+// Issue 50, item 9: with stderr not a terminal (a log, CI) a long run printed nothing until it
+// ended. Now a line every 5% of the work, at most one per MURMUR_PROGRESS_EVERY seconds.
+TEST(RunCli, ProgressGoesToALogAsLinesOfTheirOwn) {
+  const std::string run = "run --scene scenes/free.toml --backend cpu --boids 4000 --steps 1500";
+  const CliResult r = runMurmur(run, "MURMUR_PROGRESS_EVERY=0.2");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::istringstream lines(r.err);
+  std::vector<unsigned long> done;
+  std::string line, lastLine;
+  while (std::getline(lines, line)) {
+    ASSERT_EQ(line.rfind("[progress] step ", 0), 0u) << r.err;
+    done.push_back(std::stoul(line.substr(16)));
+    lastLine = line;
+  }
+  ASSERT_GE(done.size(), 2u) << r.err;
+  for (std::size_t i = 1; i + 1 < done.size(); ++i)  // 5% apart, but the last: the end
+    EXPECT_GE(done[i] - done[i - 1], 75u) << r.err;
+  EXPECT_NE(lastLine.find("step 1500/1500 (100%)"), std::string::npos) << r.err;
+  EXPECT_NE(lastLine.find("0:00 left"), std::string::npos) << r.err;
+  EXPECT_EQ(runMurmur(run).err, "");  // by default the first line comes after 10 s
+  const CliResult bad = runMurmur(run, "MURMUR_PROGRESS_EVERY=soon");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_EQ(countLines(bad.err), 1u) << bad.err;
+  EXPECT_NE(bad.err.find("MURMUR_PROGRESS_EVERY: 'soon' is not a number of seconds"), std::string::npos)
+      << bad.err;
+}
+
 TEST(RunCli, UnwritableDumpFailsBeforeSimulating) {
   const CliResult r = runMurmur(
       "run --scene scenes/free.toml --boids 100 --steps 100000000 --backend cpu --dump "
@@ -173,6 +203,10 @@ TEST(RunCli, GpuCountSizesTheFlockOnTheGpuBackend) {
   EXPECT_EQ(boids("--backend cpu"), "120");
   EXPECT_EQ(boids("--backend gpu --boids 50"), "50");
   EXPECT_EQ(boids("--backend cpu --boids 50"), "50");
+  // Issue 50, item 6: a line says when gpu_count set a count the cpu backends would not run.
+  EXPECT_NE(runMurmur("run --scene " + (dir / "sized.toml").string() + " --steps 1 --backend gpu")
+                .err.find("340 boids on the gpu backend (the scene's boids.gpu_count; 120 on the cpu ones"),
+            std::string::npos);
   std::ofstream(dir / "bad.toml") << "[boids]\ncount = 120\ngpu_count = -3\n";
   expectBadInput(runMurmur("run --scene " + (dir / "bad.toml").string() + " --steps 1 --backend cpu"),
                  "gpu_count");
