@@ -17,8 +17,8 @@ namespace {
 
 constexpr double kLiveFirstSeconds = 1.0;
 constexpr double kLiveRedrawSeconds = 0.2;
-constexpr double kLogEverySeconds = 10.0;  // MURMUR_PROGRESS_EVERY's default
-constexpr double kLogShare = 0.05;         // of the work between two lines of a log
+constexpr double kLogEverySeconds = 10.0;   // MURMUR_PROGRESS_EVERY's default
+constexpr double kLogShare = 0.05;          // of the work between two lines of a log
 constexpr double kLogQuietIntervals = 6.0;  // the most intervals without a line
 
 double logInterval() {
@@ -82,9 +82,9 @@ void ProgressBar::drawLive(std::uint64_t done, const std::string& detail, double
   const double left = done > 0 ? elapsed / double(done) * double(total_ - done) : 0.0;
   // Padded: a shorter redraw must cover the end of the longer one before it.
   std::fprintf(stderr, "\r[%s%s] %s %llu/%llu, %s left%s%s   ", std::string(filled, '#').c_str(),
-               std::string(kWidth - filled, '.').c_str(), unit_.c_str(), static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total_), clock(left).c_str(), detail.empty() ? "" : ", ",
-               detail.c_str());
+               std::string(kWidth - filled, '.').c_str(), unit_.c_str(),
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+               clock(left).c_str(), detail.empty() ? "" : ", ", detail.c_str());
   if (done == total_) std::fprintf(stderr, "\n");
 }
 
