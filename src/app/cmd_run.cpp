@@ -110,7 +110,6 @@ class RunCommand final : public Command {
         makeBackendFor("--backend", backend_, device_, nullptr, &autoChoice, scene_.threads);
     const bool onGpu = chosen->gpuPipeline() != nullptr;
     session::DescribedWorld described = describeWorld(scene_, onGpu);
-    const std::string countNote = described.countNote;
     world::World world(std::move(described.world), std::move(chosen));
     world::FlockBackend* const backend = &world.backend();
     const std::uint64_t steps = resolveSteps(steps_, world.scene(), 600);
@@ -126,7 +125,7 @@ class RunCommand final : public Command {
       recording->append(0, 0.0, frame);
     }
     // After the checks of the input: bad input is one line.
-    noteBackendChoice(autoChoice, *backend, countNote);
+    noteBackendChoice(autoChoice, *backend, described.countNote);
 
     std::FILE* summary = summaryStream(json_);
     OrderedJson samples = OrderedJson::array();

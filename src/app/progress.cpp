@@ -52,13 +52,14 @@ void ProgressBar::update(std::uint64_t done, const std::string& detail) {
   const auto now = std::chrono::steady_clock::now();
   const double sinceLast = std::chrono::duration<double>(now - last_).count();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double left = done > 0 ? elapsed / double(done) * double(total_ - done) : 0.0;  // at the rate so far
   if (terminal_) {
     // The first line after a second, then one every 200 ms; the last one only when a line is shown.
     const double wait = drawn_ ? kLiveRedrawSeconds : interval_;
     if (sinceLast < wait && (done < total_ || !drawn_)) return;
     last_ = now;
     drawn_ = true;
-    drawLive(done, detail, elapsed);
+    drawLive(done, detail, left);
     return;
   }
   const bool last = done == total_ && drawn_ && lastDone_ < total_;
@@ -67,7 +68,7 @@ void ProgressBar::update(std::uint64_t done, const std::string& detail) {
   last_ = now;
   drawn_ = true;
   lastDone_ = done;
-  printLine(done, detail, elapsed);
+  printLine(done, detail, elapsed, left);
 }
 
 void ProgressBar::clear() {
@@ -76,10 +77,9 @@ void ProgressBar::clear() {
   last_ = start_;
 }
 
-void ProgressBar::drawLive(std::uint64_t done, const std::string& detail, double elapsed) {
+void ProgressBar::drawLive(std::uint64_t done, const std::string& detail, double left) {
   constexpr std::uint64_t kWidth = 30;
   const std::uint64_t filled = kWidth * done / total_;
-  const double left = done > 0 ? elapsed / double(done) * double(total_ - done) : 0.0;
   // Padded: a shorter redraw must cover the end of the longer one before it.
   std::fprintf(stderr, "\r[%s%s] %s %llu/%llu, %s left%s%s   ", std::string(filled, '#').c_str(),
                std::string(kWidth - filled, '.').c_str(), unit_.c_str(),
@@ -88,8 +88,7 @@ void ProgressBar::drawLive(std::uint64_t done, const std::string& detail, double
   if (done == total_) std::fprintf(stderr, "\n");
 }
 
-void ProgressBar::printLine(std::uint64_t done, const std::string& detail, double elapsed) {
-  const double left = done > 0 ? elapsed / double(done) * double(total_ - done) : 0.0;
+void ProgressBar::printLine(std::uint64_t done, const std::string& detail, double elapsed, double left) {
   std::fprintf(stderr, "[progress] %s %llu/%llu (%.0f%%), %s elapsed, %s left%s%s\n", unit_.c_str(),
                static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
                100.0 * double(done) / double(total_), clock(elapsed).c_str(), clock(left).c_str(),

@@ -23,8 +23,9 @@ class ProgressBar {
   void clear();
 
  private:
-  void drawLive(std::uint64_t done, const std::string& detail, double elapsed);
-  void printLine(std::uint64_t done, const std::string& detail, double elapsed);
+  // elapsed and left: seconds.
+  void drawLive(std::uint64_t done, const std::string& detail, double left);
+  void printLine(std::uint64_t done, const std::string& detail, double elapsed, double left);
 
   std::uint64_t total_;
   std::string unit_;

@@ -11,6 +11,7 @@
 // Input: byte 0 the scene, byte 1 the steps (bits 0-1), trails (2), vectors (3), labels off (4),
 // frameFlock (5), refitView (6), the camera's seconds (7: 0 or 1/30 s); byte 2 the boids' shape and
 // colouring; then per boid 6 floats (position, velocity) and a group byte, zeros past the input's end.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
