@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "gl_test_env.hpp"
 #include "session/scene_sections.hpp"
 #include "sim/parity.hpp"
@@ -141,6 +143,40 @@ INSTANTIATE_TEST_SUITE_P(Scenes, WorldGpu,
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// A model changed in place (the demo panel's sliders do so) past the lab's stability rule: the
+// world stops at the first non-finite step with StateError naming the step, the first such boid and
+// the key likeliest to blame; the same step on cpu and on gpu-exact (its checks, read back without a
+// wait, come in at once on llvmpipe).
+TEST(WorldGpuStability, AWorldStopsAtTheFirstNonFiniteStep) {
+  const world::WorldDescription book{
+      sim::loadScene(MURMUR_SOURCE_DIR "/scenes/lab-book.toml", session::kSceneSections), "", {}};
+  std::vector<std::string> messages;
+  for (const char* backend : {"cpu", "gpu-exact"}) {
+    world::World world(book, world::makeBackend(backend, -1, &test::glContext()));
+    world.model().maxForce = 500.0f;  // the push's term 7.27: a close neighbour's push overshoots the drag
+    std::uint64_t steps = 0;
+    try {
+      for (; steps < 600; ++steps) world.tick();
+      FAIL() << backend << ": 600 steps stayed finite";
+    } catch (const StateError& error) {
+      messages.emplace_back(error.what());
+    }
+    // Every step before it was finite: the state a step earlier is.
+    EXPECT_EQ(world.steps(), steps + 1) << backend;
+  }
+  ASSERT_EQ(messages.size(), 2u);
+  for (const std::string& message : messages) {
+    EXPECT_NE(
+        message.find("the key likeliest to blame: boids.max_force (the speed one step can reach over the "
+                     "drag's stable speed is 7.27"),
+        std::string::npos)
+        << message;
+  }
+  const auto step = [](const std::string& m) { return m.substr(m.find("non-finite at step "), 30); };
+  EXPECT_EQ(step(messages[0]).substr(0, 19), "non-finite at step ");
+  EXPECT_EQ(step(messages[0]), step(messages[1]));
+}
 
 }  // namespace
 }  // namespace murmur
