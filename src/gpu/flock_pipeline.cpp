@@ -263,14 +263,10 @@ void FlockPipeline::allocateBoids(std::size_t count) {
                         count, 0);
   }
   count_ = count;
-  summariesCurrent_ = false;
-  gridCurrent_ = false;
-  countsCurrent_ = false;
-  slotsCurrent_ = false;
+  flockStart_ = ++state_;
   identityIds_ = Buffer();
   headings_ = Buffer();
   drawnVelocities_ = Buffer();
-  headingsCurrent_ = false;
 }
 
 void FlockPipeline::allocateHeadings() {
@@ -325,7 +321,7 @@ void FlockPipeline::upload(const sim::FlockState& state) {
     allocateHeadings();
     headings_.upload(std::span<const glm::vec4>(headings));
     drawnVelocities_.upload(std::span<const glm::vec4>(velocities));
-    headingsCurrent_ = true;
+    headingsOf_ = state_;
   }
 }
 
@@ -345,7 +341,7 @@ sim::FlockState FlockPipeline::download() const {
     state.velocity[i] = glm::vec3(velocities[s]);
     state.leader[i] = velocities[s].w != 0.0f ? 1 : 0;
   }
-  if (headingsCurrent_) {
+  if (headingsOf_ == state_) {
     const std::vector<glm::vec4> headings = headings_.download<glm::vec4>(count_);
     state.heading.resize(count_);
     for (std::size_t s = 0; s < count_; ++s) state.heading[ids[s]] = glm::vec3(headings[s]);
@@ -467,8 +463,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   // sim::CpuSimulator keeps them): the first step with them sorts norm(v) (and a zero spin) as the
   // plain reorder does, and its force pass stores them.
   const bool stored = params.storesHeading();
-  const bool headingsKnown = stored && headingsCurrent_;
-  headingsCurrent_ = false;
+  const bool headingsKnown = stored && headingsOf_ == state_;
   labUnits_ = params.unitModel == sim::UnitModel::Lab;
   if (count_ == 0) return;
   if (stored) allocateHeadings();
@@ -480,7 +475,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   const std::uint64_t clearThreads = (countQuads(cells_) + kClearItems - 1) / kClearItems;
   // The previous step's force pass hashed and counted the positions it wrote, on its grid: with
   // the same grid now, the hash and count passes have nothing to add.
-  if (!countsCurrent_ || !(countedGrid_ == grid_)) {
+  if (countsOf_ != state_ || !(countedGrid_ == grid_)) {
     {
       StageScope stage(timer_, stageName(FlockStage::Hash));
       // Also zeroes the counts for the count pass (grid/ClearCountsBody.glsl).
@@ -506,7 +501,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
     dispatchCompute(headingsKnown ? turningReorderProgram_ : reorderProgram_, n, sizes_.grid, maxGroupsX_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
-  gridCurrent_ = true;
+  gridFlock_ = flockStart_;
   {
     StageScope stage(timer_, stageName(FlockStage::Forces));
     // The scan has read this step's counts: the force pass counts the next step's from zero.
@@ -524,19 +519,21 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   }
   // The state is in this step's sorted order now: its ids are the sort's.
   std::swap(ids_, sortedIds_);
-  slotsCurrent_ = false;
-  headingsCurrent_ = stored;
-  countsCurrent_ = true;
+  // A new state: the slots and the group reduction wait for a reader (groupSummaries() and the
+  // requests).
+  ++state_;
+  headingsOf_ = stored ? state_ : 0;
+  countsOf_ = state_;
   countedGrid_ = grid_;
-  // The group reduction waits for a reader (groupSummaries() and the requests).
-  summariesCurrent_ = false;
   timer_.poll();
 }
 
 void FlockPipeline::stateReplaced() {
   finiteTag_.reset();
-  countsCurrent_ = false;
-  slotsCurrent_ = false;
+  // A new state (its headings, which the copy leaves, are kept).
+  const bool headings = headingsOf_ == state_;
+  ++state_;
+  if (headings) headingsOf_ = state_;
   // A GPU copy: a benchmark restores its flock between timed steps.
   if (!identityIds_)
     identityIds_ = Buffer::fromSpan("identity ids", std::span<const std::uint32_t>(identityIds()), 0);
@@ -544,8 +541,8 @@ void FlockPipeline::stateReplaced() {
 }
 
 void FlockPipeline::mapSlotsIfStale() {
-  if (slotsCurrent_) return;
-  slotsCurrent_ = true;
+  if (slotsOf_ == state_) return;
+  slotsOf_ = state_;
   if (count_ == 0) return;
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
   passParams_.set(layout::PassParams(static_cast<std::uint32_t>(count_), 0u, 0u, 0u));
@@ -561,8 +558,8 @@ const Buffer& FlockPipeline::slotBuffer() {
 }
 
 void FlockPipeline::reduceIfStale() {
-  if (summariesCurrent_) return;
-  summariesCurrent_ = true;
+  if (summariesOf_ == state_) return;
+  summariesOf_ = state_;
   if (count_ == 0) {
     // No boids: every group empty, as the default sim::GroupSummary (all zero).
     summaries_.fill(0u);
@@ -631,7 +628,7 @@ std::vector<sim::GroupSummary> FlockPipeline::groupSummaries() {
 }
 
 bool FlockPipeline::dispatchNearest(std::span<const sim::BoidProbe> probes, std::uint32_t k) {
-  if (!gridCurrent_ || count_ == 0 || probes.empty()) return false;
+  if (gridFlock_ != flockStart_ || count_ == 0 || probes.empty()) return false;
   const std::size_t lists = probes.size() * groups_;
   std::vector<layout::NearestProbe> packed;
   packed.reserve(probes.size());

@@ -240,7 +240,7 @@ class FlockPipeline {
   const Buffer& velocityBuffer() const { return velocities_; }
   // What a bird is drawn along, as velocityBuffer() lays it out: the velocities, or after a step with
   // boids.turn_rate on the stored heading at the velocity's speed (docs/model.md, step 1).
-  const Buffer& drawnVelocityBuffer() const { return headingsCurrent_ ? drawnVelocities_ : velocities_; }
+  const Buffer& drawnVelocityBuffer() const { return headingsOf_ == state_ ? drawnVelocities_ : velocities_; }
   // The slot of each boid, by id (uint): records the pass that maps them (grid/SlotOf) when the
   // state moved since the last map. Readers in id order go through it.
   const Buffer& slotBuffer();
@@ -297,9 +297,21 @@ class FlockPipeline {
   // the end of a step.
   Buffer positions_, velocities_, ids_, cellOf_, rankInCell_, unsortedIds_, sortedIds_, sortedPositions_,
       sortedVelocities_, sortedHeadings_;
+  // The caches' state in one place: every allocation, replacement and step makes a new state
+  // (state_), and each cache holds the number of the state it was made from (current when equal).
+  std::uint64_t state_ = 0;
+  std::uint64_t flockStart_ = 0;   // the state allocateBoids() made: the flock's first
+  std::uint64_t slotsOf_ = 0;      // slotOf_ maps it
+  std::uint64_t summariesOf_ = 0;  // summaries_ holds its reduction
+  // cellOf, rankInCell and cellCounts hash and count its positions on countedGrid_ (the last force
+  // pass wrote them): the next step on that grid skips its hash and count passes.
+  std::uint64_t countsOf_ = 0;
+  // boids.turn_rate's stored headings (layout::kHeadings) are its (a step with the turn rate on, or
+  // an upload of a state with headings, wrote them).
+  std::uint64_t headingsOf_ = 0;
+  std::uint64_t gridFlock_ = 0;  // the flockStart_ whose step last built the grid buffers
   Buffer slotOf_;
-  Buffer identityIds_;         // identityIds(), made by the first stateReplaced() of a flock
-  bool slotsCurrent_ = false;  // slotOf_ maps the current state
+  Buffer identityIds_;  // identityIds(), made by the first stateReplaced() of a flock
   sim::GridSpec grid_{};
   std::uint32_t cells_ = 0;  // grid_.cellCount() the cell buffers are sized for
   // The most cells a grid may have: 2^24, or fewer where the cells + 1 counts, rounded up to whole
@@ -313,18 +325,10 @@ class FlockPipeline {
   const sim::WallGrid* uploadedWalls_ = nullptr;  // the grid walls_ holds
   std::uint32_t reduceBlocks_ = 0;                // work groups of flock/Reduce for count_ boids
   Buffer partials_, summaries_;
-  bool summariesCurrent_ = false;  // summaries_ holds the current state's reduction
-  bool gridCurrent_ = false;       // the grid buffers were built from this flock (by a step since the upload)
-  // cellOf, rankInCell and cellCounts hash and count the current positions on countedGrid_ (the
-  // last force pass wrote them): the next step on that grid skips its hash and count passes.
-  bool countsCurrent_ = false;
   sim::GridSpec countedGrid_{};
-  // boids.turn_rate's stored headings (layout::kHeadings), allocated by the first step or upload that
-  // needs them; headingsCurrent_: they are the current state's (a step with the turn rate on, or an
-  // upload of a state with headings, wrote them).
+  // The stored headings, allocated by the first step or upload that needs them.
   Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
-  bool headingsCurrent_ = false;
-  bool labUnits_ = false;  // the last step moved the lab's units: headings_'s w is their spin
+  bool labUnits_ = false;              // the last step moved the lab's units: headings_'s w is their spin
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"}, nearestPartials_{"nearest-boids slices"};  // grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and
