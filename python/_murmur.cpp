@@ -675,7 +675,8 @@ PYBIND11_MODULE(_murmur, m) {
       .def("measure", &measure,
            "The measures of `murmur run --json` (docs/model.md, Measures): local_polarization, "
            "mean/min/max_speed (units/s), mean_nearest_distance, min_pair_distance (world units), "
-           "non_finite, flocks, largest_fraction, polarization, extents (3 std. deviations, world units, "
+           "non_finite, flocks, largest_fraction, polarization, extents (standard deviations along the "
+           "largest flock's principal axes, world units, "
            "longest first), thinness, groups (dicts {boids, leaders, centroid, mean_velocity}).")
       .def("agents", &agents,
            "The scene's agents: dicts {name, kind ('leader', 'predator', 'player'), state, group, position, "
@@ -692,7 +693,18 @@ PYBIND11_MODULE(_murmur, m) {
             s.sim.saveFrame(p, width, height);
           },
           py::arg("path"), py::arg("width") = 1280, py::arg("height") = 720,
-          "The frame as a PNG file, written atomically (murmur.OutputError on failure, nothing left).")
+          "The frame as a PNG file, written atomically (murmur.OutputError on failure, nothing left); its "
+          "text chunks name the scene, seed, step, backend, boid count and commit.")
+      .def(
+          "save_scene",
+          [](PySim& s, const py::object& path) {
+            const std::string p = fsPath(path);
+            Use use(s);
+            s.sim.saveScene(p);
+          },
+          py::arg("path"),
+          "The scene as it runs (its params as set, the count, the seed) as a scene file, written "
+          "atomically: Simulation(path) starts the same flock under the same model.")
       .def(
           "record",
           [](PySim& s, const py::object& path, std::int64_t every) {

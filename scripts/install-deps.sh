@@ -9,6 +9,7 @@ packages=(
   libglfw3-dev libimgui-dev          # the demo window and its panel
   libhwy-dev                         # Google Highway: the CPU reference's SIMD candidate test
   libglm-dev libfmt-dev libtomlplusplus-dev libcli11-dev libstb-dev
+  zlib1g-dev                         # the CRC of the text chunks of PNG frames
   nlohmann-json3-dev                 # murmur bench reads the benchmark JSON
   libhdf5-dev                        # trajectories in HDF5 (H5MD): murmur run --record, the library
   libopenmpi-dev openmpi-bin         # murmur sweep across the ranks of an MPI job (mpirun)

@@ -170,8 +170,12 @@ class MURMUR_API Simulation {
   // The frame as `murmur demo --headless` draws it (the scene's camera and look, no stats corner),
   // RGBA, rows from the top, width x height x 4 bytes. Needs OpenGL (DeviceError without).
   std::vector<std::uint8_t> render(int width, int height);
-  // The same frame as a PNG (written atomically: OutputError on failure, nothing left).
+  // The same frame as a PNG (written atomically: OutputError on failure, nothing left), its text
+  // chunks naming the scene, seed, step, backend, boid count and commit.
   void saveFrame(const std::string& path, int width = 1280, int height = 720);
+  // The scene as it runs (its parameters as setParam left them, the count, the seed) as a scene
+  // file, written atomically: fromScene(path) starts the same flock under the same model.
+  void saveScene(const std::string& path) const;
 
   // Records the flock every `every` steps (this state first) into an HDF5 file in the H5MD
   // layout (docs/api.md, Trajectories): positions, velocities, groups, leader flags, steps and

@@ -462,7 +462,11 @@ std::vector<std::uint8_t> Simulation::render(int width, int height) {
 void Simulation::saveFrame(const std::string& path, int width, int height) {
   core::checkOutputFile(path, "saveFrame");
   const std::vector<std::uint8_t> rgba = render(width, height);
-  render::writePng(path, width, height, rgba, "saveFrame");
+  render::writePng(path, width, height, rgba, "saveFrame", impl_->session->pictureTags());
+}
+
+void Simulation::saveScene(const std::string& path) const {
+  impl_->session->saveScene(path, "saveScene");
 }
 
 void Simulation::record(const std::string& path, std::uint64_t every) {

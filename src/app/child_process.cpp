@@ -1,6 +1,7 @@
 #include "app/child_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -8,9 +9,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "core/output_path.hpp"
 
 extern char** environ;
 
@@ -76,6 +80,51 @@ bool runQuietly(const std::vector<std::string>& args) {
     if (null >= 0) ::close(null);
     return false;
   }
+}
+
+int runLines(const std::vector<std::string>& args, const std::string& errPath,
+             const std::function<void(const std::string&)>& onLine) {
+  int out[2];
+  const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (err < 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    if (err >= 0) ::close(err);
+    return -1;
+  }
+  std::optional<ChildProcess> child;
+  try {
+    child.emplace(args, ChildProcess::Streams{-1, out[1], err}, true);
+  } catch (const std::runtime_error&) {
+    ::close(out[0]);
+    ::close(out[1]);
+    ::close(err);
+    return -1;
+  }
+  ::close(out[1]);
+  ::close(err);
+  std::string line;
+  char buffer[4096];
+  // Polled, so that a stop is seen within a quarter second however long a case runs silently.
+  while (core::stopSignal() == 0) {
+    pollfd ready{out[0], POLLIN, 0};
+    if (::poll(&ready, 1, 250) == 0) continue;
+    const ssize_t n = ::read(out[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buffer[i] != '\n') {
+        line += buffer[i];
+        continue;
+      }
+      onLine(line);
+      line.clear();
+    }
+  }
+  ::close(out[0]);
+  if (core::stopSignal() != 0) child->terminate();
+  core::throwIfStopRequested();
+  if (!line.empty()) onLine(line);
+  const int status = child->wait();
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace murmur::app

@@ -5,6 +5,7 @@
 // a terminal's Ctrl+C then reaches Murmur alone, which stops the child itself and cleans up.
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,11 @@ class ChildProcess {
 // Runs args to the end with stdout and stderr to /dev/null (a probe: `python3 -c 'import x'`);
 // true when it started and exited 0.
 bool runQuietly(const std::vector<std::string>& args);
+
+// Runs args in a process group of its own, its stderr into errPath (created or truncated), handing
+// each line of its stdout to onLine; its exit code, -1 when it did not start or a signal ended it.
+// A stop request (SIGINT, SIGTERM) stops it within a quarter second and unwinds with StopRequested.
+int runLines(const std::vector<std::string>& args, const std::string& errPath,
+             const std::function<void(const std::string&)>& onLine);
 
 }  // namespace murmur::app

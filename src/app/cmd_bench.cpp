@@ -3,10 +3,6 @@
 // case (done/total, elapsed, estimate left), a second run of every case whose coefficient of
 // variation stays over 5%, the results JSON under bench/results/<device>/ (or --out), the Markdown
 // report and charts beside it (bench/report.py), and a short summary. bench/README.md describes it.
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -77,54 +73,6 @@ std::string caseCount(std::size_t n) {
 std::string clock(double seconds) {
   const auto s = static_cast<long>(seconds + 0.5);
   return fmt::format("{}:{:02}", s / 60, s % 60);
-}
-
-// Runs args (no shell; its stderr into errPath), handing each stdout line to onLine; the exit code
-// (-1 when it did not start, or a signal ended it). A stop request (SIGINT, SIGTERM) stops the
-// child, in a process group of its own, at once, and unwinds with StopRequested.
-template <typename OnLine>
-int runLines(const std::vector<std::string>& args, const fs::path& errPath, OnLine onLine) {
-  int out[2];
-  const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (err < 0 || ::pipe2(out, O_CLOEXEC) != 0) {
-    if (err >= 0) ::close(err);
-    return -1;
-  }
-  std::optional<ChildProcess> child;
-  try {
-    child.emplace(args, ChildProcess::Streams{-1, out[1], err}, true);
-  } catch (const std::runtime_error&) {
-    ::close(out[0]);
-    ::close(out[1]);
-    ::close(err);
-    return -1;
-  }
-  ::close(out[1]);
-  ::close(err);
-  std::string line;
-  char buffer[4096];
-  // Polled, so that a stop is seen within a quarter second however long a case runs silently.
-  while (core::stopSignal() == 0) {
-    pollfd ready{out[0], POLLIN, 0};
-    if (::poll(&ready, 1, 250) == 0) continue;
-    const ssize_t n = ::read(out[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    for (ssize_t i = 0; i < n; ++i) {
-      if (buffer[i] != '\n') {
-        line += buffer[i];
-        continue;
-      }
-      onLine(line);
-      line.clear();
-    }
-  }
-  ::close(out[0]);
-  if (core::stopSignal() != 0) child->terminate();
-  core::throwIfStopRequested();
-  if (!line.empty()) onLine(line);
-  const int status = child->wait();
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // The first Python 3 that has matplotlib (Debian's /usr/bin/python3 first), else the first there is.
@@ -375,7 +323,7 @@ class BenchCommand final : public Command {
     full.insert(full.end(), {fmt::format("--benchmark_repetitions={}", kRepetitions),
                              fmt::format("--benchmark_out={}", out.string()), "--benchmark_out_format=json",
                              "--benchmark_color=false"});
-    const int rc = runLines(full, log, [&](const std::string& line) {
+    const int rc = runLines(full, log.string(), [&](const std::string& line) {
       const std::string name = line.substr(0, line.find(' '));
       std::string run = name;
       for (const std::string suffix : {"_mean", "_median", "_stddev", "_cv"})

@@ -157,8 +157,9 @@ class CompareCommand final : public Command {
     bool passed = exact_ ? sameStep : parity.passed(tolerance);
 
     std::FILE* summary = summaryStream(json_);
-    fmt::print(summary, "compare {} ({}) against {} ({}) | scene {} | {} boids\n", candidate->name(),
-               candidate->device(), reference->name(), reference->device(), scene.path, initial.size());
+    fmt::print(summary, "compare {} ({}) against {} ({}) | scene {} | {} boids on each side\n",
+               candidate->name(), candidate->device(), reference->name(), reference->device(), scene.path,
+               initial.size());
     fmt::print(summary,
                "one step: position error max {:.3g} mean {:.3g} (tolerance {:g}) | velocity error max {:.3g} "
                "mean {:.3g} (tolerance {:g})\n",
@@ -221,9 +222,12 @@ class CompareCommand final : public Command {
                  drift.max == 0.0 ? "bit for bit" : "drift apart", passed ? "PASS" : "FAIL");
     }
     if (freeSteps > 0)
-      fmt::print(
-          summary, "speed-up {:.2f}x: {} ({:.3f} ms a step) against {} ({:.3f} ms a step) over {} steps\n",
-          speedup, candidate->name(), candSpeed.msPerStep, reference->name(), refSpeed.msPerStep, freeSteps);
+      fmt::print(summary,
+                 "speed-up {:.2f}x: {} ({:.3f} ms a step) against {} ({:.3f} ms a step) over the {} free "
+                 "steps after "
+                 "the compared one\n",
+                 speedup, candidate->name(), candSpeed.msPerStep, reference->name(), refSpeed.msPerStep,
+                 freeSteps);
     if (software)
       fmt::print(summary,
                  "note: the GL device is a software renderer ({}): its \"GPU\" runs on this machine's CPU "

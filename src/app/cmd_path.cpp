@@ -1,5 +1,7 @@
 // murmur path: A* on a MovingAI map, one query (--from/--to) or every scenario of a .scen file
 // (--scen), checked against the file's optimal lengths.
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -24,6 +26,8 @@
 #include "core/memory.hpp"
 #include "core/output_path.hpp"
 #include "core/parse_number.hpp"
+#include "render/png_writer.hpp"
+#include "session/session.hpp"
 
 namespace murmur::app {
 namespace {
@@ -85,6 +89,38 @@ std::string findDataFile(const std::string& given, const std::string& option) {
   throw InputError(given, 0, option, fmt::format("no such file (tried {})", places));
 }
 
+// --png: a map of at most this many cells a side is drawn (at 1 to 16 pixels a cell).
+constexpr std::int32_t kMaxPictureSide = 4096;
+
+// The map and a route as RGBA pixels, a square of `scale` pixels a cell: open cells light, blocked
+// dark, the route red, its start green and its goal blue.
+std::vector<std::uint8_t> routePicture(const ai::GridMap& map, const std::vector<Cell>& route, Cell start,
+                                       Cell goal, int scale) {
+  using Colour = std::array<std::uint8_t, 3>;
+  std::vector<Colour> cells(std::size_t(map.width()) * std::size_t(map.height()));
+  const auto at = [&](Cell c) -> Colour& {
+    return cells[std::size_t(c.y) * std::size_t(map.width()) + std::size_t(c.x)];
+  };
+  for (std::int32_t y = 0; y < map.height(); ++y)
+    for (std::int32_t x = 0; x < map.width(); ++x)
+      at({x, y}) = map.passable({x, y}) ? Colour{236, 236, 230} : Colour{40, 44, 52};
+  for (const Cell& c : route) at(c) = {214, 40, 40};
+  at(start) = {30, 160, 60};
+  at(goal) = {40, 90, 220};
+  const std::size_t width = std::size_t(map.width()) * std::size_t(scale);
+  std::vector<std::uint8_t> rgba(width * std::size_t(map.height()) * std::size_t(scale) * 4);
+  for (std::size_t py = 0; py < rgba.size() / 4 / width; ++py)
+    for (std::size_t px = 0; px < width; ++px) {
+      const Colour& c = cells[py / std::size_t(scale) * std::size_t(map.width()) + px / std::size_t(scale)];
+      std::uint8_t* pixel = &rgba[(py * width + px) * 4];
+      pixel[0] = c[0];
+      pixel[1] = c[1];
+      pixel[2] = c[2];
+      pixel[3] = 255;
+    }
+  return rgba;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -120,10 +156,17 @@ class PathCommand final : public Command {
         "--force", force_,
         "Run a scenario file even when its worst case (every cell of each row's map expanded) is over the "
         "limit");
+    sub.add_option("--png", png_,
+                   fmt::format("Draw the map and the route of --from/--to into this PNG (maps up to {} cells "
+                               "a side, 1 to 16 pixels a cell)",
+                               kMaxPictureSide))
+        ->type_name("FILE")
+        ->check(nonEmpty());
     sub.add_flag("--json", json_,
                  "Print only a JSON summary object on stdout (the human summary goes to stderr)");
     sub.footer(
         "Examples:\n  murmur path --map rooms-65-81.map --from 8,4 --to 56,76\n"
+        "  murmur path --map rooms-65-81.map --from 8,4 --to 56,76 --png route.png\n"
         "  murmur path --scen rooms-65-81.map.scen");
   }
 
@@ -133,6 +176,8 @@ class PathCommand final : public Command {
     const bool query = !from_.empty() || !to_.empty();
     if (query && !scen_.empty())
       throw InputError("", 0, "--scen", "give either --from/--to or --scen, not both");
+    if (!png_.empty() && !query) throw InputError("", 0, "--png", "draws the route of --from/--to");
+    if (!png_.empty()) core::checkOutputFile(png_, "--png");
     if (query) return runQuery();
     if (!scen_.empty()) return runScenarios();
     throw InputError("", 0, "", "give --from X,Y --to X,Y or --scen F.scen");
@@ -151,6 +196,11 @@ class PathCommand final : public Command {
                       "--map");
     checkEndpoint(map, map_, start, "--from");
     checkEndpoint(map, map_, goal, "--to");
+    const std::int32_t side = std::max(map.width(), map.height());
+    if (!png_.empty() && side > kMaxPictureSide)
+      throw InputError(map_, 0, "--png",
+                       fmt::format("the map is {}x{} cells; --png draws maps up to {} cells a side",
+                                   map.width(), map.height(), kMaxPictureSide));
 
     const ai::SearchOptions options = searchOptions(connectivity());
     ai::PathFinder finder(map);
@@ -166,6 +216,20 @@ class PathCommand final : public Command {
     std::string cells;
     for (const Cell& cell : result.path) cells += fmt::format(" ({},{})", cell.x, cell.y);
     fmt::print(summaryStream(json_), "path{}\n", cells.empty() ? " none" : cells);
+    if (!png_.empty()) {
+      const int scale = std::clamp(1024 / side, 1, 16);
+      std::vector<render::TextTag> tags = session::programTags();
+      tags.insert(tags.end(), {{"map", fs::absolute(map_).lexically_normal().string()},
+                               {"from", from_},
+                               {"to", to_},
+                               {"connect", std::to_string(connect_)},
+                               {"heuristic", std::string(ai::toString(options.heuristic))},
+                               {"status", std::string(ai::toString(result.status))},
+                               {"length", fmt::format("{:.8f}", result.length)}});
+      render::writePng(png_, map.width() * scale, map.height() * scale,
+                       routePicture(map, result.path, start, goal, scale), "--png", tags);
+      fmt::print(summaryStream(json_), "route drawn to {} ({} pixels a cell)\n", png_, scale);
+    }
     if (json_)
       printJson({{"command", "path"},
                  {"map", map_},
@@ -310,6 +374,7 @@ class PathCommand final : public Command {
   std::string from_;
   std::string to_;
   std::string scen_;
+  std::string png_;
   int connect_ = 8;
   std::string heuristic_;
   bool force_ = false;

@@ -25,8 +25,8 @@ namespace {
 
 std::string shapeLine(const sim::FlockShape& shape) {
   return fmt::format(
-      "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | extents {:.1f} {:.1f} {:.1f} (thinness "
-      "{:.2f})",
+      "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | its extents {:.1f} {:.1f} {:.1f} units "
+      "(standard deviations along its principal axes) | thinness {:.2f} (shortest over longest)",
       100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
       shape.extents.z, shape.thinness);
 }

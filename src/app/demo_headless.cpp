@@ -86,10 +86,13 @@ int runHeadlessDemo(const DemoOptions& options) {
   // Only once the scene and the context are good: no empty directory, no empty video.
   std::optional<VideoEncoder> video;
   std::optional<core::TemporaryFolder> folder;
-  if (options.video.empty())
+  if (options.video.empty()) {
     folder.emplace(dir, "--frames", isFrameName, options.overwrite);
-  else
-    video.emplace(options.video, options.width, options.height, options.videoFps, "--video");
+  } else {
+    std::vector<render::TextTag> tags = session.pictureTags();
+    tags.push_back({"steps_per_frame", std::to_string(every)});
+    video.emplace(options.video, options.width, options.height, options.videoFps, "--video", tags);
+  }
   render::OffscreenTarget target(options.width, options.height, options.msaa);
   session.camera().setViewport(options.width, options.height);
   session.frameScene();
@@ -115,7 +118,8 @@ int runHeadlessDemo(const DemoOptions& options) {
     } else {
       const std::string path =
           (fs::path(folder->temporaryPath()) / fmt::format("frame_{:06d}.png", frames)).string();
-      render::writePng(path, target.width(), target.height(), target.readRgba(), "--frames");
+      render::writePng(path, target.width(), target.height(), target.readRgba(), "--frames",
+                       session.pictureTags());
     }
     ++frames;
   };

@@ -29,6 +29,13 @@ std::vector<std::string> siblingScenes(const std::string& current) {
   return scenes;
 }
 
+// What the camera follows, in words (the panel's follow combo and its line under the buttons).
+std::string followName(int follow) {
+  return follow == kFollowNothing ? std::string("nothing")
+         : follow == kFollowFlock ? std::string("the flock")
+                                  : fmt::format("group {}", follow);
+}
+
 void sceneSection(session::Session& session, DemoControls& controls) {
   const std::string& current = session.world().scene().path;
   if (ImGui::BeginCombo("scene", fs::path(current).filename().c_str())) {
@@ -62,6 +69,11 @@ void sceneSection(session::Session& session, DemoControls& controls) {
     ImGui::SetTooltip("the window as seen, panel included (F12); P: the view alone, centred");
   ImGui::SameLine();
   if (ImGui::Button(controls.recording ? "stop" : "record")) controls.recordToggleRequested = true;
+  ImGui::SameLine();
+  if (ImGui::Button("save scene")) controls.saveSceneRequested = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the scene as it runs, the parameters as set here, as a scene file (S)");
+  ImGui::Text("the camera follows %s (F)", followName(controls.followGroup).c_str());
 }
 
 // Enough decimals to set a thousandth of the slider's range (ImGui rounds to them), and the unit.
@@ -177,11 +189,6 @@ void viewSection(session::Session& session, DemoControls& controls) {
   ImGui::Checkbox("senses", &options.overlay.senses);
   aidControls(options);
   const int groups = static_cast<int>(session.world().scene().groups);
-  const auto followName = [](int follow) {
-    return follow == kFollowNothing ? std::string("nothing")
-           : follow == kFollowFlock ? std::string("the flock")
-                                    : fmt::format("group {}", follow);
-  };
   if (ImGui::BeginCombo("follow", followName(controls.followGroup).c_str())) {
     for (int g = kFollowFlock; g < groups; ++g)
       if (ImGui::Selectable(followName(g).c_str(), g == controls.followGroup)) controls.followGroup = g;
@@ -214,9 +221,10 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
               static_cast<unsigned long long>(session.boidCount()));
   ImGui::Text("step %llu | %.1f s simulated", static_cast<unsigned long long>(session.steps()),
               double(session.steps()) * double(session.world().scene().model.dt));
-  const float latest = stats.frameMs[(stats.next + DemoStats::kFrames - 1) % DemoStats::kFrames];
   const float scale = graphScale(stats.frameMs);
-  const std::string overlay = fmt::format("frame {:.1f} ms", latest);
+  // The frame time of the same half second as the fps: the two agree.
+  const std::string overlay =
+      stats.fps > 0.0 ? fmt::format("{:.1f} ms a frame", 1000.0 / stats.fps) : std::string();
   // The graph takes the panel's width but for its scale's labels beside it.
   const float graphWidth =
       ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("10000 ms").x - ImGui::GetStyle().ItemSpacing.x;
@@ -229,6 +237,7 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
     leaders += fmt::format(" {}/{}", g.leaders, g.count);
   ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
   const std::vector<gpu::StageTime> stages = session.backend().stageTimes();
+  const bool software = session.contextInfo().software;
   if (stages.empty()) {
     ImGui::Text("step: %.2f ms", session.lastStepMilliseconds());
   } else {
@@ -239,7 +248,7 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
     double gpuStep = 0.0;
     for (const gpu::StageTime& stage : stages)
       if (stage.repeated()) gpuStep += stage.laterMeanMs();
-    ImGui::Text("step: %.2f ms on the gpu", gpuStep);
+    ImGui::TextWrapped("step: %.2f ms on the gpu%s", gpuStep, software ? " (software: the cpu)" : "");
     ImGui::TextWrapped("(the cpu waited %.2f ms for it)", session.lastStepMilliseconds());
     for (const gpu::StageTime& stage : stages) {
       if (stage.repeated())
@@ -248,7 +257,8 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
         ImGui::Text("  %-8s %.3f ms (once)", stage.name.c_str(), stage.firstMs);
     }
   }
-  ImGui::Text("render: %.2f ms on the gpu", stats.renderGpuMs);
+  ImGui::TextWrapped("render: %.2f ms on the gpu%s", stats.renderGpuMs,
+                     software ? " (software: the cpu)" : "");
   ImGui::TextWrapped("simulation: %s", session.backend().device().c_str());
   ImGui::TextWrapped("rendering: %s", session.contextInfo().renderer.c_str());
 }
@@ -257,7 +267,13 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
 void agentsSection(const session::Session& session) {
   const ai::AgentDirector* director = session.world().director();
   if (director == nullptr || !ImGui::CollapsingHeader("agents", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (!ImGui::BeginTable("agents", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  // Wider than the panel: it scrolls sideways (its own height: every agent and the scroll bar).
+  const float height = ImGui::GetTextLineHeightWithSpacing() * float(director->size() + 1) +
+                       ImGui::GetStyle().ScrollbarSize + 2.0f * ImGui::GetStyle().CellPadding.y;
+  if (!ImGui::BeginTable("agents", 4,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                         ImVec2(0.0f, height)))
+    return;
   for (const char* heading : {"agent", "state", "position", "target"}) ImGui::TableSetupColumn(heading);
   ImGui::TableHeadersRow();
   for (std::size_t i = 0; i < director->size(); ++i) {
@@ -334,10 +350,12 @@ void drawDemoPanel(session::Session& session, DemoControls& controls, const Demo
   ImGui::End();
 }
 
-void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
+void drawHelpOverlay(bool& open, const std::string& screenshotDir, int panelRight) {
   if (!open) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(0.5f * io.DisplaySize.x, 0.5f * io.DisplaySize.y), ImGuiCond_Always,
+  // Centred in the part of the window the panel leaves free.
+  const float left = float(panelRight) / io.DisplayFramebufferScale.x;
+  ImGui::SetNextWindowPos(ImVec2(0.5f * (left + io.DisplaySize.x), 0.5f * io.DisplaySize.y), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("help", &open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
@@ -345,6 +363,8 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
       "screenshot of the window, panel included (PNG, into " + screenshotDir + ")";
   const std::string viewShotInto = "screenshot of the view alone, centred (PNG, into " + screenshotDir + ")";
   const std::string recordInto = "record a video / stop (MP4 through ffmpeg, into " + screenshotDir + ")";
+  const std::string saveInto =
+      "save the scene as it runs, parameters as set (TOML, into " + screenshotDir + ")";
   const std::pair<const char*, const char*> controls[] = {
       {"left drag", "orbit"},
       {"right or middle drag", "pan"},
@@ -360,6 +380,7 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir) {
       {"F12", screenshotInto.c_str()},
       {"P", viewShotInto.c_str()},
       {"V", recordInto.c_str()},
+      {"S", saveInto.c_str()},
       {"Tab", "show / hide the panel"},
       {"H or F1", "this help"},
       {"Esc", "quit"},

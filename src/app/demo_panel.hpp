@@ -24,6 +24,7 @@ struct DemoControls {
   int screenshotsRequested = 0;        // the window as seen, panel included (F12, the panel's button)
   int viewScreenshotsRequested = 0;    // the view alone, centred in the frame (P)
   bool recordToggleRequested = false;  // start or stop a recording (V, the record button)
+  bool saveSceneRequested = false;     // save the scene as it runs (S, the panel's button)
   bool recording = false;              // a recording runs (set by the loop)
   bool showHelp = false;
   bool showPanel = true;
@@ -56,8 +57,9 @@ struct DemoStats {
 void drawDemoPanel(session::Session& session, DemoControls& controls, const DemoStats& stats,
                    const std::string& status);
 
-// The keys and mouse controls, in a window of its own; screenshots and recordings go to screenshotDir
-// (--screenshot-dir), which it names.
-void drawHelpOverlay(bool& open, const std::string& screenshotDir);
+// The keys and mouse controls, in a window of its own centred beside the panel (panelRight:
+// DemoControls::panelRight); screenshots and recordings go to screenshotDir (--screenshot-dir),
+// which it names.
+void drawHelpOverlay(bool& open, const std::string& screenshotDir, int panelRight);
 
 }  // namespace murmur::app

@@ -82,7 +82,7 @@ void checkVideoOutput(const std::string& path, const std::string& option) {
 }
 
 VideoEncoder::VideoEncoder(const std::string& path, int width, int height, double fps,
-                           const std::string& option)
+                           const std::string& option, std::span<const render::TextTag> tags)
     : output_((checkVideoOutput(path, option), path), option),
       log_(temporaryLog()),
       frameBytes_(std::size_t(width) * std::size_t(height) * 4) {
@@ -91,37 +91,22 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
   // exists (created empty, with a unique name); "file:" keeps a name starting with '-' a file name.
   // stdin is the frames; stderr goes to the log. A dead ffmpeg shows as a write error (EPIPE: main
   // ignores SIGPIPE).
-  const std::vector<std::string> args = {"ffmpeg",
-                                         "-nostdin",
-                                         "-hide_banner",
-                                         "-loglevel",
-                                         "error",
-                                         "-y",
-                                         "-f",
-                                         "rawvideo",
-                                         "-pix_fmt",
-                                         "rgba",
-                                         "-s",
-                                         fmt::format("{}x{}", width, height),
-                                         "-r",
-                                         fmt::format("{}", fps),
-                                         "-i",
-                                         "-",
-                                         "-vf",
-                                         "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-                                         "-c:v",
-                                         "libx264",
-                                         "-preset",
-                                         "veryfast",
-                                         "-crf",
-                                         "20",
-                                         "-pix_fmt",
-                                         "yuv420p",
-                                         "-movflags",
-                                         "+faststart",
-                                         "-f",
-                                         *containerFormat(path),
-                                         fmt::format("file:{}", output_.temporaryPath())};
+  std::vector<std::string> args = {"ffmpeg",       "-nostdin",
+                                   "-hide_banner", "-loglevel",
+                                   "error",        "-y",
+                                   "-f",           "rawvideo",
+                                   "-pix_fmt",     "rgba",
+                                   "-s",           fmt::format("{}x{}", width, height),
+                                   "-r",           fmt::format("{}", fps),
+                                   "-i",           "-",
+                                   "-vf",          "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                                   "-c:v",         "libx264",
+                                   "-preset",      "veryfast",
+                                   "-crf",         "20",
+                                   "-pix_fmt",     "yuv420p",
+                                   "-movflags",    "+faststart+use_metadata_tags"};
+  for (const render::TextTag& tag : tags) args.insert(args.end(), {"-metadata", tag.key + "=" + tag.value});
+  args.insert(args.end(), {"-f", *containerFormat(path), fmt::format("file:{}", output_.temporaryPath())});
   std::signal(SIGPIPE, SIG_IGN);
   int frames[2];
   const int logFd = ::open(log_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -175,45 +160,22 @@ void VideoEncoder::write(const std::vector<std::uint8_t>& rgba) {
 
 std::optional<std::string> VideoEncoder::readBack() const {
   // Demuxing only (no decoding): quick even for a long video.
-  int out[2];
-  const int logFd = ::open(log_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (logFd < 0 || ::pipe2(out, O_CLOEXEC) != 0) {
-    if (logFd >= 0) ::close(logFd);
-    return "cannot start ffprobe to read the video back";
-  }
-  std::optional<ChildProcess> probe;
-  try {
-    probe.emplace(std::vector<std::string>{"ffprobe", "-v", "error", "-select_streams", "v:0",
-                                           "-count_packets", "-show_entries", "stream=nb_read_packets", "-of",
-                                           "csv=p=0", fmt::format("file:{}", output_.temporaryPath())},
-                  ChildProcess::Streams{-1, out[1], logFd}, true);
-  } catch (const std::runtime_error&) {
-    ::close(out[0]);
-    ::close(out[1]);
-    ::close(logFd);
-    return "cannot start ffprobe to read the video back";
-  }
-  ::close(out[1]);
-  ::close(logFd);
-  char text[64] = {};
-  std::size_t got = 0;
-  for (ssize_t n; got + 1 < sizeof text && (n = ::read(out[0], text + got, sizeof text - 1 - got)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    got += std::size_t(n);
-  }
-  ::close(out[0]);
-  const bool read = got > 0;
-  const int status = probe->wait();
+  std::string count;
+  const int code =
+      runLines({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                "stream=nb_read_packets", "-of", "csv=p=0", fmt::format("file:{}", output_.temporaryPath())},
+               log_, [&](const std::string& line) {
+                 if (count.empty()) count = line;
+               });
   const std::string line = lastLine(log_);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !read)
+  if (code < 0 && line.empty()) return "cannot start ffprobe to read the video back";
+  if (code != 0 || count.empty())
     return fmt::format("ffmpeg exited 0 but its video does not read back (ffprobe: {}; a full disk?)",
                        line.empty() ? "no video stream" : line);
-  const std::optional<std::uint64_t> packets =
-      core::parseNumber<std::uint64_t>(std::string_view(text, std::strcspn(text, "\r\n")));
+  const std::optional<std::uint64_t> packets = core::parseNumber<std::uint64_t>(std::string_view(count));
   if (packets != frames_)
     return fmt::format("ffmpeg exited 0 but its video holds {} of {} frames (a full disk?)",
-                       packets ? std::to_string(*packets) : std::string(text), frames_);
+                       packets ? std::to_string(*packets) : count, frames_);
   return std::nullopt;
 }
 

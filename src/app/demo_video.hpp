@@ -8,19 +8,23 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "app/child_process.hpp"
 #include "core/output_path.hpp"
+#include "render/png_writer.hpp"
 
 namespace murmur::app {
 
 class VideoEncoder {
  public:
-  // Starts ffmpeg writing a temporary for `path` from width x height frames at `fps`. InputError
-  // naming `option` when checkVideoOutput refuses path.
-  VideoEncoder(const std::string& path, int width, int height, double fps, const std::string& option);
+  // Starts ffmpeg writing a temporary for `path` from width x height frames at `fps`, with `tags` as
+  // the container's metadata (any key, in MP4 and MOV too). InputError naming `option` when
+  // checkVideoOutput refuses path.
+  VideoEncoder(const std::string& path, int width, int height, double fps, const std::string& option,
+               std::span<const render::TextTag> tags);
   VideoEncoder(const VideoEncoder&) = delete;
   VideoEncoder& operator=(const VideoEncoder&) = delete;
   ~VideoEncoder();  // unless finished: stops ffmpeg and removes the temporary

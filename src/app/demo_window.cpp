@@ -142,7 +142,7 @@ class WindowDemo {
   // on, as the panel counts them, not the start-up before it), every step simulated (over scene
   // loads and resets), the times the frames made the CPU wait for the GPU (gpu::blockingWaitCount:
   // none unless a screenshot, a recording or a button that downloads the flock asked), and each
-  // backend's GPU stage times averaged over its part of the run.
+  // backend's steps with their wall time and GPU stage times over its part of the run.
   void printSummary(double seconds) {
     const glm::ivec2 size = window_.framebufferSize();
     fmt::print(
@@ -152,7 +152,13 @@ class WindowDemo {
         stats_.frames, size.x, size.y, window_.info().platform, seconds,
         stats_.framedSeconds > 0.0 ? double(stats_.frames) / stats_.framedSeconds : 0.0, stats_.fps,
         session_.totalSteps());
-    fmt::print("blocking gpu waits in the frames: {}\n", frameLoopWaits_);
+    for (const StepTime& t : stepTimes_)
+      fmt::print("{} backend: {} steps, {:.2f} ms a step on the cpu's clock{}\n", t.backend, t.steps,
+                 t.milliseconds / double(t.steps),
+                 t.backend.starts_with("gpu") ? " (handing the gpu its work; its own times below)" : "");
+    fmt::print(
+        "blocking gpu waits in the frames: {}{}\n", frameLoopWaits_,
+        frameLoopWaits_ > 0 ? " (the frames read back: screenshots, recordings, the flock downloaded)" : "");
     noteStages();
     for (const auto& [backend, stages] : stageTimes_)
       fmt::print("{}", stageLines(stages, ", " + backend + " backend"));
@@ -219,6 +225,9 @@ class WindowDemo {
       case GLFW_KEY_V:
         controls_.recordToggleRequested = !controls_.recordToggleRequested;
         break;
+      case GLFW_KEY_S:
+        controls_.saveSceneRequested = true;
+        break;
       case GLFW_KEY_B:
         controls_.backendRequested = session_.backend().name() == "gpu" ? "cpu" : "gpu";
         break;
@@ -281,12 +290,22 @@ class WindowDemo {
     if (std::exchange(controls_.resetRequested, false)) session_.reset();
   }
 
+  // One step, its wall time added to the backend's.
+  void stepOnce() {
+    session_.step();
+    const std::string_view backend = session_.backend().name();
+    auto it = std::find_if(stepTimes_.begin(), stepTimes_.end(),
+                           [&](const auto& t) { return t.backend == backend; });
+    if (it == stepTimes_.end()) it = stepTimes_.insert(stepTimes_.end(), {std::string(backend), 0.0, 0});
+    it->milliseconds += session_.lastStepMilliseconds();
+    ++it->steps;
+  }
+
   // Fixed steps of the scene's dt, as many as the frame's time covers.
   void simulate(double frameSeconds, double& accumulator) {
     const bool limited = stepLimit_ > 0 && session_.steps() >= stepLimit_;
     if (const int requested = std::exchange(controls_.stepsRequested, 0); requested > 0 && !limited) {
-      for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k)
-        session_.step();
+      for (int k = 0; k < requested && !(stepLimit_ > 0 && session_.steps() >= stepLimit_); ++k) stepOnce();
       return;
     }
     if (controls_.paused || limited) {
@@ -298,7 +317,7 @@ class WindowDemo {
     int steps = 0;
     while (accumulator >= dt && steps < kMaxStepsPerFrame &&
            !(stepLimit_ > 0 && session_.steps() >= stepLimit_)) {
-      session_.step();
+      stepOnce();
       accumulator -= dt;
       ++steps;
     }
@@ -362,6 +381,7 @@ class WindowDemo {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     for (int k = std::exchange(controls_.screenshotsRequested, 0); k > 0; --k)
       screenshot(size, window_.readBackBuffer(), "the window");
+    if (std::exchange(controls_.saveSceneRequested, false)) saveScene();
     window_.swapBuffers();
   }
 
@@ -373,7 +393,7 @@ class WindowDemo {
                   now < statusUntil_ ? status_
                   : stopped ? fmt::format("stopped at step {} (--steps): R resets the flock", stepLimit_)
                             : std::string());
-    drawHelpOverlay(controls_.showHelp, options_.screenshotDir);
+    drawHelpOverlay(controls_.showHelp, options_.screenshotDir, controls_.panelRight);
     drawAgentLabels(session_);
     // The view is framed right of the panel; a new world is framed before the panel exists, and
     // again once its width is known.
@@ -395,12 +415,26 @@ class WindowDemo {
       screenshot(glm::ivec2(target_->width(), target_->height()), rgba, "the view");
   }
 
+  void saveScene() {
+    const std::string path = screenshotPath(options_, ++screenshots_, "toml");
+    try {
+      std::error_code ec;
+      fs::create_directories(options_.screenshotDir, ec);
+      session_.saveScene(path, "--screenshot-dir");
+      fmt::print("scene: {}\n", path);
+      setStatus("scene saved to " + path);
+    } catch (const std::runtime_error& e) {  // a bad directory (InputError) or a full disk (OutputError)
+      fmt::print(stderr, "murmur: scene not saved: {}\n", e.what());
+      setStatus(e.what());
+    }
+  }
+
   void screenshot(glm::ivec2 size, const std::vector<std::uint8_t>& rgba, const char* what) {
     const std::string path = screenshotPath(options_, ++screenshots_, "png");
     try {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
-      render::writePng(path, size.x, size.y, rgba, "--screenshot-dir");
+      render::writePng(path, size.x, size.y, rgba, "--screenshot-dir", session_.pictureTags());
       fmt::print("screenshot: {} ({})\n", path, what);
       setStatus("screenshot " + path);
     } catch (const std::runtime_error& e) {  // a bad directory (InputError) or a full disk (OutputError)
@@ -419,7 +453,8 @@ class WindowDemo {
     try {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
-      recording_.emplace(path, target_->width(), target_->height(), options_.videoFps, "record");
+      recording_.emplace(path, target_->width(), target_->height(), options_.videoFps, "record",
+                         session_.pictureTags());
       recordingClock_ = 0.0;
       recordedSimSeconds_ = 0.0;
       recordedSteps_ = session_.totalSteps();
@@ -493,6 +528,12 @@ class WindowDemo {
   std::uint64_t recordedSteps_ = 0;  // the session's total steps when the recording last looked
   double recordedSimSeconds_ = 0.0;  // simulated time the recording covers
   std::vector<std::pair<std::string, std::vector<gpu::StageTime>>> stageTimes_;
+  struct StepTime {
+    std::string backend;
+    double milliseconds = 0.0;  // the step calls' wall time
+    std::uint64_t steps = 0;
+  };
+  std::vector<StepTime> stepTimes_;   // per backend, in the order first used
   std::uint64_t frameLoopWaits_ = 0;  // blocking GPU waits over run()'s frames
   double pointShareAge_ = 0.0;        // seconds since refreshPointShare last set the share
 };

@@ -2,18 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <glm/common.hpp>
 #include <glm/trigonometric.hpp>
 #include <glm/vector_relational.hpp>
 
+#include "build_info.hpp"
+#include "core/error.hpp"
+#include "core/output_path.hpp"
 #include "gpu/flock_pipeline.hpp"
 #include "render/overlay.hpp"
 #include "render/palette.hpp"
+#include "session/scene_sections.hpp"
+#include "sim/scene_loader.hpp"
+#include "sim/scene_toml.hpp"
 
 namespace murmur::session {
 
@@ -77,6 +87,47 @@ void Session::frameWorld() {
   camera_ = render::sceneCamera(view_, world_.scene().model, camera_.width(), camera_.height(),
                                 camera_.leftInset());
   framedFlock_.reset();
+}
+
+std::vector<render::TextTag> programTags() {
+  return {{"Software", "murmur " + std::string(buildVersion())}, {"commit", std::string(buildCommit())}};
+}
+
+std::vector<render::TextTag> Session::pictureTags() const {
+  const sim::Scene& scene = world_.scene();
+  std::vector<render::TextTag> tags = programTags();
+  tags.insert(tags.end(), {{"scene", scene.path.empty()
+                                         ? "(built in code)"
+                                         : std::filesystem::absolute(scene.path).lexically_normal().string()},
+                           {"seed", std::to_string(scene.seed)},
+                           {"step", std::to_string(steps_)},
+                           {"backend", std::string(world_.backend().name())},
+                           {"boids", std::to_string(boidCount())}});
+  return tags;
+}
+
+void Session::saveScene(const std::string& path, const std::string& option) const {
+  const sim::Scene& scene = world_.scene();
+  if (!scene.document) throw InputError("", 0, option, "a scene built in code has no file to save from");
+  core::checkOutputFile(path, option);
+  std::vector<sim::SceneOverride> extra;
+  const toml::node* map = scene.document->root.at_path("navigation.map").node();
+  if (const std::optional<std::string> name = map ? map->value<std::string>() : std::nullopt) {
+    const std::filesystem::path beside = std::filesystem::path(scene.path).parent_path() / *name;
+    std::error_code error;
+    if (std::filesystem::path(*name).is_relative() && std::filesystem::exists(beside, error))
+      extra.push_back({"navigation.map",
+                       sim::overrideValue(std::filesystem::absolute(beside).lexically_normal().string(), path,
+                                          "navigation.map"),
+                       path, 0});
+  }
+  const std::string text =
+      fmt::format("# Saved by murmur {} (commit {}) at step {} of {}: its parameters as they were then.\n{}",
+                  buildVersion(), buildCommit(), steps_, scene.path,
+                  sim::savedSceneText(scene, boidCount(), kSceneSections, extra));
+  core::TemporaryOutput output(path, option);
+  output.write(text.data(), text.size());
+  output.commit();
 }
 
 bool Session::hasPredator() const {

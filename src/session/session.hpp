@@ -17,12 +17,16 @@
 #include "render/camera.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/overlay.hpp"
+#include "render/png_writer.hpp"
 #include "render/scene_view.hpp"
 #include "session/scene_source.hpp"
 #include "world/backend.hpp"
 #include "world/world.hpp"
 
 namespace murmur::session {
+
+// The program's tags of every picture Murmur writes: its name and version, the build's commit.
+std::vector<render::TextTag> programTags();
 
 class Session {
  public:
@@ -103,6 +107,14 @@ class Session {
   const std::string& autoChoice() const { return autoChoice_; }
   // DescribedWorld::countNote of the scene loaded first.
   const std::string& countNote() const { return countNote_; }
+  // What made the picture of this step: the program, its commit, the scene file, seed, step,
+  // backend and boid count (the PNG frames' text chunks, the videos' metadata).
+  std::vector<render::TextTag> pictureTags() const;
+  // Writes the scene as it runs (sim::savedSceneText: the parameters as the panel left them, the
+  // count, the seed; a map beside the scene named by its absolute path) to path, with the output
+  // discipline; a comment line first says what made it. InputError naming `option` for a bad path
+  // or a scene built in code.
+  void saveScene(const std::string& path, const std::string& option) const;
 
  private:
   // The backend first (its kind sets the count of a scene with boids.gpu_count), then the world.

@@ -1,6 +1,7 @@
 #include "sim/scene_loader.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -650,11 +651,44 @@ std::string overrideValue(std::string_view text, const std::string& source, cons
   return std::string(text);
 }
 
-std::string resolvedSceneText(const Scene& scene) {
-  if (!scene.document) return {};
+namespace {
+
+std::string tomlText(const toml::table& root) {
   std::ostringstream out;
-  out << toml::toml_formatter(scene.document->root, toml::format_flags::none);
+  out << toml::toml_formatter(root, toml::format_flags::none);
   return out.str();
+}
+
+}  // namespace
+
+std::string resolvedSceneText(const Scene& scene) {
+  return scene.document ? tomlText(scene.document->root) : std::string();
+}
+
+std::string savedSceneText(const Scene& scene, std::uint32_t count,
+                           std::span<const SceneSection> otherSections,
+                           const std::vector<SceneOverride>& extra) {
+  if (!scene.document) throw std::logic_error("savedSceneText: a scene built in code has no document");
+  // What the document gives: only the values that differ are written, each key else keeps its text.
+  const Scene loaded = readScene(*scene.document, otherSections);
+  toml::table root = scene.document->root;
+  const auto set = [&](std::string key, std::string value) {
+    applyOverride(root, {std::move(key), std::move(value), scene.path, 0});
+  };
+  const ModelParams& now = scene.model;
+  for (const ModelParam& param : modelParams())
+    if (std::bit_cast<std::uint32_t>(param.field.of(now)) !=
+        std::bit_cast<std::uint32_t>(param.field.of(loaded.model)))
+      set(param.key(), fmt::format("{}", param.field.of(now)));  // the shortest text of the float
+  if (now.topologicalNeighbours != loaded.model.topologicalNeighbours)
+    set("perception.neighbours", std::to_string(now.topologicalNeighbours));
+  if (now.cohesionOnlyWithoutSeparation != loaded.model.cohesionOnlyWithoutSeparation)
+    set("weights.cohesion_only_without_separation", now.cohesionOnlyWithoutSeparation ? "true" : "false");
+  if (scene.seed != loaded.seed) set("sim.seed", std::to_string(scene.seed));
+  set("boids.count", std::to_string(count));
+  if (toml::table* boids = root["boids"].as_table()) boids->erase("gpu_count");
+  for (const SceneOverride& change : extra) applyOverride(root, change);
+  return tomlText(root);
 }
 
 std::uint64_t estimateRunBytes(std::uint64_t boids) {

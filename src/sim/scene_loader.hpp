@@ -77,6 +77,16 @@ std::string overrideValue(std::string_view text, const std::string& source, cons
 // two scenes that resolve alike give the same text (a sweep's run id hashes it).
 std::string resolvedSceneText(const Scene& scene);
 
+// The scene as it runs, as TOML text that loadScene reads back to the same model: its document (the
+// overrides included; otherSections as loadScene was given them) with each parameter of the table,
+// perception.neighbours, the weights' cohesion switch and sim.seed that `scene` has changed since
+// (the demo panel edits them in place), boids.count = count and no boids.gpu_count (one flock on
+// every backend), then `extra` set the same way. std::logic_error for a scene built in code (no
+// document: its world and obstacles have no text).
+std::string savedSceneText(const Scene& scene, std::uint32_t count,
+                           std::span<const SceneSection> otherSections,
+                           const std::vector<SceneOverride>& extra = {});
+
 // Checks the cross-field limits of a scene built in code or changed after loading (e.g. --boids);
 // throws InputError with the scene's path and the offending key.
 void validateScene(const Scene& scene);

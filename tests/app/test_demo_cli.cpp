@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "png_text.hpp"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -41,11 +43,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> framesIn(const fs::path& dir) {
+std::vector<fs::path> framesIn(const fs::path& dir, const char* extension = ".png") {
   std::vector<fs::path> frames;
   if (!fs::exists(dir)) return frames;
   for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() == ".png") frames.push_back(entry.path());
+    if (entry.path().extension() == extension) frames.push_back(entry.path());
   std::sort(frames.begin(), frames.end());
   return frames;
 }
@@ -77,6 +79,21 @@ TEST(DemoCli, HeadlessWritesAFrameEveryKStepsOfTheRequestedSize) {
   EXPECT_NE(r.out.find("wrote 5 frames"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("500 boids"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("backend cpu"), std::string::npos) << r.out;
+  // Each frame says what made it.
+  const std::string commit = buildCommit();
+  ASSERT_FALSE(commit.empty());
+  for (const auto& [frame, step] :
+       {std::pair{"frame_000000.png", "0"}, std::pair{"frame_000004.png", "20"}}) {
+    const std::map<std::string, std::string> text = pngText(dir / frame);
+    EXPECT_EQ(text, (std::map<std::string, std::string>{{"Software", "murmur 0.1.0"},
+                                                        {"commit", commit},
+                                                        {"scene", MURMUR_SOURCE_DIR "/scenes/free.toml"},
+                                                        {"seed", "1"},
+                                                        {"step", step},
+                                                        {"backend", "cpu"},
+                                                        {"boids", "500"}}))
+        << frame;
+  }
 }
 
 // The murmuration with a heading of 1e-30 went non-finite at its spawn, and the headless demo, whose
@@ -192,10 +209,10 @@ class Xvfb {
 // waiting for the screenshot it writes, not a fixed time, before the next key (Escape above all)
 // keeps the test from racing the window. A screenshot is written whole or not at all (a
 // temporary, then a rename), so a PNG counted here is complete.
-bool awaitPngs(const fs::path& dir, std::size_t count,
-               std::chrono::seconds limit = std::chrono::seconds(60)) {
+bool awaitPngs(const fs::path& dir, std::size_t count, std::chrono::seconds limit = std::chrono::seconds(60),
+               const char* extension = ".png") {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (framesIn(dir).size() < count) {
+  while (framesIn(dir, extension).size() < count) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -211,6 +228,8 @@ TEST(DemoCli, OpensAWindowUnderXvfbRendersAndClosesByItself) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("frames in a window"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("30 steps"), std::string::npos) << r.out;
+  // The CPU's step time, as the GPU's stages are given.
+  EXPECT_NE(r.out.find("\ncpu backend: 30 steps, "), std::string::npos) << r.out;
 }
 
 // The 2D maze is drawn from straight above, orthographic: no wall hides a boid. At the first step
@@ -521,9 +540,21 @@ TEST(DemoCli, TheWindowFollowsTheFlockAndShootsTheWindowOrTheViewAlone) {
   EXPECT_TRUE(awaitPngs(dir / "shots", 1)) << "no screenshot for F12";
   EXPECT_EQ(std::system("xdotool key p"), 0);
   EXPECT_TRUE(awaitPngs(dir / "shots", 2)) << "no screenshot for P";
+  EXPECT_EQ(std::system("xdotool key s"), 0);
+  EXPECT_TRUE(awaitPngs(dir / "shots", 1, std::chrono::seconds(60), ".toml")) << "no scene saved for S";
   EXPECT_EQ(std::system("xdotool key Escape"), 0);
   demo.join();
   ASSERT_EQ(r.exitCode, 0) << r.err;
+  // The saved scene: the flock as it ran, which `run` loads.
+  const std::vector<fs::path> saved = framesIn(dir / "shots", ".toml");
+  ASSERT_EQ(saved.size(), 1u);
+  std::stringstream text;
+  text << std::ifstream(saved[0]).rdbuf();
+  EXPECT_NE(text.str().find("count = 3000\n"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("spawn = \"sphere\"\n"), std::string::npos) << text.str();
+  const CliResult rerun = runMurmur("run --scene " + saved[0].string() + " --steps 2 --backend cpu");
+  EXPECT_EQ(rerun.exitCode, 0) << rerun.err;
+  EXPECT_NE(rerun.out.find("3000 boids"), std::string::npos) << rerun.out;
   const std::size_t windowShot = r.out.find(" (the window)"), viewShot = r.out.find(" (the view)");
   ASSERT_TRUE(windowShot != std::string::npos && viewShot != std::string::npos) << r.out;
   const auto pathBefore = [&](std::size_t end) {
@@ -723,6 +754,16 @@ TEST(DemoCli, HeadlessVideoHasOneFramePerRenderedFrame) {
                                   video.string() + "'")
                                   .out;
   EXPECT_EQ(counted, "322,242,30\n");
+  // The container says what made it.
+  const std::string tags =
+      runCommand("ffprobe -v error -show_entries format_tags -of default=noprint_wrappers=1 '" +
+                 video.string() + "'")
+          .out;
+  for (const std::string& tag :
+       {"TAG:commit=" + buildCommit(), std::string("TAG:scene=" MURMUR_SOURCE_DIR "/scenes/free.toml"),
+        std::string("TAG:seed=1"), std::string("TAG:step=0"), std::string("TAG:backend=cpu"),
+        std::string("TAG:boids=300"), std::string("TAG:steps_per_frame=1")})
+    EXPECT_NE(tags.find(tag + "\n"), std::string::npos) << tag << " in\n" << tags;
 }
 
 // V records in simulated time: at 4 frames a second in the window (8 steps a frame at most, about

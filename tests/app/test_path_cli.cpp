@@ -1,12 +1,23 @@
 // `murmur path` end to end: scenario files (exit 0 when every optimal length matches, 1 when one does
-// not), single queries, and bad input (exit 2, one line on stderr).
+// not), single queries, the route's picture (--png), and bad input (exit 2, one line on stderr).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli.hpp"
 #include "movingai_data.hpp"
+#include "png_text.hpp"
+
+// The decoder only: its implementation is compiled once, in test_demo_cli.cpp.
+#include <stb/stb_image.h>
 
 namespace murmur::test {
 namespace {
@@ -31,6 +42,56 @@ std::string lastLine(const std::string& text) {
 
 void writeFile(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
+}
+
+// --png (no MovingAI data needed): the map at 16 pixels a cell (a 6 x 4 map), every cell of the printed route
+// red at its centre, its start green and its goal blue, the other open cells light and the blocked dark; the
+// text chunks name the query. The route must wind round the wall.
+TEST(PathPng, DrawsTheMapAndTheRoute) {
+  const fs::path dir = scratchDir("path_png");
+  writeFile(dir / "t.map", "type octile\nheight 4\nwidth 6\nmap\n......\n.@@@@.\n.@....\n.@.@@@\n");
+  const fs::path png = dir / "route.png";
+  const CliResult r = runMurmur("path --map '" + (dir / "t.map").string() + "' --from 0,3 --to 2,3 --png '" +
+                                png.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::size_t at = r.out.find("\npath ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::vector<std::pair<int, int>> route;
+  std::istringstream cells(r.out.substr(at + 6, r.out.find('\n', at + 1) - at - 6));
+  for (std::string cell; cells >> cell;) {
+    int x = 0, y = 0;
+    ASSERT_EQ(std::sscanf(cell.c_str(), "(%d,%d)", &x, &y), 2) << cell;
+    route.emplace_back(x, y);
+  }
+  ASSERT_EQ(route.size(), 15u) << r.out;  // up, along the top, down the right, back along row 2
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  ASSERT_NE(pixels, nullptr) << stbi_failure_reason();
+  ASSERT_EQ(w, 6 * 16);
+  ASSERT_EQ(h, 4 * 16);
+  const char* rows[] = {"......", ".@@@@.", ".@....", ".@.@@@"};
+  using Colour = std::array<int, 3>;
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 6; ++x) {
+      Colour expected = rows[y][x] == '@' ? Colour{40, 44, 52} : Colour{236, 236, 230};
+      if (std::find(route.begin(), route.end(), std::pair{x, y}) != route.end()) expected = {214, 40, 40};
+      if (std::pair{x, y} == route.front()) expected = {30, 160, 60};
+      if (std::pair{x, y} == route.back()) expected = {40, 90, 220};
+      const stbi_uc* p = pixels + 3 * ((y * 16 + 8) * w + x * 16 + 8);
+      EXPECT_EQ((Colour{p[0], p[1], p[2]}), expected) << "cell " << x << "," << y;
+    }
+  stbi_image_free(pixels);
+  const std::map<std::string, std::string> text = pngText(png);
+  EXPECT_EQ(text.at("from"), "0,3");
+  EXPECT_EQ(text.at("to"), "2,3");
+  EXPECT_EQ(text.at("status"), "found");
+  EXPECT_EQ(text.at("length"), "14.00000000");
+  EXPECT_EQ(text.at("map"), (dir / "t.map").lexically_normal().string());
+  EXPECT_EQ(text.at("commit"), buildCommit());
+  // Only a query has a route to draw.
+  writeFile(dir / "t.scen", "version 1\n");
+  expectBadInput(runMurmur("path --scen '" + (dir / "t.scen").string() + "' --png '" + png.string() + "'"),
+                 "--png");
 }
 
 TEST(PathCli, ScenarioFileMatchesItsOptimalLengths) {
