@@ -89,8 +89,11 @@ std::string findDataFile(const std::string& given, const std::string& option) {
   throw InputError(given, 0, option, fmt::format("no such file (tried {})", places));
 }
 
-// --png: a map of at most this many cells a side is drawn (at 1 to 16 pixels a cell).
+// --png: a map of at most kMaxPictureSide cells a side is drawn, at 1 to kMaxCellPixels pixels a
+// cell: as many as fit the map's longer side into kPicturePixels, one for a larger map.
 constexpr std::int32_t kMaxPictureSide = 4096;
+constexpr int kMaxCellPixels = 16;
+constexpr int kPicturePixels = 1024;
 
 // The map and a route as RGBA pixels, a square of `scale` pixels a cell: open cells light, blocked
 // dark, the route red, its start green and its goal blue.
@@ -158,8 +161,8 @@ class PathCommand final : public Command {
         "limit");
     sub.add_option("--png", png_,
                    fmt::format("Draw the map and the route of --from/--to into this PNG (maps up to {} cells "
-                               "a side, 1 to 16 pixels a cell)",
-                               kMaxPictureSide))
+                               "a side, 1 to {} pixels a cell)",
+                               kMaxPictureSide, kMaxCellPixels))
         ->type_name("FILE")
         ->check(nonEmpty());
     sub.add_flag("--json", json_,
@@ -217,7 +220,7 @@ class PathCommand final : public Command {
     for (const Cell& cell : result.path) cells += fmt::format(" ({},{})", cell.x, cell.y);
     fmt::print(summaryStream(json_), "path{}\n", cells.empty() ? " none" : cells);
     if (!png_.empty()) {
-      const int scale = std::clamp(1024 / side, 1, 16);
+      const int scale = std::clamp(kPicturePixels / side, 1, kMaxCellPixels);
       std::vector<render::TextTag> tags = session::programTags();
       tags.insert(tags.end(), {{"map", fs::absolute(map_).lexically_normal().string()},
                                {"from", from_},

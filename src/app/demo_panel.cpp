@@ -237,7 +237,7 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
     leaders += fmt::format(" {}/{}", g.leaders, g.count);
   ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
   const std::vector<gpu::StageTime> stages = session.backend().stageTimes();
-  const bool software = session.contextInfo().software;
+  const char* const onGpu = session.contextInfo().software ? "on the gpu (software: the cpu)" : "on the gpu";
   if (stages.empty()) {
     ImGui::Text("step: %.2f ms", session.lastStepMilliseconds());
   } else {
@@ -248,7 +248,7 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
     double gpuStep = 0.0;
     for (const gpu::StageTime& stage : stages)
       if (stage.repeated()) gpuStep += stage.laterMeanMs();
-    ImGui::TextWrapped("step: %.2f ms on the gpu%s", gpuStep, software ? " (software: the cpu)" : "");
+    ImGui::TextWrapped("step: %.2f ms %s", gpuStep, onGpu);
     ImGui::TextWrapped("(the cpu waited %.2f ms for it)", session.lastStepMilliseconds());
     for (const gpu::StageTime& stage : stages) {
       if (stage.repeated())
@@ -257,8 +257,7 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
         ImGui::Text("  %-8s %.3f ms (once)", stage.name.c_str(), stage.firstMs);
     }
   }
-  ImGui::TextWrapped("render: %.2f ms on the gpu%s", stats.renderGpuMs,
-                     software ? " (software: the cpu)" : "");
+  ImGui::TextWrapped("render: %.2f ms %s", stats.renderGpuMs, onGpu);
   ImGui::TextWrapped("simulation: %s", session.backend().device().c_str());
   ImGui::TextWrapped("rendering: %s", session.contextInfo().renderer.c_str());
 }

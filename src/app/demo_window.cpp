@@ -415,32 +415,36 @@ class WindowDemo {
       screenshot(glm::ivec2(target_->width(), target_->height()), rgba, "the view");
   }
 
-  void saveScene() {
-    const std::string path = screenshotPath(options_, ++screenshots_, "toml");
+  // A file into --screenshot-dir (made when missing), its number the next screenshot's: write(path)
+  // writes it and says so. A bad directory (InputError) or a full disk (OutputError) becomes the
+  // status line and a line on stderr naming what was `lost`.
+  template <typename Write>
+  void intoScreenshotDir(const char* extension, const char* lost, Write write) {
+    const std::string path = screenshotPath(options_, ++screenshots_, extension);
     try {
       std::error_code ec;
       fs::create_directories(options_.screenshotDir, ec);
-      session_.saveScene(path, "--screenshot-dir");
-      fmt::print("scene: {}\n", path);
-      setStatus("scene saved to " + path);
-    } catch (const std::runtime_error& e) {  // a bad directory (InputError) or a full disk (OutputError)
-      fmt::print(stderr, "murmur: scene not saved: {}\n", e.what());
+      write(path);
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "murmur: {}: {}\n", lost, e.what());
       setStatus(e.what());
     }
   }
 
+  void saveScene() {
+    intoScreenshotDir("toml", "scene not saved", [&](const std::string& path) {
+      session_.saveScene(path, "--screenshot-dir");
+      fmt::print("scene: {}\n", path);
+      setStatus("scene saved to " + path);
+    });
+  }
+
   void screenshot(glm::ivec2 size, const std::vector<std::uint8_t>& rgba, const char* what) {
-    const std::string path = screenshotPath(options_, ++screenshots_, "png");
-    try {
-      std::error_code ec;
-      fs::create_directories(options_.screenshotDir, ec);
+    intoScreenshotDir("png", "screenshot not written", [&](const std::string& path) {
       render::writePng(path, size.x, size.y, rgba, "--screenshot-dir", session_.pictureTags());
       fmt::print("screenshot: {} ({})\n", path, what);
       setStatus("screenshot " + path);
-    } catch (const std::runtime_error& e) {  // a bad directory (InputError) or a full disk (OutputError)
-      fmt::print(stderr, "murmur: screenshot not written: {}\n", e.what());
-      setStatus(e.what());
-    }
+    });
   }
 
   // A recording: every frame the window shows, at its size, into screenshots/murmur-....mp4.

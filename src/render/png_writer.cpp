@@ -22,8 +22,8 @@
 namespace murmur::render {
 namespace {
 
-bool printable(const std::string& text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return c >= ' ' && c <= '~'; });
+bool printable(char c) {
+  return c >= ' ' && c <= '~';
 }
 
 void appendBigEndian(std::vector<std::uint8_t>& bytes, std::uint32_t value) {
@@ -32,13 +32,13 @@ void appendBigEndian(std::vector<std::uint8_t>& bytes, std::uint32_t value) {
 
 // A tEXt chunk: length, type, the key, a zero byte, the value, the CRC of type and data.
 std::vector<std::uint8_t> textChunk(const TextTag& tag) {
-  if (tag.key.empty() || tag.key.size() > 79 || !printable(tag.key))
+  if (tag.key.empty() || tag.key.size() > 79 || !std::all_of(tag.key.begin(), tag.key.end(), printable))
     throw std::invalid_argument("encodePng: a text tag's key is not 1-79 printable ASCII characters");
   std::vector<std::uint8_t> body = {'t', 'E', 'X', 't'};
   body.insert(body.end(), tag.key.begin(), tag.key.end());
   body.push_back(0);
   for (const char c : tag.value) {
-    if (c >= ' ' && c <= '~') {
+    if (printable(c)) {
       body.push_back(std::uint8_t(c));
       continue;
     }

@@ -109,7 +109,6 @@ std::vector<render::TextTag> Session::pictureTags() const {
 void Session::saveScene(const std::string& path, const std::string& option) const {
   const sim::Scene& scene = world_.scene();
   if (!scene.document) throw InputError("", 0, option, "a scene built in code has no file to save from");
-  core::checkOutputFile(path, option);
   std::vector<sim::SceneOverride> extra;
   const toml::node* map = scene.document->root.at_path("navigation.map").node();
   if (const std::optional<std::string> name = map ? map->value<std::string>() : std::nullopt) {
