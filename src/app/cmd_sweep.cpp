@@ -342,8 +342,11 @@ class SweepCommand final : public Command {
 
   static void saveSweep(const sweep::SweepFile& sweep, const fs::path& dir) {
     const std::string saved = fmt::format("# {} as murmur sweep ran it\n{}", sweep.path, sweep.text);
-    core::writeFileAtomically((dir / kSavedSweep).string(), "--out", [&](std::FILE* f) {
-      return std::fwrite(saved.data(), 1, saved.size(), f) == saved.size();
+    const std::string path = (dir / kSavedSweep).string();
+    core::writeAfterWork(path, "--out", [&] {
+      core::writeFileAtomically(path, "--out", [&](std::FILE* f) {
+        return std::fwrite(saved.data(), 1, saved.size(), f) == saved.size();
+      });
     });
   }
 

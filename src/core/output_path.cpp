@@ -138,7 +138,11 @@ TemporaryOutput::TemporaryOutput(std::string path, std::string option)
   checkOutputFile(path_, option_);
   std::string name = path_ + ".tmp-XXXXXX";
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) fail("cannot create a temporary file beside it", errno);
+  if (fd < 0) {
+    const int error = errno;
+    checkOutputFile(path_, option_);  // the directory changed since the check: say how
+    fail("cannot create a temporary file beside it", error);
+  }
   temporary_ = name;
   if (::fchmod(fd, newFileMode()) != 0 || (file_ = ::fdopen(fd, "wb")) == nullptr) {
     const int error = errno;
@@ -182,12 +186,21 @@ void TemporaryOutput::commit() {
     }
     ::close(fd);
   }
-  try {
-    checkOutputFile(path_, option_);  // still a regular file or nothing: never rename over a link or device
-  } catch (const InputError& e) {
-    failedDuringRun(e, path_, option_);
+  // Still a regular file or nothing: never rename over a link or device. A rename that fails after
+  // the check passed met a directory that changed in between: checked again, it says how.
+  const auto recheck = [&] {
+    try {
+      checkOutputFile(path_, option_);
+    } catch (const InputError& e) {
+      failedDuringRun(e, path_, option_);
+    }
+  };
+  recheck();
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
+    const int error = errno;
+    recheck();
+    fail("cannot rename the temporary file", error);
   }
-  if (::rename(temporary_.c_str(), path_.c_str()) != 0) fail("cannot rename the temporary file", errno);
   committed_ = true;
 }
 

@@ -320,7 +320,7 @@ dump = true
     out = tmp_path / "gone"
     process = subprocess.Popen([murmur_exe, "sweep", sweep, "--out", out], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not (out / "runs").exists():
+    while not (out / "sweep.toml").exists():  # written once runs/ is made, before the run
         assert process.poll() is None, "the sweep ended before its directory could be removed"
         assert time.monotonic() < deadline
         time.sleep(0.01)
