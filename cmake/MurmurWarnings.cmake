@@ -9,15 +9,17 @@ function(murmur_target_warnings target)
   # end the process with an error, so that a test or a replayed input fails on it.
   set(sanitizers -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all)
   if(MURMUR_SANITIZE)
-    # GCC's flow analysis of sanitizer-instrumented code reports maybe-uninitialized inside
-    # libstdc++ (std::function in <regex>); a false positive, so not an error in these builds.
-    target_compile_options(${target} PRIVATE ${sanitizers} -fno-omit-frame-pointer -Wno-maybe-uninitialized)
-    # GCC checks a function's memory accesses through calls instead of inline once it has more than
-    # 7,000 of them: the neighbour sweep (every batch size and both image modes inlined) then ran
-    # its candidate loop 3.6x slower than with inline checks, and the sanitizer job's sim suite
-    # alone took 1,321 s (all four suites 692 s with inline checks). The checks are the same.
+    target_compile_options(${target} PRIVATE ${sanitizers} -fno-omit-frame-pointer)
+    # GCC and Clang check a function's memory accesses through calls instead of inline once it has
+    # more than 7,000 of them: the neighbour sweep (every batch size and both image modes inlined)
+    # then ran its candidate loop 3.6x slower than with inline checks. The checks are the same.
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-      target_compile_options(${target} PRIVATE --param=asan-instrumentation-with-call-threshold=1000000)
+      # GCC's flow analysis of sanitizer-instrumented code reports maybe-uninitialized inside
+      # libstdc++ (std::function in <regex>); a false positive, so not an error in these builds.
+      target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized
+                                               --param=asan-instrumentation-with-call-threshold=1000000)
+    else()
+      target_compile_options(${target} PRIVATE "SHELL:-mllvm -asan-instrumentation-with-call-threshold=1000000")
     endif()
     target_link_options(${target} PRIVATE ${sanitizers})
   endif()

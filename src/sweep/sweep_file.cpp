@@ -146,7 +146,7 @@ Axis readAxis(const Reader& r, const std::string& key, const toml::node& node) {
   if (t == nullptr) r.fail(spec, at, "must be a table");
   const auto need = [&](std::string_view k) -> const toml::node& {
     const toml::node* n = t->get(k);
-    if (n == nullptr) r.fail(spec, at, fmt::format("needs {}", k));
+    if (n == nullptr) r.fail(*t, at, fmt::format("needs {}", k));
     return *n;
   };
   const auto count = [&] { return r.integer(need("count"), at + ".count", 1, kMaxAxisValues); };
