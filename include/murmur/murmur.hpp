@@ -143,7 +143,8 @@ class MURMUR_API Simulation {
   std::span<const Vec3> positions();
   std::span<const Vec3> velocities();
   std::span<const std::uint32_t> groups();
-  std::span<const std::uint8_t> leaders();  // 1: an emergent leader in the last step
+  // 1: an emergent leader in the last step; all 0 where the scene does not steer by them
+  std::span<const std::uint8_t> leaders();
   // Keeps the memory the views point at alive and unchanged while the token is held, also past the
   // next step and past the simulation's end: a read after a step then fills a new buffer. (The
   // Python module's arrays each hold one.)

@@ -156,7 +156,7 @@ void main() {
   cellOf[s] = nextCell;
   rankInCell[s] = atomicAdd(cellCounts[nextCell], 1u);
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
-  float leader = P.recordLeaders != 0u && !sums.frontOccupied ? 1.0 : 0.0;
+  float leader = P.needFront != 0u && !sums.frontOccupied ? 1.0 : 0.0;
   velocities[s] = vec4(next.velocity, leader);
 #if TURNING || LAB
 #if LAB

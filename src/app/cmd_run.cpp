@@ -40,9 +40,11 @@ OrderedJson shapeJson(const sim::FlockShape& shape) {
       {"thinness", jsonNumber(shape.thinness)}};
 }
 
-// "leaders per group: 3/120 2/120": each group's emergent leaders of the last step, of its boids.
-std::string leadersLine(const std::vector<sim::GroupSummary>& groups) {
-  std::string line = "leaders per group:";
+// "emergent leaders per group: 3/120 2/120": each group's emergent leaders of the last step, of its
+// boids; nothing where the scene does not steer by them (none are recorded).
+std::string leadersLine(const world::World& world, const std::vector<sim::GroupSummary>& groups) {
+  if (!world.leadersUsed()) return {};
+  std::string line = "emergent leaders per group:";
   for (const sim::GroupSummary& g : groups) line += fmt::format(" {}/{}", g.leaders, g.count);
   return line;
 }
@@ -74,10 +76,11 @@ class RunCommand final : public Command {
         ->type_name("INDEX")
         ->check(integerIn(-1, kMaxEglDevice));
     sub.add_option("--dump", dump_, "Write the final state CSV here")->type_name("FILE")->check(nonEmpty());
-    sub.add_option("--every", every_,
-                   "Also measure the flock's shape, the leaders per group and the agents' states every N "
-                   "steps (a line each, and "
-                   "\"samples\" in --json)")
+    sub.add_option(
+           "--every", every_,
+           "Also measure the flock's shape, the emergent leaders per group and the agents' states every N "
+           "steps (a line each, and "
+           "\"samples\" in --json)")
         ->type_name("N")
         ->check(integerIn(1, kMaxCliSteps));
     sub.add_option(
@@ -146,8 +149,10 @@ class RunCommand final : public Command {
         const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, state);
         const std::vector<sim::GroupSummary> groups = sim::summarizeGroups(state);
         progress.clear();
-        fmt::print(summary, "t = {:.1f} s (step {}): {} | {}{}\n", double(s + 1) * world.scene().model.dt,
-                   s + 1, shapeLine(shape), leadersLine(groups), agentStates(world.director()));
+        const std::string leaders = leadersLine(world, groups);
+        fmt::print(summary, "t = {:.1f} s (step {}): {}{}{}{}\n", double(s + 1) * world.scene().model.dt,
+                   s + 1, shapeLine(shape), leaders.empty() ? "" : " | ", leaders,
+                   agentStates(world.director()));
         flushSample(summary);
         samples.push_back({{"step", s + 1},
                            {"seconds", jsonNumber(double(s + 1) * world.scene().model.dt)},
@@ -177,7 +182,8 @@ class RunCommand final : public Command {
         metrics.meanNearestDistance, metrics.minPairDistance);
     fmt::print(summary, "{}\n", shapeLine(shape));
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
-    fmt::print(summary, "{}\n", leadersLine(groups));
+    if (const std::string leaders = leadersLine(world, groups); !leaders.empty())
+      fmt::print(summary, "{}\n", leaders);
     if (const ai::AgentDirector* director = world.director()) {
       for (std::size_t i = 0; i < director->size(); ++i) {
         const glm::vec3 p = director->position(i);

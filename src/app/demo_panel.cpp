@@ -232,10 +232,12 @@ void statisticsSection(session::Session& session, const DemoStats& stats) {
                    overlay.c_str(), 0.0f, scale, ImVec2(std::max(graphWidth, 40.0f), 60.0f));
   ImGui::SameLine();
   ImGui::Text("%.0f ms\n\n\n0", double(scale));
-  std::string leaders = "leaders:";
-  for (const sim::GroupSummary& g : session.backend().recentGroupSummaries())
-    leaders += fmt::format(" {}/{}", g.leaders, g.count);
-  ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
+  if (session.world().leadersUsed()) {
+    std::string leaders = "emergent leaders:";
+    for (const sim::GroupSummary& g : session.backend().recentGroupSummaries())
+      leaders += fmt::format(" {}/{}", g.leaders, g.count);
+    ImGui::TextWrapped("%s (per group, of its boids)", leaders.c_str());
+  }
   const std::vector<gpu::StageTime> stages = session.backend().stageTimes();
   const char* const onGpu = session.contextInfo().software ? "on the gpu (software: the cpu)" : "on the gpu";
   if (stages.empty()) {
@@ -323,11 +325,16 @@ void drawDemoPanel(session::Session& session, DemoControls& controls, const Demo
   // A small window gets smaller text, so that the panel's rows fit its narrower width.
   ImGui::GetIO().FontGlobalScale = display.x < 900.0f ? 0.8f : 1.0f;
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::clamp(display.x * 0.36f, 220.0f, 330.0f), 0), ImGuiCond_FirstUseEver);
+  // Its height fits what is open every frame (up to the window's, then it scrolls): no empty rows
+  // below a section, no scrolling while the window has room. Its width stays as set or resized.
+  const float width =
+      controls.panelWidth > 0.0f ? controls.panelWidth : std::clamp(display.x * 0.36f, 220.0f, 330.0f);
+  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(160.0f, 0.0f),
                                       ImVec2(display.x * 0.6f, std::max(display.y - 16.0f, 100.0f)));
   // Collapsed (the arrow in its title bar), it leaves the whole view to the flock.
   const bool open = ImGui::Begin("murmur", &controls.showPanel);
+  if (!ImGui::IsWindowCollapsed()) controls.panelWidth = ImGui::GetWindowWidth();
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
   if (open && !ImGui::IsWindowCollapsed())
     controls.panelRight = int((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) * scale.x);
@@ -382,7 +389,7 @@ void drawHelpOverlay(bool& open, const std::string& screenshotDir, int panelRigh
       {"S", saveInto.c_str()},
       {"Tab", "show / hide the panel"},
       {"H or F1", "this help"},
-      {"Esc", "quit"},
+      {"Esc", "quit (a drop-down open: close it)"},
   };
   for (const auto& [key, action] : controls) {
     ImGui::TextUnformatted(key);

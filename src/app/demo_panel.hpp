@@ -29,8 +29,9 @@ struct DemoControls {
   bool showHelp = false;
   bool showPanel = true;
   int followGroup = kFollowNothing;  // the group the camera follows, or kFollowFlock
-  int panelRight = 0;  // pixels the panel covers from the window's left edge (0: hidden or collapsed)
-  int boidInput = 0;   // the panel's boid count field (0: take the session's)
+  int panelRight = 0;       // pixels the panel covers from the window's left edge (0: hidden or collapsed)
+  float panelWidth = 0.0f;  // the panel's width as last drawn (the user may resize it); 0: not yet
+  int boidInput = 0;        // the panel's boid count field (0: take the session's)
   std::optional<std::string> sceneRequested;
   std::optional<std::string> backendRequested;
   std::optional<std::uint32_t> respawnRequested;

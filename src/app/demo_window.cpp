@@ -2,6 +2,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupToLevel: Esc closes the panel's pop-ups
 
 // GL comes from glad (gpu/context.hpp), never from GLFW's GL/gl.h.
 #define GLFW_INCLUDE_NONE
@@ -184,6 +185,12 @@ class WindowDemo {
     }
     const std::vector<int> keys = window_.takeKeyPresses();
     if (io.WantCaptureKeyboard) return;  // typed into the panel
+    // An open pop-up (a drop-down of the panel) has the keys: Esc closes it, not the window.
+    if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+      if (std::find(keys.begin(), keys.end(), GLFW_KEY_ESCAPE) != keys.end())
+        ImGui::ClosePopupToLevel(0, true);
+      return;
+    }
     for (const int key : keys) keyPressed(key);
     steerPlayers(keys);
   }

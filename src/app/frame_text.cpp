@@ -35,6 +35,7 @@ void layoutStats(session::Session& session) {
 
 void drawLegend(const session::Session& session) {
   const render::BoidStyle& style = session.frameOptions().boids;
+  const bool leaders = session.world().leadersUsed();  // else none are recorded or drawn
   switch (style.colouring) {
     case render::BoidColouring::Group: {
       const std::uint32_t groups = session.world().scene().groups;
@@ -46,15 +47,16 @@ void drawLegend(const session::Session& session) {
         ImGui::SameLine();
         ImGui::Text("group %u", g);
       }
+      if (!leaders) break;
       ImGui::SameLine();
       if (style.leaderMark == render::LeaderMark::Red) {
         const glm::vec3 l = render::kLeaderColour;
-        ImGui::ColorButton("leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
+        ImGui::ColorButton("emergent leaders", ImVec4(l.r, l.g, l.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
                            ImVec2(12, 12));
         ImGui::SameLine();
-        ImGui::TextUnformatted("leaders (larger)");
+        ImGui::TextUnformatted("emergent leaders (larger)");
       } else {
-        ImGui::TextUnformatted("(leaders lighter)");
+        ImGui::TextUnformatted("(emergent leaders lighter)");
       }
       break;
     }
@@ -69,17 +71,20 @@ void drawLegend(const session::Session& session) {
                   double(style.speedHigh));
       break;
     case render::BoidColouring::Silhouette:
-      ImGui::TextUnformatted("birds as silhouettes (leaders grey)");
+      ImGui::TextUnformatted(leaders ? "birds as silhouettes (emergent leaders grey)"
+                                     : "birds as silhouettes");
       break;
   }
-  if (session.hasPredator()) {
+  if (session.hasPredator() && !session.frameOptions().overlay.markers) {
+    ImGui::TextUnformatted("predator: the large bird");
+  } else if (session.hasPredator()) {
     const glm::vec3 p = render::kPredatorColour;
     ImGui::ColorButton("predator", ImVec4(p.r, p.g, p.b, 1.0f), ImGuiColorEditFlags_NoTooltip,
                        ImVec2(12, 12));
     ImGui::SameLine();
-    const bool leadersSaid = style.colouring == render::BoidColouring::Group ||
+    const bool leadersSaid = !leaders || style.colouring == render::BoidColouring::Group ||
                              style.colouring == render::BoidColouring::Silhouette;
-    ImGui::TextUnformatted(leadersSaid ? "predator" : "predator; leaders: larger, lighter");
+    ImGui::TextUnformatted(leadersSaid ? "predator" : "predator; emergent leaders: larger, lighter");
   }
 }
 

@@ -23,6 +23,16 @@ FrameRenderer::FrameRenderer(const gpu::ShaderLibrary& shaders)
 
 void FrameRenderer::setOverlay(const Overlay& overlay) {
   overlay_.set(overlay);
+  raptorCount_ = static_cast<std::uint32_t>(overlay.raptors.size());
+  if (raptorCount_ > 0) {
+    sim::FlockState raptors;
+    for (const Raptor& r : overlay.raptors) {
+      raptors.position.push_back(r.position);
+      raptors.velocity.push_back(r.velocity);
+    }
+    raptors.group.assign(raptorCount_, 0);
+    raptors_.upload(raptors);
+  }
   fogDensity_ = kFogPerWorldDiagonal / std::max(glm::length(overlay.worldMax - overlay.worldMin), 1.0f);
   halfWorld_ = 0.5f * (overlay.worldMax - overlay.worldMin);
 }
@@ -47,6 +57,13 @@ void FrameRenderer::render(const Camera& camera, const BoidBuffers& boids, const
   glDepthFunc(GL_LESS);
   overlay_.drawShapes(options.overlay);
   boids_.draw(boids, options.boids);
+  if (!options.overlay.markers && raptorCount_ > 0) {  // the predators as birds of prey, not glyphs
+    BoidStyle raptor = options.boids;
+    raptor.shape = BoidShape::Birds;
+    raptor.size *= kRaptorScale;
+    raptor.pointShare = 1.0f;
+    boids_.draw(raptors_.buffers(), raptor);
+  }
 
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

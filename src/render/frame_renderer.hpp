@@ -47,6 +47,8 @@ class FrameRenderer {
   gpu::VertexArray skyArray_{"sky"};
   OverlayRenderer overlay_;
   BoidRenderer boids_;
+  HostBoidBuffers raptors_;  // Overlay::raptors
+  std::uint32_t raptorCount_ = 0;
   BoidSamples samples_;
   float fogDensity_ = 0.0f;
   glm::vec3 halfWorld_{0.0f};

@@ -46,6 +46,14 @@ struct AgentMarker {
   glm::vec3 heading{1.0f, 0.0f, 0.0f};  // where a player's craft points (its x-z direction)
 };
 
+// A predator agent as the filmed look draws it where the markers are off: a bird of prey, the
+// flock's bird at kRaptorScale times its length, flying along its velocity.
+struct Raptor {
+  glm::vec3 position{0.0f};
+  glm::vec3 velocity{0.0f};
+};
+inline constexpr float kRaptorScale = 2.5f;
+
 struct Polyline {
   std::vector<glm::vec3> points;
   glm::vec3 colour{1.0f};
@@ -76,6 +84,7 @@ struct Overlay {
   std::vector<GroupMarker> goals;    // a group's goal, in the group's colour
   std::vector<glm::vec3> predators;  // static predator points
   std::vector<AgentMarker> agents;   // leaders, predators and players moved by the AI layer
+  std::vector<Raptor> raptors;       // the predators among them, drawn as birds without markers
   std::vector<Polyline> paths;       // e.g. an agent's A* path
   std::vector<Polyline> senses;      // agents' view cones and hearing ranges
   std::vector<Polyline> trails;      // agents' past positions, faded towards the oldest
@@ -100,7 +109,7 @@ struct OverlayStyle {
   bool box = true;
   bool grid = true;
   bool obstacles = true;  // spheres and walls
-  bool markers = true;    // goals, predators, agents
+  bool markers = true;    // goals, predators, agents (off: predator agents drawn as birds of prey)
   bool paths = true;
   bool senses = true;  // view cones, hearing ranges and the state labels
   // The lab's aids, off by default: trails of past positions and the ShowVectors lines (velocity

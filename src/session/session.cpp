@@ -312,6 +312,7 @@ void Session::updateOverlay() {
     }
     overlay.agents.push_back(
         {position, leader ? render::AgentKind::Leader : render::AgentKind::Predator, group});
+    if (!leader) overlay.raptors.push_back({position, director->velocity(i)});
     std::vector<glm::vec3> path = director->path(i);
     if (path.size() >= 2) overlay.paths.push_back({std::move(path), colour});
     const ai::SightParams& sight = director->sight(i);

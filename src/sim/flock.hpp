@@ -68,9 +68,10 @@ struct StepInputs {
   std::vector<glm::vec3> predators;            // P_m
   std::vector<GroupSteering> steering;         // per group; a group past the end flocks
   std::shared_ptr<const WallGrid> walls;       // blocked cells the boids steer around, or null
-  // Record each boid's leader flag (FlockState::leader) in the forces pass. Off only to measure
-  // what recording costs (bench): the flags then read 0.
-  bool recordLeaders = true;
+  // Record each boid's leader flag (FlockState::leader) also where the step does not use it
+  // (leadersUsed): to measure what recording costs (bench) and in tests of the rule. A step that
+  // uses its leaders records them whatever this says; one that does not leaves the flags 0.
+  bool recordLeaders = false;
 };
 
 }  // namespace murmur::sim

@@ -23,6 +23,16 @@ glm::vec3 wrapIntoWorld(const ModelParams& params, glm::vec3 p) {
   return p;
 }
 
+bool leadersUsed(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups) {
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    if (params.goalMode == GoalMode::Front && g < inputs.goal.size() && inputs.goal[g]) return true;
+    if (g < inputs.steering.size() && inputs.steering[g].role != GroupRole::Flock &&
+        inputs.steering[g].flocking)
+      return true;
+  }
+  return false;
+}
+
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups) {
   // Points the boids steer by, in the x-z plane in 2D and on the torus when wrapping.
   const auto place = [&](glm::vec3 p) { return wrapIntoWorld(params, planar(params, p)); };
@@ -43,7 +53,7 @@ PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std
     packed.steering.emplace_back(s.weight, s.flocking ? 1.0f : 0.0f, s.maxInterceptSeconds, 0.0f);
   }
   packed.walls = inputs.walls.get();
-  packed.recordLeaders = inputs.recordLeaders;
+  packed.recordLeaders = inputs.recordLeaders || leadersUsed(params, inputs, groups);
   return packed;
 }
 
@@ -77,13 +87,7 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.labUnits = params.unitModel == UnitModel::Lab;
   if (ctx.labUnits) ctx.lab = labBody(params);
   for (const glm::vec4& g : packed.goals) ctx.anyGoal = ctx.anyGoal || g.w != 0.0f;
-  // Pursuing boids of a flocking chase or intercept group are its leaders.
-  bool anyLeaderPursuit = false;
-  for (std::size_t g = 0; g + 2 < packed.steering.size(); g += 3)
-    anyLeaderPursuit = anyLeaderPursuit || (packed.steering[g].w != 0.0f && packed.steering[g + 2].y != 0.0f);
-  ctx.recordLeaders = packed.recordLeaders;
-  ctx.needFront =
-      packed.recordLeaders || anyLeaderPursuit || (params.goalMode == GoalMode::Front && ctx.anyGoal);
+  ctx.needFront = packed.recordLeaders;
   return ctx;
 }
 

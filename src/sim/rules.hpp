@@ -39,10 +39,8 @@ struct StepContext {
   float cosHalfFov = -1.0f;
   bool limitedFov = false;        // fov < 360
   std::uint32_t topological = 0;  // K of topological neighbours; 0: the metric rule
-  // The front cone is tested: recordLeaders, a flocking chase or intercept group (its leaders
-  // pursue), or goal mode "front" with a goal.
+  // The front cone is tested and the leader flags recorded: leadersUsed or StepInputs::recordLeaders.
   bool needFront = false;
-  bool recordLeaders = false;  // StepInputs::recordLeaders
   bool wrap = false;
   glm::vec3 worldSize{0.0f};
   std::span<const glm::vec4> obstacles;  // xyz centre (y = 0 in 2D), w radius
@@ -65,8 +63,12 @@ struct PackedInputs {
   std::vector<glm::vec3> predators;
   std::vector<glm::vec4> steering;
   const WallGrid* walls = nullptr;
-  bool recordLeaders = false;
+  bool recordLeaders = false;  // leadersUsed or StepInputs::recordLeaders
 };
+
+// Whether the step steers by its emergent leaders (docs/model.md, step 8): goal mode "front" with a
+// goal for one of the `groups`, or a flocking chase or intercept group (its leaders pursue).
+bool leadersUsed(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
 
 // walls is shared with (not copied from) the inputs, which must outlive the packed form.
 PackedInputs packInputs(const ModelParams& params, const StepInputs& inputs, std::uint32_t groups);
@@ -169,7 +171,7 @@ inline void finishNeighbours(const StepContext& ctx, NeighbourSums& sums) {
 // within the leader radius RL in its 45-degree front cone. Read from the sums the forces use, so
 // recording it costs no extra pass over the neighbours; 0 when the step does not record leaders.
 inline std::uint8_t leaderFlag(const StepContext& ctx, const NeighbourSums& sums) {
-  return ctx.recordLeaders && !sums.frontOccupied ? 1 : 0;
+  return ctx.needFront && !sums.frontOccupied ? 1 : 0;
 }
 
 struct BoidView {

@@ -11,6 +11,7 @@
 #include "sim/builders.hpp"
 #include "sim/metrics.hpp"
 #include "sim/nearest_boids.hpp"
+#include "sim/rules.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/stability.hpp"
 #include "sim/state_csv.hpp"
@@ -68,6 +69,10 @@ void World::setInitial(sim::FlockState state, const std::string& source) {
 void World::setGoal(std::uint32_t group, std::optional<glm::vec3> goal) {
   if (group >= inputs_.goal.size()) throw std::out_of_range("World::setGoal: no such group");
   inputs_.goal[group] = goal;
+}
+
+bool World::leadersUsed() const {
+  return sim::leadersUsed(scene_.model, inputs_, scene_.groups);
 }
 
 void World::setPredators(std::vector<glm::vec3> points) {

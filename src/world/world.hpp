@@ -109,6 +109,9 @@ class World {
   sim::ModelParams& model() { return scene_.model; }
   const sim::FlockState& initial() const { return initial_; }
   const sim::StepInputs& inputs() const { return inputs_; }
+  // Whether the steps steer by emergent leaders (sim::leadersUsed of the inputs): else none are
+  // recorded, and summaries leave them out.
+  bool leadersUsed() const;
   // The scene's agents running, or null when it has none.
   const ai::AgentDirector* director() const { return director_ ? &*director_ : nullptr; }
   FlockBackend& backend() { return *backend_; }

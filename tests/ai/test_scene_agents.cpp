@@ -70,7 +70,7 @@ TEST(SceneAgentsFiles, PredatorSceneHasALeaderPerGroupAndAPredator) {
   }
   for (std::uint32_t g = 0; g < scene.groups; ++g) EXPECT_EQ(leaders[g], 1) << "group " << g;
   EXPECT_GE(predators, 1);
-  EXPECT_EQ(scene.model.goalMode, sim::GoalMode::Front);
+  EXPECT_EQ(scene.model.goalMode, sim::GoalMode::All);
   EXPECT_GT(scene.model.fleeRadius, 0.0f);
   // A grid rasterised from the rocks: paths only, no walls for the boids.
   ASSERT_NE(agents.navigation, nullptr);

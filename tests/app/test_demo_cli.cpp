@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -317,6 +318,50 @@ std::optional<std::array<float, 2>> centroidOfColour(const fs::path& png,
   return std::array<float, 2>{float(x / double(count)), float(y / double(count))};
 }
 
+// Pixels of a PNG whose luminance differs by more than 0.08 from their row's median: on a sky that
+// only changes with height, what is drawn over it.
+std::size_t pixelsOffTheSky(const fs::path& png) {
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  if (pixels == nullptr) return 0;
+  std::size_t count = 0;
+  std::vector<double> row(static_cast<std::size_t>(w));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const stbi_uc* p = pixels + 3 * (std::size_t(y) * std::size_t(w) + std::size_t(x));
+      row[std::size_t(x)] = (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0;
+    }
+    std::vector<double> sorted = row;
+    std::nth_element(sorted.begin(), sorted.begin() + w / 2, sorted.end());
+    const double median = sorted[std::size_t(w / 2)];
+    for (const double l : row) count += std::abs(l - median) > 0.08;
+  }
+  stbi_image_free(pixels);
+  return count;
+}
+
+// The murmuration is filmed as birds and sky: ten starlings and the falcon (a bird of prey, the
+// flock's bird 2.5 times as long) over the whole world at 10 s, about 20 pixels drawn. The falcon's
+// glyph, route and senses, which the panel's view section turns on, draw some 600.
+TEST(DemoCli, TheMurmurationShowsBirdsAndSkyOnly) {
+  const auto frame = [](const std::string& name, const std::string& extra) {
+    const fs::path dir = scratchDir(name);
+    const CliResult r = runMurmur(
+        "demo --headless --scene scenes/murmuration.toml --boids 10 --steps 600 --every 600 --size 640x360 "
+        "--msaa 1 --no-stats --backend cpu --set 'render.camera=\"fixed\"' " +
+        extra + " --frames " + dir.string());
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return pixelsOffTheSky(dir / "frame_000001.png");
+  };
+  const std::size_t filmed = frame("demo_murmuration_filmed", "");
+  const std::size_t marked = frame("demo_murmuration_marked",
+                                   "--set render.show_markers=true --set render.show_paths=true "
+                                   "--set render.show_senses=true");
+  EXPECT_GT(filmed, 5u) << "no birds";
+  EXPECT_LT(filmed, 100u) << "more than ten starlings and a falcon";
+  EXPECT_GT(marked, 5 * filmed) << "the falcon's marks do not show when asked for";
+}
+
 // The flocking lab's four colours (render/palette.hpp) in a headless frame of scenes/lab.toml at step
 // 300: emergent leaders red, chasers blue, interceptors magenta and the player's marker green. The
 // first frame, before any step, has no leader flag set: no red.
@@ -602,6 +647,121 @@ TEST(DemoCli, TheWindowRunsPastTheScenesSteps) {
   ASSERT_NE(at, std::string::npos) << r.out;
   const std::size_t begin = r.out.rfind(' ', at - 1) + 1;
   EXPECT_GT(std::stoull(r.out.substr(begin, at - begin)), 20u) << r.out;
+}
+
+// Esc with the panel's scene drop-down open closes the drop-down, not the window; a second Esc
+// then quits. The drop-down is the panel's first row: the panel's window at (8, 8), its title bar
+// (19 pixels at 960 wide) and padding (8) above it.
+TEST(DemoCli, EscClosesAnOpenDropDownBeforeTheWindow) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  std::atomic<bool> ended = false;
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur("demo --scene scenes/lab.toml --backend cpu --size 960x600 --msaa 1");
+    ended = true;
+  });
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // the panel laid out
+  EXPECT_EQ(std::system(("xdotool mousemove --window " + id + " 60 44 click 1").c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_FALSE(ended) << "Esc closed the window with the drop-down open";
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!ended && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(ended) << "the second Esc did not quit";
+  if (!ended) {
+    EXPECT_EQ(std::system(("xdotool windowclose " + id).c_str()), 0);
+  }
+  demo.join();
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+// The panel of a window screenshot, along the column x = 200: where it ends (the first of four rows
+// below its title as bright as the sky, neither bluish nor as white as its text) and the rows of its bluish
+// bars (title, drop-down, buttons, section headers: runs of 15 to 25 rows), top to bottom.
+struct PanelRows {
+  int bottom = -1;
+  std::vector<int> bars;  // each bar's middle row
+};
+PanelRows panelRows(const fs::path& png) {
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 3);
+  PanelRows rows;
+  if (pixels == nullptr || w <= 200) return rows;
+  int runStart = -1, skyRows = 0;
+  for (int y = 0; y < h && rows.bottom < 0; ++y) {
+    const stbi_uc* p = pixels + 3 * (std::size_t(y) * std::size_t(w) + 200);
+    const bool bluish = p[2] > p[0] + 30;
+    if (bluish && runStart < 0) runStart = y;
+    if (!bluish && runStart >= 0) {
+      if (y - runStart >= 15 && y - runStart <= 25) rows.bars.push_back((runStart + y) / 2);
+      runStart = -1;
+    }
+    const double luminance = 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+    skyRows = y > 40 && !bluish && luminance > 50.0 && luminance < 220.0 ? skyRows + 1 : 0;
+    if (skyRows == 4) rows.bottom = y - 3;
+  }
+  stbi_image_free(pixels);
+  return rows;
+}
+
+// The panel's height fits what is open: opening "weights" (the third header from the bottom in
+// free.toml's panel) lengthens it by its ten sliders and a checkbox, about 260 pixels, all shown in
+// a window with room for them, none scrolled away.
+TEST(DemoCli, ThePanelGrowsWithTheSectionsOpenedInIt) {
+  const Xvfb server;
+  ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
+  const ScopedEnv display("DISPLAY", server.display());
+  const fs::path shots = scratchDir("demo_panel_height") / "shots";
+  CliResult r;
+  std::thread demo([&] {
+    r = runMurmur(
+        "demo --scene scenes/free.toml --boids 2000 --threads 1 --backend cpu --size 1280x720 "
+        "--msaa 1 --screenshot-dir " +
+        shots.string());
+  });
+  const std::string window = runCommand("timeout 60 xdotool search --sync --name '^murmur$' | head -1").out;
+  ASSERT_FALSE(window.empty()) << "no murmur window appeared (is xdotool installed?)";
+  const std::string id = window.substr(0, window.find('\n'));
+  EXPECT_EQ(std::system(("xdotool windowfocus --sync " + id).c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_EQ(std::system("xdotool key F12"), 0);
+  EXPECT_TRUE(awaitPngs(shots, 1)) << "no screenshot for F12";
+  const std::vector<fs::path> first = framesIn(shots);
+  const PanelRows closed = first.size() == 1 ? panelRows(first[0]) : PanelRows{};
+  if (closed.bars.size() >= 3) {
+    // A screenshot's status line (6 s) moves the rows below it: gone before the click.
+    std::this_thread::sleep_for(std::chrono::seconds(7));
+    const int weights = closed.bars[closed.bars.size() - 3];
+    EXPECT_EQ(
+        std::system(
+            ("xdotool mousemove --window " + id + " 60 " + std::to_string(weights) + " click 1").c_str()),
+        0);
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    EXPECT_EQ(std::system("xdotool key F12"), 0);
+    EXPECT_TRUE(awaitPngs(shots, 2)) << "no second screenshot";
+  }
+  EXPECT_EQ(std::system("xdotool key Escape"), 0);
+  demo.join();
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  ASSERT_GE(closed.bars.size(), 3u) << "the panel's headers were not found";
+  std::vector<fs::path> both = framesIn(shots);
+  ASSERT_EQ(both.size(), 2u);
+  std::sort(both.begin(), both.end());
+  const PanelRows open = panelRows(both[1]);
+  EXPECT_GT(open.bottom, closed.bottom + 200) << closed.bottom << " -> " << open.bottom;
+  EXPECT_LT(open.bottom, 720) << "the panel runs off the window";
+  // The last header and the help line below it end the panel, as before: nothing scrolled away.
+  ASSERT_FALSE(open.bars.empty());
+  EXPECT_NEAR(open.bottom - open.bars.back(), closed.bottom - closed.bars.back(), 3);
 }
 
 // Where the player's green marker moved in the window over `hold` seconds of scenes/lab.toml from the

@@ -96,7 +96,7 @@ TEST(SceneFiles, PredatorSceneHasGroupsObstaclesAndAgents) {
   const Scene scene = loadScene(scenePath("predator.toml"), kOtherSections);
   ASSERT_GE(scene.groups, 2u);
   EXPECT_FALSE(scene.obstacles.empty());
-  EXPECT_EQ(scene.model.goalMode, GoalMode::Front);
+  EXPECT_EQ(scene.model.goalMode, GoalMode::All);  // every boid seeks its leader: no emergent leaders in 3D
   ASSERT_NE(scene.document, nullptr);
   EXPECT_NE(scene.document->root["agents"].as_array(), nullptr);
   EXPECT_NE(scene.document->root["navigation"].as_table(), nullptr);
