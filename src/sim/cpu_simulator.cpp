@@ -1,10 +1,12 @@
 #include "sim/cpu_simulator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <new>
 
+#include "sim/fine_grid.hpp"
 #include "sim/integrate_batch.hpp"
 #include "sim/neighbour_sweep.hpp"
 #include "sim/rules.hpp"
@@ -264,6 +266,13 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& from,
       if (lab) sortedSpin_[k] = from.spin[i];
     }
   });
+  rangeSettled_ = 0;
+  if (search_ == NeighbourSearch::Grid && adaptiveRange_ && usesAdaptiveRange(params, grid_)) {
+    fine_.build({sortedX_.data(), sortedY_.data(), sortedZ_.data(), sortedHeading_.data(),
+                 sortedGroup_.data(), sortedIds_.data()},
+                n, params.perceptionRadius, params.dims);
+    range_.resize(n, 0.0f);
+  }
   times_.grid = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -295,7 +304,12 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
   const bool spanBatches = sweepsBatchAsBox(ctx);
   const bool vectorIntegration = integrateBatchServes(ctx);
   const bool vectorForces = stepBatchServes(ctx);
+  const AdaptiveRange adaptive{&fine_, range_.data(), kRangeMargin * params.maxSpeed * params.dt};
+  const AdaptiveRange* adaptiveRange =
+      adaptiveRange_ && usesAdaptiveRange(params, grid) ? &adaptive : nullptr;
+  std::atomic<std::size_t> settledTotal{0};
   pool_.forChunks(n, forceChunk(n, times_.threads), [&](std::size_t first, std::size_t last) {
+    std::size_t settled = 0;
     CellRuns around;
     SweepScratch scratch;
     // The swept boids whose steps wait for a batch of kStepBatch: consecutive slots from
@@ -332,8 +346,9 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
                           sortedGroup[slot]};
         ::new (static_cast<void*>(batchSums + b)) NeighbourSums;  // the nearest list left unwritten
       }
-      sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k),
-                      std::span(batchSelves, batch), std::span(batchSums, batch), around, scratch);
+      settled += sweepNeighbours(ctx, grid, cells_, params.dims, flock, static_cast<std::uint32_t>(k),
+                                 std::span(batchSelves, batch), std::span(batchSums, batch), around, scratch,
+                                 adaptiveRange);
       for (std::size_t b = 0; b < batch; ++b) finishNeighbours(ctx, batchSums[b]);
       if (vectorIntegration) {
         pending += batch;
@@ -343,7 +358,9 @@ void CpuSimulator::stepGrid(const ModelParams& params, const StepInputs& inputs,
       k += batch;
     }
     storePending();
+    settledTotal += settled;
   });
+  rangeSettled_ = settledTotal;
 }
 
 }  // namespace murmur::sim

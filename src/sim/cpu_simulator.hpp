@@ -11,6 +11,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "sim/fine_grid.hpp"
 #include "sim/flock.hpp"
 #include "sim/grid.hpp"
 #include "sim/metrics.hpp"
@@ -69,6 +70,11 @@ class CpuSimulator {
     int threads = 1;
   };
   StepTimes lastStepTimes() const { return times_; }
+  // The boids whose neighbours the adaptive range settled in the last step (sim/fine_grid; the
+  // grid search with the topological rule), the others searched over R.
+  std::size_t lastStepRangeSettled() const { return rangeSettled_; }
+  // For benchmarks: the adaptive range off searches every boid over R (the same results).
+  void setAdaptiveRange(bool on) { adaptiveRange_ = on; }
 
   NeighbourSearch search() const { return search_; }
   int threads() const { return pool_.threads(); }
@@ -121,6 +127,12 @@ class CpuSimulator {
   std::vector<std::uint8_t> nextLeader_;
   GridSpec grid_;  // of the last step
   CellOrder cells_;
+  // The adaptive range (sim/fine_grid): the fine grid of the step, each boid's range by id (kept
+  // between steps), and how many boids it settled.
+  FineGrid fine_;
+  std::vector<float> range_;
+  std::size_t rangeSettled_ = 0;
+  bool adaptiveRange_ = true;
   // Positions and groups in cell order, the positions one array per axis, each with kSweepPadding
   // entries past the last boid (the positions' infinities) so that the neighbour sweep may read a
   // vector past it.

@@ -4,6 +4,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "sim/fine_grid.hpp"
 #include "sim/neighbour_sweep.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/simd_lanes.hpp"
@@ -317,19 +318,19 @@ HWY_INLINE float topologicalReach2(const StepContext& ctx, const NeighbourSums& 
   return std::max(std::max(kth, ctx.separationRadius2), front);
 }
 
-// The candidates of slots [begin, end) within the reach, folded into `self`'s sums as Terms says;
-// with Terms = All those in [ownBegin, ownEnd) (offered already) as AllButNearest.
-template <bool Imaged, NeighbourTerms Terms>
-HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
-                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
-                             std::uint32_t ownBegin, std::uint32_t ownEnd, NeighbourSums& sums) {
+// Each candidate of slots [begin, end) but selfSlot nearer than `radius2` and within the reach,
+// visited as visit(j, d_ij) in slot order.
+template <bool Imaged, typename Visit>
+HWY_INLINE void forEachWithinReach(const StepContext& ctx, const SortedFlock& flock, glm::vec3 p,
+                                   std::uint32_t selfSlot, float radius2, std::uint32_t begin,
+                                   std::uint32_t end, const NeighbourSums& sums, Visit&& visit) {
   const FloatTag df;
   const std::size_t lanes = hn::Lanes(df);
-  const FloatVec r2 = hn::Set(df, ctx.searchRadius2);
+  const FloatVec r2 = hn::Set(df, radius2);
   HWY_ALIGN float ox[kMaxLanes], oy[kMaxLanes], oz[kMaxLanes];
   FloatVec dx = hn::Zero(df), dy = dx, dz = dx;
   for (std::uint32_t m = begin; m < end; m += static_cast<std::uint32_t>(lanes)) {
-    const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, self.position, dx, dy, dz);
+    const FloatVec d2 = candidateOffsets<Imaged>(ctx, flock, m, p, dx, dy, dz);
     const FloatVec reach2 = hn::Set(df, topologicalReach2(ctx, sums));
     std::uint64_t bits = candidateBits(hn::And(hn::Lt(d2, r2), hn::Le(d2, reach2)), m, end, selfSlot);
     if (bits == 0) continue;
@@ -338,16 +339,28 @@ HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::
     hn::Store(dz, df, oz);
     for (; bits != 0; bits &= bits - 1) {
       const unsigned lane = static_cast<unsigned>(__builtin_ctzll(bits));
-      const std::uint32_t j = m + lane;
-      const glm::vec3 d{ox[lane], oy[lane], oz[lane]};
-      if (Terms == NeighbourTerms::All && (j < ownBegin || j >= ownEnd))
-        accumulateNeighbour<NeighbourTerms::All>(ctx, self, d, flock.heading[j], flock.id[j], flock.group[j],
-                                                 sums);
-      else
-        accumulateNeighbour<Terms == NeighbourTerms::All ? NeighbourTerms::AllButNearest : Terms>(
-            ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
+      if (!visit(m + lane, glm::vec3{ox[lane], oy[lane], oz[lane]})) return;
     }
   }
+}
+
+// The candidates of slots [begin, end) within the reach, folded into `self`'s sums as Terms says;
+// with Terms = All those in [ownBegin, ownEnd) (offered already) as AllButNearest.
+template <bool Imaged, NeighbourTerms Terms>
+HWY_INLINE void sweepNearRun(const StepContext& ctx, const BoidView& self, std::uint32_t selfSlot,
+                             const SortedFlock& flock, std::uint32_t begin, std::uint32_t end,
+                             std::uint32_t ownBegin, std::uint32_t ownEnd, NeighbourSums& sums) {
+  forEachWithinReach<Imaged>(
+      ctx, flock, self.position, selfSlot, ctx.searchRadius2, begin, end, sums,
+      [&](std::uint32_t j, const glm::vec3& d) {
+        if (Terms == NeighbourTerms::All && (j < ownBegin || j >= ownEnd))
+          accumulateNeighbour<NeighbourTerms::All>(ctx, self, d, flock.heading[j], flock.id[j],
+                                                   flock.group[j], sums);
+        else
+          accumulateNeighbour<Terms == NeighbourTerms::All ? NeighbourTerms::AllButNearest : Terms>(
+              ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
+        return true;
+      });
 }
 
 HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells,
@@ -382,13 +395,115 @@ HWY_INLINE void sweepTopological(const StepContext& ctx, const GridSpec& grid, c
   }
 }
 
-void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves,
-                     std::uint32_t count, NeighbourSums* sums, CellRuns& around, SweepScratch& scratch) {
+// The adaptive range (sim/fine_grid): the candidates within `range` of boid i (in slot selfSlot)
+// on the fine grid, the front cone tested and each offered to the K nearest as they come, those
+// within Rs kept aside. True when that settles the sums: K found nearer than the range, which
+// also covers Rs and, while the front cone is tested and empty, RL; the ones kept aside are then
+// folded into the separation in slot order, as the search of R folds them. False leaves the sums
+// to be made again.
+inline constexpr std::uint32_t kRangeSeparationCapacity = 64;
+struct RangeSeparating {
+  std::uint32_t slot;  // in the cell order
+  std::uint32_t fine;
+  glm::vec3 offset;
+};
+
+HWY_INLINE bool sweepTopologicalRange(const StepContext& ctx, const FineGrid& fine, std::uint32_t selfSlot,
+                                      const BoidView& self, float range, NeighbourSums& sums) {
+  const SortedFlock flock = fine.flock();
+  const std::uint32_t selfFine = fine.fineSlot[selfSlot];
+  const float range2 = range * range;
+  // The fine cells of the box [p - range, p + range], widened by a margin rounding cannot cross.
+  const glm::vec3 p = self.position;
+  const float slack = 1e-5f * (std::abs(p.x) + std::abs(p.y) + std::abs(p.z) + range + fine.cellWidth);
+  const glm::ivec3 lo = fine.cellCoord(p - glm::vec3(range + slack));
+  const glm::ivec3 hi = fine.cellCoord(p + glm::vec3(range + slack));
+  RangeSeparating separating[kRangeSeparationCapacity];
+  std::uint32_t separatingCount = 0;
+  bool overflowed = false;  // more than kRangeSeparationCapacity within Rs
+  // The squared gap from p to fine cell c's slab along an axis, less the slack (the cells of a
+  // row wholly beyond the range are left out).
+  const auto gap2 = [&](int axis, int c) {
+    const float cellLo = fine.origin[axis] + float(c) * fine.cellWidth;
+    const float gap = std::max(std::max(cellLo - p[axis], p[axis] - (cellLo + fine.cellWidth)) - slack, 0.0f);
+    return gap * gap;
+  };
+  for (int cz = lo.z; cz <= hi.z; ++cz) {
+    const float gz2 = gap2(2, cz);
+    for (int cy = lo.y; cy <= hi.y; ++cy) {
+      const float row2 = gz2 + gap2(1, cy);
+      if (row2 > range2) continue;
+      int first = lo.x, last = hi.x;
+      while (first < last && row2 + gap2(0, first) > range2) ++first;
+      while (last > first && row2 + gap2(0, last) > range2) --last;
+      const std::uint32_t begin = fine.cellStart[fine.cellIndex({first, cy, cz})];
+      const std::uint32_t end = fine.cellStart[fine.cellIndex({last, cy, cz}) + 1];
+      forEachWithinReach<false>(ctx, flock, p, selfFine, range2, begin, end, sums,
+                                [&](std::uint32_t j, const glm::vec3& d) {
+                                  if (glm::dot(d, d) < ctx.separationRadius2) {
+                                    if (separatingCount == kRangeSeparationCapacity) {
+                                      overflowed = true;
+                                      return false;
+                                    }
+                                    separating[separatingCount++] = {fine.slot[j], j, d};
+                                  }
+                                  accumulateNeighbour<NeighbourTerms::AllButSeparation>(
+                                      ctx, self, d, flock.heading[j], flock.id[j], flock.group[j], sums);
+                                  return true;
+                                });
+      if (overflowed) return false;
+    }
+  }
+  const bool settled = sums.nearestCount == ctx.topological &&
+                       sums.nearest[ctx.topological - 1].distance2 < range2 &&
+                       ctx.separationRadius2 <= range2 &&
+                       (!ctx.needFront || sums.frontOccupied || ctx.leaderRadius2 <= range2);
+  if (!settled) return false;
+  std::sort(separating, separating + separatingCount,
+            [](const RangeSeparating& a, const RangeSeparating& b) { return a.slot < b.slot; });
+  for (std::uint32_t s = 0; s < separatingCount; ++s) {
+    const std::uint32_t j = separating[s].fine;
+    accumulateNeighbour<NeighbourTerms::AllButNearest>(ctx, self, separating[s].offset, flock.heading[j],
+                                                       flock.id[j], flock.group[j], sums);
+  }
+  return true;
+}
+
+// The topological rule with the adaptive range: boid i's range tried first, the search of R
+// where it does not settle the sums; its range for the next step kept. 1 where the range settled.
+HWY_INLINE std::uint32_t sweepTopologicalAdaptive(const StepContext& ctx, const GridSpec& grid,
+                                                  const CellOrder& cells, int dims, const SortedFlock& flock,
+                                                  std::uint32_t selfSlot, const BoidView& self,
+                                                  const AdaptiveRange& adaptive, NeighbourSums& sums,
+                                                  CellRuns& around) {
+  float& range = adaptive.range[self.id];
+  const float tried =
+      std::min(std::max(range + adaptive.margin, std::sqrt(ctx.separationRadius2)), std::sqrt(ctx.radius2));
+  const bool settled =
+      range > 0.0f && sweepTopologicalRange(ctx, *adaptive.grid, selfSlot, self, tried, sums);
+  if (!settled) {
+    ::new (static_cast<void*>(&sums)) NeighbourSums;
+    sweepTopological(ctx, grid, cells, dims, flock, selfSlot, self, sums, around);
+  }
+  const std::uint32_t k = ctx.topological;
+  range = sums.nearestCount == k ? std::sqrt(sums.nearest[k - 1].distance2) : 0.0f;
+  return settled ? 1 : 0;
+}
+
+std::uint32_t SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
+                              const SortedFlock& flock, std::uint32_t firstSlot, const BoidView* selves,
+                              std::uint32_t count, NeighbourSums* sums, CellRuns& around,
+                              SweepScratch& scratch, const AdaptiveRange* adaptive) {
   if (!sweepsBatchAsBox(ctx)) {
+    std::uint32_t settled = 0;
     for (std::uint32_t b = 0; b < count; ++b) {
       const BoidView& self = selves[b];
       const std::uint32_t selfSlot = firstSlot + b;
+      if (ctx.topological != 0 && adaptive != nullptr) {
+        settled += sweepTopologicalAdaptive(ctx, grid, cells, dims, flock, selfSlot, self, *adaptive, sums[b],
+                                            around);
+        continue;
+      }
       if (ctx.topological != 0) {
         sweepTopological(ctx, grid, cells, dims, flock, selfSlot, self, sums[b], around);
         continue;
@@ -403,26 +518,35 @@ void SweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrd
           sweepLabRun<false>(ctx, self, selfSlot, flock, run.begin, run.end, sums[b]);
       }
     }
-    return;
+    return settled;
   }
   switch (count) {
     case 1:
-      return sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<1>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     case 2:
-      return sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<2>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     case 3:
-      return sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<3>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     case 4:
-      return sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<4>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     case 5:
-      return sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<5>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     case 6:
-      return sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<6>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     case 7:
-      return sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<7>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
     default:
-      return sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      sweepMetric<8>(ctx, grid, cells, dims, flock, firstSlot, selves, sums, around, scratch.within);
+      break;
   }
+  return 0;
 }
 
 const char* SweepTargetName() {
@@ -438,12 +562,13 @@ namespace murmur::sim {
 HWY_EXPORT(SweepNeighbours);
 HWY_EXPORT(SweepTargetName);
 
-void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t firstSlot, std::span<const BoidView> selves,
-                     std::span<NeighbourSums> sums, CellRuns& around, SweepScratch& scratch) {
-  HWY_DYNAMIC_DISPATCH(SweepNeighbours)
-  (ctx, grid, cells, dims, flock, firstSlot, selves.data(), static_cast<std::uint32_t>(selves.size()),
-   sums.data(), around, scratch);
+std::uint32_t sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
+                              const SortedFlock& flock, std::uint32_t firstSlot,
+                              std::span<const BoidView> selves, std::span<NeighbourSums> sums,
+                              CellRuns& around, SweepScratch& scratch, const AdaptiveRange* adaptive) {
+  return HWY_DYNAMIC_DISPATCH(SweepNeighbours)(ctx, grid, cells, dims, flock, firstSlot, selves.data(),
+                                               static_cast<std::uint32_t>(selves.size()), sums.data(), around,
+                                               scratch, adaptive);
 }
 
 std::string simdTargetName() {

@@ -77,13 +77,18 @@ struct SweepScratch {
   WithinCandidates within[kSweepBatch];
 };
 
+struct AdaptiveRange;  // sim/fine_grid.hpp
+
 // Folds every candidate within the search radius of each boid of `selves` (of one cell, at most
 // kSweepBatch, in consecutive sorted slots from firstSlot) into its sums (sums[b] for selves[b]),
 // in slot order; the caller then finishes the sums (finishNeighbours). around: the runs of the
-// last boids' cell (sim::CellRuns), reused while boids share a cell.
-void sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
-                     const SortedFlock& flock, std::uint32_t firstSlot, std::span<const BoidView> selves,
-                     std::span<NeighbourSums> sums, CellRuns& around, SweepScratch& scratch);
+// last boids' cell (sim::CellRuns), reused while boids share a cell. With the topological rule,
+// `adaptive` (or null) tries each boid's adaptive range first; returned: how many boids it settled.
+std::uint32_t sweepNeighbours(const StepContext& ctx, const GridSpec& grid, const CellOrder& cells, int dims,
+                              const SortedFlock& flock, std::uint32_t firstSlot,
+                              std::span<const BoidView> selves, std::span<NeighbourSums> sums,
+                              CellRuns& around, SweepScratch& scratch,
+                              const AdaptiveRange* adaptive = nullptr);
 
 // The instruction set the sweep dispatches to now ("AVX2", "SSE4", "EMU128", ...).
 std::string simdTargetName();

@@ -14,6 +14,7 @@
 #include "brute_force_topological.hpp"
 #include "sim/builders.hpp"
 #include "sim/cpu_simulator.hpp"
+#include "sim/fine_grid.hpp"
 #include "sim/metrics.hpp"
 #include "sim/neighbour_sweep.hpp"
 #include "sim/random.hpp"
@@ -358,6 +359,128 @@ TEST(CpuSimulator, TopologicalTiesGoToTheLowerId) {
   std::size_t differing = 0;
   for (std::uint32_t i = 0; i < n; ++i) differing += mirroredNext.velocity[n - 1 - i] != expected.velocity[i];
   EXPECT_GT(differing, 0u);
+}
+
+// The adaptive range (sim/fine_grid) changes no byte: on and off, and the all-pairs search, give
+// the same steps; in a contained world it settles most boids after the first step (which has no
+// ranges yet) and none in a wrapped one; a flock spread out at once (every range too short) is
+// searched again over R and still gives the same bytes.
+TEST_P(GridEqualsNaive, AdaptiveRangeChangesNoByte) {
+  Scene scene = denseScene(GetParam(), 2000);
+  scene.model.topologicalNeighbours = 7;
+  scene.model.unitModel = UnitModel::Boids;  // the lab's units have no topological neighbours (refused)
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  FlockState naive = spawnVariant(GetParam(), scene);
+  CpuSimulator naiveSim(NeighbourSearch::Naive), on(NeighbourSearch::Grid), off(NeighbourSearch::Grid);
+  off.setAdaptiveRange(false);
+  on.setState(naive);
+  off.setState(naive);
+  const bool adaptive = scene.model.boundary != Boundary::Wrap;
+  const auto stepAll = [&](int s) {
+    naiveSim.step(scene.model, inputs, naive);
+    on.step(scene.model, inputs);
+    off.step(scene.model, inputs);
+    const FlockState a = on.state(), b = off.state();
+    ASSERT_EQ(a.position, naive.position) << "step " << s;
+    ASSERT_EQ(a.velocity, naive.velocity) << "step " << s;
+    ASSERT_EQ(a.heading, naive.heading) << "step " << s;
+    ASSERT_EQ(a.leader, naive.leader) << "step " << s;
+    ASSERT_EQ(b.velocity, naive.velocity) << "step " << s;
+    EXPECT_EQ(off.lastStepRangeSettled(), 0u);
+  };
+  for (int s = 0; s < 30; ++s) {
+    stepAll(s);
+    if (HasFatalFailure()) return;
+    if (s == 0 || !adaptive) {
+      EXPECT_EQ(on.lastStepRangeSettled(), 0u) << "step " << s;
+    }
+  }
+  // Where K lie within R (not the sparse variants), the range settles most.
+  if (adaptive && GetParam().neighbours >= 2.0f * float(scene.model.topologicalNeighbours)) {
+    EXPECT_GT(on.lastStepRangeSettled(), naive.size() / 2);
+  }
+  if (!adaptive) return;
+  // Spread by half about the centre: last step's ranges now hold fewer than K.
+  const glm::vec3 mid = 0.5f * (scene.model.worldMin + scene.model.worldMax);
+  for (glm::vec3& p : naive.position) p = mid + 1.5f * (p - mid);
+  on.setState(naive);
+  off.setState(naive);
+  for (int s = 30; s < 35; ++s) {
+    stepAll(s);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Ties at the K-th distance (a lattice) go to the lower id through the adaptive range too: a
+// second step from the lattice, with the ranges the first left, equals the brute force (the
+// lattice in a contained world: a wrapped one takes no adaptive range).
+TEST(CpuSimulator, AdaptiveRangeTiesGoToTheLowerId) {
+  constexpr int kSide = 12;
+  Scene scene = test::latticeScene(kSide, 2);
+  scene.model.boundary = Boundary::Contain;
+  const FlockState start = test::latticeFlock(scene, kSide, 5);
+  const StepInputs inputs = staticInputs(scene, scene.groups);
+  const FlockState expected = test::bruteForceTopologicalStep(scene.model, inputs, start);
+  CpuSimulator sim(NeighbourSearch::Grid);
+  sim.setState(start);
+  sim.step(scene.model, inputs);
+  sim.setState(start);
+  sim.step(scene.model, inputs);
+  EXPECT_GT(sim.lastStepRangeSettled(), start.size() / 2);
+  const FlockState next = sim.state();
+  EXPECT_EQ(next.velocity, expected.velocity);
+  EXPECT_EQ(next.position, expected.position);
+}
+
+// The fine grid holds every boid once, in the cell its position lies in, stable in slot; a far
+// outlier widens its cells rather than growing it past kFineCellsPerBoid cells a boid, and a
+// non-finite coordinate goes to the first cell along its axis.
+TEST(FineGrid, HoldsEachBoidInItsCell) {
+  constexpr std::size_t n = 1000;
+  Pcg32 rng(7);
+  std::vector<float> x(n), y(n), z(n);
+  std::vector<glm::vec3> heading(n, glm::vec3(1, 0, 0));
+  std::vector<std::uint32_t> group(n, 0), id(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    x[k] = rng.uniform(0.0f, 20.0f);
+    y[k] = rng.uniform(0.0f, 20.0f);
+    z[k] = rng.uniform(0.0f, 20.0f);
+    id[k] = static_cast<std::uint32_t>(n - 1 - k);
+  }
+  const SortedFlock sorted{x.data(), y.data(), z.data(), heading.data(), group.data(), id.data()};
+  for (const float outlier : {0.0f, 1e6f}) {
+    SCOPED_TRACE(outlier);
+    x[3] = outlier == 0.0f ? x[3] : outlier;
+    y[5] = outlier == 0.0f ? y[5] : std::nanf("");
+    FineGrid fine;
+    fine.build(sorted, n, 2.0f, 3);
+    const std::size_t cells =
+        std::size_t(fine.cells.x) * std::size_t(fine.cells.y) * std::size_t(fine.cells.z);
+    EXPECT_LE(cells, kFineCellsPerBoid * n);
+    EXPECT_GE(fine.cellWidth, 2.0f / kFineCellsPerRadius);
+    if (outlier == 0.0f) {
+      EXPECT_GT(cells, n) << "grown no more than the bound needs";
+    }
+    ASSERT_EQ(fine.cellStart.size(), cells + 1);
+    ASSERT_EQ(fine.cellStart.back(), n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t f = fine.fineSlot[k];
+      ASSERT_EQ(fine.slot[f], k);
+      EXPECT_EQ(fine.id[f], id[k]);
+      const bool finite = std::isfinite(x[k]) && std::isfinite(y[k]);
+      const std::uint32_t cell = fine.cellIndex(fine.cellCoord({x[k], y[k], z[k]}));
+      EXPECT_GE(f, fine.cellStart[cell]) << k;
+      EXPECT_LT(f, fine.cellStart[cell + 1]) << k;
+      if (finite) {
+        const glm::vec3 lo = fine.origin + glm::vec3(fine.cellCoord({x[k], y[k], z[k]})) * fine.cellWidth;
+        EXPECT_LE(lo.x, x[k]);
+        EXPECT_LT(x[k], lo.x + fine.cellWidth * 1.0001f);
+      }
+      if (f > fine.cellStart[cell]) {
+        EXPECT_LT(fine.slot[f - 1], k) << "stable in slot";
+      }
+    }
+  }
 }
 
 TEST(CpuSimulator, ThreadCountDoesNotChangeTheResult) {
