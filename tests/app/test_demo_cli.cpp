@@ -852,7 +852,9 @@ std::vector<std::pair<std::string, double>> stageTimes(const std::string& out) {
 
 // The per-stage GPU times the window reports are the ones `murmur run` measures on the same scene
 // (a framebuffer with pixels bound while the stages compute once shifted llvmpipe's timestamps, so
-// that each stage's time showed up under the one before it).
+// that each stage's time showed up under the one before it: half the forces pass under scatter).
+// The scan is left out: on llvmpipe `run`'s (EGL) takes 3 to 5 times the window's (GLX), and no
+// other stage of the window's grows by the difference, so no stamp moved (docs/gpu.md, Timings).
 TEST(DemoCli, WindowStageTimesMatchRun) {
   const Xvfb server;
   ASSERT_TRUE(server.ready()) << "cannot start Xvfb (install xvfb): the window path needs a display";
@@ -870,26 +872,33 @@ TEST(DemoCli, WindowStageTimesMatchRun) {
   // hash and count ran on the first step only: in the first-dispatch line alone).
   ASSERT_EQ(inWindow.size(), 4u) << window.out;
   ASSERT_EQ(inRun.size(), 4u) << run.out;
-  // Within noise (the two runs share the machine with other tests, which moves a stage's share by
-  // up to 13 points under load): each stage's share of the step within 25 points, the whole step
-  // within a factor of 3. The shifted stamps moved half the step from forces to scatter (scatter's
-  // share from about 7% to about 50%).
-  double windowTotal = 0.0, runTotal = 0.0;
   for (std::size_t s = 0; s < inRun.size(); ++s) {
-    windowTotal += inWindow[s].second;
-    runTotal += inRun[s].second;
+    EXPECT_EQ(inWindow[s].first, inRun[s].first);
+    EXPECT_GT(inWindow[s].second, 0.0) << inWindow[s].first << "\n" << window.out;
+    EXPECT_GT(inRun[s].second, 0.0) << inRun[s].first << "\n" << run.out;
   }
-  ASSERT_GT(windowTotal, 0.0);
-  ASSERT_GT(runTotal, 0.0);
+  const auto ms = [](const std::vector<std::pair<std::string, double>>& stages, const std::string& name) {
+    for (const auto& [stage, time] : stages)
+      if (stage == name) return time;
+    return 0.0;
+  };
+  // Scatter, forces and reduce: their shares of the three within 25 points (the two runs share
+  // the machine with other tests, which moves a share by up to 13 points under load), their sum
+  // within a factor of 3. The shifted stamps moved scatter's share from about 15% to over 50%.
+  const std::vector<std::string> compared{"scatter", "forces", "reduce"};
+  double windowTotal = 0.0, runTotal = 0.0;
+  for (const std::string& name : compared) {
+    windowTotal += ms(inWindow, name);
+    runTotal += ms(inRun, name);
+  }
+  ASSERT_GT(windowTotal, 0.0) << window.out;
+  ASSERT_GT(runTotal, 0.0) << run.out;
   EXPECT_LT(windowTotal, 3.0 * runTotal) << window.out << run.out;
   EXPECT_LT(runTotal, 3.0 * windowTotal) << window.out << run.out;
-  for (std::size_t s = 0; s < inRun.size(); ++s) {
-    const auto& [name, runMs] = inRun[s];
-    EXPECT_EQ(inWindow[s].first, name);
-    EXPECT_NEAR(inWindow[s].second / windowTotal, runMs / runTotal, 0.25)
-        << name << ": window " << inWindow[s].second << " ms, run " << runMs << " ms\n"
+  for (const std::string& name : compared)
+    EXPECT_NEAR(ms(inWindow, name) / windowTotal, ms(inRun, name) / runTotal, 0.25)
+        << name << ": window " << ms(inWindow, name) << " ms, run " << ms(inRun, name) << " ms\n"
         << window.out << run.out;
-  }
 }
 
 // The window's frames never make the CPU wait for the GPU, with agents on the gpu backend and the
