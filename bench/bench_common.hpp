@@ -156,11 +156,13 @@ void registerOutputBenchmarks();
 
 // Model options a benchmark case switches on beyond its workload's: topological neighbours
 // (docs/model.md, step 2; 0 the metric rule), a leader radius (step 8; 0 the workload's) and a turn
-// rate (steps 1 and 13, degrees/s; 0 off).
+// rate (steps 1 and 13, degrees/s; 0 off); the CPU's adaptive topological range (step 2; the GPU
+// has none) on or off.
 struct StepVariant {
   std::uint32_t topological = 0;
   float leaderRadius = 0.0f;
   float turnRate = 0.0f;
+  bool adaptiveRange = true;
   void apply(sim::ModelParams& params) const {
     params.topologicalNeighbours = topological;
     if (leaderRadius > 0.0f) params.leaderRadius = leaderRadius;

@@ -42,11 +42,12 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   // numbered so, as the GPU cases number theirs.
   const sim::FlockState spawned = numberedInCellOrder(prepared.flock, sim::makeGridSpec(params));
   sim::CpuSimulator simulator(search, threads);
+  simulator.setAdaptiveRange(variant.adaptiveRange);
   simulator.setState(spawned);
   for (int k = 0; k < warmupSteps; ++k) simulator.step(params, inputs);  // sizes the scratch
   simulator.setState(spawned);
   int episode = 0;
-  double gridSeconds = 0.0, stepSeconds = 0.0, waitedSeconds = 0.0, threadSteps = 0.0;
+  double gridSeconds = 0.0, stepSeconds = 0.0, waitedSeconds = 0.0, threadSteps = 0.0, settled = 0.0;
   for (auto _ : state) {
     if (episode == kEpisodeSteps) {
       state.PauseTiming();
@@ -60,6 +61,7 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
     stepSeconds += simulator.lastStepTimes().grid + simulator.lastStepTimes().forces;
     threadSteps += simulator.lastStepTimes().threads;
     waitedSeconds += simulator.lastStepTimes().waited;
+    settled += static_cast<double>(simulator.lastStepRangeSettled());
     ++episode;
   }
   // The share of the step in the grid build and the copies into cell order (the rest: forces and
@@ -67,6 +69,9 @@ void runCpuSteps(benchmark::State& state, const Workload& workload, std::uint32_
   state.counters["grid_share"] = stepSeconds > 0.0 ? gridSeconds / stepSeconds : 0.0;
   // The share of the step the calling thread waited for late threads (sim::WorkerPool).
   state.counters["wait_share"] = stepSeconds > 0.0 ? waitedSeconds / stepSeconds : 0.0;
+  // The share of the boids whose neighbours the adaptive range settled (the topological rule).
+  state.counters["range_settled"] =
+      settled / (double(n) * double(std::max<benchmark::IterationCount>(state.iterations(), 1)));
   const double candidates =
       search == sim::NeighbourSearch::Naive ? static_cast<double>(n) - 1.0 : prepared.candidatesPerBoid;
   setStepCounters(state, n, candidates, search == sim::NeighbourSearch::Naive ? 0u : prepared.cells);
@@ -208,6 +213,22 @@ void addNeighbourRuleCost(int threads) {
   }
 }
 
+// What the adaptive topological range saves (docs/model.md, step 2): K = 7 in the murmuration's
+// packing, every boid searched over R against the range of its last K-th nearest, side by side.
+void addAdaptiveRangeCost(int threads) {
+  const Workload& w = workload("packed");
+  constexpr std::uint32_t n = 100'000;
+  for (const bool adaptive : {false, true})
+    benchmark::RegisterBenchmark(
+        fmt::format("adaptive-range/packed/cpu/threads:{}/range:{}/n:{}", threads, int(adaptive), n).c_str(),
+        [&w, threads, adaptive](benchmark::State& state) {
+          runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true,
+                      {.topological = 7, .adaptiveRange = adaptive});
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+}
+
 // What the book's leader radius costs when it exceeds R (docs/model.md, step 8): the search and the
 // grid's cells grow to it. The same step with the leader radius R (the default's reach) and 1.6 R
 // (the lab's narrow radius against its limited view: 50 / 30 body lengths), side by side.
@@ -312,6 +333,7 @@ void registerCpuBenchmarks() {
   addLeaderFlagCost(omp_get_max_threads());
   addFiniteCheckCost(omp_get_max_threads());
   addNeighbourRuleCost(omp_get_max_threads());
+  addAdaptiveRangeCost(omp_get_max_threads());
   addLeaderRadiusCost(omp_get_max_threads());
   addTurnRateCost(omp_get_max_threads());
   addSimdWidths();
