@@ -25,14 +25,14 @@ void FineGrid::build(const SortedFlock& sorted, std::size_t n, float radius, int
       std::min<double>(double(std::max<std::size_t>(n, 1)) * kFineCellsPerBoid, double(1u << 30));
   double width = std::max(double(radius) / double(kFineCellsPerRadius), 1e-6);
   const auto cellsFor = [&](double w) {
-    return (std::floor(double(size.x) / w) + 1) * (std::floor(double(size.y) / w) + 1) *
-           (std::floor(double(size.z) / w) + 1);
+    return glm::dvec3(std::floor(double(size.x) / w) + 1, std::floor(double(size.y) / w) + 1,
+                      std::floor(double(size.z) / w) + 1);
   };
-  while (cellsFor(width) > most) width *= 1.25;
+  const auto total = [](glm::dvec3 c) { return c.x * c.y * c.z; };
+  while (total(cellsFor(width)) > most) width *= 1.25;
   origin = low;
   cellWidth = float(width);
-  cells = {int(std::floor(double(size.x) / width)) + 1, int(std::floor(double(size.y) / width)) + 1,
-           int(std::floor(double(size.z) / width)) + 1};
+  cells = glm::ivec3(cellsFor(width));
   const std::size_t count = std::size_t(cells.x) * std::size_t(cells.y) * std::size_t(cells.z);
   // A counting sort by fine cell, stable in slot.
   cellStart.assign(count + 1, 0);
