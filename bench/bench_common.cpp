@@ -176,7 +176,7 @@ sim::FlockState numberedInCellOrder(const sim::FlockState& flock, const sim::Gri
   gather(flock.group, numbered.group);
   gather(flock.leader, numbered.leader);
   gather(flock.heading, numbered.heading);
-  gather(flock.spin, numbered.spin);
+  gather(flock.attitude, numbered.attitude);
   return numbered;
 }
 

@@ -380,6 +380,8 @@ py::dict measure(PySim& s) {
   d["polarization"] = m.polarization;
   d["extents"] = py::make_tuple(m.extents[0], m.extents[1], m.extents[2]);
   d["thinness"] = m.thinness;
+  d["width_ratio"] = m.widthRatio;
+  d["thin_axis_tilt"] = m.thinAxisTilt;
   d["groups"] = groups;
   return d;
 }
@@ -677,7 +679,8 @@ PYBIND11_MODULE(_murmur, m) {
            "mean/min/max_speed (units/s), mean_nearest_distance, min_pair_distance (world units), "
            "non_finite, flocks, largest_fraction, polarization, extents (standard deviations along the "
            "largest flock's principal axes, world units, "
-           "longest first), thinness, groups (dicts {boids, leaders, centroid, mean_velocity}).")
+           "longest first), thinness, width_ratio, thin_axis_tilt (degrees), groups (dicts {boids, leaders, "
+           "centroid, mean_velocity}).")
       .def("agents", &agents,
            "The scene's agents: dicts {name, kind ('leader', 'predator', 'player'), state, group, position, "
            "velocity}.")

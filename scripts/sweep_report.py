@@ -47,6 +47,8 @@ MEASURES = {
     "extent_2": ("largest flock's middle extent", "units"),
     "extent_3": ("largest flock's shortest extent", "units"),
     "thinness": ("thinness (shortest over longest extent)", ""),
+    "width_ratio": ("width (middle over longest extent)", ""),
+    "thin_axis_tilt": ("thinnest axis from the vertical", "degrees"),
 }
 # Columns of runs.csv besides the axes and the measures: run and id before the axes, these after.
 LEADING = ["run", "id"]

@@ -86,6 +86,8 @@ struct Measures {
   double extents[3] = {0.0, 0.0,
                        0.0};  // std. deviations along its principal axes, longest first, world units
   double thinness = 0.0;      // extents[2] / extents[0]
+  double widthRatio = 0.0;    // extents[1] / extents[0]
+  double thinAxisTilt = 0.0;  // degrees between the shortest principal axis and the vertical (y)
   std::vector<GroupMeasure> groups;
 };
 

@@ -55,6 +55,8 @@ class Measures(TypedDict):
     polarization: float
     extents: _Vec
     thinness: float
+    width_ratio: float
+    thin_axis_tilt: float
     groups: list[GroupMeasures]
 
 class Agent(TypedDict):

@@ -20,6 +20,13 @@
 #ifndef LAB
 #define LAB 0
 #endif
+// STARLING 1 for starlings ([model] kind = "starling"; common/StarlingModel.glsl): the step's force
+// flies the bird (integrate below), its bank in and out through starlingBank.
+#ifndef STARLING
+#define STARLING 0
+#endif
+// The heading is state in BoidUpdate: it turns at a rate, or it is a starling's.
+#define STORED_HEADING (TURNING || STARLING)
 
 // The optional terms (gpu::StepFeature), 1 compiled in, 0 out (a zero vector, as the CPU's term is
 // for a step without it): FEATURE_WALLS, FEATURE_OBSTACLES, FEATURE_AGENTS (goals, flight from
@@ -42,6 +49,12 @@ const bool kAgentsTerms = FEATURE_AGENTS != 0;
 const bool kRoostTerm = FEATURE_ROOST != 0;
 
 #include "common/Vector.glsl"
+
+#if STARLING
+#include "common/StarlingModel.glsl"
+// The bird's bank (sim::FlockState::attitude): its last step's before integrate, its new one after.
+float starlingBank = 0.0;
+#endif
 
 #if LAB
 // sim::labSide, sim::sideSign, sim::awaySign.
@@ -368,13 +381,22 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
 
 // sim::roostForce.
 vec3 roostForce(BoidView self) {
-  if (!(P.roostRadius > 0.0)) return vec3(0.0);
-  EXACT vec3 h = imageOffset(self.position, P.roostCenter.xyz);
-  h.y = 0.0;
-  EXACT float dist = length3(h);
-  if (!(dist > P.roostRadius)) return vec3(0.0);
-  EXACT float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
-  EXACT vec3 f = (h / dist) * pull;
+  EXACT vec3 f = vec3(0.0);
+  EXACT vec3 to = imageOffset(self.position, P.roostCenter.xyz);
+  if (P.roostRadius > 0.0) {
+    EXACT vec3 h = vec3(to.x, 0.0, to.z);
+    EXACT float dist = length3(h);
+    if (dist > P.roostRadius) {
+      EXACT float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
+      f = (h / dist) * pull;
+    }
+  }
+  EXACT float band = P.roostHeightBand;
+  EXACT float outside = abs(to.y) - band;
+  if (band > 0.0 && outside > 0.0) {
+    EXACT float pull = P.maxSpeed * min(1.0, outside / band);
+    f.y = to.y < 0.0 ? -pull : pull;
+  }
   return f;
 }
 
@@ -465,7 +487,7 @@ vec3 weightedForce(BoidView self, NeighbourSums sums) {
 struct BoidUpdate {
   vec3 position;
   vec3 velocity;
-#if TURNING
+#if STORED_HEADING
   vec3 heading;  // the new stored heading
 #endif
 };
@@ -512,7 +534,17 @@ BoidUpdate integrate(BoidView self, vec3 weighted) {
   EXACT float forceLen = length3(force);
   if (forceLen > maxForce) force *= maxForce / forceLen;
 
+#if STARLING
+  // sim::flyStarling: roll toward the bank the steering's sideways part asks, then fly with the
+  // lift so tilted.
+  EXACT vec3 steer = force / P.mass;
+  StarlingFrame level = levelFrame(self.heading);
+  starlingBank = rollToward(starlingBank, targetBank(dot3(steer, level.right)));
+  StarlingFrame frame = bankedFrame(level, starlingBank);
+  EXACT vec3 v = self.velocity + starlingAcceleration(frame, dot3(self.velocity, self.velocity), steer) * P.dt;
+#else
   EXACT vec3 v = self.velocity + force / P.mass * P.dt;
+#endif
   EXACT float speed = length3(v);
   if (speed > maxSpeed) {
     v *= maxSpeed / speed;
@@ -525,6 +557,11 @@ BoidUpdate integrate(BoidView self, vec3 weighted) {
   // 13. The boid moves along its turned heading at the velocity's speed.
   EXACT vec3 h = turnHeading(self.heading, v);
   EXACT vec3 pos = self.position + h * (length3(v) * P.dt);
+#elif STARLING
+  // A starling heads where it flies.
+  EXACT float flown = length3(v);
+  EXACT vec3 h = flown < kEps ? self.heading : v / flown;
+  EXACT vec3 pos = self.position + v * P.dt;
 #else
   EXACT vec3 pos = self.position + v * P.dt;
 #endif
@@ -538,13 +575,13 @@ BoidUpdate integrate(BoidView self, vec3 weighted) {
       if (pos[k] < lo) {
         pos[k] = lo;
         v[k] = abs(v[k]);
-#if TURNING
+#if STORED_HEADING
         h[k] = abs(h[k]);
 #endif
       } else if (pos[k] > hi) {
         pos[k] = hi;
         v[k] = -abs(v[k]);
-#if TURNING
+#if STORED_HEADING
         h[k] = -abs(h[k]);
 #endif
       }
@@ -556,24 +593,24 @@ BoidUpdate integrate(BoidView self, vec3 weighted) {
     if (!wallBlockedAt(alongX)) {
       pos = alongX;
       v.z = -v.z;
-#if TURNING
+#if STORED_HEADING
       h.z = -h.z;
 #endif
     } else if (!wallBlockedAt(alongZ)) {
       pos = alongZ;
       v.x = -v.x;
-#if TURNING
+#if STORED_HEADING
       h.x = -h.x;
 #endif
     } else {
       pos = self.position;
       v = -v;
-#if TURNING
+#if STORED_HEADING
       h = -h;
 #endif
     }
   }
-#if TURNING
+#if STORED_HEADING
   return BoidUpdate(pos, v, h);
 #else
   return BoidUpdate(pos, v);

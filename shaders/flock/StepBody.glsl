@@ -1,6 +1,8 @@
 // The body of flock/Step.comp.glsl, flock/StepTopological.comp.glsl (TOPOLOGICAL 0 or 1), their
 // turning variants flock/StepTurning.comp.glsl, flock/StepTopologicalTurning.comp.glsl (TURNING 1),
-// and flock/StepLab.comp.glsl (LAB 1: the flocking lab's units, common/LabModel.glsl).
+// flock/StepLab.comp.glsl (LAB 1: the flocking lab's units, common/LabModel.glsl) and the
+// starlings' flock/StepStarling.comp.glsl, flock/StepTopologicalStarling.comp.glsl (STARLING 1,
+// common/StarlingModel.glsl).
 // Forces and integration, fused: one thread per boid in cell order (threads of a work group share
 // neighbour cells, and each cell's boids are contiguous), neighbours visited run by run in the
 // order of sim::forEachNeighbourRange and by id within a cell, as the CPU grid search does. The
@@ -25,7 +27,7 @@ layout(std430, binding = BINDING_SORTED_HEADINGS) readonly buffer SortedHeadings
 // The metric pass without stored headings takes its own heading from its velocity (below); the
 // block is volatile there so that the compiler loads the velocity again after the neighbour loop
 // rather than holding it through the loop (navi21 wave64: 48 VGPRs, not 56).
-#define OWN_HEADING_FROM_VELOCITY (!TURNING && !LAB && !TOPOLOGICAL)
+#define OWN_HEADING_FROM_VELOCITY (!TURNING && !LAB && !STARLING && !TOPOLOGICAL)
 #if OWN_HEADING_FROM_VELOCITY
 layout(std430, binding = BINDING_SORTED_VELOCITIES) readonly volatile buffer SortedVelocities { vec4 sortedVelocities[]; };
 #else
@@ -37,8 +39,9 @@ layout(std430, binding = BINDING_SORTED_VELOCITIES) readonly buffer SortedVeloci
 layout(std430, binding = BINDING_CELL_OF) writeonly buffer CellOf { uint cellOf[]; };
 layout(std430, binding = BINDING_RANK_IN_CELL) writeonly buffer RankInCell { uint rankInCell[]; };
 layout(std430, binding = BINDING_CELL_COUNTS) buffer CellCounts { uint cellCounts[]; };
-#if TURNING || LAB
-// The stored headings in slot order (boids.turn_rate; the lab's units, with their spin in w):
+#if TURNING || LAB || STARLING
+// The stored headings in slot order (boids.turn_rate; the lab's units with their spin in w, the
+// starlings with their bank):
 // grid/ReorderTurning copied them into sortedHeadings; the new ones are written here, and what a
 // renderer draws the bird along (the heading at the velocity's speed, the leader flag in w as in
 // velocities).
@@ -149,6 +152,9 @@ void main() {
   // The lab's unit: its spin rides in the w of its stored heading.
   LabUnit next = stepLabUnit(self, sortedHeadings[s].w, sums);
 #else
+#if STARLING
+  starlingBank = sortedHeadings[s].w;
+#endif
   BoidUpdate next = stepBoid(self, sums);
 #endif
   positions[s] = vec4(next.position, own.w);
@@ -158,9 +164,11 @@ void main() {
   // The leader flag rides in the w the velocity leaves free: no extra bytes a boid.
   float leader = P.needFront != 0u && !sums.frontOccupied ? 1.0 : 0.0;
   velocities[s] = vec4(next.velocity, leader);
-#if TURNING || LAB
+#if TURNING || LAB || STARLING
 #if LAB
   headings[s] = vec4(next.heading, next.spin);
+#elif STARLING
+  headings[s] = vec4(next.heading, starlingBank);
 #else
   headings[s] = vec4(next.heading, 0.0);
 #endif

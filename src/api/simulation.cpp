@@ -416,6 +416,8 @@ Measures Simulation::measure() {
   out.polarization = shape.polarization;
   for (int axis = 0; axis < 3; ++axis) out.extents[axis] = shape.extents[axis];
   out.thinness = shape.thinness;
+  out.widthRatio = shape.widthRatio;
+  out.thinAxisTilt = shape.thinAxisTilt;
   for (const sim::GroupSummary& g : sim::summarizeGroups(state))
     out.groups.push_back({g.count, g.leaders, toVec3(g.centroid), toVec3(g.meanVelocity)});
   return out;

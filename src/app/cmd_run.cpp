@@ -26,9 +26,10 @@ namespace {
 std::string shapeLine(const sim::FlockShape& shape) {
   return fmt::format(
       "largest flock {:.1f}% ({} flocks) | its polarization {:.3f} | its extents {:.1f} {:.1f} {:.1f} units "
-      "(standard deviations along its principal axes) | thinness {:.2f} (shortest over longest)",
+      "(standard deviations along its principal axes) | thinness {:.2f} (shortest over longest) | "
+      "width {:.2f} (middle over longest) | thinnest axis {:.0f} degrees from vertical",
       100.0 * shape.largestFraction, shape.flocks, shape.polarization, shape.extents.x, shape.extents.y,
-      shape.extents.z, shape.thinness);
+      shape.extents.z, shape.thinness, shape.widthRatio, shape.thinAxisTilt);
 }
 
 OrderedJson shapeJson(const sim::FlockShape& shape) {
@@ -37,7 +38,9 @@ OrderedJson shapeJson(const sim::FlockShape& shape) {
       {"largest_fraction", jsonNumber(shape.largestFraction)},
       {"polarization", jsonNumber(shape.polarization)},
       {"extents", {jsonNumber(shape.extents.x), jsonNumber(shape.extents.y), jsonNumber(shape.extents.z)}},
-      {"thinness", jsonNumber(shape.thinness)}};
+      {"thinness", jsonNumber(shape.thinness)},
+      {"width_ratio", jsonNumber(shape.widthRatio)},
+      {"thin_axis_tilt", jsonNumber(shape.thinAxisTilt)}};
 }
 
 // "emergent leaders per group: 3/120 2/120": each group's emergent leaders of the last step, of its
@@ -167,7 +170,9 @@ class RunCommand final : public Command {
     const sim::FlockMetrics metrics = sim::measureFlock(world.scene().model, final);
     const sim::FlockShape shape = sim::measureFlockShape(world.scene().model, final);
     if (!dump_.empty())
-      core::writeAfterWork(dump_, "--dump", [&] { sim::writeStateCsv(dump_, final, "--dump"); });
+      core::writeAfterWork(dump_, "--dump", [&] {
+        sim::writeStateCsv(dump_, final, "--dump", world.scene().model.unitModel);
+      });
     if (recording) recording->commit();
 
     const double updatesPerSecond = seconds > 0.0 ? double(final.size()) * double(steps) / seconds : 0.0;

@@ -102,7 +102,7 @@ void parameterSliders(sim::ModelParams& model, bool weights) {
   for (const sim::EditRange& range : sim::editRanges(model)) {
     const sim::ModelParam& param = *range.param;
     if ((param.section == "weights") != weights) continue;
-    if (param.section == "model" && model.unitModel != sim::UnitModel::Lab) continue;  // the lab's body only
+    if (!sim::paramActs(param, model.unitModel)) continue;  // the lab's body or the starlings' flight
     if (!weights && param.section != section) ImGui::TextDisabled("[%s]", std::string(param.section).c_str());
     section = param.section;
     if (param.key() == "perception.radius") viewModeCombo(model);

@@ -186,8 +186,13 @@ const Program& FlockPipeline::forceProgram(ForcePass pass, std::uint32_t feature
   const auto key = std::pair(pass, features);
   if (const auto found = forcePrograms_.find(key); found != forcePrograms_.end()) return found->second;
   static constexpr std::array<std::string_view, kForcePasses.size()> kFiles = {
-      "flock/Step.comp.glsl", "flock/StepTopological.comp.glsl", "flock/StepTurning.comp.glsl",
-      "flock/StepTopologicalTurning.comp.glsl", "flock/StepLab.comp.glsl"};
+      "flock/Step.comp.glsl",
+      "flock/StepTopological.comp.glsl",
+      "flock/StepTurning.comp.glsl",
+      "flock/StepTopologicalTurning.comp.glsl",
+      "flock/StepLab.comp.glsl",
+      "flock/StepStarling.comp.glsl",
+      "flock/StepTopologicalStarling.comp.glsl"};
   Defines defines = withGroupSize(arithmetic_, sizes_.forces);
   for (const auto& [name, bit] :
        {std::pair{"FEATURE_WALLS", kWallsTerm}, std::pair{"FEATURE_OBSTACLES", kObstaclesTerm},
@@ -212,7 +217,7 @@ std::uint32_t FlockPipeline::stepFeatures(const sim::ModelParams& params, const 
   for (std::size_t k = 0; k < packed.steering.size(); k += 3)
     steered = steered || packed.steering[k].w != 0.0f;
   if (goal || !packed.predators.empty() || steered) features |= kAgentsTerms;
-  if (params.roostRadius > 0.0f) features |= kRoostTerm;
+  if (params.roostPulls()) features |= kRoostTerm;
   return features;
 }
 
@@ -279,10 +284,10 @@ void FlockPipeline::allocateHeadings() {
     headings_ = Buffer();
     drawnVelocities_ = Buffer();
     throw CapacityError(
-        fmt::format(
-            "{} boids' headings (boids.turn_rate, the lab's units) do not fit on {}: out of GPU memory "
-            "allocating {} MiB more",
-            count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
+        fmt::format("{} boids' headings (boids.turn_rate, the lab's units, starlings) do not fit on {}: out "
+                    "of GPU memory "
+                    "allocating {} MiB more",
+                    count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
         count_, 0);
   }
 }
@@ -311,12 +316,14 @@ void FlockPipeline::upload(const sim::FlockState& state) {
   positions_.upload(std::span<const glm::vec4>(positions));
   velocities_.upload(std::span<const glm::vec4>(velocities));
   ids_.upload(std::span<const std::uint32_t>(identityIds()));
-  if (n > 0 && state.heading.size() == n) {
+  // Stored headings, or a starling state's banks alone (the headings then the velocities').
+  const bool attitudes = state.attitude.size() == n;  // a lab unit's spin or a starling's bank rides in w
+  if (n > 0 && (state.heading.size() == n || attitudes)) {
     std::vector<glm::vec4> headings(n);
-    const bool spins = state.spin.size() == n;  // the lab's units: the spin rides in w
     for (std::size_t i = 0; i < n; ++i) {
-      headings[i] = glm::vec4(state.heading[i], spins ? state.spin[i] : 0.0f);
-      velocities[i] = glm::vec4(state.heading[i] * glm::length(state.velocity[i]), velocities[i].w);
+      const glm::vec3 h = state.heading.empty() ? sim::heading(state.velocity[i]) : state.heading[i];
+      headings[i] = glm::vec4(h, attitudes ? state.attitude[i] : 0.0f);
+      velocities[i] = glm::vec4(h * glm::length(state.velocity[i]), velocities[i].w);
     }
     allocateHeadings();
     headings_.upload(std::span<const glm::vec4>(headings));
@@ -345,9 +352,9 @@ sim::FlockState FlockPipeline::download() const {
     const std::vector<glm::vec4> headings = headings_.download<glm::vec4>(count_);
     state.heading.resize(count_);
     for (std::size_t s = 0; s < count_; ++s) state.heading[ids[s]] = glm::vec3(headings[s]);
-    if (labUnits_) {
-      state.spin.resize(count_);
-      for (std::size_t s = 0; s < count_; ++s) state.spin[ids[s]] = headings[s].w;
+    if (attitudes_) {
+      state.attitude.resize(count_);
+      for (std::size_t s = 0; s < count_; ++s) state.attitude[ids[s]] = headings[s].w;
     }
   }
   return state;
@@ -459,12 +466,12 @@ class EmptyFramebufferScope {
 void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& inputs) {
   prepareGrid(params);
   const std::uint32_t features = writeStepParams(params, inputs);
-  // The stored headings exist only while the turn rate is on or the units are the lab's (as
-  // sim::CpuSimulator keeps them): the first step with them sorts norm(v) (and a zero spin) as the
-  // plain reorder does, and its force pass stores them.
+  // The stored headings exist only while the turn rate is on or the units are the lab's or
+  // starlings (as sim::CpuSimulator keeps them): the first step with them sorts norm(v) (and a zero
+  // spin or bank) as the plain reorder does, and its force pass stores them.
   const bool stored = params.storesHeading();
   const bool headingsKnown = stored && headingsOf_ == state_;
-  labUnits_ = params.unitModel == sim::UnitModel::Lab;
+  attitudes_ = params.storesAttitude();
   if (count_ == 0) return;
   if (stored) allocateHeadings();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);
@@ -509,7 +516,9 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     const bool topological = params.topologicalNeighbours > 0;
     const bool turning = params.turnRate > 0.0f;
-    const ForcePass pass = labUnits_ ? ForcePass::Lab
+    const ForcePass pass = params.unitModel == sim::UnitModel::Lab ? ForcePass::Lab
+                           : params.unitModel == sim::UnitModel::Starling
+                               ? (topological ? ForcePass::TopologicalStarling : ForcePass::Starling)
                            : turning ? (topological ? ForcePass::TopologicalTurning : ForcePass::Turning)
                                      : (topological ? ForcePass::Topological : ForcePass::Metric);
     dispatchCompute(forceProgram(pass, features), n, sizes_.forces, maxGroupsX_);

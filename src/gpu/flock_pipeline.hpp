@@ -99,10 +99,22 @@ enum StepFeature : std::uint32_t {
 
 // The variants of the force pass: the metric rule, topological neighbours, each with the heading
 // turned at a rate (boids.turn_rate), and the lab's units ([model] kind = "lab").
-enum class ForcePass : std::uint8_t { Metric, Topological, Turning, TopologicalTurning, Lab };
-inline constexpr std::array<ForcePass, 5> kForcePasses = {ForcePass::Metric, ForcePass::Topological,
-                                                          ForcePass::Turning, ForcePass::TopologicalTurning,
-                                                          ForcePass::Lab};
+enum class ForcePass : std::uint8_t {
+  Metric,
+  Topological,
+  Turning,
+  TopologicalTurning,
+  Lab,
+  Starling,
+  TopologicalStarling
+};
+inline constexpr std::array<ForcePass, 7> kForcePasses = {ForcePass::Metric,
+                                                          ForcePass::Topological,
+                                                          ForcePass::Turning,
+                                                          ForcePass::TopologicalTurning,
+                                                          ForcePass::Lab,
+                                                          ForcePass::Starling,
+                                                          ForcePass::TopologicalStarling};
 
 // The stages of one step, in the order they run.
 enum class FlockStage : std::uint8_t { Hash, Count, Scan, Scatter, Forces, Reduce };
@@ -328,7 +340,7 @@ class FlockPipeline {
   sim::GridSpec countedGrid_{};
   // The stored headings, allocated by the first step or upload that needs them.
   Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
-  bool labUnits_ = false;              // the last step moved the lab's units: headings_'s w is their spin
+  bool attitudes_ = false;  // the last step's units have an attitude: headings_'s w is a spin or a bank
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"}, nearestPartials_{"nearest-boids slices"};  // grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and

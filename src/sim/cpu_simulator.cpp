@@ -70,7 +70,7 @@ void CpuSimulator::step(const ModelParams& params, const StepInputs& inputs) {
   std::swap(resident_.velocity, nextVelocity_);
   std::swap(resident_.leader, nextLeader_);
   if (params.storesHeading()) std::swap(resident_.heading, nextHeading_);
-  if (params.unitModel == UnitModel::Lab) std::swap(resident_.spin, nextSpin_);
+  if (params.storesAttitude()) std::swap(resident_.attitude, nextAttitude_);
   // Copied, not swapped: nearestBoids reads the sorted groups of the last step.
   std::copy_n(sortedGroup_.begin(), n, resident_.group.begin());
   residentById_ = false;
@@ -85,9 +85,9 @@ void CpuSimulator::copyState(FlockState& out) {
   out.groups = resident_.groups;
   const std::size_t n = resident_.size();
   out.resize(n);
-  const bool stored = !resident_.heading.empty(), lab = !resident_.spin.empty();
+  const bool stored = !resident_.heading.empty(), attitude = !resident_.attitude.empty();
   out.heading.resize(stored ? n : 0);
-  out.spin.resize(lab ? n : 0);
+  out.attitude.resize(attitude ? n : 0);
   const std::uint32_t* ids = sortedIds_.data();
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
@@ -97,7 +97,7 @@ void CpuSimulator::copyState(FlockState& out) {
       out.group[i] = resident_.group[k];
       out.leader[i] = resident_.leader[k];
       if (stored) out.heading[i] = resident_.heading[k];
-      if (lab) out.spin[i] = resident_.spin[k];
+      if (attitude) out.attitude[i] = resident_.attitude[k];
     }
   });
 }
@@ -112,8 +112,8 @@ void CpuSimulator::beginStep(const ModelParams& params, FlockState& state) {
   nextPosition_.resize(n);
   nextVelocity_.resize(n);
   nextLeader_.resize(n);
-  // The stored heading exists only while the turn rate is on or the units are the lab's: it starts
-  // as the velocity's. A lab unit's spin starts at 0.
+  // The stored heading exists only while the turn rate is on or the units are the lab's or
+  // starlings: it starts as the velocity's. A lab unit's spin and a starling's bank start at 0.
   const bool stored = params.storesHeading();
   if (!stored) {
     state.heading.clear();
@@ -121,13 +121,13 @@ void CpuSimulator::beginStep(const ModelParams& params, FlockState& state) {
     state.heading.resize(n);
     for (std::size_t i = 0; i < n; ++i) state.heading[i] = heading(state.velocity[i]);
   }
-  const bool lab = params.unitModel == UnitModel::Lab;
-  if (!lab)
-    state.spin.clear();
-  else if (state.spin.size() != n)
-    state.spin.assign(n, 0.0f);
+  const bool attitude = params.storesAttitude();
+  if (!attitude)
+    state.attitude.clear();
+  else if (state.attitude.size() != n)
+    state.attitude.assign(n, 0.0f);
   nextHeading_.resize(stored ? n : 0);
-  nextSpin_.resize(lab ? n : 0);
+  nextAttitude_.resize(attitude ? n : 0);
 }
 
 void CpuSimulator::sortAndStep(const ModelParams& params, const StepInputs& inputs, const FlockState& from,
@@ -149,11 +149,17 @@ void CpuSimulator::endStep(std::chrono::steady_clock::time_point start) {
 void CpuSimulator::storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot,
                              const NeighbourSums& sums) {
   if (ctx.labUnits) {
-    const LabUnit next = stepLabUnit(ctx, self, sortedSpin_[slot], sums);
+    const LabUnit next = stepLabUnit(ctx, self, sortedAttitude_[slot], sums);
     nextPosition_[slot] = next.position;
     nextVelocity_[slot] = next.velocity;
     nextHeading_[slot] = next.heading;
-    nextSpin_[slot] = next.spin;
+    nextAttitude_[slot] = next.spin;
+  } else if (ctx.starlings) {
+    const BoidUpdate next = stepStarling(ctx, self, sortedAttitude_[slot], sums);
+    nextPosition_[slot] = next.position;
+    nextVelocity_[slot] = next.velocity;
+    nextHeading_[slot] = next.heading;
+    nextAttitude_[slot] = next.bank;
   } else {
     const BoidUpdate next = stepBoid(ctx, self, sums);
     nextPosition_[slot] = next.position;
@@ -180,7 +186,7 @@ void CpuSimulator::storeBatch(const StepContext& ctx, bool vectorForces, std::sp
 
 void CpuSimulator::storeInIdOrder(const ModelParams& params, FlockState& state) {
   const auto start = std::chrono::steady_clock::now();
-  const bool stored = params.storesHeading(), lab = params.unitModel == UnitModel::Lab;
+  const bool stored = params.storesHeading(), attitude = params.storesAttitude();
   const std::size_t n = state.size();
   const std::uint32_t* slotOf = cells_.slotOf.data();
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
@@ -195,7 +201,7 @@ void CpuSimulator::storeInIdOrder(const ModelParams& params, FlockState& state) 
       state.velocity[i] = nextVelocity_[k];
       state.leader[i] = nextLeader_[k];
       if (stored) state.heading[i] = nextHeading_[k];
-      if (lab) state.spin[i] = nextSpin_[k];
+      if (attitude) state.attitude[i] = nextAttitude_[k];
     }
   });
   times_.grid += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -244,8 +250,8 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& from,
   sortedHeading_.resize(n);
   sortedGroup_.resize(n + kSweepPadding);
   sortedIds_.resize(n);
-  const bool lab = params.unitModel == UnitModel::Lab;
-  sortedSpin_.resize(lab ? n : 0);
+  const bool attitude = params.storesAttitude();
+  sortedAttitude_.resize(attitude ? n : 0);
   const std::uint32_t* order = cells_.order.data();
   const bool stored = params.storesHeading();  // f_i is the stored heading (docs/model.md, step 1)
   pool_.forChunks(n, boidChunk(n, 4096), [&](std::size_t begin, std::size_t end) {
@@ -263,7 +269,7 @@ void CpuSimulator::sortByCell(const ModelParams& params, const FlockState& from,
       sortedHeading_[k] = stored ? from.heading[i] : heading(sortedVelocity_[k]);
       sortedGroup_[k] = from.group[i];
       sortedIds_[k] = ids.empty() ? i : ids[i];
-      if (lab) sortedSpin_[k] = from.spin[i];
+      if (attitude) sortedAttitude_[k] = from.attitude[i];
     }
   });
   rangeSettled_ = 0;

@@ -91,8 +91,8 @@ class CpuSimulator {
   void endStep(std::chrono::steady_clock::time_point start);
   void stepNaive(const ModelParams& params, const StepInputs& inputs, const FlockState& from);
   void stepGrid(const ModelParams& params, const StepInputs& inputs, const FlockState& from);
-  // Boid self's new state from its sums (a boid's step, or a lab unit's) and its leader flag into
-  // the next buffers at its sorted slot.
+  // Boid self's new state from its sums (a boid's step, a lab unit's or a starling's) and its leader flag
+  // into the next buffers at its sorted slot.
   void storeStep(const StepContext& ctx, const BoidView& self, std::size_t slot, const NeighbourSums& sums);
   // The boids whose steps are made at once (storeBatch): the sweep's batches (kSweepBatch at most,
   // fewer in a sparse flock) gathered up to a vector of the widest instruction set's lanes, 16.
@@ -110,7 +110,7 @@ class CpuSimulator {
   // The next buffers (cell order) gathered into state (id order).
   void storeInIdOrder(const ModelParams& params, FlockState& state);
   // Builds cells_ from `from` (ids as sortAndStep's) and the cell-ordered copies of its position,
-  // velocity, heading, group, spin and ids.
+  // velocity, heading, group, attitude and ids.
   void sortByCell(const ModelParams& params, const FlockState& from, std::span<const std::uint32_t> ids);
 
   NeighbourSearch search_;
@@ -122,8 +122,8 @@ class CpuSimulator {
   // the resident flock: written by id from the force loop, a cache miss each at large flocks, they
   // held the loop up (docs/architecture.md).
   std::vector<glm::vec3> nextPosition_, nextVelocity_,
-      nextHeading_;              // nextHeading_: only with stored headings
-  std::vector<float> nextSpin_;  // only for the lab's units
+      nextHeading_;                  // nextHeading_: only with stored headings
+  std::vector<float> nextAttitude_;  // only for the lab's units and starlings
   std::vector<std::uint8_t> nextLeader_;
   GridSpec grid_;  // of the last step
   CellOrder cells_;
@@ -142,7 +142,7 @@ class CpuSimulator {
   std::vector<glm::vec3> sortedVelocity_, sortedHeading_;
   std::vector<std::uint32_t> sortedGroup_;
   std::vector<std::uint32_t> sortedIds_;  // the boid of each slot (the ids the sums are ordered by)
-  std::vector<float> sortedSpin_;         // only for the lab's units
+  std::vector<float> sortedAttitude_;     // only for the lab's units and starlings
   // The resident flock: in id order after setState (residentById_), else in the last step's cell
   // order, the ids of its slots in sortedIds_. previousIds_: the step's copy of those while the
   // sort writes its own.

@@ -20,14 +20,16 @@ struct FlockState {
   // 1 B per boid: 1 when the boid was an emergent leader (docs/model.md, step 8) in the step that
   // produced this state, else 0 (all 0 before the first step). The GPU keeps it in velocity.w.
   std::vector<std::uint8_t> leader;
-  // 12 B per boid, only while boids.turn_rate is on or for the lab's units (docs/model.md, step 1):
-  // the stored unit heading each boid moves along (a lab unit: its orientation). Empty otherwise, and then
-  // every heading is norm(velocity); a step with the option on fills it from the velocities when it is empty,
-  // one with it off empties it.
+  // 12 B per boid, only while boids.turn_rate is on, for the lab's units and for starlings
+  // (docs/model.md, step 1): the stored unit heading each boid moves along (a lab unit: its
+  // orientation). Empty otherwise, and then every heading is norm(velocity); a step with the option
+  // on fills it from the velocities when it is empty, one with it off empties it.
   std::vector<glm::vec3> heading;
-  // 4 B per boid, only for the lab's units ([model] kind = "lab"): the spin, radians/s (positive
-  // turns the heading towards (-f.z, 0, f.x)). Empty otherwise; a lab step starts it at 0.
-  std::vector<float> spin;
+  // 4 B per boid, only for the lab's units and starlings ([model] kind = "lab" or "starling"): a lab
+  // unit's spin, radians/s (positive turns the heading towards (-f.z, 0, f.x)), or a starling's
+  // bank, radians (positive rolls its up axis toward its right). Empty otherwise; a step starts it
+  // at 0.
+  std::vector<float> attitude;
   std::uint32_t groups = 1;  // number of groups; every group[i] < groups
 
   std::size_t size() const { return position.size(); }

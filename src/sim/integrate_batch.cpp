@@ -276,8 +276,8 @@ HWY_EXPORT(StepBatch);
 
 bool stepBatchServes(const StepContext& ctx) {
   const ModelParams& p = *ctx.params;
-  if (!integrateBatchServes(ctx) || !ctx.obstacles.empty() || !ctx.predators.empty() ||
-      p.roostRadius > 0.0f || ctx.anyGoal)
+  if (!integrateBatchServes(ctx) || !ctx.obstacles.empty() || !ctx.predators.empty() || p.roostPulls() ||
+      ctx.anyGoal)
     return false;
   for (std::uint32_t g = 0; 3 * std::size_t(g) + 2 < ctx.steering.size(); ++g)
     if (groupRole(ctx, g) != GroupRole::Flock || !groupFlocking(ctx, g)) return false;

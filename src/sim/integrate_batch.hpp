@@ -14,10 +14,10 @@
 
 namespace murmur::sim {
 
-// Whether integrateBatch serves the step: no turn rate, no walls, not the lab's units (they keep
-// the scalar functions).
+// Whether integrateBatch serves the step: no turn rate, no walls, neither the lab's units nor
+// starlings (they keep the scalar functions).
 inline bool integrateBatchServes(const StepContext& ctx) {
-  return !ctx.turning && ctx.walls == nullptr && !ctx.labUnits;
+  return !ctx.turning && ctx.walls == nullptr && !ctx.labUnits && !ctx.starlings;
 }
 
 // Whether stepBatch serves the step: integrateBatch does, and of the nine forces only the flocking

@@ -8,6 +8,9 @@
 #include <limits>
 #include <span>
 
+#include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
+
 #include "core/output_path.hpp"
 #include "sim/grid.hpp"
 #include "sim/rules.hpp"
@@ -92,7 +95,7 @@ bool boidFinite(const FlockState& state, std::size_t i) {
   };
   return finite(state.position[i]) && finite(state.velocity[i]) &&
          (state.heading.empty() || finite(state.heading[i])) &&
-         (state.spin.empty() || std::isfinite(state.spin[i]));
+         (state.attitude.empty() || std::isfinite(state.attitude[i]));
 }
 
 }  // namespace
@@ -100,7 +103,7 @@ bool boidFinite(const FlockState& state, std::size_t i) {
 bool allFinite(const FlockState& state) {
   if (state.position.empty()) return true;
   return !anyNonFinite(floats(state.position)) && !anyNonFinite(floats(state.velocity)) &&
-         (state.heading.empty() || !anyNonFinite(floats(state.heading))) && !anyNonFinite(state.spin);
+         (state.heading.empty() || !anyNonFinite(floats(state.heading))) && !anyNonFinite(state.attitude);
 }
 
 std::optional<std::size_t> firstNonFinite(const FlockState& state) {
@@ -289,6 +292,31 @@ glm::dvec3 symmetricEigenvalues(const double a[3][3]) {
   return e;
 }
 
+// A unit eigenvector of the symmetric 3x3 matrix a for its eigenvalue lambda: the largest cross
+// product of two rows of a - lambda I. Where lambda is a double eigenvalue (every cross product
+// near zero against the largest eigenvalue, largest), the vector of its plane nearest `toward`;
+// where it is a triple one, `toward`.
+glm::dvec3 symmetricEigenvector(const double a[3][3], double lambda, double largest, glm::dvec3 toward) {
+  const glm::dvec3 rows[3] = {{a[0][0] - lambda, a[0][1], a[0][2]},
+                              {a[1][0], a[1][1] - lambda, a[1][2]},
+                              {a[2][0], a[2][1], a[2][2] - lambda}};
+  constexpr double kRelative = 1e-12;
+  const double big = largest * largest;
+  glm::dvec3 best(0.0), row(0.0);
+  for (int i = 0; i < 3; ++i) {
+    const glm::dvec3 c = glm::cross(rows[i], rows[(i + 1) % 3]);
+    if (glm::dot(c, c) > glm::dot(best, best)) best = c;
+    if (glm::dot(rows[i], rows[i]) > glm::dot(row, row)) row = rows[i];
+  }
+  if (glm::dot(best, best) > kRelative * big * big) return glm::normalize(best);
+  if (glm::dot(row, row) <= kRelative * big) return toward;
+  // Rank 1: the eigenvectors are the plane normal to the row left.
+  const glm::dvec3 n = glm::normalize(row);
+  const glm::dvec3 inPlane = toward - glm::dot(toward, n) * n;
+  if (glm::dot(inPlane, inPlane) > kRelative) return glm::normalize(inPlane);
+  return glm::normalize(glm::cross(n, std::abs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 0, 1)));
+}
+
 }  // namespace
 
 FlockShape measureFlockShape(const ModelParams& params, const FlockState& state) {
@@ -349,6 +377,10 @@ FlockShape measureFlockShape(const ModelParams& params, const FlockState& state)
   shape.extents = {std::sqrt(std::max(variances.x, 0.0)), std::sqrt(std::max(variances.y, 0.0)),
                    std::sqrt(std::max(variances.z, 0.0))};
   shape.thinness = shape.extents.x > 0.0 ? shape.extents.z / shape.extents.x : 0.0;
+  shape.widthRatio = shape.extents.x > 0.0 ? shape.extents.y / shape.extents.x : 0.0;
+  constexpr glm::dvec3 kUp(0.0, 1.0, 0.0);
+  const glm::dvec3 thin = symmetricEigenvector(covariance, variances.z, variances.x, kUp);
+  shape.thinAxisTilt = glm::degrees(std::acos(std::clamp(std::abs(thin.y), 0.0, 1.0)));
   return shape;
 }
 

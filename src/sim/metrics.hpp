@@ -70,7 +70,11 @@ struct FlockShape {
   // Standard deviations of the largest flock's positions along its principal axes, longest first
   // (plain positions: in a wrap world a flock across the seam measures as if cut in two).
   glm::dvec3 extents{0.0};
-  double thinness = 0.0;  // extents.z / extents.x: 1 a ball, near 0 a sheet
+  double thinness = 0.0;    // extents.z / extents.x: 1 a ball, near 0 a sheet
+  double widthRatio = 0.0;  // extents.y / extents.x
+  // Degrees between the shortest principal axis and the vertical (y): 0 a level sheet, 90 an
+  // upright one (docs/model.md, Measures: a rod's and a ball's).
+  double thinAxisTilt = 0.0;
 };
 FlockShape measureFlockShape(const ModelParams& params, const FlockState& state);
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/scene_loader.hpp"
+#include "sim/starling_model.hpp"
 
 namespace murmur::sim {
 namespace {
@@ -74,12 +75,24 @@ constexpr ModelParam kModelParams[] = {
      50.0f, "units/s", "the speed the cruise force steers towards"},
     {"roost", "radius", member(&ModelParams::roostRadius), 0.0f, 0.0f, kIncluded, kMagnitudeLimit, "", 0.0f,
      500.0f, "units", "boids farther than this from the roost's x-z are pulled back; 0: no roost"},
+    {"roost", "height_band", member(&ModelParams::roostHeightBand), 0.0f, 0.0f, kIncluded, kMagnitudeLimit,
+     "", 0.0f, 200.0f, "units",
+     "boids farther than this above or below the roost's height (its centre's y) are pulled back; 0: none"},
     {"model", "steering", member(&ModelParams::labSteering), 0.6f, 0.0f, kExcluded, 10.0f, "", 0.05f, 2.0f,
      "1", "the lab's units: the full sideways push at the bow, as a fraction of the thrust (the book: 3/5)"},
     {"model", "inertia", member(&ModelParams::labInertia), 0.0625f, 0.0f, kExcluded, 100.0f, "", 0.01f, 1.0f,
      "m L^2", "the lab's units: moment of inertia in mass times body length squared (the book: 1/16)"},
     {"model", "spin_rate", member(&ModelParams::labSpinRate), 180.0f, 0.0f, kExcluded, 3600.0f, "", 10.0f,
      720.0f, "degrees/s", "the lab's units: the spin a full push holds against the angular drag"},
+    {"model", "roll_rate", member(&ModelParams::starlingRollRate), 180.0f, 0.0f, kExcluded, 3600.0f, "",
+     10.0f, 720.0f, "degrees/s", "starlings: the fastest a bird rolls toward the bank its steering asks"},
+    {"model", "max_bank", member(&ModelParams::starlingMaxBank), 60.0f, 0.0f, kExcluded,
+     float(kMaxStarlingBankDegrees), "", 5.0f, float(kMaxStarlingBankDegrees), "degrees",
+     "starlings: the steepest bank a bird rolls to"},
+    {"model", "lift_drag", member(&ModelParams::starlingLiftDrag), 3.3f, 1.0f, kIncluded, 100.0f, "", 1.0f,
+     20.0f, "1", "starlings: lift over drag, so the thrust is the weight over it (StarDisplay: 3.3)"},
+    {"model", "gravity", member(&ModelParams::starlingGravity), 9.81f, 0.0f, kExcluded, kMagnitudeLimit, "",
+     1.0f, 30.0f, "units/s^2", "starlings: the acceleration of gravity, along -y"},
     {"weights", "separation", weight(&Weights::separation), 1.5f, 0.0f, kIncluded, kUnbounded, "", 0.0f,
      10.0f, "1", "weight of separation (step 3)"},
     {"weights", "alignment", weight(&Weights::alignment), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f,
@@ -142,6 +155,14 @@ std::string ModelParam::rangeRule() const {
   if (maximum == kMagnitudeLimit || maximum == kUnbounded)
     return fmt::format("must be {} {}", minimumIncluded ? "at least" : "above", minimum);
   return fmt::format("must be in {}{}, {}]", minimumIncluded ? "[" : "(", minimum, maximum);
+}
+
+bool paramActs(const ModelParam& param, UnitModel units) {
+  if (param.section != "model") return true;
+  const float ModelParams::*member = param.field.member;
+  const bool lab = member == &ModelParams::labSteering || member == &ModelParams::labInertia ||
+                   member == &ModelParams::labSpinRate;
+  return lab ? units == UnitModel::Lab : units == UnitModel::Starling;
 }
 
 std::span<const ModelParam> modelParams() {

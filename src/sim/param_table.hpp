@@ -50,6 +50,9 @@ struct ModelParam {
 
 // Every row, in the order of docs/model.md's table (sections in the model's order).
 std::span<const ModelParam> modelParams();
+// Whether a row acts in a model of these units: every row but [model]'s, which belong to the lab's
+// units or to starlings.
+bool paramActs(const ModelParam& param, UnitModel units);
 // The row of `key`; std::logic_error when there is none.
 const ModelParam& modelParam(std::string_view key);
 

@@ -11,9 +11,10 @@ namespace murmur::sim {
 
 enum class Boundary : std::uint32_t { Contain = 0, Wrap = 1 };
 enum class GoalMode : std::uint32_t { Front = 0, All = 1 };
-// [model] kind: Murmur's boids (point masses steered by weighted forces) or the flocking lab's
-// units (rigid bodies steered by a sideways push at the bow; 2D worlds; sim/lab_model.hpp).
-enum class UnitModel : std::uint32_t { Boids = 0, Lab = 1 };
+// [model] kind: Murmur's boids (point masses steered by weighted forces), the flocking lab's units
+// (rigid bodies steered by a sideways push at the bow; 2D worlds; sim/lab_model.hpp) or starlings
+// (birds that bank into their turns, lift against gravity; 3D worlds; sim/starling_model.hpp).
+enum class UnitModel : std::uint32_t { Boids = 0, Lab = 1, Starling = 2 };
 
 // The largest K of topological neighbours ([perception] neighbours; the GPU keeps that many per
 // thread). Starlings use 6 to 7 (Ballerini et al. 2008).
@@ -84,9 +85,11 @@ struct ModelParams {
   // [cruise]
   float cruiseSpeed = modelDefault(&ModelParams::cruiseSpeed);
   // [roost] (docs/model.md step 8d): a horizontal pull towards the circle of roostRadius around
-  // roostCenter's x-z; radius 0, the default, is no roost.
+  // roostCenter's x-z; radius 0, the default, is no roost. A vertical pull back into the band of
+  // roostHeightBand above and below roostCenter's y; 0, the default, is none.
   glm::vec3 roostCenter{0.0f};
   float roostRadius = modelDefault(&ModelParams::roostRadius);
+  float roostHeightBand = modelDefault(&ModelParams::roostHeightBand);
   Weights weights;
   // [model] (docs/model.md, The lab's units): the kind of unit, and the lab's body: its push as a
   // fraction of its thrust, its moment of inertia in m L^2, and the spin a full push holds (degrees/s).
@@ -94,14 +97,25 @@ struct ModelParams {
   float labSteering = modelDefault(&ModelParams::labSteering);
   float labInertia = modelDefault(&ModelParams::labInertia);
   float labSpinRate = modelDefault(&ModelParams::labSpinRate);
+  // And the starlings' flight (docs/model.md, The starlings' flight): the roll rate and the most bank
+  // (degrees/s, degrees), the lift-to-drag ratio and gravity (units/s^2).
+  float starlingRollRate = modelDefault(&ModelParams::starlingRollRate);
+  float starlingMaxBank = modelDefault(&ModelParams::starlingMaxBank);
+  float starlingLiftDrag = modelDefault(&ModelParams::starlingLiftDrag);
+  float starlingGravity = modelDefault(&ModelParams::starlingGravity);
   // [weights] cohesion_only_without_separation, the Unity notes' cohesion "only where no separation
   // is happening" (docs/model.md step 5): a boid with any separation neighbour gets no cohesion.
   bool cohesionOnlyWithoutSeparation = false;
 
   glm::vec3 worldSize() const { return worldMax - worldMin; }
   // Whether each boid's heading is state (FlockState::heading): with boids.turn_rate and for the
-  // lab's units; else it is norm(velocity).
-  bool storesHeading() const { return turnRate > 0.0f || unitModel == UnitModel::Lab; }
+  // lab's units and the starlings; else it is norm(velocity).
+  bool storesHeading() const { return turnRate > 0.0f || unitModel != UnitModel::Boids; }
+  // Whether each unit has an attitude besides its heading (FlockState::attitude): a lab unit's spin,
+  // a starling's bank.
+  bool storesAttitude() const { return unitModel != UnitModel::Boids; }
+  // Whether the roost pulls at all: a circle or a height band (docs/model.md, step 8d).
+  bool roostPulls() const { return roostRadius > 0.0f || roostHeightBand > 0.0f; }
   // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's
   // cells are at least this wide).
   float searchRadius() const { return perceptionRadius > leaderRadius ? perceptionRadius : leaderRadius; }

@@ -86,6 +86,8 @@ StepContext makeStepContext(const ModelParams& params, const PackedInputs& packe
   ctx.roostCenter = wrapIntoWorld(params, params.roostCenter);
   ctx.labUnits = params.unitModel == UnitModel::Lab;
   if (ctx.labUnits) ctx.lab = labBody(params);
+  ctx.starlings = params.unitModel == UnitModel::Starling;
+  if (ctx.starlings) ctx.starling = starlingBody(params);
   for (const glm::vec4& g : packed.goals) ctx.anyGoal = ctx.anyGoal || g.w != 0.0f;
   ctx.needFront = packed.recordLeaders;
   return ctx;
@@ -236,12 +238,21 @@ glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
 
 glm::vec3 roostForce(const StepContext& ctx, const BoidView& self) {
   const ModelParams& p = *ctx.params;
-  if (!(p.roostRadius > 0.0f)) return glm::vec3(0.0f);
-  glm::vec3 h = offset(ctx, self.position, ctx.roostCenter);
-  h.y = 0.0f;
-  const float dist = length(h);
-  if (!(dist > p.roostRadius)) return glm::vec3(0.0f);
-  return (h / dist) * (p.maxSpeed * std::min(1.0f, (dist - p.roostRadius) / p.roostRadius));
+  glm::vec3 pull(0.0f);
+  const glm::vec3 to = offset(ctx, self.position, ctx.roostCenter);
+  if (p.roostRadius > 0.0f) {
+    const glm::vec3 h(to.x, 0.0f, to.z);
+    const float dist = length(h);
+    if (dist > p.roostRadius)
+      pull = (h / dist) * (p.maxSpeed * std::min(1.0f, (dist - p.roostRadius) / p.roostRadius));
+  }
+  // The height band: a vertical pull growing from 0 at its edge to max_speed one band further.
+  const float band = p.roostHeightBand, outside = std::abs(to.y) - band;
+  if (band > 0.0f && outside > 0.0f) {
+    const float strength = p.maxSpeed * std::min(1.0f, outside / band);
+    pull.y = to.y < 0.0f ? -strength : strength;
+  }
+  return pull;
 }
 
 glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
@@ -332,15 +343,16 @@ BoidUpdate integrate(const StepContext& ctx, const BoidView& self, const Forces&
   return integrateForce(ctx, self, weightedForce(ctx, self, f));
 }
 
-BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec3 force) {
-  const ModelParams& p = *ctx.params;
-  // The group's thrust scales both limits (exactly 1 leaves them as they are).
-  const float thrust = groupThrust(ctx, self.group);
-  const float maxForce = p.maxForce * thrust, maxSpeed = p.maxSpeed * thrust;
-  const float forceLen = length(force);
-  if (forceLen > maxForce) force *= maxForce / forceLen;
+namespace {
 
-  glm::vec3 v = self.velocity + force / p.mass * p.dt;
+// x shortened to at most `most`.
+glm::vec3 clampLength(glm::vec3 x, float most) {
+  const float len = length(x);
+  return len > most ? x * (most / len) : x;
+}
+
+// Step 12's speed limits: v clamped to maxSpeed, raised to min_speed, along the heading when ~0.
+glm::vec3 limitSpeed(const ModelParams& p, const BoidView& self, glm::vec3 v, float maxSpeed) {
   const float speed = length(v);
   if (speed > maxSpeed) {
     v *= maxSpeed / speed;
@@ -349,16 +361,12 @@ BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec
   } else if (speed < p.minSpeed) {
     v *= p.minSpeed / speed;
   }
-  // 13. With a turn rate the boid moves along its turned heading at the velocity's speed.
-  glm::vec3 h(0.0f);
-  glm::vec3 pos;
-  if (ctx.turning) {
-    h = turnHeading(ctx, self.heading, v);
-    pos = self.position + h * (length(v) * p.dt);
-  } else {
-    pos = self.position + v * p.dt;
-  }
+  return v;
+}
 
+// Steps 14 and 15 for the move to pos at velocity v with the stored heading h (0 where none).
+BoidUpdate boundMove(const StepContext& ctx, const BoidView& self, glm::vec3 pos, glm::vec3 v, glm::vec3 h) {
+  const ModelParams& p = *ctx.params;
   for (int k = 0; k < 3; ++k) {
     if (k == 1 && p.dims == 2) continue;
     const float lo = p.worldMin[k], hi = p.worldMax[k];
@@ -397,6 +405,40 @@ BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec
     }
   }
   return {pos, v, h};
+}
+
+}  // namespace
+
+BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec3 force) {
+  const ModelParams& p = *ctx.params;
+  // The group's thrust scales both limits (exactly 1 leaves them as they are).
+  const float thrust = groupThrust(ctx, self.group);
+  force = clampLength(force, p.maxForce * thrust);
+  const glm::vec3 v = limitSpeed(p, self, self.velocity + force / p.mass * p.dt, p.maxSpeed * thrust);
+  // 13. With a turn rate the boid moves along its turned heading at the velocity's speed.
+  if (ctx.turning) {
+    const glm::vec3 h = turnHeading(ctx, self.heading, v);
+    return boundMove(ctx, self, self.position + h * (length(v) * p.dt), v, h);
+  }
+  return boundMove(ctx, self, self.position + v * p.dt, v, glm::vec3(0.0f));
+}
+
+BoidUpdate flyStarling(const StepContext& ctx, const BoidView& self, float bank, glm::vec3 force) {
+  const ModelParams& p = *ctx.params;
+  const StarlingBody& body = ctx.starling;
+  const float thrust = groupThrust(ctx, self.group);
+  const glm::vec3 steer = clampLength(force, p.maxForce * thrust) / p.mass;
+  // Roll toward the bank the steering's sideways part asks, then fly with the lift so tilted.
+  const StarlingFrame level = levelFrame(self.heading);
+  const float nextBank = rollToward(body, bank, targetBank(body, glm::dot(steer, level.right)));
+  const StarlingFrame frame = bankedFrame(level, nextBank);
+  const glm::vec3 a = starlingAcceleration(body, frame, glm::dot(self.velocity, self.velocity), steer);
+  const glm::vec3 v = limitSpeed(p, self, self.velocity + a * p.dt, p.maxSpeed * thrust);
+  const float speed = length(v);
+  BoidUpdate next =
+      boundMove(ctx, self, self.position + v * p.dt, v, speed < kEps ? self.heading : v / speed);
+  next.bank = nextBank;
+  return next;
 }
 
 float labTurnPush(float full, glm::vec3 velocityHeading, glm::vec3 side, glm::vec3 u) {

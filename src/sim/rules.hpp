@@ -17,6 +17,7 @@
 #include "sim/flock.hpp"
 #include "sim/lab_model.hpp"
 #include "sim/params.hpp"
+#include "sim/starling_model.hpp"
 
 namespace murmur::sim {
 
@@ -54,6 +55,8 @@ struct StepContext {
   glm::vec3 roostCenter{0.0f};      // wrapIntoWorld(params.roostCenter)
   bool labUnits = false;            // [model] kind = "lab": the book's units (stepLabUnit)
   LabBody lab;                      // their body's constants (labBody), with labUnits
+  bool starlings = false;           // [model] kind = "starling": birds that bank (stepStarling)
+  StarlingBody starling;            // their flight's constants (starlingBody), with starlings
 };
 
 // Flattened step inputs (the layout the GPU uploads too); owns the storage StepContext points at.
@@ -289,7 +292,8 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
 struct BoidUpdate {
   glm::vec3 position;
   glm::vec3 velocity;
-  glm::vec3 heading{0.0f};  // the new stored heading when turning (StepContext::turning), else unused
+  glm::vec3 heading{0.0f};  // the new stored heading when turning (StepContext::turning) or a starling
+  float bank = 0.0f;        // a starling's new bank
 };
 
 // Step 13 with boids.turn_rate: the unit heading h turned toward the direction of the new velocity
@@ -310,6 +314,18 @@ BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec
 
 inline BoidUpdate stepBoid(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   return integrate(ctx, self, computeForces(ctx, self, sums));
+}
+
+// ---- Starlings ([model] kind = "starling"; docs/model.md, The starlings' flight) ----
+// Their step reads the same sums and forces as a boid's; step 11's weighted force, clamped, then
+// steers the flight (sim/starling_model.hpp) in place of step 12: the bird rolls toward the bank
+// its sideways part asks, and its new velocity is its acceleration's (lift, drag, thrust, gravity
+// and the steering along its heading and up axis), clamped as a boid's; the stored heading is its
+// direction. Steps 13-15 as a boid's.
+BoidUpdate flyStarling(const StepContext& ctx, const BoidView& self, float bank, glm::vec3 force);
+inline BoidUpdate stepStarling(const StepContext& ctx, const BoidView& self, float bank,
+                               const NeighbourSums& sums) {
+  return flyStarling(ctx, self, bank, weightedForce(ctx, self, computeForces(ctx, self, sums)));
 }
 
 // ---- The lab's units ([model] kind = "lab"; docs/model.md, The lab's units) ----

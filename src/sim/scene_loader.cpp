@@ -268,9 +268,12 @@ void readGoal(TableReader& goal, ModelParams& m) {
   readParamSection(goal, "goal", m);
 }
 
-// [model] (docs/model.md, The lab's units): the kind of unit and the lab body's rows.
+// [model] (docs/model.md, The lab's units, The starlings' flight): the kind of unit and the rows of
+// the lab's body and of the starlings' flight.
 void readModel(TableReader& model, ModelParams& m) {
-  m.unitModel = model.choice("kind", {{"boids", UnitModel::Boids}, {"lab", UnitModel::Lab}}, m.unitModel);
+  m.unitModel = model.choice(
+      "kind", {{"boids", UnitModel::Boids}, {"lab", UnitModel::Lab}, {"starling", UnitModel::Starling}},
+      m.unitModel);
   readParamSection(model, "model", m);
 }
 
@@ -478,6 +481,20 @@ void checkScene(const Scene& scene, const SceneDocument* document) {
       fail("model.kind", "\"lab\" has no topological neighbours: leave out perception.neighbours");
     if (m.turnRate > 0.0f)
       fail("model.kind", "\"lab\" units turn by their bodies' spin: leave out boids.turn_rate");
+  }
+  // Starlings fly in 3D and turn by banking; their lift and drag grow with (speed / cruise speed)^2.
+  if (m.unitModel == UnitModel::Starling) {
+    if (m.dims != 3) fail("model.kind", "\"starling\" needs world.dims = 3 (birds bank and lift in 3D)");
+    if (m.turnRate > 0.0f)
+      fail("model.kind", "\"starling\" birds turn by banking: leave out boids.turn_rate");
+    if (!(m.cruiseSpeed > 0.0f))
+      fail("cruise.speed", "must be above 0 for \"starling\": lift equals the weight at the cruise speed");
+    const double ratio = double(m.maxSpeed) / double(m.cruiseSpeed);
+    if (ratio * ratio * double(m.starlingGravity) > kMaxStarlingLift)
+      fail("cruise.speed", fmt::format("is too small for boids.max_speed and model.gravity: (max_speed / "
+                                       "cruise.speed)^2 x gravity must be at most {:g} (docs/model.md, "
+                                       "The starlings' flight)",
+                                       kMaxStarlingLift));
   }
   // [boids]
   if (scene.count > kMaxBoids) fail("boids.count", kCountRule);

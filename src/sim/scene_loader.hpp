@@ -20,6 +20,8 @@ inline constexpr double kMaxMagnitude = 1e9;
 // The largest force a step can compute before clamping to max_force (scene validation bounds it
 // from speeds, weights, radii and the boid count): its square stays finite in float32.
 inline constexpr double kMaxForceBound = 1e18;
+// A starling's lift at max_speed: gravity x (max_speed / cruise.speed)^2 (units/s^2) at most this.
+inline constexpr double kMaxStarlingLift = 1e18;
 // Positions are absolute float32: the spacing of floats at the world's farthest coordinate may be at
 // most this fraction of a step's move at boids.max_speed (max_speed x dt), or boids far out would
 // move in visible jumps (at 1e5 units the spacing is 5% of the default step; beyond about 2e6 a boid

@@ -16,11 +16,22 @@
 #include "core/parse_number.hpp"
 #include "sim/scene_loader.hpp"
 #include "sim/stability.hpp"
+#include "sim/starling_model.hpp"
 
 namespace murmur::sim {
 namespace {
 
 constexpr std::array<std::string_view, 8> kColumns = {"id", "group", "x", "y", "z", "vx", "vy", "vz"};
+// A starling's bank, radians: the ninth column of a starling scene's state (docs/model.md, The
+// starlings' flight).
+constexpr std::string_view kBankColumn = "bank";
+
+// What is wrong with a starling's bank for `params`; nothing when it is within +-model.max_bank.
+std::optional<std::string> bankProblem(const ModelParams& params, float bank) {
+  const float most = starlingBody(params).maxBank;
+  if (std::abs(bank) <= most) return std::nullopt;
+  return fmt::format("{} is beyond +-{:.9g} radians (model.max_bank)", bank, most);
+}
 
 std::string_view trimLineEnd(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
@@ -124,9 +135,19 @@ void checkState(FlockState& state, const ModelParams& params, const std::string&
       throw InputError(source, 0, fmt::format("boid {}: {}", i, problem->first), problem->second);
     maxGroup = std::max(maxGroup, state.group[i]);
   }
+  // A starling's bank is kept where there is one a boid; the rest starts as a file's does.
+  if (params.unitModel == UnitModel::Starling && state.attitude.size() == n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(state.attitude[i]))
+        throw InputError(source, 0, fmt::format("boid {}: {}", i, kBankColumn), "not a finite number");
+      if (const auto problem = bankProblem(params, state.attitude[i]))
+        throw InputError(source, 0, fmt::format("boid {}: {}", i, kBankColumn), *problem);
+    }
+  } else {
+    state.attitude.clear();
+  }
   state.leader.clear();  // as a file gives it: no flags before the first step
   state.heading.clear();
-  state.spin.clear();
   state.groups = maxGroup + 1;
 }
 
@@ -140,14 +161,20 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   if (!core::readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, 1))
     throw InputError(path, 1, "", "empty file: expected the header id,group,x,y,z,vx,vy,vz");
   const std::vector<std::string_view> header = splitFields(trimLineEnd(lineText));
+  const bool starlings = params.unitModel == UnitModel::Starling;
+  const std::string_view rule = starlings
+                                    ? "header must be exactly id,group,x,y,z,vx,vy,vz with an optional ,bank"
+                                    : "header must be exactly id,group,x,y,z,vx,vy,vz";
   for (std::size_t c = 0; c < kColumns.size(); ++c)
     if (c >= header.size() || header[c] != kColumns[c])
       throw InputError(path, 1, std::string(kColumns[c]),
-                       fmt::format("header must be exactly id,group,x,y,z,vx,vy,vz (column {} is '{}')",
-                                   c + 1, c < header.size() ? header[c] : std::string_view("missing")));
-  if (header.size() != kColumns.size())
-    throw InputError(path, 1, std::string(header[kColumns.size()]),
-                     "header must be exactly id,group,x,y,z,vx,vy,vz (extra column)");
+                       fmt::format("{} (column {} is '{}')", rule, c + 1,
+                                   c < header.size() ? header[c] : std::string_view("missing")));
+  // A starling's bank: a ninth column, else every bird starts level.
+  const bool banks = starlings && header.size() == kColumns.size() + 1 && header.back() == kBankColumn;
+  const std::size_t columns = kColumns.size() + (banks ? 1 : 0);
+  if (header.size() != columns)
+    throw InputError(path, 1, std::string(header[kColumns.size()]), fmt::format("{} (extra column)", rule));
 
   FlockState state;
   std::uint32_t maxGroup = 0;
@@ -158,9 +185,9 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
     if (row.empty()) continue;
     const RowParser parse(path, line);
     const std::vector<std::string_view> fields = splitFields(row);
-    if (fields.size() != kColumns.size())
-      parse.fail(fields.size() < kColumns.size() ? kColumns[fields.size()] : "",
-                 fmt::format("expected 8 fields, found {}", fields.size()));
+    if (fields.size() != columns)
+      parse.fail(fields.size() < kColumns.size() ? kColumns[fields.size()] : (banks ? kBankColumn : ""),
+                 fmt::format("expected {} fields, found {}", columns, fields.size()));
     const std::uint64_t id = parse.integer(fields[0], "id");
     if (id >= std::uint64_t(kMaxBoids))
       parse.fail("id", fmt::format("more than {} rows (docs/model.md, Limits)", kMaxBoids));
@@ -175,6 +202,11 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
       v[k] = parse.real(fields[5 + k], kColumns[5 + k]);
     }
     if (const auto problem = boidProblem(params, p, v)) parse.fail(problem->first, problem->second);
+    if (banks) {
+      const float bank = parse.real(fields[kColumns.size()], kBankColumn);
+      if (const auto problem = bankProblem(params, bank)) parse.fail(kBankColumn, *problem);
+      state.attitude.push_back(bank);
+    }
     state.position.push_back(p);
     state.velocity.push_back(v);
     state.group.push_back(static_cast<std::uint32_t>(group));
@@ -185,20 +217,24 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
   return state;
 }
 
-bool writeStateCsvText(std::FILE* file, const FlockState& state) {
-  std::string text = "id,group,x,y,z,vx,vy,vz\n";
+bool writeStateCsvText(std::FILE* file, const FlockState& state, UnitModel units) {
+  const bool banks = units == UnitModel::Starling && state.attitude.size() == state.size();
+  std::string text = banks ? "id,group,x,y,z,vx,vy,vz,bank\n" : "id,group,x,y,z,vx,vy,vz\n";
   bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   for (std::size_t i = 0; i < state.size() && ok && core::stopSignal() == 0; ++i) {
     const glm::vec3 p = state.position[i], v = state.velocity[i];
-    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", i, state.group[i], p.x, p.y, p.z,
+    text = fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", i, state.group[i], p.x, p.y, p.z,
                        v.x, v.y, v.z);
+    text += banks ? fmt::format(",{:.9g}\n", state.attitude[i]) : "\n";
     ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   }
   return ok && core::stopSignal() == 0;
 }
 
-void writeStateCsv(const std::string& path, const FlockState& state, const std::string& option) {
-  core::writeFileAtomically(path, option, [&](std::FILE* file) { return writeStateCsvText(file, state); });
+void writeStateCsv(const std::string& path, const FlockState& state, const std::string& option,
+                   UnitModel units) {
+  core::writeFileAtomically(path, option,
+                            [&](std::FILE* file) { return writeStateCsvText(file, state, units); });
 }
 
 }  // namespace murmur::sim

@@ -58,8 +58,10 @@ Json sample(const sim::Scene& scene, const sim::FlockState& state, std::uint64_t
                          number(shape.extents.x),
                          number(shape.extents.y),
                          number(shape.extents.z),
-                         number(shape.thinness)};
-  static_assert(std::size(values) == 14);
+                         number(shape.thinness),
+                         number(shape.widthRatio),
+                         number(shape.thinAxisTilt)};
+  static_assert(std::size(values) == 16);
   Json out = {{"step", step}, {"seconds", number(double(step) * scene.model.dt)}};
   for (std::size_t i = 0; i < measureNames().size(); ++i) out[measureNames()[i]] = values[i];
   return out;
@@ -128,9 +130,9 @@ std::string csvCell(const std::string& text) {
 
 const std::vector<std::string>& measureNames() {
   static const std::vector<std::string> names = {
-      "local_polarization", "speed_mean", "speed_min", "speed_max",        "nearest_mean",
-      "nearest_min",        "non_finite", "flocks",    "largest_fraction", "polarization",
-      "extent_1",           "extent_2",   "extent_3",  "thinness"};
+      "local_polarization", "speed_mean", "speed_min",        "speed_max",     "nearest_mean", "nearest_min",
+      "non_finite",         "flocks",     "largest_fraction", "polarization",  "extent_1",     "extent_2",
+      "extent_3",           "thinness",   "width_ratio",      "thin_axis_tilt"};
   return names;
 }
 
@@ -200,7 +202,8 @@ RunOutcome runPlan(const SweepFile& sweep, const Plan& plan, const Runner& runne
                       {"samples", std::move(samples)}};
     if (sweep.log.dump) {
       const std::string dump = (runs / runFileName(plan, ".csv")).string();
-      core::writeAfterWork(dump, "--out", [&] { sim::writeStateCsv(dump, state, "--out"); });
+      core::writeAfterWork(dump, "--out",
+                           [&] { sim::writeStateCsv(dump, state, "--out", scene.model.unitModel); });
     }
     if (trajectory) trajectory->commit();
     writeJson(runs / runFileName(plan, ".json"), run);  // last: its presence says the run is complete

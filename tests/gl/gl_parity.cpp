@@ -16,8 +16,8 @@ std::string bitwiseDifference(const sim::FlockState& reference, const sim::Flock
   if (reference.heading.size() != candidate.heading.size())
     return fmt::format("{} stored headings against {}", candidate.heading.size(), reference.heading.size());
   // So do the lab's units' spins.
-  if (reference.spin.size() != candidate.spin.size())
-    return fmt::format("{} spins against {}", candidate.spin.size(), reference.spin.size());
+  if (reference.attitude.size() != candidate.attitude.size())
+    return fmt::format("{} spins against {}", candidate.attitude.size(), reference.attitude.size());
   std::size_t differing = 0;
   std::size_t first = 0;
   for (std::size_t i = 0; i < reference.size(); ++i) {
@@ -25,7 +25,7 @@ std::string bitwiseDifference(const sim::FlockState& reference, const sim::Flock
         reference.position[i] == candidate.position[i] && reference.velocity[i] == candidate.velocity[i] &&
         reference.group[i] == candidate.group[i] && reference.leader[i] == candidate.leader[i] &&
         (reference.heading.empty() || reference.heading[i] == candidate.heading[i]) &&
-        (reference.spin.empty() || reference.spin[i] == candidate.spin[i]);
+        (reference.attitude.empty() || reference.attitude[i] == candidate.attitude[i]);
     if (!equal && differing++ == 0) first = i;
   }
   if (differing == 0) return {};

@@ -114,14 +114,14 @@ TEST_P(GridEqualsNaive, OneStepAndFiftySteps) {
     ASSERT_EQ(maxDifference(naive.position, grid.position), 0.0) << "step " << s;
     ASSERT_EQ(maxDifference(naive.velocity, grid.velocity), 0.0) << "step " << s;
     ASSERT_EQ(naive.heading, grid.heading) << "step " << s;
-    ASSERT_EQ(naive.spin, grid.spin) << "step " << s;
+    ASSERT_EQ(naive.attitude, grid.attitude) << "step " << s;
     const FlockState resident = residentSim.state();
     ASSERT_EQ(resident.position, grid.position) << "step " << s;
     ASSERT_EQ(resident.velocity, grid.velocity) << "step " << s;
     ASSERT_EQ(resident.leader, grid.leader) << "step " << s;
     ASSERT_EQ(resident.group, grid.group) << "step " << s;
     ASSERT_EQ(resident.heading, grid.heading) << "step " << s;
-    ASSERT_EQ(resident.spin, grid.spin) << "step " << s;
+    ASSERT_EQ(resident.attitude, grid.attitude) << "step " << s;
   }
 }
 
@@ -142,6 +142,9 @@ INSTANTIATE_TEST_SUITE_P(
         // The lab's units: stored headings and spins, the book's pushes, the rigid body.
         Variant{"wrap2d_fov180_lab_units", 2, Boundary::Wrap, 180.0f, 2, GoalMode::Front, 30.0f, 1.5f, 0.0f,
                 UnitModel::Lab},
+        // Starlings: stored headings and banks, the flight's step.
+        Variant{"contain3d_fov300_groups2_starlings", 3, Boundary::Contain, 300.0f, 2, GoalMode::All, 30.0f,
+                0.5f, 0.0f, UnitModel::Starling},
         // The comfort distance's multiplier, and coincident boids, in the vectorised sums.
         Variant{"wrap3d_groups2_comfort_coincident", 3, Boundary::Wrap, 360.0f, 2, GoalMode::All, 30.0f, 0.5f,
                 0.0f, UnitModel::Boids, 0.3f, true},

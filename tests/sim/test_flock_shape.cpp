@@ -63,6 +63,47 @@ TEST(FlockShape, ATiltedRectangleHasItsSidesAsExtents) {
   EXPECT_NEAR(shape.extents.z, 0.0, 1e-5);
 }
 
+// A 5 x 3 sheet of points 2 apart, its normal tilted from the vertical (y) by `tilt` degrees about
+// x, heading +x.
+FlockState tiltedSheet(double tilt) {
+  const double t = tilt * 3.14159265358979323846 / 180.0;
+  const glm::dvec3 u(1, 0, 0), w(0, -std::sin(t), std::cos(t));
+  FlockState state;
+  for (int i = -2; i <= 2; ++i)
+    for (int j = -1; j <= 1; ++j) {
+      state.position.push_back(glm::vec3(2.0 * double(i) * u + 2.0 * double(j) * w));
+      state.velocity.push_back({1, 0, 0});
+      state.group.push_back(0);
+      state.leader.push_back(0);
+    }
+  return state;
+}
+
+// The width is the middle extent over the longest; the thinnest axis's angle from the vertical is
+// the sheet's tilt (its normal is the shortest axis), whichever way it tilts.
+TEST(FlockShape, ASheetsThinnestAxisGivesItsTilt) {
+  ModelParams params;
+  params.perceptionRadius = 3.0f;
+  for (const double tilt : {0.0, 30.0, -50.0, 90.0}) {
+    const FlockShape shape = measureFlockShape(params, tiltedSheet(tilt));
+    EXPECT_EQ(shape.flocks, 1u);
+    EXPECT_NEAR(shape.widthRatio, std::sqrt(1.0 / 3.0), 1e-5) << tilt;  // sqrt(8 / 3) / sqrt(8)
+    EXPECT_NEAR(shape.thinAxisTilt, std::abs(tilt), 1e-3) << tilt;
+  }
+}
+
+// A rod has no single shortest axis: the one of the plane across it nearest the vertical, so a
+// level rod's is vertical (0) and an upright rod's level (90).
+TEST(FlockShape, ARodsThinnestAxisIsTheNearestVertical) {
+  ModelParams params;  // R = 5
+  FlockState level = flockOf({{{-4, 0, 0}, {1, 0, 0}}, {{0, 0, 0}, {1, 0, 0}}, {{4, 0, 0}, {1, 0, 0}}});
+  EXPECT_NEAR(measureFlockShape(params, level).thinAxisTilt, 0.0, 1e-6);
+  FlockState upright = flockOf({{{0, -4, 0}, {1, 0, 0}}, {{0, 0, 0}, {1, 0, 0}}, {{0, 4, 0}, {1, 0, 0}}});
+  EXPECT_NEAR(measureFlockShape(params, upright).thinAxisTilt, 90.0, 1e-6);
+  FlockState leaning = flockOf({{{-3, -3, 0}, {1, 0, 0}}, {{0, 0, 0}, {1, 0, 0}}, {{3, 3, 0}, {1, 0, 0}}});
+  EXPECT_NEAR(measureFlockShape(params, leaning).thinAxisTilt, 45.0, 1e-6);
+}
+
 // The position sample the demo's camera frames: every boid of a small flock; of a large one, 64
 // runs of 64 consecutive ids from the first boid to the last, evenly spaced and apart, so each of
 // several groups spawned one after another is sampled in proportion.

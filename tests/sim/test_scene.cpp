@@ -621,6 +621,31 @@ TEST(SceneLimits, TheLabsUnitsAreReadAndNeedAFlatWrappingWorld) {
   EXPECT_TRUE(rejects("[model]\nspin_rate = 4000\n", 2, "model.spin_rate", "must be in (0, 3600]"));
 }
 
+// [model] kind = "starling": the flight's rows and the roost's height band are read; starlings need
+// a 3D world, no turn rate and a cruise speed that keeps their lift within float32, each refused
+// with the key at fault.
+TEST(SceneLimits, StarlingsAreReadAndNeedA3DWorldAndACruiseSpeed) {
+  const Scene birds = parseScene(
+      "[model]\nkind = \"starling\"\nroll_rate = 90\nmax_bank = 45\nlift_drag = 4\ngravity = 9.8\n"
+      "[roost]\nheight_band = 12\n",
+      kSource);
+  EXPECT_EQ(birds.model.unitModel, UnitModel::Starling);
+  EXPECT_EQ(birds.model.starlingRollRate, 90.0f);
+  EXPECT_EQ(birds.model.starlingMaxBank, 45.0f);
+  EXPECT_EQ(birds.model.starlingLiftDrag, 4.0f);
+  EXPECT_EQ(birds.model.starlingGravity, 9.8f);
+  EXPECT_EQ(birds.model.roostHeightBand, 12.0f);
+  EXPECT_TRUE(birds.model.storesHeading() && birds.model.storesAttitude());
+  EXPECT_TRUE(
+      rejects("[world]\ndims = 2\n[model]\nkind = \"starling\"\n", 4, "model.kind", "world.dims = 3"));
+  EXPECT_TRUE(rejects("[boids]\nturn_rate = 90\n[model]\nkind = \"starling\"\n", 4, "model.kind", "banking"));
+  EXPECT_TRUE(rejects("[cruise]\nspeed = 0\n[model]\nkind = \"starling\"\n", 2, "cruise.speed", "above 0"));
+  EXPECT_TRUE(rejects("[cruise]\nspeed = 1e-9\n[model]\nkind = \"starling\"\n", 2, "cruise.speed", "1e+18"));
+  EXPECT_TRUE(rejects("[model]\nmax_bank = 85\n", 2, "model.max_bank", "must be in (0, 80]"));
+  EXPECT_TRUE(rejects("[model]\nlift_drag = 0.5\n", 2, "model.lift_drag", "must be in [1, 100]"));
+  EXPECT_TRUE(rejects("[model]\nkind = \"bird\"\n", 2, "model.kind", "\"starling\""));
+}
+
 // [random_obstacles]: placed after the [[obstacles]] (which they keep clear of), by the builder's
 // rule with the keys' values; the book's radius (8 body lengths) and gap (5) by default.
 TEST(SceneMapping, RandomObstaclesFollowTheScenesOwn) {

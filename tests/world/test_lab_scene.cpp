@@ -211,12 +211,12 @@ TEST(LabBookScene, TheBooksUnitsChaseThePlayerForAMinute) {
     world.tick();
     const sim::FlockState state = world.backend().state();
     ASSERT_EQ(state.heading.size(), state.size());
-    ASSERT_EQ(state.spin.size(), state.size());
+    ASSERT_EQ(state.attitude.size(), state.size());
     const glm::vec3 player = world.director()->position(0);
     bool leaders[2] = {false, false};
     for (std::size_t i = 0; i < state.size(); ++i) {
       ASSERT_TRUE(std::isfinite(state.position[i].x) && std::isfinite(state.velocity[i].z) &&
-                  std::isfinite(state.spin[i]))
+                  std::isfinite(state.attitude[i]))
           << "unit " << i << ", step " << step;
       nearest = std::min(nearest, wrappedDistance(model, state.position[i], player));
       for (const sim::Obstacle& rock : world.scene().obstacles)
