@@ -244,8 +244,13 @@ vec3 separationForce(NeighbourSums sums) {
 vec3 alignmentForce(BoidView self, NeighbourSums sums) {
   if (sums.sameGroupCount == 0u) return vec3(0.0);
   EXACT vec3 meanHeading = sums.headingSum / float(sums.sameGroupCount);
+#if STARLING
+  EXACT vec3 across = P.maxSpeed * (meanHeading - dot3(meanHeading, self.heading) * self.heading);
+  return across;
+#else
   EXACT vec3 f = P.maxSpeed * (meanHeading - self.heading);
   return f;
+#endif
 }
 
 vec3 cohesionForce(BoidView self, NeighbourSums sums) {
@@ -254,8 +259,13 @@ vec3 cohesionForce(BoidView self, NeighbourSums sums) {
   EXACT vec3 c = sums.offsetSum / float(sums.sameGroupCount);
   EXACT float len = length3(c);
   if (!(len > kEps)) return vec3(0.0);
+#if STARLING
+  EXACT vec3 pull = P.maxSpeed * (c / len);
+  return pull;
+#else
   EXACT vec3 f = P.maxSpeed * (c / len) - self.velocity;
   return f;
+#endif
 }
 
 vec3 avoidanceForce(BoidView self) {
@@ -381,23 +391,23 @@ vec3 pursuitForce(BoidView self, NeighbourSums sums) {
 
 // sim::roostForce.
 vec3 roostForce(BoidView self) {
-  EXACT vec3 f = vec3(0.0);
-  EXACT vec3 to = imageOffset(self.position, P.roostCenter.xyz);
-  if (P.roostRadius > 0.0) {
-    EXACT vec3 h = vec3(to.x, 0.0, to.z);
-    EXACT float dist = length3(h);
-    if (dist > P.roostRadius) {
-      EXACT float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
-      f = (h / dist) * pull;
-    }
-  }
-  EXACT float band = P.roostHeightBand;
-  EXACT float outside = abs(to.y) - band;
-  if (band > 0.0 && outside > 0.0) {
-    EXACT float pull = P.maxSpeed * min(1.0, outside / band);
-    f.y = to.y < 0.0 ? -pull : pull;
-  }
+  if (!(P.roostRadius > 0.0)) return vec3(0.0);
+  EXACT vec3 h = imageOffset(self.position, P.roostCenter.xyz);
+  h.y = 0.0;
+  EXACT float dist = length3(h);
+  if (!(dist > P.roostRadius)) return vec3(0.0);
+  EXACT float pull = P.maxSpeed * min(1.0, (dist - P.roostRadius) / P.roostRadius);
+  EXACT vec3 f = (h / dist) * pull;
   return f;
+}
+
+// sim::heightForce.
+vec3 heightForce(BoidView self) {
+  EXACT float band = P.roostHeightBand;
+  if (!(band > 0.0)) return vec3(0.0);
+  EXACT float to = imageOffset(self.position, P.roostCenter.xyz).y;
+  EXACT float pull = P.maxSpeed * clamp(to / band, -1.0, 1.0);
+  return vec3(0.0, pull, 0.0);
 }
 
 vec3 cruiseForce(BoidView self) {
@@ -481,6 +491,7 @@ vec3 weightedForce(BoidView self, NeighbourSums sums) {
   if (kAgentsTerms && groupRole(self.group) != kRoleFlock)
     force += steeringOf(self.group, 2u).x * pursuitForce(self, sums);
   force += P.wRoost * (kRoostTerm ? roostForce(self) : vec3(0.0));
+  force += P.wHeight * (kRoostTerm ? heightForce(self) : vec3(0.0));
   return force;
 }
 
@@ -539,19 +550,25 @@ BoidUpdate integrate(BoidView self, vec3 weighted) {
   // lift so tilted.
   EXACT vec3 steer = force / P.mass;
   StarlingFrame level = levelFrame(self.heading);
-  starlingBank = rollToward(starlingBank, targetBank(dot3(steer, level.right)));
+  starlingBank = rollToward(starlingBank, targetBank(lateralDemand(level, steer)));
   StarlingFrame frame = bankedFrame(level, starlingBank);
   EXACT vec3 v = self.velocity + starlingAcceleration(frame, dot3(self.velocity, self.velocity), steer) * P.dt;
 #else
   EXACT vec3 v = self.velocity + force / P.mass * P.dt;
 #endif
+#if STARLING
+  // No minimum speed: a slow bird loses its lift and dives until it flies again.
+  const float minSpeed = 0.0;
+#else
+  float minSpeed = P.minSpeed;
+#endif
   EXACT float speed = length3(v);
   if (speed > maxSpeed) {
     v *= maxSpeed / speed;
   } else if (speed < kEps) {
-    v = self.heading * P.minSpeed;
-  } else if (speed < P.minSpeed) {
-    v *= P.minSpeed / speed;
+    v = self.heading * minSpeed;
+  } else if (speed < minSpeed) {
+    v *= minSpeed / speed;
   }
 #if TURNING
   // 13. The boid moves along its turned heading at the velocity's speed.

@@ -3,6 +3,13 @@
 // bank's cosine and sine, the bird's frame, its acceleration. Included by common/Rules.glsl (after
 // common/Vector.glsl) where STARLING is 1.
 
+// sim::StarlingFrame.
+struct StarlingFrame {
+  vec3 forward;
+  vec3 right;
+  vec3 up;
+};
+
 // sim::seriesAtan: Abramowitz & Stegun 4.4.49 on [0, 1], pi/2 - atan(1/x) above.
 float seriesAtan(float x) {
   bool inverted = x > 1.0;
@@ -42,6 +49,15 @@ vec2 seriesCosSin(float angle) {
   return vec2(c, sine);
 }
 
+// sim::lateralDemand.
+float lateralDemand(StarlingFrame level, vec3 steer) {
+  EXACT float across = dot3(steer, level.right);
+  EXACT float along = dot3(steer, level.forward);
+  if (!(along < 0.0)) return across;
+  EXACT float whole = sqrt(across * across + along * along);
+  return across < 0.0 ? -whole : whole;
+}
+
 // sim::targetBank.
 float targetBank(float lateral) {
   EXACT float bank = min(seriesAtan(abs(lateral) / P.starlingGravity), P.starlingMaxBank);
@@ -54,13 +70,7 @@ float rollToward(float bank, float target) {
   return rolled;
 }
 
-// sim::StarlingFrame, sim::levelFrame, sim::bankedFrame.
-struct StarlingFrame {
-  vec3 forward;
-  vec3 right;
-  vec3 up;
-};
-
+// sim::levelFrame, sim::bankedFrame.
 StarlingFrame levelFrame(vec3 forward) {
   vec3 across = vec3(-forward.z, 0.0, forward.x);
   EXACT float len = length3(across);

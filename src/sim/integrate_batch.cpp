@@ -145,6 +145,7 @@ HWY_INLINE Vec3Lanes weightedForceLanes(const StepContext& ctx, const BatchLanes
   force = add(force, scale(cruise, set(w.cruise)));
   force = add(force, scale(none, set(w.walls)));
   force = add(force, scale(none, set(w.roost)));
+  force = add(force, scale(none, set(w.height)));
   if (p.dims == 2) force.y = zero;
   return force;
 }

@@ -113,6 +113,8 @@ constexpr ModelParam kModelParams[] = {
      "weight of the walls of map worlds (step 6b)"},
     {"weights", "roost", weight(&Weights::roost), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
      "weight of the roost's pull (step 8d)"},
+    {"weights", "height", weight(&Weights::height), 1.0f, 0.0f, kIncluded, kUnbounded, "", 0.0f, 10.0f, "1",
+     "weight of the pull of the roost's height band (step 8d)"},
 };
 
 // The lab's three views (Bourg & Seemann; docs/model.md, View modes): all around but a 90-degree blind

@@ -38,8 +38,9 @@ struct Weights {
   float goal = modelDefault(&Weights::goal);
   float flee = modelDefault(&Weights::flee);
   float cruise = modelDefault(&Weights::cruise);
-  float walls = modelDefault(&Weights::walls);  // the wall term (map worlds; docs/model.md step 6b)
-  float roost = modelDefault(&Weights::roost);  // the roost's pull (docs/model.md step 8d)
+  float walls = modelDefault(&Weights::walls);    // the wall term (map worlds; docs/model.md step 6b)
+  float roost = modelDefault(&Weights::roost);    // the roost's pull (docs/model.md step 8d)
+  float height = modelDefault(&Weights::height);  // the pull of the roost's height band (step 8d)
 };
 
 struct ModelParams {

@@ -101,6 +101,10 @@ glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums) {
 glm::vec3 alignmentForce(const StepContext& ctx, const BoidView& self, const NeighbourSums& sums) {
   if (sums.sameGroupCount == 0) return glm::vec3(0.0f);
   const glm::vec3 meanHeading = sums.headingSum / static_cast<float>(sums.sameGroupCount);
+  // A starling turns toward the mean heading and keeps its speed: the part across its heading (a
+  // mean of unit headings is shorter than one, so the whole difference always brakes).
+  if (ctx.starlings)
+    return ctx.params->maxSpeed * (meanHeading - glm::dot(meanHeading, self.heading) * self.heading);
   return ctx.params->maxSpeed * (meanHeading - self.heading);
 }
 
@@ -110,6 +114,9 @@ glm::vec3 cohesionForce(const StepContext& ctx, const BoidView& self, const Neig
   const glm::vec3 c = sums.offsetSum / static_cast<float>(sums.sameGroupCount);
   const float len = length(c);
   if (!(len > kEps)) return glm::vec3(0.0f);
+  // A starling's pull leaves out -v: it holds its speed by its flight (docs/model.md, The starlings'
+  // flight), and a term that brakes by its own speed would stall it.
+  if (ctx.starlings) return ctx.params->maxSpeed * (c / len);
   return ctx.params->maxSpeed * (c / len) - self.velocity;
 }
 
@@ -238,21 +245,20 @@ glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self) {
 
 glm::vec3 roostForce(const StepContext& ctx, const BoidView& self) {
   const ModelParams& p = *ctx.params;
-  glm::vec3 pull(0.0f);
-  const glm::vec3 to = offset(ctx, self.position, ctx.roostCenter);
-  if (p.roostRadius > 0.0f) {
-    const glm::vec3 h(to.x, 0.0f, to.z);
-    const float dist = length(h);
-    if (dist > p.roostRadius)
-      pull = (h / dist) * (p.maxSpeed * std::min(1.0f, (dist - p.roostRadius) / p.roostRadius));
-  }
-  // The height band: a vertical pull growing from 0 at its edge to max_speed one band further.
-  const float band = p.roostHeightBand, outside = std::abs(to.y) - band;
-  if (band > 0.0f && outside > 0.0f) {
-    const float strength = p.maxSpeed * std::min(1.0f, outside / band);
-    pull.y = to.y < 0.0f ? -strength : strength;
-  }
-  return pull;
+  if (!(p.roostRadius > 0.0f)) return glm::vec3(0.0f);
+  glm::vec3 h = offset(ctx, self.position, ctx.roostCenter);
+  h.y = 0.0f;
+  const float dist = length(h);
+  if (!(dist > p.roostRadius)) return glm::vec3(0.0f);
+  return (h / dist) * (p.maxSpeed * std::min(1.0f, (dist - p.roostRadius) / p.roostRadius));
+}
+
+glm::vec3 heightForce(const StepContext& ctx, const BoidView& self) {
+  const ModelParams& p = *ctx.params;
+  const float band = p.roostHeightBand;
+  if (!(band > 0.0f)) return glm::vec3(0.0f);
+  const float to = offset(ctx, self.position, ctx.roostCenter).y;
+  return {0.0f, p.maxSpeed * std::clamp(to / band, -1.0f, 1.0f), 0.0f};
 }
 
 glm::vec3 wallForce(const StepContext& ctx, const BoidView& self) {
@@ -304,6 +310,7 @@ Forces computeForces(const StepContext& ctx, const BoidView& self, const Neighbo
   f.walls = wallForce(ctx, self);
   f.pursuit = pursuitForce(ctx, self, sums);
   f.roost = roostForce(ctx, self);
+  f.height = heightForce(ctx, self);
   return f;
 }
 
@@ -335,6 +342,7 @@ glm::vec3 weightedForce(const StepContext& ctx, const BoidView& self, const Forc
                     w.cruise * f.cruise + w.walls * f.walls;
   if (groupRole(ctx, self.group) != GroupRole::Flock) force += ctx.steering[3 * self.group + 2].x * f.pursuit;
   force += w.roost * f.roost;
+  force += w.height * f.height;
   if (p.dims == 2) force.y = 0.0f;
   return force;
 }
@@ -351,15 +359,15 @@ glm::vec3 clampLength(glm::vec3 x, float most) {
   return len > most ? x * (most / len) : x;
 }
 
-// Step 12's speed limits: v clamped to maxSpeed, raised to min_speed, along the heading when ~0.
-glm::vec3 limitSpeed(const ModelParams& p, const BoidView& self, glm::vec3 v, float maxSpeed) {
+// Step 12's speed limits: v clamped to maxSpeed, raised to minSpeed, along the heading when ~0.
+glm::vec3 limitSpeed(const BoidView& self, glm::vec3 v, float maxSpeed, float minSpeed) {
   const float speed = length(v);
   if (speed > maxSpeed) {
     v *= maxSpeed / speed;
   } else if (speed < kEps) {
-    v = self.heading * p.minSpeed;
-  } else if (speed < p.minSpeed) {
-    v *= p.minSpeed / speed;
+    v = self.heading * minSpeed;
+  } else if (speed < minSpeed) {
+    v *= minSpeed / speed;
   }
   return v;
 }
@@ -414,7 +422,8 @@ BoidUpdate integrateForce(const StepContext& ctx, const BoidView& self, glm::vec
   // The group's thrust scales both limits (exactly 1 leaves them as they are).
   const float thrust = groupThrust(ctx, self.group);
   force = clampLength(force, p.maxForce * thrust);
-  const glm::vec3 v = limitSpeed(p, self, self.velocity + force / p.mass * p.dt, p.maxSpeed * thrust);
+  const glm::vec3 v =
+      limitSpeed(self, self.velocity + force / p.mass * p.dt, p.maxSpeed * thrust, p.minSpeed);
   // 13. With a turn rate the boid moves along its turned heading at the velocity's speed.
   if (ctx.turning) {
     const glm::vec3 h = turnHeading(ctx, self.heading, v);
@@ -430,10 +439,11 @@ BoidUpdate flyStarling(const StepContext& ctx, const BoidView& self, float bank,
   const glm::vec3 steer = clampLength(force, p.maxForce * thrust) / p.mass;
   // Roll toward the bank the steering's sideways part asks, then fly with the lift so tilted.
   const StarlingFrame level = levelFrame(self.heading);
-  const float nextBank = rollToward(body, bank, targetBank(body, glm::dot(steer, level.right)));
+  const float nextBank = rollToward(body, bank, targetBank(body, lateralDemand(level, steer)));
   const StarlingFrame frame = bankedFrame(level, nextBank);
   const glm::vec3 a = starlingAcceleration(body, frame, glm::dot(self.velocity, self.velocity), steer);
-  const glm::vec3 v = limitSpeed(p, self, self.velocity + a * p.dt, p.maxSpeed * thrust);
+  // No minimum speed: a slow bird loses its lift and dives until it flies again.
+  const glm::vec3 v = limitSpeed(self, self.velocity + a * p.dt, p.maxSpeed * thrust, 0.0f);
   const float speed = length(v);
   BoidUpdate next =
       boundMove(ctx, self, self.position + v * p.dt, v, speed < kEps ? self.heading : v / speed);

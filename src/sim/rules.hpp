@@ -246,6 +246,7 @@ struct Forces {
   glm::vec3 walls{0.0f};
   glm::vec3 pursuit{0.0f};
   glm::vec3 roost{0.0f};
+  glm::vec3 height{0.0f};
 };
 
 glm::vec3 separationForce(const StepContext& ctx, const NeighbourSums& sums);
@@ -264,6 +265,9 @@ glm::vec3 cruiseForce(const StepContext& ctx, const BoidView& self);
 // Step 8d: outside the roost's circle, a horizontal pull towards its centre growing from 0 at the
 // circle to max_speed one radius further out; 0 inside, and with no roost.
 glm::vec3 roostForce(const StepContext& ctx, const BoidView& self);
+// Step 8d's height band: a vertical pull toward the roost's height, growing from 0 there to max_speed
+// a band's height above or below it, and no more beyond; 0 with no band.
+glm::vec3 heightForce(const StepContext& ctx, const BoidView& self);
 
 // The group's role, thrust, weight and flocking switch, as packed for the step.
 inline GroupRole groupRole(const StepContext& ctx, std::uint32_t group) {

@@ -54,6 +54,13 @@ CosSin seriesCosSin(float angle) {
   return {c, s * angle};
 }
 
+float lateralDemand(const StarlingFrame& level, glm::vec3 steer) {
+  const float across = glm::dot(steer, level.right), along = glm::dot(steer, level.forward);
+  if (!(along < 0.0f)) return across;
+  const float whole = std::sqrt(across * across + along * along);
+  return across < 0.0f ? -whole : whole;
+}
+
 float targetBank(const StarlingBody& body, float lateral) {
   const float bank = std::min(seriesAtan(std::abs(lateral) / body.gravity), body.maxBank);
   return lateral < 0.0f ? -bank : bank;

@@ -46,9 +46,8 @@ struct CosSin {
 };
 CosSin seriesCosSin(float angle);
 
-// The bank a bird rolls toward for a sideways steering acceleration `lateral` (units/s^2, + toward
-// its right): the bank whose tilted weight-sized lift would give it, atan(lateral / g), within
-// +-maxBank.
+// The bank a bird rolls toward for a sideways demand `lateral` (units/s^2, + toward its right): the
+// bank whose tilted weight-sized lift would give it, atan(lateral / g), within +-maxBank.
 float targetBank(const StarlingBody& body, float lateral);
 
 // The bank after one step's roll from `bank` toward `target`, by at most rollStep.
@@ -64,6 +63,11 @@ struct StarlingFrame {
 };
 StarlingFrame levelFrame(glm::vec3 forward);
 StarlingFrame bankedFrame(const StarlingFrame& level, float bank);
+
+// What a bird turns for under the steering acceleration steer (units/s^2): its part toward the
+// bird's right, or, where it points behind, its whole size on the side it lies (a bird cannot stop:
+// it turns toward what lies behind it; straight behind, to the right).
+float lateralDemand(const StarlingFrame& level, glm::vec3 steer);
 
 // The acceleration of a bird of the frame at squared speed speed2 under the steering acceleration
 // steer (the social forces over the mass): (thrust (1 - q) + steer.f) f + (g q + steer.u) u - g y,

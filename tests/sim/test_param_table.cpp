@@ -32,7 +32,7 @@ TEST(ParamTable, RowsHaveUniqueKeysDefaultsInRangeAndKnownBounds) {
       EXPECT_LE(param.defaultValue, modelParam(param.atMost).defaultValue) << param.key();
     }
   }
-  EXPECT_EQ(keys.size(), 39u);  // 29 parameters and 10 weights
+  EXPECT_EQ(keys.size(), 40u);  // 29 parameters and 11 weights
   EXPECT_THROW(modelParam("weights.wind"), std::logic_error);
 }
 

@@ -217,8 +217,8 @@ TEST(StarlingModel, TheRollRateAndTheSteepestBankHold) {
         flyStarling(flight.ctx, bird, bank, 100.0f * m.mass * levelFrame(bird.heading).right);
     ASSERT_LE(next.bank - bank, step * (1.0f + 1e-6f)) << "step " << n;
     ASSERT_LE(next.bank, most);
-    if (n * step < most) {
-      ASSERT_NEAR(next.bank, n * step, 1e-5f) << "step " << n;
+    if (float(n) * step < most) {
+      ASSERT_NEAR(next.bank, float(n) * step, 1e-5f) << "step " << n;
     }
     bird.position = next.position;
     bird.velocity = next.velocity;
@@ -228,6 +228,44 @@ TEST(StarlingModel, TheRollRateAndTheSteepestBankHold) {
   EXPECT_EQ(bank, most);
   const BoidUpdate level = flyStarling(flight.ctx, bird, bank, glm::vec3(0.0f));
   EXPECT_NEAR(level.bank, most - step, 1e-6f);
+}
+
+// Steering that points behind turns the bird toward it as hard as its whole size: behind and to
+// the left, a bank to the left; straight behind, to the right. Slowed below min_speed, a bird is not
+// raised to it: it dives.
+TEST(StarlingModel, SteeringBehindTurnsTheBirdAndNothingHoldsItsSpeed) {
+  const StarlingFrame level = levelFrame({1.0f, 0.0f, 0.0f});
+  EXPECT_FLOAT_EQ(lateralDemand(level, {3.0f, 0.0f, -4.0f}), -4.0f);  // ahead: its part to the right
+  EXPECT_FLOAT_EQ(lateralDemand(level, {-3.0f, 0.0f, -4.0f}), -5.0f);
+  EXPECT_FLOAT_EQ(lateralDemand(level, {-3.0f, 0.0f, 4.0f}), 5.0f);
+  EXPECT_FLOAT_EQ(lateralDemand(level, {-3.0f, 0.0f, 0.0f}), 3.0f);
+  const Flight flight(starling());
+  const BoidView slow{{0.0f, 100.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 0, 0};
+  const BoidUpdate next = flyStarling(flight.ctx, slow, 0.0f, glm::vec3(0.0f));
+  EXPECT_LT(glm::length(next.velocity), flight.params.minSpeed);
+  EXPECT_LT(next.velocity.y, 0.0f);
+}
+
+// A starling's cohesion is the pull toward its neighbours' centre alone and its alignment the part
+// of the mean heading across its own: neither brakes it (a boid's both would: -v and m - f).
+TEST(StarlingModel, CohesionAndAlignmentDoNotBrakeABird) {
+  ModelParams m = starling();
+  m.maxSpeed = 20.0f;
+  const Flight flight(m);
+  const BoidView bird{{0.0f, 0.0f, 0.0f}, {10.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 0, 0};
+  NeighbourSums sums;
+  sums.sameGroupCount = 2;
+  sums.offsetSum = {0.0f, 0.0f, 6.0f};   // the centre 3 to the right
+  sums.headingSum = {1.6f, 0.0f, 0.8f};  // (1, 0, 0) and (0.6, 0, 0.8): mean (0.8, 0, 0.4)
+  EXPECT_EQ(cohesionForce(flight.ctx, bird, sums), glm::vec3(0.0f, 0.0f, 20.0f));
+  const glm::vec3 alignment = alignmentForce(flight.ctx, bird, sums);
+  EXPECT_EQ(alignment.x, 0.0f);
+  EXPECT_FLOAT_EQ(alignment.z, 8.0f);  // 20 x 0.4
+  ModelParams boids = m;
+  boids.unitModel = UnitModel::Boids;
+  const Flight boid(boids);
+  EXPECT_EQ(cohesionForce(boid.ctx, bird, sums), glm::vec3(-10.0f, 0.0f, 20.0f));
+  EXPECT_FLOAT_EQ(alignmentForce(boid.ctx, bird, sums).x, -4.0f);  // 20 x (0.8 - 1)
 }
 
 // One flight step written again in double from docs/model.md, with the C library's atan, cos and
@@ -243,7 +281,8 @@ DoubleStep flyInDouble(const ModelParams& m, glm::dvec3 v, glm::dvec3 f, double 
   const glm::dvec3 steer = force / double(m.mass);
   const glm::dvec3 right = glm::normalize(glm::dvec3(-f.z, 0.0, f.x));
   const glm::dvec3 levelUp = glm::cross(right, f);
-  const double lateral = glm::dot(steer, right);
+  const double across = glm::dot(steer, right), along = glm::dot(steer, f);
+  const double lateral = along < 0.0 ? (across < 0.0 ? -1.0 : 1.0) * std::hypot(across, along) : across;
   const double target = std::copysign(std::min(std::atan(std::abs(lateral) / g), most), lateral);
   const double rolled = bank + std::clamp(target - bank, -rollStep, rollStep);
   const glm::dvec3 up = std::cos(rolled) * levelUp + std::sin(rolled) * right;
@@ -253,7 +292,6 @@ DoubleStep flyInDouble(const ModelParams& m, glm::dvec3 v, glm::dvec3 f, double 
   glm::dvec3 next = v + a * double(m.dt);
   const double speed = glm::length(next);
   if (speed > m.maxSpeed) next *= m.maxSpeed / speed;
-  if (speed < m.minSpeed) next *= m.minSpeed / speed;
   return {next, rolled};
 }
 
