@@ -157,16 +157,18 @@ void registerOutputBenchmarks();
 // Model options a benchmark case switches on beyond its workload's: topological neighbours
 // (docs/model.md, step 2; 0 the metric rule), a leader radius (step 8; 0 the workload's) and a turn
 // rate (steps 1 and 13, degrees/s; 0 off); the CPU's adaptive topological range (step 2; the GPU
-// has none) on or off.
+// has none) on or off; the units (boids or starlings: docs/model.md, The starlings' flight).
 struct StepVariant {
   std::uint32_t topological = 0;
   float leaderRadius = 0.0f;
   float turnRate = 0.0f;
   bool adaptiveRange = true;
+  sim::UnitModel units = sim::UnitModel::Boids;
   void apply(sim::ModelParams& params) const {
     params.topologicalNeighbours = topological;
     if (leaderRadius > 0.0f) params.leaderRadius = leaderRadius;
     params.turnRate = turnRate;
+    params.unitModel = units;
   }
 };
 

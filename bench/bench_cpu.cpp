@@ -261,6 +261,24 @@ void addTurnRateCost(int threads) {
         ->UseRealTime();
 }
 
+// What the starlings' flight costs against the boids' rule (docs/model.md, The starlings' flight:
+// a bank stored and rolled, the flight's frame and acceleration after the forces): K = 7 in the
+// murmuration's packing, boids and starlings side by side.
+void addFlightModelCost(int threads) {
+  const Workload& w = workload("packed");
+  for (const std::uint32_t n : {100'000u, 1'000'000u})
+    for (const sim::UnitModel units : {sim::UnitModel::Boids, sim::UnitModel::Starling})
+      benchmark::RegisterBenchmark(fmt::format("flight-model/packed/cpu/threads:{}/units:{}/n:{}", threads,
+                                               units == sim::UnitModel::Starling ? "starling" : "boids", n)
+                                       .c_str(),
+                                   [&w, n, threads, units](benchmark::State& state) {
+                                     runCpuSteps(state, w, n, sim::NeighbourSearch::Grid, threads, true,
+                                                 {.topological = 7, .units = units});
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+}
+
 // The CPU grid step under every instruction set the neighbour sweep was built for and this CPU runs
 // (sim::availableSimdTargets: AVX-512, AVX2, SSE4, ...), one thread, side by side in one run: the
 // release bundle runs on any x86-64, and most CPUs it meets have no AVX-512, so the narrower sets'
@@ -336,6 +354,7 @@ void registerCpuBenchmarks() {
   addAdaptiveRangeCost(omp_get_max_threads());
   addLeaderRadiusCost(omp_get_max_threads());
   addTurnRateCost(omp_get_max_threads());
+  addFlightModelCost(omp_get_max_threads());
   addSimdWidths();
   const int allThreads = omp_get_max_threads();
   for (const CpuPlan& plan : plans(options().sweep)) {

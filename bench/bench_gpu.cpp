@@ -657,6 +657,21 @@ void registerGpuBenchmarks() {
         ->UseManualTime()
         ->Iterations(kStageIterations);
   }
+  // What the starlings' flight costs the whole step against the boids' rule: K = 7 in the
+  // murmuration's packing, boids and starlings side by side, with the stages as counters (8 steps
+  // at 1e6, as the neighbour rule's).
+  for (const std::uint32_t n : {100'000u, 1'000'000u})
+    for (const sim::UnitModel units : {sim::UnitModel::Boids, sim::UnitModel::Starling}) {
+      const Workload& w = workload("packed");
+      registerGlBenchmark(fmt::format("flight-model/packed/gpu:step/units:{}/n:{}",
+                                      units == sim::UnitModel::Starling ? "starling" : "boids", n),
+                          [&w, n, units](benchmark::State& state) {
+                            runGpuSteps(state, w, n, -1, true, {.topological = 7, .units = units});
+                          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseManualTime()
+          ->Iterations(n > 100'000u ? 8 : kStageIterations);
+    }
   // The work-group sizes (docs/gpu.md, Work-group sizes), standard sweep only: each pass's time
   // against its threads per group, the others at their defaults. The force pass on both metric
   // workloads at 1M boids; the scatter (the grid passes' size) at 1M; the scan, whose look-back

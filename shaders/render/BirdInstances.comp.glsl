@@ -49,6 +49,11 @@ void main() {
     vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);
     vec3 worldUp = abs(forward.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
     vec3 side = normalize(cross(forward, worldUp));
+    if (uHasBank) {
+      // Rolled by its bank toward its right (+side): its up axis tilts that way, as the flight's does.
+      float bank = boidBank[e].w;
+      side = cos(bank) * side - sin(bank) * cross(side, forward);
+    }
 
     bool leader = isLeader(e);
     // Each bird beats with a phase of its own: its index in the range.

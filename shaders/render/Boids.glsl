@@ -5,6 +5,8 @@ layout(std430, binding = POSITION_BINDING) readonly buffer BoidPositions { vec4 
 layout(std430, binding = VELOCITY_BINDING) readonly buffer BoidVelocities { vec4 boidVelocity[]; };
 layout(std430, binding = GROUP_BINDING) readonly buffer BoidGroups { uint boidGroup[]; };
 layout(std430, binding = SLOT_BINDING) readonly buffer BoidSlots { uint boidSlot[]; };
+// A starling's bank, radians, in w (uHasBank; sim::FlockState::attitude).
+layout(std430, binding = BANK_BINDING) readonly buffer BoidBanks { vec4 boidBank[]; };
 
 // The constants of one draw (render::BoidDrawParams, std140).
 layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
@@ -30,6 +32,7 @@ layout(std140, binding = DRAW_PARAMS_BINDING) uniform BoidStyleBlock {
   uint uPhase;
   bool uHasSlots;  // boid i of the range is element boidSlot[i] of the arrays (render::BoidBuffers::slot)
   float uPointShare;  // points only: the share of silhouette points drawn (render::BoidStyle::pointShare)
+  bool uHasBank;      // birds: boidBank is bound, each bird's wings tilted by its bank
 };
 
 // The element of the boid arrays that holds boid i of the range; the functions below take elements.

@@ -472,6 +472,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   const bool stored = params.storesHeading();
   const bool headingsKnown = stored && headingsOf_ == state_;
   attitudes_ = params.storesAttitude();
+  banks_ = params.unitModel == sim::UnitModel::Starling;
   if (count_ == 0) return;
   if (stored) allocateHeadings();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);

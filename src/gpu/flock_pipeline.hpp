@@ -253,6 +253,8 @@ class FlockPipeline {
   // What a bird is drawn along, as velocityBuffer() lays it out: the velocities, or after a step with
   // boids.turn_rate on the stored heading at the velocity's speed (docs/model.md, step 1).
   const Buffer& drawnVelocityBuffer() const { return headingsOf_ == state_ ? drawnVelocities_ : velocities_; }
+  // Starlings' banks in w (the headings, slot order), or null where the flock's units bank not.
+  const Buffer* bankBuffer() const { return banks_ && headingsOf_ == state_ ? &headings_ : nullptr; }
   // The slot of each boid, by id (uint): records the pass that maps them (grid/SlotOf) when the
   // state moved since the last map. Readers in id order go through it.
   const Buffer& slotBuffer();
@@ -341,6 +343,7 @@ class FlockPipeline {
   // The stored headings, allocated by the first step or upload that needs them.
   Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
   bool attitudes_ = false;  // the last step's units have an attitude: headings_'s w is a spin or a bank
+  bool banks_ = false;      // the last step's units are starlings: headings_'s w is a bank
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"}, nearestPartials_{"nearest-boids slices"};  // grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and

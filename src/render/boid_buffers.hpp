@@ -28,6 +28,7 @@
 
 #include "gpu/dynamic_buffer.hpp"
 #include "sim/flock.hpp"
+#include "sim/params.hpp"
 
 namespace murmur::gpu {
 class FlockPipeline;
@@ -50,6 +51,10 @@ struct BoidBuffers {
   // (boids.turn_rate, the lab's units): what its trail and velocity line show. 0: `velocity` is it.
   GLuint motion = 0;
   GLintptr motionOffset = 0;
+  // A starling's bank, radians, in w (vec4[count]: the GPU's headings): its wings drawn tilted. 0:
+  // every bird drawn level.
+  GLuint bank = 0;
+  GLintptr bankOffset = 0;
   GLuint slot = 0;  // uint by boid id: its element in the arrays above; 0: boid i is element i
   std::uint32_t count = 0;
 };
@@ -64,8 +69,9 @@ BoidBuffers boidBuffers(gpu::FlockPipeline& pipeline);
 // groups in position.w and leader flags in velocity.w, as the GPU pipeline keeps them.
 class HostBoidBuffers {
  public:
-  // Leaders from state.leader (none when it is empty).
-  void upload(const sim::FlockState& state);
+  // Leaders from state.leader (none when it is empty); a starling's bank from state.attitude when
+  // the units are starlings.
+  void upload(const sim::FlockState& state, sim::UnitModel units = sim::UnitModel::Boids);
   BoidBuffers buffers() const;
 
  private:
@@ -73,7 +79,9 @@ class HostBoidBuffers {
   gpu::DynamicBuffer position_{"boid positions (uploaded)"};
   gpu::DynamicBuffer velocity_{"boid velocities (uploaded)"};
   gpu::DynamicBuffer motion_{"boid motions (uploaded)"};  // with stored headings only
+  gpu::DynamicBuffer bank_{"boid banks (uploaded)"};      // starlings only
   bool hasMotion_ = false;
+  bool hasBank_ = false;
   std::uint32_t count_ = 0;
   bool hasLeaders_ = false;
 };

@@ -47,6 +47,7 @@ gpu::Defines boidDefines() {
                   {"VELOCITY_BINDING", std::to_string(BoidRenderer::kVelocityBinding)},
                   {"GROUP_BINDING", std::to_string(BoidRenderer::kGroupBinding)},
                   {"SLOT_BINDING", std::to_string(BoidRenderer::kSlotBinding)},
+                  {"BANK_BINDING", std::to_string(BoidRenderer::kBankBinding)},
                   {"GROUP_BUFFER", std::to_string(std::uint32_t(GroupSource::Buffer)) + "u"},
                   {"GROUP_POSITION_W", std::to_string(std::uint32_t(GroupSource::PositionW)) + "u"},
                   {"COLOUR_BY_GROUP", std::to_string(std::uint32_t(BoidColouring::Group)) + "u"},
@@ -172,7 +173,8 @@ void BoidRenderer::draw(const BoidBuffers& boids, const BoidStyle& style) {
                               0,
                               std::uint32_t{boids.slot != 0},
                               style.pointShare,
-                              {0, 0}};
+                              std::uint32_t{boids.bank != 0},
+                              0};
   // Compute shaders may have just written the buffers.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   if (points)
@@ -189,6 +191,8 @@ void BoidRenderer::bindRange(const BoidBuffers& boids, std::uint32_t first, std:
   bindArray(kPositionBinding, boids.position, boids.positionOffset, sizeof(glm::vec4), arrayFirst, arrayCount,
             placeholder_);
   bindArray(kVelocityBinding, boids.velocity, boids.velocityOffset, sizeof(glm::vec4), arrayFirst, arrayCount,
+            placeholder_);
+  bindArray(kBankBinding, boids.bank, boids.bankOffset, sizeof(glm::vec4), arrayFirst, arrayCount,
             placeholder_);
   const GLuint group = boids.groupSource == GroupSource::Buffer ? boids.group : 0;
   bindArray(kGroupBinding, group, boids.groupOffset, sizeof(std::uint32_t), arrayFirst, arrayCount,

@@ -103,7 +103,8 @@ struct BoidDrawParams {
   std::uint32_t phase;         // birds only: the bird pass's (BirdInstances.comp.glsl)
   std::uint32_t hasSlots;      // a GLSL bool: BoidBuffers::slot is bound (boids found through it)
   float pointShare;            // points only: BoidStyle::pointShare
-  std::uint32_t pad[2];
+  std::uint32_t hasBank;       // a GLSL bool: BoidBuffers::bank is bound (birds drawn banked)
+  std::uint32_t pad;
 };
 static_assert(sizeof(BoidDrawParams) == 64, "std140 layout of BoidStyleBlock");
 
@@ -149,6 +150,7 @@ class BoidRenderer {
   static constexpr GLuint kCommandBinding = 6;
   static constexpr GLuint kMeshBinding = 7;
   static constexpr GLuint kListsBinding = 10;
+  static constexpr GLuint kBankBinding = 11;
 
  private:
   // params: the style's part; count and firstCommand are set per range.

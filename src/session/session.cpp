@@ -329,7 +329,7 @@ void Session::updateOverlay() {
 render::BoidBuffers Session::boidBuffers() {
   if (gpu::FlockPipeline* pipeline = world_.backend().gpuPipeline()) return render::boidBuffers(*pipeline);
   if (!hostBuffersCurrent_) {
-    hostBuffers_.upload(world_.backend().state());
+    hostBuffers_.upload(world_.backend().state(), world_.scene().model.unitModel);
     hostBuffersCurrent_ = true;
   }
   return hostBuffers_.buffers();

@@ -696,6 +696,46 @@ TEST(BoidRenderer, DrawsLargeFlocksInSeveralRangesWithAGroupBuffer) {
   EXPECT_EQ(test::glErrorCount(), errorsBefore);
 }
 
+// A starling is drawn rolled by its bank (render/BirdInstances.comp.glsl, from the host's attitude
+// or the GPU's headings): seen level from its side, a level bird is a thin sliver and one banked
+// 60 degrees shows its wings, several times taller; boids of the same state are drawn level.
+TEST(BoidRenderer, AStarlingIsDrawnRolledByItsBank) {
+  BoidRenderer renderer(test::shaderLibrary());
+  ViewUniformBuffer view;
+  OffscreenTarget target(kWidth, kHeight, 1);
+  Camera camera;
+  camera.setViewport(kWidth, kHeight);
+  camera.setOrbit(glm::vec3(0.0f), 12.0f, 0.0f, 0.0f);
+  BoidStyle style;
+  style.shape = BoidShape::Birds;
+  style.size = 6.0f;
+  style.detailBirdPixels = 0.0f;
+  // The rows the bird covers (any pixel off the black background).
+  const auto rows = [&](float bank, sim::UnitModel units) {
+    sim::FlockState state;
+    state.position = {glm::vec3(0.0f)};
+    state.velocity = {glm::vec3(10.0f, 0.0f, 0.0f)};
+    state.group = {0};
+    state.attitude = {bank};
+    HostBoidBuffers boids;
+    boids.upload(state, units);
+    const Image image = drawBoids(renderer, view, target, camera, boids.buffers(), style);
+    int top = kHeight, bottom = -1;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x)
+        if (image.at(x, y).r + image.at(x, y).g + image.at(x, y).b > 0.05f) {
+          top = std::min(top, y);
+          bottom = std::max(bottom, y);
+        }
+    return bottom - top + 1;
+  };
+  const int level = rows(0.0f, sim::UnitModel::Starling);
+  const int banked = rows(1.05f, sim::UnitModel::Starling);
+  ASSERT_GT(level, 0) << "the bird is drawn";
+  EXPECT_GT(banked, 3 * level) << level << " rows level, " << banked << " banked";
+  EXPECT_EQ(rows(1.05f, sim::UnitModel::Boids), level) << "a boid's attitude is no bank";
+}
+
 TEST(OffscreenTarget, ReadsRowsTopToBottom) {
   OffscreenTarget target(8, 4, 4);
   target.bind();
