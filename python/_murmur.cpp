@@ -374,6 +374,7 @@ py::dict measure(PySim& s) {
   d["max_speed"] = m.maxSpeed;
   d["mean_nearest_distance"] = m.meanNearestDistance;
   d["min_pair_distance"] = m.minPairDistance;
+  d["nearest_along_heading"] = m.nearestAlongHeading;
   d["non_finite"] = m.nonFinite;
   d["flocks"] = m.flocks;
   d["largest_fraction"] = m.largestFraction;
@@ -677,6 +678,7 @@ PYBIND11_MODULE(_murmur, m) {
       .def("measure", &measure,
            "The measures of `murmur run --json` (docs/model.md, Measures): local_polarization, "
            "mean/min/max_speed (units/s), mean_nearest_distance, min_pair_distance (world units), "
+           "nearest_along_heading (mean |cos| of the nearest neighbour's bearing), "
            "non_finite, flocks, largest_fraction, polarization, extents (standard deviations along the "
            "largest flock's principal axes, world units, "
            "longest first), thinness, width_ratio, thin_axis_tilt (degrees), groups (dicts {boids, leaders, "

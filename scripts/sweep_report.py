@@ -39,6 +39,7 @@ MEASURES = {
     "speed_max": ("greatest speed", "units/s"),
     "nearest_mean": ("mean distance to the nearest boid", "units"),
     "nearest_min": ("closest pair's distance", "units"),
+    "nearest_along": ("nearest neighbour's bearing (mean |cos| to the heading)", ""),
     "non_finite": ("boids with a non-finite component", "boids"),
     "flocks": ("flocks (connected components)", ""),
     "largest_fraction": ("largest flock's share of the boids", ""),

@@ -79,10 +79,11 @@ struct Measures {
       0.0;  // mean |mean heading| of each boid's same-group neighbourhood within R, 0..1
   double meanSpeed = 0.0, minSpeed = 0.0, maxSpeed = 0.0;   // units a second
   double meanNearestDistance = 0.0, minPairDistance = 0.0;  // world units
-  std::uint64_t nonFinite = 0;                              // boids with a NaN or infinite component
-  std::size_t flocks = 0;        // connected components of the graph of pairs closer than R
-  double largestFraction = 0.0;  // boids in the largest flock / boids
-  double polarization = 0.0;     // |mean heading| over the largest flock, 0..1
+  double nearestAlongHeading = 0.0;  // mean |cos| of the nearest neighbour's bearing: 0.5 all around
+  std::uint64_t nonFinite = 0;       // boids with a NaN or infinite component
+  std::size_t flocks = 0;            // connected components of the graph of pairs closer than R
+  double largestFraction = 0.0;      // boids in the largest flock / boids
+  double polarization = 0.0;         // |mean heading| over the largest flock, 0..1
   double extents[3] = {0.0, 0.0,
                        0.0};  // std. deviations along its principal axes, longest first, world units
   double thinness = 0.0;      // extents[2] / extents[0]

@@ -49,6 +49,7 @@ class Measures(TypedDict):
     max_speed: float
     mean_nearest_distance: float
     min_pair_distance: float
+    nearest_along_heading: float
     non_finite: int
     flocks: int
     largest_fraction: float

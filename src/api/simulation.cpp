@@ -410,6 +410,7 @@ Measures Simulation::measure() {
   out.maxSpeed = m.maxSpeed;
   out.meanNearestDistance = m.meanNearestDistance;
   out.minPairDistance = m.minPairDistance;
+  out.nearestAlongHeading = m.nearestAlongHeading;
   out.nonFinite = m.nonFinite;
   out.flocks = shape.flocks;
   out.largestFraction = shape.largestFraction;

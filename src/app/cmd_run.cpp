@@ -182,9 +182,10 @@ class RunCommand final : public Command {
     fmt::print(summary, "wall {:.3f} s | {:.3g} boid updates/s\n", seconds, updatesPerSecond);
     fmt::print(
         summary,
-        "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f}\n",
+        "local polarization {:.3f} | speed mean {:.2f} [{:.2f}, {:.2f}] | nearest mean {:.3f} min {:.3f} | "
+        "nearest's bearing {:.3f} (mean |cos| to the heading: 0.5 all around)\n",
         metrics.localPolarization, metrics.meanSpeed, metrics.minSpeed, metrics.maxSpeed,
-        metrics.meanNearestDistance, metrics.minPairDistance);
+        metrics.meanNearestDistance, metrics.minPairDistance, metrics.nearestAlongHeading);
     fmt::print(summary, "{}\n", shapeLine(shape));
     const std::vector<sim::GroupSummary> groups = backend->groupSummaries();
     if (const std::string leaders = leadersLine(world, groups); !leaders.empty())

@@ -87,6 +87,7 @@ inline OrderedJson metricsJson(const sim::FlockMetrics& m) {
           {"max_speed", jsonNumber(m.maxSpeed)},
           {"mean_nearest_distance", jsonNumber(m.meanNearestDistance)},
           {"min_pair_distance", jsonNumber(m.minPairDistance)},
+          {"nearest_along_heading", jsonNumber(m.nearestAlongHeading)},
           {"non_finite", m.nonFinite}};
 }
 

@@ -85,10 +85,12 @@ SceneView readSceneView(const sim::Scene& scene) {
   if (const glm::vec3 target = r.vec3("camera_target", glm::vec3(absent)); !std::isnan(target.x))
     view.target = target;
   view.fovDegrees = static_cast<float>(r.number("fov", view.fovDegrees));
-  view.cameraMotion = r.choice(
-      "camera",
-      {{"fixed", CameraMotion::Fixed}, {"follow", CameraMotion::Follow}, {"orbit", CameraMotion::Orbit}},
-      view.cameraMotion);
+  view.cameraMotion = r.choice("camera",
+                               {{"fixed", CameraMotion::Fixed},
+                                {"follow", CameraMotion::Follow},
+                                {"orbit", CameraMotion::Orbit},
+                                {"ground", CameraMotion::Ground}},
+                               view.cameraMotion);
   if (view.fovDegrees < 5.0f || view.fovDegrees > 150.0f) r.fail("fov", "must be between 5 and 150 degrees");
   view.boids.shape = r.choice(
       "boid_shape", {{"auto", BoidShape::Auto}, {"birds", BoidShape::Birds}, {"points", BoidShape::Points}},

@@ -51,7 +51,11 @@ enum class CameraMotion {
   Fixed,   // as the scene's camera keys set it
   Follow,  // glides (half a second behind) to frame the flock as it moves and spreads
   Orbit,   // follows, and turns about the flock at kOrbitDegreesPerSecond of simulated time
+  // Stands on the ground (camera_target's x and z, the world's centre by default, kGroundEyeHeight
+  // above the world's floor) and looks up at the flock it follows, as people film starlings.
+  Ground,
 };
+inline constexpr float kGroundEyeHeight = 1.7f;
 inline constexpr float kOrbitDegreesPerSecond = 6.0f;
 
 struct SceneView {

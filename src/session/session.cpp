@@ -194,7 +194,21 @@ void Session::frameFlock() {
   if (sample.empty()) return;
   framedFlock_ = flockOutline(sample, options_.boids.size);
   camera_.framePoints(*framedFlock_, kFlockFill, kFlockTrim);
+  standOnGround();
   setPointShare(sample, 0.0f);
+}
+
+void Session::standOnGround() {
+  if (view_.cameraMotion != render::CameraMotion::Ground) return;
+  const sim::ModelParams& model = world_.scene().model;
+  const glm::vec3 centre = 0.5f * (model.worldMin + model.worldMax);
+  const glm::vec3 spot(view_.target ? view_.target->x : centre.x, model.worldMin.y + render::kGroundEyeHeight,
+                       view_.target ? view_.target->z : centre.z);
+  const glm::vec3 fromTarget = spot - camera_.target();
+  const float distance = glm::length(fromTarget);
+  if (!(distance > render::kGroundEyeHeight)) return;  // the flock on the spot: nothing to look up at
+  camera_.setOrbit(camera_.target(), distance, std::atan2(fromTarget.x, fromTarget.z),
+                   std::asin(std::clamp(fromTarget.y / distance, -1.0f, 1.0f)));
 }
 
 void Session::updatePointShare(double seconds) {
@@ -240,6 +254,7 @@ void Session::follow(const std::vector<glm::vec3>& sample, double seconds, float
                   glm::mix(framed.distance(), camera_.distance(), keepDistance), framed.yaw(),
                   framed.pitch());
   camera_ = framed;
+  standOnGround();
 }
 
 void Session::step() {

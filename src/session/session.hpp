@@ -171,6 +171,8 @@ class Session {
   void setPointShare(const std::vector<glm::vec3>& sample, float keep);
   // The following camera's move towards framing `sample`, `keep` of the old view kept.
   void follow(const std::vector<glm::vec3>& sample, double seconds, float keep);
+  // With camera = "ground": the camera's eye moved to the spot on the ground, looking at its target.
+  void standOnGround();
   render::FrameOptions options_;
 };
 

@@ -168,7 +168,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
     sortedHeadings[s] = heading(state.velocity[i]);
     sortedGroups[s] = state.group[i];
   }
-  std::vector<double> polarization(n), nearest(n);  // per boid id
+  std::vector<double> polarization(n), nearest(n), along(n);  // per boid id; along -1: none within R
   std::atomic<std::uint64_t> nonFinite{0};
   pool.forChunks(n, boidChunk(n, 256), [&](std::size_t first, std::size_t last) {
     if (core::stopSignal() != 0) return;  // a dense million takes a minute: a stop is seen within a chunk
@@ -181,9 +181,13 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
       glm::dvec3 headingSum(sortedHeadings[slot]);
       std::size_t count = 1;
       float best2 = std::numeric_limits<float>::infinity();
+      glm::vec3 bestOffset(0.0f);
+      auto offsetTo = [&](glm::vec3 pj) {
+        const glm::vec3 d = pj - pi;
+        return wrap ? minimumImage(d, size) : d;
+      };
       auto distance2 = [&](glm::vec3 pj) {
-        glm::vec3 d = pj - pi;
-        if (wrap) d = minimumImage(d, size);
+        const glm::vec3 d = offsetTo(pj);
         return glm::dot(d, d);
       };
       const glm::ivec3 home = grid.cellCoord(pi);
@@ -191,8 +195,12 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
                             [&](std::uint32_t begin, std::uint32_t end, bool) {
                               for (std::uint32_t s = begin; s < end; ++s) {
                                 if (s == slot) continue;
-                                const float d2 = distance2(sortedPositions[s]);
-                                best2 = std::min(best2, d2);
+                                const glm::vec3 d = offsetTo(sortedPositions[s]);
+                                const float d2 = glm::dot(d, d);
+                                if (d2 < best2) {
+                                  best2 = d2;
+                                  bestOffset = d;
+                                }
                                 if (d2 < r2 && sortedGroups[s] == sortedGroups[slot]) {
                                   headingSum += glm::dvec3(sortedHeadings[s]);
                                   ++count;
@@ -201,13 +209,18 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
                             });
       if (!(best2 < r2))  // nothing within R: the nearest boid may lie beyond the adjacent cells
         best2 = nearestByRings(grid, cells, sortedPositions, params.dims, slot, home, best2, distance2);
+      const double bestDistance = std::sqrt(double(best2));
+      along[i] =
+          best2 < r2 && bestDistance > 0.0
+              ? std::abs(glm::dot(glm::dvec3(sortedHeadings[slot]), glm::dvec3(bestOffset))) / bestDistance
+              : -1.0;
       polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
       nearest[i] = std::sqrt(double(best2));
     }
   });
   core::throwIfStopRequested();
-  double polarizationSum = 0.0, speedSum = 0.0, nearestSum = 0.0;
-  std::size_t withNeighbours = 0;
+  double polarizationSum = 0.0, speedSum = 0.0, nearestSum = 0.0, alongSum = 0.0;
+  std::size_t withNeighbours = 0, withNearest = 0;
   m.minSpeed = std::numeric_limits<double>::infinity();
   m.maxSpeed = 0.0;
   m.minPairDistance = std::numeric_limits<double>::infinity();
@@ -219,6 +232,10 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
     }
     speedSum += speed;
     nearestSum += nearest[i];
+    if (along[i] >= 0.0) {
+      alongSum += along[i];
+      ++withNearest;
+    }
     m.minSpeed = std::min(m.minSpeed, speed);
     m.maxSpeed = std::max(m.maxSpeed, speed);
     m.minPairDistance = std::min(m.minPairDistance, nearest[i]);
@@ -227,6 +244,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
   m.boidsWithNeighbours = withNeighbours;
   m.meanSpeed = speedSum / double(n);
   m.meanNearestDistance = n > 1 ? nearestSum / double(n) : 0.0;
+  m.nearestAlongHeading = withNearest > 0 ? alongSum / double(withNearest) : 0.0;
   if (n < 2) m.minPairDistance = 0.0;
   m.nonFinite = nonFinite.load();
   return m;

@@ -51,7 +51,12 @@ struct FlockMetrics {
   double maxSpeed = 0.0;
   double meanNearestDistance = 0.0;  // mean over boids of the distance to the nearest other boid
   double minPairDistance = 0.0;      // the closest pair
-  std::uint64_t nonFinite = 0;       // boids with a NaN or infinite component
+  // The nearest neighbour's bearing: the mean, over boids with another within R, of |cos| of the
+  // angle between the boid's heading and the offset to its nearest: 0.5 for neighbours in every
+  // direction alike, below it where they lie beside rather than ahead or behind (STARFLAG's
+  // anisotropy); 0 when no boid has one.
+  double nearestAlongHeading = 0.0;
+  std::uint64_t nonFinite = 0;  // boids with a NaN or infinite component
 };
 
 // Uses a uniform grid of cells at least R wide and at most 8 cells a boid; a boid with nobody within

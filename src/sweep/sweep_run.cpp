@@ -51,6 +51,7 @@ Json sample(const sim::Scene& scene, const sim::FlockState& state, std::uint64_t
                          number(m.maxSpeed),
                          number(m.meanNearestDistance),
                          number(m.minPairDistance),
+                         number(m.nearestAlongHeading),
                          m.nonFinite,
                          shape.flocks,
                          number(shape.largestFraction),
@@ -61,7 +62,7 @@ Json sample(const sim::Scene& scene, const sim::FlockState& state, std::uint64_t
                          number(shape.thinness),
                          number(shape.widthRatio),
                          number(shape.thinAxisTilt)};
-  static_assert(std::size(values) == 16);
+  static_assert(std::size(values) == 17);
   Json out = {{"step", step}, {"seconds", number(double(step) * scene.model.dt)}};
   for (std::size_t i = 0; i < measureNames().size(); ++i) out[measureNames()[i]] = values[i];
   return out;
@@ -130,9 +131,9 @@ std::string csvCell(const std::string& text) {
 
 const std::vector<std::string>& measureNames() {
   static const std::vector<std::string> names = {
-      "local_polarization", "speed_mean", "speed_min",        "speed_max",     "nearest_mean", "nearest_min",
-      "non_finite",         "flocks",     "largest_fraction", "polarization",  "extent_1",     "extent_2",
-      "extent_3",           "thinness",   "width_ratio",      "thin_axis_tilt"};
+      "local_polarization", "speed_mean", "speed_min", "speed_max",        "nearest_mean",  "nearest_min",
+      "nearest_along",      "non_finite", "flocks",    "largest_fraction", "polarization",  "extent_1",
+      "extent_2",           "extent_3",   "thinness",  "width_ratio",      "thin_axis_tilt"};
   return names;
 }
 

@@ -104,6 +104,21 @@ TEST(FlockShape, ARodsThinnestAxisIsTheNearestVertical) {
   EXPECT_NEAR(measureFlockShape(params, leaning).thinAxisTilt, 45.0, 1e-6);
 }
 
+// The nearest neighbour's bearing: a file of boids one behind the other has every nearest straight
+// ahead or behind (|cos| 1), a rank abreast has them beside (0), and a boid with nobody within R
+// counts for neither.
+TEST(FlockMetricsBearing, TheNearestNeighboursBearingToTheHeading) {
+  ModelParams params;  // R = 5
+  const FlockState file = flockOf({{{0, 0, 0}, {2, 0, 0}}, {{3, 0, 0}, {2, 0, 0}}, {{6, 0, 0}, {2, 0, 0}}});
+  EXPECT_DOUBLE_EQ(measureFlock(params, file).nearestAlongHeading, 1.0);
+  const FlockState rank = flockOf({{{0, 0, 0}, {2, 0, 0}}, {{0, 0, 3}, {2, 0, 0}}, {{0, 0, 6}, {2, 0, 0}}});
+  EXPECT_DOUBLE_EQ(measureFlock(params, rank).nearestAlongHeading, 0.0);
+  // At 60 degrees off the heading, and a straggler 100 away left out: cos 60 = 0.5.
+  const FlockState mixed =
+      flockOf({{{0, 0, 0}, {1, 0, 0}}, {{1.5f, 0, 2.598076f}, {1, 0, 0}}, {{100, 0, 0}, {1, 0, 0}}});
+  EXPECT_NEAR(measureFlock(params, mixed).nearestAlongHeading, 0.5, 1e-6);
+}
+
 // The position sample the demo's camera frames: every boid of a small flock; of a large one, 64
 // runs of 64 consecutive ids from the first boid to the last, evenly spaced and apart, so each of
 // several groups spawned one after another is sampled in proportion.

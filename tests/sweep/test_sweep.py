@@ -416,7 +416,7 @@ def test_report_draws_every_measure(murmur, tmp_path):
     result = murmur("sweep", "--report", tmp_path / "s")
     assert "summary.md" in result.stdout
     measures = json.loads((tmp_path / "s" / "sweep.json").read_text())["measures"]
-    assert len(measures) == 16
+    assert len(measures) == 17
     summary = (tmp_path / "s" / "report" / "summary.md").read_text()
     for measure in measures:
         assert f"`{measure}`" in summary
