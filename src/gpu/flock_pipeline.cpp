@@ -284,9 +284,8 @@ void FlockPipeline::allocateHeadings() {
     headings_ = Buffer();
     drawnVelocities_ = Buffer();
     throw CapacityError(
-        fmt::format("{} boids' headings (boids.turn_rate, the lab's units, starlings) do not fit on {}: out "
-                    "of GPU memory "
-                    "allocating {} MiB more",
+        fmt::format("{} boids' headings (boids.turn_rate, the lab's units, starlings) do not fit on {}: "
+                    "out of GPU memory allocating {} MiB more",
                     count_, info_.renderer, (2 * count_ * sizeof(glm::vec4) + (1u << 20) - 1) >> 20),
         count_, 0);
   }
@@ -352,7 +351,7 @@ sim::FlockState FlockPipeline::download() const {
     const std::vector<glm::vec4> headings = headings_.download<glm::vec4>(count_);
     state.heading.resize(count_);
     for (std::size_t s = 0; s < count_; ++s) state.heading[ids[s]] = glm::vec3(headings[s]);
-    if (attitudes_) {
+    if (sim::hasAttitude(units_)) {
       state.attitude.resize(count_);
       for (std::size_t s = 0; s < count_; ++s) state.attitude[ids[s]] = headings[s].w;
     }
@@ -471,8 +470,7 @@ void FlockPipeline::step(const sim::ModelParams& params, const sim::StepInputs& 
   // spin or bank) as the plain reorder does, and its force pass stores them.
   const bool stored = params.storesHeading();
   const bool headingsKnown = stored && headingsOf_ == state_;
-  attitudes_ = params.storesAttitude();
-  banks_ = params.unitModel == sim::UnitModel::Starling;
+  units_ = params.unitModel;
   if (count_ == 0) return;
   if (stored) allocateHeadings();
   const EmptyFramebufferScope emptyFramebuffer(emptyFramebuffer_);

@@ -98,7 +98,8 @@ enum StepFeature : std::uint32_t {
 };
 
 // The variants of the force pass: the metric rule, topological neighbours, each with the heading
-// turned at a rate (boids.turn_rate), and the lab's units ([model] kind = "lab").
+// turned at a rate (boids.turn_rate) or flown as starlings ([model] kind = "starling"), and the
+// lab's units ([model] kind = "lab").
 enum class ForcePass : std::uint8_t {
   Metric,
   Topological,
@@ -254,7 +255,9 @@ class FlockPipeline {
   // boids.turn_rate on the stored heading at the velocity's speed (docs/model.md, step 1).
   const Buffer& drawnVelocityBuffer() const { return headingsOf_ == state_ ? drawnVelocities_ : velocities_; }
   // Starlings' banks in w (the headings, slot order), or null where the flock's units bank not.
-  const Buffer* bankBuffer() const { return banks_ && headingsOf_ == state_ ? &headings_ : nullptr; }
+  const Buffer* bankBuffer() const {
+    return units_ == sim::UnitModel::Starling && headingsOf_ == state_ ? &headings_ : nullptr;
+  }
   // The slot of each boid, by id (uint): records the pass that maps them (grid/SlotOf) when the
   // state moved since the last map. Readers in id order go through it.
   const Buffer& slotBuffer();
@@ -342,8 +345,8 @@ class FlockPipeline {
   sim::GridSpec countedGrid_{};
   // The stored headings, allocated by the first step or upload that needs them.
   Buffer headings_, drawnVelocities_;  // drawnVelocities_: drawnVelocityBuffer(), written with headings_
-  bool attitudes_ = false;  // the last step's units have an attitude: headings_'s w is a spin or a bank
-  bool banks_ = false;      // the last step's units are starlings: headings_'s w is a bank
+  // The last step's units: the lab's (headings_'s w their spin), starlings (w their bank) or boids.
+  sim::UnitModel units_ = sim::UnitModel::Boids;
   DynamicBuffer nearestProbes_{"nearest-boids probes"}, nearestIds_{"nearest-boids ids"},
       nearestSamples_{"nearest-boids samples"}, nearestPartials_{"nearest-boids slices"};  // grown as needed
   // requestPerception(): summaries, then (when queried) ids and samples as nearestIds_ and

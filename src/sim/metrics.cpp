@@ -215,7 +215,7 @@ FlockMetrics measureFlock(const ModelParams& params, const FlockState& state) {
               ? std::abs(glm::dot(glm::dvec3(sortedHeadings[slot]), glm::dvec3(bestOffset))) / bestDistance
               : -1.0;
       polarization[i] = count > 1 ? glm::length(headingSum / double(count)) : -1.0;  // -1: isolated
-      nearest[i] = std::sqrt(double(best2));
+      nearest[i] = bestDistance;
     }
   });
   core::throwIfStopRequested();

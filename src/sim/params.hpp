@@ -15,6 +15,11 @@ enum class GoalMode : std::uint32_t { Front = 0, All = 1 };
 // (rigid bodies steered by a sideways push at the bow; 2D worlds; sim/lab_model.hpp) or starlings
 // (birds that bank into their turns, lift against gravity; 3D worlds; sim/starling_model.hpp).
 enum class UnitModel : std::uint32_t { Boids = 0, Lab = 1, Starling = 2 };
+// Whether such units have an attitude besides their heading (FlockState::attitude): a lab unit's
+// spin, a starling's bank.
+inline bool hasAttitude(UnitModel units) {
+  return units != UnitModel::Boids;
+}
 
 // The largest K of topological neighbours ([perception] neighbours; the GPU keeps that many per
 // thread). Starlings use 6 to 7 (Ballerini et al. 2008).
@@ -112,9 +117,8 @@ struct ModelParams {
   // Whether each boid's heading is state (FlockState::heading): with boids.turn_rate and for the
   // lab's units and the starlings; else it is norm(velocity).
   bool storesHeading() const { return turnRate > 0.0f || unitModel != UnitModel::Boids; }
-  // Whether each unit has an attitude besides its heading (FlockState::attitude): a lab unit's spin,
-  // a starling's bank.
-  bool storesAttitude() const { return unitModel != UnitModel::Boids; }
+  // Whether each unit has an attitude besides its heading (FlockState::attitude).
+  bool storesAttitude() const { return hasAttitude(unitModel); }
   // Whether the roost pulls at all: a circle or a height band (docs/model.md, step 8d).
   bool roostPulls() const { return roostRadius > 0.0f || roostHeightBand > 0.0f; }
   // How far the neighbour search reaches: R, or the leader radius where that is larger (the grid's

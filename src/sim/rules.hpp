@@ -324,8 +324,8 @@ inline BoidUpdate stepBoid(const StepContext& ctx, const BoidView& self, const N
 // Their step reads the same sums and forces as a boid's; step 11's weighted force, clamped, then
 // steers the flight (sim/starling_model.hpp) in place of step 12: the bird rolls toward the bank
 // its sideways part asks, and its new velocity is its acceleration's (lift, drag, thrust, gravity
-// and the steering along its heading and up axis), clamped as a boid's; the stored heading is its
-// direction. Steps 13-15 as a boid's.
+// and the steering along its heading and up axis), clamped to max_speed but raised to no minimum;
+// the stored heading is its direction. Steps 13-15 as a boid's.
 BoidUpdate flyStarling(const StepContext& ctx, const BoidView& self, float bank, glm::vec3 force);
 inline BoidUpdate stepStarling(const StepContext& ctx, const BoidView& self, float bank,
                                const NeighbourSums& sums) {

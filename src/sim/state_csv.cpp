@@ -26,9 +26,9 @@ constexpr std::array<std::string_view, 8> kColumns = {"id", "group", "x", "y", "
 // starlings' flight).
 constexpr std::string_view kBankColumn = "bank";
 
-// What is wrong with a starling's bank for `params`; nothing when it is within +-model.max_bank.
-std::optional<std::string> bankProblem(const ModelParams& params, float bank) {
-  const float most = starlingBody(params).maxBank;
+// What is wrong with a starling's bank; nothing when it is within +-most (model.max_bank, radians:
+// starlingBody's maxBank).
+std::optional<std::string> bankProblem(float most, float bank) {
   if (std::abs(bank) <= most) return std::nullopt;
   return fmt::format("{} is beyond +-{:.9g} radians (model.max_bank)", bank, most);
 }
@@ -137,10 +137,11 @@ void checkState(FlockState& state, const ModelParams& params, const std::string&
   }
   // A starling's bank is kept where there is one a boid; the rest starts as a file's does.
   if (params.unitModel == UnitModel::Starling && state.attitude.size() == n) {
+    const float most = starlingBody(params).maxBank;
     for (std::size_t i = 0; i < n; ++i) {
       if (!std::isfinite(state.attitude[i]))
         throw InputError(source, 0, fmt::format("boid {}: {}", i, kBankColumn), "not a finite number");
-      if (const auto problem = bankProblem(params, state.attitude[i]))
+      if (const auto problem = bankProblem(most, state.attitude[i]))
         throw InputError(source, 0, fmt::format("boid {}: {}", i, kBankColumn), *problem);
     }
   } else {
@@ -177,6 +178,7 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
     throw InputError(path, 1, std::string(header[kColumns.size()]), fmt::format("{} (extra column)", rule));
 
   FlockState state;
+  const float mostBank = starlingBody(params).maxBank;
   std::uint32_t maxGroup = 0;
   std::size_t line = 1;
   while (core::readBoundedLine(in, lineText, kMaxStateCsvLineBytes, path, line + 1)) {
@@ -204,7 +206,7 @@ FlockState parseStateCsv(std::istream& in, const std::string& path, const ModelP
     if (const auto problem = boidProblem(params, p, v)) parse.fail(problem->first, problem->second);
     if (banks) {
       const float bank = parse.real(fields[kColumns.size()], kBankColumn);
-      if (const auto problem = bankProblem(params, bank)) parse.fail(kBankColumn, *problem);
+      if (const auto problem = bankProblem(mostBank, bank)) parse.fail(kBankColumn, *problem);
       state.attitude.push_back(bank);
     }
     state.position.push_back(p);
